@@ -1,0 +1,116 @@
+/**
+ * The three custody API list operations the address-book sync needs, each read to the end:
+ * `pageSize=1000`, then `pageToken=<nextPageToken>` with every other parameter unchanged (the API
+ * rejects a token whose parameters changed) until an answer has no token. A server that pages
+ * forever, or hands back a token it already gave, fails the read instead of looping.
+ */
+import type { z } from "zod";
+import type { CustodyApiConfig } from "../config.js";
+import { err, ok, type Result } from "../errors.js";
+import { CustodyApiError, redact, type CustodyOperation } from "./errors.js";
+import {
+  listAddressBookEntriesResponse,
+  listWalletAddressesResponse,
+  listWalletsResponse,
+  type ApiAddressBookEntry,
+  type ApiWallet,
+  type ApiWalletAddress,
+} from "./custody-schemas.js";
+import { createCustodyGet, type CustodyGet, type CustodyHttpOptions } from "./custody-http.js";
+import { createServiceAccountTokenSource } from "./service-account-token.js";
+
+export type CustodyResult<T> = Promise<Result<T, CustodyApiError>>;
+
+export interface CustodyClient {
+  /** Every address-book entry of `vaults/{vaultId}`. */
+  listAddressBookEntries(vaultId: string): CustodyResult<ApiAddressBookEntry[]>;
+  /** Every wallet of the vault, archived ones included (they are still the vault's own). */
+  listWallets(vaultId: string): CustodyResult<ApiWallet[]>;
+  listWalletAddresses(vaultId: string, walletId: string): CustodyResult<ApiWalletAddress[]>;
+}
+
+export interface CustodyClientOptions extends CustodyHttpOptions {
+  /** Upper bound on pages per list; at 1000 items a page, the default allows a million items. */
+  maxPages?: number;
+}
+
+const PAGE_SIZE = "1000";
+const DEFAULT_MAX_PAGES = 1000;
+
+export function createCustodyClient(options: CustodyClientOptions): CustodyClient {
+  const get = createCustodyGet(options);
+  const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+  const v = (vaultId: string) => `/v2/vaults/${encodeURIComponent(vaultId)}`;
+  return {
+    listAddressBookEntries: (vaultId) =>
+      listAll(get, maxPages, "ListAddressBookEntries", vaultId, `${v(vaultId)}/addressBookEntries`, {}, listAddressBookEntriesResponse, (p) => p.addressBookEntries),
+    listWallets: (vaultId) =>
+      listAll(get, maxPages, "ListWallets", vaultId, `${v(vaultId)}/wallets`, { showArchived: "true" }, listWalletsResponse, (p) => p.wallets),
+    listWalletAddresses: (vaultId, walletId) =>
+      listAll(
+        get,
+        maxPages,
+        "ListWalletAddresses",
+        vaultId,
+        `${v(vaultId)}/wallets/${encodeURIComponent(walletId)}/addresses`,
+        {},
+        listWalletAddressesResponse,
+        (p) => p.walletAddresses,
+      ),
+  };
+}
+
+/** The client for the configured API, with a service-account token source. */
+export function custodyClientFromConfig(
+  config: CustodyApiConfig,
+  overrides: Omit<CustodyClientOptions, "baseUrl" | "tokens"> & { now?: () => Date } = {},
+): CustodyClient {
+  const { now, ...rest } = overrides;
+  const tokens = createServiceAccountTokenSource({
+    baseUrl: config.baseUrl,
+    serviceAccountEmail: config.serviceAccountEmail,
+    privateKeyPem: config.privateKeyPem,
+    ...(now === undefined ? {} : { now }),
+  });
+  return createCustodyClient({ ...rest, baseUrl: config.baseUrl, tokens });
+}
+
+async function listAll<P, T>(
+  get: CustodyGet,
+  maxPages: number,
+  operation: CustodyOperation,
+  vaultId: string,
+  path: string,
+  params: Record<string, string>,
+  schema: z.ZodType<P>,
+  items: (page: P) => T[] | null | undefined,
+): CustodyResult<T[]> {
+  const vault = `vaults/${vaultId}`;
+  const all: T[] = [];
+  const seenTokens = new Set<string>();
+  let pageToken: string | undefined;
+  for (let page = 1; page <= maxPages; page++) {
+    const query = new URLSearchParams({ ...params, pageSize: PAGE_SIZE });
+    if (pageToken !== undefined) query.set("pageToken", pageToken);
+    const answer = await get({ operation, vault, path, query });
+    if (!answer.ok) return answer;
+    const parsed = schema.safeParse(answer.value);
+    if (!parsed.success) return err(badShape(operation, vault, page, parsed.error));
+    all.push(...(items(parsed.data) ?? []));
+    const next = (parsed.data as { nextPageToken?: string | null }).nextPageToken;
+    if (next === undefined || next === null || next === "") return ok(all);
+    if (seenTokens.has(next)) return err(new CustodyApiError("PAGING", operation, vault, `page ${page} repeated an earlier page token`));
+    seenTokens.add(next);
+    pageToken = next;
+  }
+  return err(new CustodyApiError("PAGING", operation, vault, `still paging after ${maxPages} pages`));
+}
+
+/** Names the offending paths, never the values (which could be anything the server sent). */
+function badShape(operation: CustodyOperation, vault: string, page: number, error: z.ZodError): CustodyApiError {
+  const where = error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
+    .join("; ");
+  return new CustodyApiError("BAD_RESPONSE", operation, vault, redact(`page ${page} does not have the documented shape: ${where}`));
+}

@@ -1,0 +1,148 @@
+/**
+ * One GET against the custody API, with the service-account bearer token, a per-request timeout
+ * and bounded retries. Retried: 429, 5xx, network errors and timeouts — the request is a read, so
+ * repeating it is harmless. Never retried: any other 4xx, because the same request gets the same
+ * answer. Every failure is a CustodyApiError naming the operation and the vault; server text is
+ * redacted so the token never reaches a log or a status endpoint.
+ */
+import { err, ok, type Result } from "../errors.js";
+import { CustodyApiError, redact, type CustodyErrorCode, type CustodyOperation } from "./errors.js";
+import type { ServiceAccountTokenSource } from "./service-account-token.js";
+
+export interface RetryPolicy {
+  /** Attempts in all, including the first. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface CustodyHttpOptions {
+  /** API base address without a trailing slash. */
+  baseUrl: string;
+  tokens: ServiceAccountTokenSource;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  sleep?: (ms: number) => Promise<void>;
+  /** [0, 1), for jitter. */
+  random?: () => number;
+}
+
+export interface RequestTarget {
+  operation: CustodyOperation;
+  /** `vaults/{id}` */
+  vault: string;
+  path: string;
+  query: URLSearchParams;
+}
+
+export type CustodyGet = (target: RequestTarget) => Promise<Result<unknown, CustodyApiError>>;
+
+type Attempt =
+  | { ok: true; body: unknown }
+  | { ok: false; code: CustodyErrorCode; detail: string; status: number | null; retryable: boolean; retryAfterMs?: number };
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 10_000 };
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+export function createCustodyGet(options: CustodyHttpOptions): CustodyGet {
+  const retry = { ...DEFAULT_RETRY, ...options.retry };
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const random = options.random ?? Math.random;
+  const fetchFn = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+  return async (target) => {
+    for (let attempt = 1; ; attempt++) {
+      let token: string;
+      try {
+        token = await options.tokens.token();
+      } catch (cause) {
+        return err(asCredentialsError(cause, target));
+      }
+      const url = `${options.baseUrl}${target.path}?${target.query.toString()}`;
+      const outcome = await attemptOnce(fetchFn, url, token, timeoutMs);
+      if (outcome.ok) return ok(outcome.body);
+      if (outcome.status === 401) options.tokens.invalidate();
+      if (!outcome.retryable || attempt >= retry.maxAttempts) {
+        const detail = `${redact(outcome.detail, [token])} (after ${attempt} attempt${attempt === 1 ? "" : "s"})`;
+        return err(new CustodyApiError(outcome.code, target.operation, target.vault, detail, outcome.status, attempt));
+      }
+      await sleep(backoffMs(attempt, retry, random, outcome.retryAfterMs));
+    }
+  };
+}
+
+async function attemptOnce(fetchFn: typeof fetch, url: string, token: string, timeoutMs: number): Promise<Attempt> {
+  let status: number | null = null;
+  try {
+    // One signal covers the headers and the body: a server that stalls mid-body times out too.
+    const response = await fetchFn(url, {
+      method: "GET",
+      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      signal: AbortSignal.timeout(timeoutMs),
+      // A redirect would carry the question elsewhere; treat it as an answer we do not follow.
+      redirect: "manual",
+    });
+    status = response.status;
+    const text = await response.text();
+    if (response.ok) return parseBody(text, status);
+    return failedStatus(status, text, response.headers.get("retry-after"));
+  } catch (cause) {
+    const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
+    if (timedOut) return { ok: false, code: "TIMEOUT", detail: `no answer within ${timeoutMs} ms`, status, retryable: true };
+    return { ok: false, code: "NETWORK", detail: `network error: ${describeNetworkError(cause)}`, status, retryable: true };
+  }
+}
+
+function parseBody(text: string, status: number): Attempt {
+  try {
+    return { ok: true, body: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, code: "BAD_RESPONSE", detail: `HTTP ${status} with a body that is not JSON`, status, retryable: false };
+  }
+}
+
+function failedStatus(status: number, text: string, retryAfter: string | null): Attempt {
+  const detail = `HTTP ${status}${serverMessage(text)}`;
+  const retryAfterMs = parseRetryAfter(retryAfter);
+  if (status === 429) return { ok: false, code: "RATE_LIMITED", detail, status, retryable: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  if (status >= 500) return { ok: false, code: "UNAVAILABLE", detail, status, retryable: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  const code: CustodyErrorCode = status === 401 ? "UNAUTHENTICATED" : status === 403 ? "PERMISSION_DENIED" : status === 404 ? "NOT_FOUND" : "REJECTED";
+  return { ok: false, code, detail, status, retryable: false };
+}
+
+/** The googlerpcStatus `message` of an error body, when there is one. */
+function serverMessage(text: string): string {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error?: { message?: unknown } };
+    const message = typeof body.message === "string" ? body.message : typeof body.error?.message === "string" ? body.error.message : undefined;
+    return message === undefined || message === "" ? "" : `: ${message}`;
+  } catch {
+    return "";
+  }
+}
+
+function parseRetryAfter(value: string | null): number | undefined {
+  if (value === null || !/^[0-9]{1,6}$/.test(value.trim())) return undefined;
+  return Number(value.trim()) * 1000;
+}
+
+/** Exponential back-off with "equal jitter": never shorter than half the step, never zero. */
+export function backoffMs(attempt: number, policy: RetryPolicy, random: () => number, retryAfterMs?: number): number {
+  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  const jittered = step / 2 + (random() * step) / 2;
+  return Math.min(policy.maxDelayMs, Math.max(jittered, retryAfterMs ?? 0));
+}
+
+function describeNetworkError(cause: unknown): string {
+  if (!(cause instanceof Error)) return "unknown";
+  const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : "";
+  return `${cause.message}${inner}`;
+}
+
+/** Re-labelled with the operation and vault that needed the token. */
+function asCredentialsError(cause: unknown, target: RequestTarget): CustodyApiError {
+  const detail = cause instanceof CustodyApiError ? cause.detail : "the service-account token could not be made";
+  return new CustodyApiError("CREDENTIALS", target.operation, target.vault, detail, null, 0);
+}

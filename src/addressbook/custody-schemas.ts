@@ -1,0 +1,49 @@
+/**
+ * zod schemas of the custody API list answers that the sync reads (openapi: v2AddressBookEntry,
+ * v2Wallet, v2WalletAddress and their list responses). Unknown fields are allowed and dropped;
+ * the fields countersign relies on are required, so a changed or broken answer fails the sync
+ * instead of silently producing an empty or partial copy.
+ */
+import { z } from "zod";
+
+const nonEmpty = z.string().min(1);
+
+export const apiAddressBookEntry = z.object({
+  name: nonEmpty,
+  address: nonEmpty,
+  displayName: z.string().nullish(),
+  network: nonEmpty,
+  /** Absent in older answers; `false` means the entry has not been through the quorum. */
+  signed: z.boolean().nullish(),
+});
+
+export const apiWallet = z.object({
+  name: nonEmpty,
+  displayName: z.string().nullish(),
+  archived: z.boolean().nullish(),
+  /** Wallets not managed by the custody platform (tracked addresses), not MPC-controlled. */
+  external: z.boolean().nullish(),
+});
+
+export const apiWalletAddress = z.object({
+  name: nonEmpty,
+  network: nonEmpty,
+  /** Output only; an address that has not been derived yet has none. */
+  address: z.string().nullish(),
+});
+
+const nextPageToken = z.string().nullish();
+
+export const listAddressBookEntriesResponse = z.object({
+  addressBookEntries: z.array(apiAddressBookEntry).nullish(),
+  nextPageToken,
+});
+export const listWalletsResponse = z.object({ wallets: z.array(apiWallet).nullish(), nextPageToken });
+export const listWalletAddressesResponse = z.object({
+  walletAddresses: z.array(apiWalletAddress).nullish(),
+  nextPageToken,
+});
+
+export type ApiAddressBookEntry = z.infer<typeof apiAddressBookEntry>;
+export type ApiWallet = z.infer<typeof apiWallet>;
+export type ApiWalletAddress = z.infer<typeof apiWalletAddress>;

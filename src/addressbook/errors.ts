@@ -1,0 +1,73 @@
+/**
+ * Failures of the custody API client and the address-book sync, as values with a code.
+ * A message names the operation and the vault; it never carries the bearer token or key
+ * material. Text that comes from the server is redacted before it is kept, because a server
+ * (or a proxy in front of it) may echo the request's Authorization header back.
+ */
+
+export type CustodyOperation =
+  | "ListAddressBookEntries"
+  | "ListWallets"
+  | "ListWalletAddresses"
+  | "ServiceAccountToken"
+  | "SyncVault";
+
+export type CustodyErrorCode =
+  /** The service-account key cannot sign (unreadable PEM, not RSA). */
+  | "CREDENTIALS"
+  /** 401: the API refused the token (wrong key, expired, wrong audience or subject). */
+  | "UNAUTHENTICATED"
+  /** 403: the service account is not a member of the vault or lacks the role. */
+  | "PERMISSION_DENIED"
+  | "NOT_FOUND"
+  /** Another 4xx: the request itself is wrong; retrying cannot help. */
+  | "REJECTED"
+  /** 429 after the last attempt. */
+  | "RATE_LIMITED"
+  /** 5xx after the last attempt. */
+  | "UNAVAILABLE"
+  | "TIMEOUT"
+  | "NETWORK"
+  /** The answer is not JSON or does not have the documented shape. */
+  | "BAD_RESPONSE"
+  /** The server kept paging past the limit or repeated a page token. */
+  | "PAGING"
+  /** The data contradicts itself (e.g. an entry named under another vault). */
+  | "INCONSISTENT"
+  /** The database could not store the copy. */
+  | "STORE";
+
+export class CustodyApiError extends Error {
+  override readonly name = "CustodyApiError";
+
+  constructor(
+    readonly code: CustodyErrorCode,
+    readonly operation: CustodyOperation,
+    /** `vaults/{id}`, or null for failures that concern no vault (the token). */
+    readonly vault: string | null,
+    /** What went wrong, already redacted. */
+    readonly detail: string,
+    /** HTTP status of the last answer, when there was one. */
+    readonly httpStatus: number | null = null,
+    readonly attempts = 1,
+  ) {
+    super(`${operation}${vault === null ? "" : ` for ${vault}`} failed (${code}): ${detail}`);
+  }
+
+  /** A plain object for logs, status endpoints and the sync status row. */
+  toJSON(): { code: CustodyErrorCode; operation: CustodyOperation; vault: string | null; message: string } {
+    return { code: this.code, operation: this.operation, vault: this.vault, message: this.message };
+  }
+}
+
+const JWT_LIKE = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.?[A-Za-z0-9_-]*/g;
+const PEM_BLOCK = /-----BEGIN [^-]+-----[\s\S]*?(-----END [^-]+-----|$)/g;
+const MAX_DETAIL = 300;
+
+/** Removes secrets from text that may have come from a server or a library, and bounds its length. */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join("[redacted]");
+  out = out.replace(JWT_LIKE, "[redacted]").replace(PEM_BLOCK, "[redacted]");
+  return out.length > MAX_DETAIL ? `${out.slice(0, MAX_DETAIL)}…` : out;
+}

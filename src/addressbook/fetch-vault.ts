@@ -1,0 +1,52 @@
+/**
+ * Reading one vault's copy from the custody API: the address book, the wallets (archived
+ * included) and each custodied wallet's addresses, read a few wallets at a time.
+ */
+import { err, ok, type Result } from "../errors.js";
+import type { CustodyClient } from "./custody-client.js";
+import { vaultId } from "./copy.js";
+import type { CustodyApiError } from "./errors.js";
+import { isCustodiedWallet, toAddressBookEntries, toOwnAddresses, walletIdOf } from "./sync-mapping.js";
+import type { AddressBookEntry, OwnWalletAddress } from "./types.js";
+
+export interface FetchedCopy {
+  entries: AddressBookEntry[];
+  ownAddresses: OwnWalletAddress[];
+}
+
+/** The vault's entries and its custodied wallets' addresses; `vault` is `vaults/{id}`. */
+export async function fetchVaultCopy(client: CustodyClient, vault: string, walletConcurrency: number): Promise<Result<FetchedCopy, CustodyApiError>> {
+  const id = vaultId(vault);
+  const apiEntries = await client.listAddressBookEntries(id);
+  if (!apiEntries.ok) return apiEntries;
+  const entries = toAddressBookEntries(vault, apiEntries.value);
+  if (!entries.ok) return entries;
+  const wallets = await client.listWallets(id);
+  if (!wallets.ok) return wallets;
+  const custodied = wallets.value.filter(isCustodiedWallet);
+  const perWallet = await mapUntilError(custodied, walletConcurrency, async (wallet) => {
+    const walletId = walletIdOf(vault, wallet);
+    if (!walletId.ok) return walletId;
+    const addresses = await client.listWalletAddresses(id, walletId.value);
+    return addresses.ok ? toOwnAddresses(vault, wallet.name, addresses.value) : addresses;
+  });
+  if (!perWallet.ok) return perWallet;
+  return ok({ entries: entries.value, ownAddresses: perWallet.value.flat() });
+}
+
+/** Runs `task` over `items`, at most `limit` at a time; stops starting new ones after the first error. */
+async function mapUntilError<T, R, E>(items: readonly T[], limit: number, task: (item: T) => Promise<Result<R, E>>): Promise<Result<R[], E>> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  let failure: { error: E } | undefined;
+  const worker = async () => {
+    while (failure === undefined && next < items.length) {
+      const index = next++;
+      const result = await task(items[index]!);
+      if (!result.ok) failure ??= { error: result.error };
+      else results[index] = result.value;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return failure === undefined ? ok(results) : err(failure.error);
+}

@@ -1,0 +1,44 @@
+/**
+ * countersign's synced copy of one vault's address book and own wallets, as the facts builder
+ * reads it. Filled by the address-book sync (src/addressbook/sync.ts) from the custody API; in
+ * `policy check` test cases it is given inline.
+ */
+
+export interface AddressBookEntry {
+  /** `vaults/{v}/addressBookEntries/{e}` */
+  name: string;
+  displayName: string | null;
+  address: string;
+  /** Network id without the `networks/` prefix (`ethereum-mainnet`). */
+  network: string;
+  /** False while the entry has not been through the vault's quorum; such entries never allow. */
+  signed: boolean | null;
+}
+
+export interface OwnWalletAddress {
+  /** `vaults/{v}/wallets/{w}` */
+  wallet: string;
+  /** `vaults/{v}/wallets/{w}/addresses/{a}`, when known. */
+  walletAddress: string | null;
+  address: string;
+  /** Network id without the `networks/` prefix. */
+  network: string;
+}
+
+export interface AddressBookView {
+  /** False when address-book sync is not configured for this vault (no COUNTERSIGN_API_URL). */
+  configured: boolean;
+  vault: string;
+  /** Time of the last good sync of this vault, or null when it never happened. */
+  syncedAt: Date | null;
+  entries: readonly AddressBookEntry[];
+  ownAddresses: readonly OwnWalletAddress[];
+}
+
+export const notConfiguredView = (vault: string): AddressBookView => ({
+  configured: false,
+  vault,
+  syncedAt: null,
+  entries: [],
+  ownAddresses: [],
+});

@@ -1,0 +1,61 @@
+/**
+ * Opens the database: a Postgres server when a URL is given, else the embedded PGlite under the
+ * data directory. Both speak the same SQL and run the same migrations.
+ */
+import { mkdirSync } from "node:fs";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.js";
+import { PGliteDialect } from "./pglite-dialect.js";
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: "postgres" | "pglite";
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  url?: string | undefined;
+  dataDir?: string | undefined;
+  /** Pool size for a Postgres server (default 10). */
+  maxConnections?: number;
+}
+
+// A database that is down must answer quickly (the webhook then defers), not hang the request.
+const CONNECT_TIMEOUT_MS = 2_000;
+const STATEMENT_TIMEOUT_MS = 10_000;
+
+// Keep int8 as strings too (pg's default), numeric as strings (exact amounts).
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10);
+  return openPGlite(options.dataDir ?? "./.countersign");
+}
+
+function openPostgres(url: string, max: number): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    query_timeout: STATEMENT_TIMEOUT_MS + 1_000,
+    application_name: "countersign",
+  });
+  // An idle client losing its server emits 'error' on the pool; without a listener that would
+  // crash the process. The next checkout simply fails and the request defers.
+  pool.on("error", () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: "postgres", close: () => db.destroy() };
+}
+
+async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const inMemory = dataDir === ":memory:";
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(inMemory ? undefined : `${dataDir}/pgdata`);
+  await pglite.waitReady;
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: "pglite", close: () => db.destroy() };
+}

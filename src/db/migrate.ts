@@ -1,0 +1,52 @@
+/**
+ * Applies the migrations in `migrations/` (timestamp-prefixed, never edited once landed). The same
+ * files run on a Postgres server and on PGlite. Migrations run under an advisory lock (kysely's
+ * own), so several service processes starting together apply them once.
+ */
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from "kysely";
+import type { Db } from "./connect.js";
+
+// src/db/migrate.ts and dist/src/db/migrate.js both sit two levels below their migrations folder.
+const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.meta.url));
+
+const MIGRATION_FILE = /^[0-9]{8}T[0-9]{4}_[a-z0-9_]+\.(ts|js)$/;
+
+/**
+ * Like kysely's FileMigrationProvider, but the import happens here, so that the same loader that
+ * runs this module (tsx, vitest, or plain node on dist/) also loads the migrations.
+ */
+class MigrationFolder implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => MIGRATION_FILE.test(f) && !f.endsWith(".d.ts"));
+    const migrations: Record<string, Migration> = {};
+    for (const file of files.sort()) {
+      const module = (await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href)) as Migration;
+      migrations[file.replace(/\.(ts|js)$/, "")] = module;
+    }
+    return migrations;
+  }
+}
+
+export function createMigrator(db: Db): Migrator {
+  return new Migrator({ db, provider: new MigrationFolder() });
+}
+
+export class MigrationError extends Error {
+  constructor(readonly failed: string | undefined, cause: unknown) {
+    super(`migration ${failed ?? "(unknown)"} failed`, { cause });
+    this.name = "MigrationError";
+  }
+}
+
+/** Applies every pending migration; returns the names applied. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const result: MigrationResultSet = await createMigrator(db).migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === "Error")?.migrationName;
+    throw new MigrationError(failed, result.error);
+  }
+  return (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,40 @@
+/**
+ * The kysely `Database` type: one interface per table, owned by the module that uses it.
+ * Column types follow what pg and PGlite return: `numeric` comes back as a string and stays one.
+ */
+import type { ColumnType, Generated } from "kysely";
+import type { AddressBookTables } from "../addressbook/tables.js";
+import type { EventTables } from "../events/tables.js";
+import type { VelocityTables } from "../velocity/tables.js";
+
+type Json = ColumnType<unknown, string, never>;
+
+/** Append-only: the database refuses UPDATE, DELETE and TRUNCATE (see migrations). */
+export interface DecisionsTable {
+  id: string;
+  decided_at: ColumnType<Date, Date | string, never>;
+  transaction_name: string;
+  vault: string;
+  decision: "allow" | "deny" | "defer";
+  sign_transaction: boolean | null;
+  http_status: number;
+  replayed: boolean;
+  /** For a replay or a conflicting delivery: the final decision it refers to. */
+  replay_of: string | null;
+  policy_version: string;
+  policy_digest: string;
+  matched_rules: Json;
+  reasons: Json;
+  facts: Json;
+  transaction: Json;
+  /** SHA-256 of the normalised transfers; a later delivery with another digest conflicts. */
+  content_digest: string;
+  request_id: string;
+  duration_ms: number;
+  /** Insertion order, for the integrity chain and for stable ordering. */
+  seq: Generated<string>;
+}
+
+export interface Database extends AddressBookTables, EventTables, VelocityTables {
+  decisions: DecisionsTable;
+}

@@ -1,0 +1,73 @@
+/**
+ * The transaction and transfer parts of the facts document (CONTRACT.md section 4): endpoints
+ * resolved against the vault's own wallets and address book. Pure.
+ */
+import type { AddressBookView } from "../addressbook/types.js";
+import { vaultOf } from "../transaction/endpoint.js";
+import type { Endpoint, Transaction, Transfer } from "../transaction/types.js";
+import { findAddressBookEntry, findOwnAddress, viewForVault } from "./address-book.js";
+import type { DestinationFacts, EndpointFacts, TransferFacts, TxFacts } from "./types.js";
+
+export function txFacts(tx: Transaction): TxFacts {
+  return {
+    name: tx.name,
+    vault: tx.vault,
+    id: tx.id,
+    kind: tx.kind,
+    type: tx.type,
+    subType: tx.subType,
+    state: tx.state,
+    network: tx.network,
+    note: tx.note,
+    externalId: tx.externalId,
+    requestId: tx.requestId,
+    initiator: tx.initiator,
+    designatedSigners: [...tx.designatedSigners],
+    transferCount: tx.transfers.length,
+  };
+}
+
+/**
+ * One TransferFacts per transfer, in order. Exported apart from buildFacts because the velocity
+ * group keys are computed from these (a raw address of an own wallet groups with that wallet), and
+ * the caller needs the keys to lock and read the window totals before the facts can be completed.
+ */
+export function buildTransferFacts(tx: Transaction, addressBook: AddressBookView): TransferFacts[] {
+  const view = viewForVault(addressBook, tx.vault);
+  return tx.transfers.map((t) => transferFacts(t, tx.vault, view));
+}
+
+function transferFacts(t: Transfer, vault: string, view: AddressBookView): TransferFacts {
+  return {
+    index: t.index,
+    network: t.network,
+    asset: t.asset,
+    assetStandard: t.assetStandard,
+    amount: t.amount,
+    rawAmount: t.rawAmount,
+    source: endpointFacts(t.source, t.network, vault, view),
+    destination: destinationFacts(t.destination, t.network, vault, view),
+    sponsor: t.sponsor,
+  };
+}
+
+/**
+ * Internal: a wallet or wallet-address resource name of the same vault, or a raw address that is
+ * one of the vault's own wallet addresses on the transfer's network (its wallet is then filled in).
+ */
+function endpointFacts(e: Endpoint, network: string | null, vault: string, view: AddressBookView): EndpointFacts {
+  const own = e.address === null ? undefined : findOwnAddress(view, vault, e.address, network);
+  const wallet = e.wallet ?? own?.wallet ?? null;
+  const internal = own !== undefined || (wallet !== null && vaultOf(wallet) === vault);
+  return { value: e.value, kind: e.kind, wallet, address: e.address, internal };
+}
+
+function destinationFacts(
+  e: Endpoint,
+  network: string | null,
+  vault: string,
+  view: AddressBookView,
+): DestinationFacts {
+  const entry = e.address === null ? null : findAddressBookEntry(view, e.address, network);
+  return { ...endpointFacts(e, network, vault, view), inAddressBook: entry !== null, addressBook: entry };
+}

@@ -1,0 +1,70 @@
+/**
+ * velocity.<window>.* facts: approved totals of the transfer's group before this transaction,
+ * and the same with this transfer and the earlier transfers of this transaction in that group
+ * added, so that splitting a payment into several transfers of one transaction cannot slip under
+ * a limit. Exact decimals (big.js); nothing here is ever rounded.
+ */
+import Big from "big.js";
+import type { WindowSpec } from "../policy/types.js";
+import type { Transaction } from "../transaction/types.js";
+import { groupKey } from "./group-keys.js";
+import type { TransferFacts, WindowFacts, WindowTotal, WindowTotals } from "./types.js";
+
+/** A private big.js configuration: strict (no JS numbers in), the global one left alone. */
+const Dec = Big();
+Dec.strict = true;
+
+const TOTAL_AMOUNT = /^[0-9]+(\.[0-9]+)?$/;
+const ZERO: WindowTotal = { amount: "0", count: 0 };
+
+/** Running sums of this transaction per group key. A null amount: some transfer's amount is unknown. */
+interface Running {
+  amount: Big | null;
+  count: number;
+}
+
+export function velocityFacts(
+  windows: readonly WindowSpec[],
+  tx: Transaction,
+  transfers: readonly TransferFacts[],
+  totals: WindowTotals,
+): Record<string, WindowFacts>[] {
+  const running = new Map<string, Running>();
+  return transfers.map((transfer) => {
+    const keyed = windows.map((w) => ({ window: w, key: groupKey(w, tx, transfer) }));
+    // Once per distinct group, however many windows share it.
+    for (const key of new Set(keyed.map((k) => k.key))) running.set(key, add(running.get(key), transfer));
+    return Object.fromEntries(
+      keyed.map(({ window, key }) => [
+        window.name,
+        windowFacts(window, totals.get(window.name)?.get(key) ?? ZERO, running.get(key) ?? { amount: null, count: 0 }),
+      ]),
+    );
+  });
+}
+
+function add(sum: Running | undefined, transfer: TransferFacts): Running {
+  const before = sum ?? { amount: new Dec("0"), count: 0 };
+  const amount = before.amount === null || transfer.amount === null ? null : before.amount.plus(transfer.amount);
+  return { amount, count: before.count + 1 };
+}
+
+function windowFacts(window: WindowSpec, before: WindowTotal, inTx: Running): WindowFacts {
+  checkTotal(window, before);
+  const countAfter = before.count + inTx.count;
+  if (window.measure === "count") return { count: before.count, countAfter };
+  const amount = new Dec(before.amount);
+  return {
+    amount: amount.toFixed(),
+    count: before.count,
+    amountAfter: inTx.amount === null ? null : amount.plus(inTx.amount).toFixed(),
+    countAfter,
+  };
+}
+
+/** Totals come from our own database; a corrupt one is an internal error (the caller defers). */
+function checkTotal(window: WindowSpec, total: WindowTotal): void {
+  if (!TOTAL_AMOUNT.test(total.amount) || !Number.isSafeInteger(total.count) || total.count < 0) {
+    throw new Error(`velocity total for window ${window.name} is not a non-negative decimal and count`);
+  }
+}

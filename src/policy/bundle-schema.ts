@@ -1,0 +1,86 @@
+/**
+ * The shape of policy.yaml (CONTRACT.md section 3) as strict zod schemas: unknown keys are refused
+ * at every level, so a misspelt key (`decison: allow`) is an error rather than a silently ignored line.
+ */
+import { z } from "zod";
+import { parseDuration } from "../duration.js";
+import type { GroupDimension } from "./types.js";
+
+export const GROUP_DIMENSIONS = ["vault", "sourceWallet", "destination", "asset", "network", "initiator"] as const satisfies readonly GroupDimension[];
+
+const WINDOW_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Rule ids appear in traces, reasons and test expectations: keep them one plain token. */
+const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+/** No control characters: the version is recorded on every decision and printed in logs. */
+const PRINTABLE = /^[^\p{Cc}]+$/u;
+
+const noDuplicates = <T>(items: readonly T[]): boolean => new Set(items).size === items.length;
+
+const windowSchema = z
+  .strictObject({
+    name: z.string().regex(WINDOW_NAME, "a window name is a letter or _ followed by letters, digits or _"),
+    duration: z.string().refine((d) => (parseDuration(d) ?? 0) > 0, "a duration is a positive whole number with a unit s, m, h or d (e.g. 24h)"),
+    groupBy: z
+      .array(z.enum(GROUP_DIMENSIONS, `groupBy entries are ${GROUP_DIMENSIONS.join(", ")}`))
+      .min(1, "groupBy needs at least one of " + GROUP_DIMENSIONS.join(", "))
+      .refine(noDuplicates, "groupBy lists a dimension twice"),
+    measure: z.enum(["amount", "count"], "measure is amount or count").default("amount"),
+  })
+  .superRefine((window, ctx) => {
+    if (window.measure === "amount" && !window.groupBy.includes("asset")) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["groupBy"],
+        message: "a window measuring amount must be grouped by asset (amounts of different assets do not add up); use measure: count or add asset",
+      });
+    }
+  });
+
+const ruleSchema = z.strictObject({
+  id: z.string().regex(RULE_ID, "a rule id is 1-128 letters, digits, _ . : or -, starting with a letter or digit"),
+  decision: z.enum(["allow", "deny", "defer"], "decision is allow, deny or defer"),
+  reason: z.string().min(1, "reason, when given, must not be empty").optional(),
+  when: z.unknown(),
+});
+
+export const policySchema = z
+  .strictObject({
+    version: z.string().min(1, "version must not be empty").max(200).regex(PRINTABLE, "version must not hold control characters"),
+    description: z.string().optional(),
+    default: z.enum(["deny", "defer"], {
+      error: (issue) => issue.input === "allow"
+        ? "default: allow is not accepted; a policy falls back to deny or defer, and allows only through allow rules"
+        : "default is deny or defer",
+    }),
+    windows: z.array(windowSchema).default([]),
+    rules: z.array(ruleSchema),
+  });
+
+export type PolicyDocument = z.output<typeof policySchema>;
+
+/** Duplicates are found on the raw document, so they are reported even when other parts fail the schema. */
+export function duplicateProblems(raw: unknown): { path: (string | number)[]; message: string }[] {
+  const doc = isRecord(raw) ? raw : {};
+  return [
+    ...duplicatesIn(doc.windows, "windows", "name", "window name"),
+    ...duplicatesIn(doc.rules, "rules", "id", "rule id"),
+  ];
+}
+
+function duplicatesIn(list: unknown, listName: string, key: string, what: string): { path: (string | number)[]; message: string }[] {
+  if (!Array.isArray(list)) return [];
+  const seen = new Map<string, number>();
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  list.forEach((item: unknown, i) => {
+    const value = isRecord(item) ? item[key] : undefined;
+    if (typeof value !== "string") return;
+    const first = seen.get(value);
+    if (first === undefined) seen.set(value, i);
+    else problems.push({ path: [listName, i, key], message: `duplicate ${what} ${JSON.stringify(value)} (first at ${listName}[${first}])` });
+  });
+  return problems;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,39 @@
+/**
+ * The one entry point for evaluating policy JSON-logic. json-logic-js keeps its operations in a
+ * process-wide table; importing this module replaces the comparison and arithmetic operations
+ * with exact-decimal ones, `var` with a prototype-safe one, and `method`/`log` with refusals —
+ * once, at import. Every evaluation goes through `applyLogic`, which also refuses any expression
+ * that the bundle loader would refuse, so an unvalidated expression cannot slip through.
+ */
+import jsonLogic from "json-logic-js";
+import { DECIMAL_OPERATIONS } from "./decimal-ops.js";
+import { LogicError } from "./logic-error.js";
+import { FORBIDDEN_OPERATIONS } from "./logic-ops.js";
+import { safeVar } from "./safe-var.js";
+import { validateLogic } from "./validate-logic.js";
+
+function installOperations(): void {
+  for (const [name, operation] of Object.entries(DECIMAL_OPERATIONS)) jsonLogic.add_operation(name, operation);
+  jsonLogic.add_operation("var", safeVar);
+  for (const [name, why] of FORBIDDEN_OPERATIONS) {
+    jsonLogic.add_operation(name, () => {
+      throw new LogicError(why);
+    });
+  }
+}
+
+installOperations();
+
+/** Evaluates a policy expression against a facts document. Throws LogicError when it cannot. */
+export function applyLogic(expr: unknown, data: unknown): unknown {
+  const problem = validateLogic(expr)[0];
+  if (problem) throw new LogicError(`invalid expression at ${problem.path}: ${problem.message}`);
+  return jsonLogic.apply(expr as Parameters<typeof jsonLogic.apply>[0], data);
+}
+
+/** JSON-logic truthiness: like JavaScript's, except that an empty array is false. */
+export function truthy(value: unknown): boolean {
+  return jsonLogic.truthy(value);
+}
+
+export { LogicError };

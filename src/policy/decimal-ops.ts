@@ -1,0 +1,66 @@
+/**
+ * The comparison and arithmetic operations of policy JSON-logic, on exact decimals (CONTRACT.md
+ * section 2). json-logic-js's built-ins compare strings alphabetically (`"10" > "9"` is false),
+ * turn null into 0 and add in binary floating point; money decisions can afford none of that.
+ * A null or missing operand is an error, never a silent 0: evaluation resolves it to the safe side.
+ */
+import { type Dec, decimalText, isNumericLike, toDecimal } from "./decimal.js";
+import { LogicError, describeValue } from "./logic-error.js";
+
+function requirePresent(op: string, value: unknown): void {
+  if (value === null || value === undefined) {
+    throw new LogicError(`"${op}" got ${describeValue(value)} as an operand (a missing fact?)`);
+  }
+}
+
+function operand(op: string, value: unknown): Dec {
+  requirePresent(op, value);
+  if (!isNumericLike(value)) throw new LogicError(`"${op}" needs a number, got ${describeValue(value)}`);
+  return toDecimal(value);
+}
+
+function requireArity(op: string, args: unknown[], min: number, max: number): void {
+  if (args.length < min || args.length > max) {
+    const wanted = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
+    throw new LogicError(`"${op}" takes ${wanted} arguments, got ${args.length}`);
+  }
+}
+
+/** `==` on exact decimals when both sides are numeric; json-logic-js's loose equality otherwise. */
+function equal(op: string, a: unknown, b: unknown): boolean {
+  requirePresent(op, a);
+  requirePresent(op, b);
+  const aNumeric = isNumericLike(a);
+  const bNumeric = isNumericLike(b);
+  if (aNumeric && bNumeric) return toDecimal(a).eq(toDecimal(b));
+  // A number never equals a non-number: loose `==` would make "" == 0 and false == 0 true.
+  if (aNumeric || bNumeric) return false;
+  return a == b;
+}
+
+/** Chained comparison: each adjacent pair must satisfy `holds` (the 3-argument "between" form). */
+function chain(op: string, args: unknown[], max: number, holds: (cmp: number) => boolean): boolean {
+  requireArity(op, args, 2, max);
+  const values = args.map((arg) => operand(op, arg));
+  return values.every((value, i) => i === 0 || holds((values[i - 1] as Dec).cmp(value)));
+}
+
+export const DECIMAL_OPERATIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
+  "==": (...args) => (requireArity("==", args, 2, 2), equal("==", args[0], args[1])),
+  "!=": (...args) => (requireArity("!=", args, 2, 2), !equal("!=", args[0], args[1])),
+  "<": (...args) => chain("<", args, 3, (c) => c < 0),
+  "<=": (...args) => chain("<=", args, 3, (c) => c <= 0),
+  ">": (...args) => chain(">", args, 2, (c) => c > 0),
+  ">=": (...args) => chain(">=", args, 2, (c) => c >= 0),
+  "+": (...args) => decimalText(args.reduce<Dec>((sum, arg) => sum.plus(operand("+", arg)), toDecimal("0"))),
+  "*": (...args) => {
+    requireArity("*", args, 1, Infinity);
+    const [first, ...rest] = args.map((arg) => operand("*", arg)) as [Dec, ...Dec[]];
+    return decimalText(rest.reduce((product, factor) => product.times(factor), first));
+  },
+  "-": (...args) => {
+    requireArity("-", args, 1, 2);
+    const a = operand("-", args[0]);
+    return decimalText(args.length === 1 ? a.neg() : a.minus(operand("-", args[1])));
+  },
+};

@@ -1,0 +1,70 @@
+/**
+ * A loaded, validated policy bundle (CONTRACT.md section 3) and what evaluating it yields.
+ */
+import type { Facts } from "../facts/types.js";
+
+export type RuleDecision = "allow" | "deny" | "defer";
+export type Decision = RuleDecision;
+export type DefaultDecision = "deny" | "defer";
+
+export type GroupDimension = "vault" | "sourceWallet" | "destination" | "asset" | "network" | "initiator";
+
+export interface WindowSpec {
+  name: string;
+  /** Length of the window in seconds. */
+  durationSeconds: number;
+  /** As written in the bundle, e.g. `24h`. */
+  duration: string;
+  groupBy: GroupDimension[];
+  measure: "amount" | "count";
+}
+
+export interface Rule {
+  id: string;
+  decision: RuleDecision;
+  reason: string | null;
+  /** A JSON-logic expression, already validated (known operations, safe var paths). */
+  when: unknown;
+}
+
+export interface PolicyBundle {
+  version: string;
+  description: string | null;
+  default: DefaultDecision;
+  windows: WindowSpec[];
+  rules: Rule[];
+  /** SHA-256 (hex) over the bundle's files in canonical order. */
+  digest: string;
+  /** The directory it was loaded from. */
+  directory: string;
+}
+
+export interface RuleMatch {
+  rule: string;
+  decision: RuleDecision;
+  /** Transfer index, or null for a transaction evaluated without transfers. */
+  transfer: number | null;
+  /** Set when the rule's evaluation failed and the error resolved it to the safe side. */
+  error?: string;
+}
+
+/** The result of one evaluation (one transfer, or the transaction without transfers). */
+export interface EvaluationTrace {
+  transfer: number | null;
+  decision: Decision;
+  /** Every rule that matched (including error-matched ones). */
+  matched: RuleMatch[];
+  /** Rules whose `when` failed to evaluate, whether or not that made them match. */
+  errors: { rule: string; error: string }[];
+  /** True when no rule matched and the bundle default decided. */
+  byDefault: boolean;
+}
+
+export interface Outcome {
+  decision: Decision;
+  /** Human-readable reasons for a deny or defer (rule reasons, or the default). */
+  reasons: string[];
+  matched: RuleMatch[];
+  evaluations: EvaluationTrace[];
+  facts: Facts[];
+}

@@ -1,0 +1,58 @@
+/**
+ * What an asset id says about itself: its network and its token standard. Asset ids are
+ * `assets/{standard}.{network}[.{contract}]` (custody API "Resource names"); a bare Stellar
+ * `CODE-ISSUER` or contract `C…` comes from a Stellar operation and takes the Stellar network.
+ */
+import Big from "big.js";
+import type { AssetStandard } from "./types.js";
+
+const NETWORK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A Soroban contract address (strkey: `C` + 55 base32 characters). */
+const STELLAR_CONTRACT = /^C[A-Z2-7]{55}$/;
+/** A classic Stellar asset `CODE-ISSUER` (code 1–12 alphanumerics, issuer a `G…` account). */
+const STELLAR_CLASSIC = /^[A-Za-z0-9]{1,12}-G[A-Z2-7]{55}$/;
+/** 10^7 smallest units (stroops) per whole unit. */
+const STELLAR_UNIT = "10000000";
+
+/** Exact decimals with a private configuration: never touch big.js's global settings. */
+const Dec = Big();
+Dec.strict = true;
+
+/** Network id without the `networks/` prefix. */
+export const networkId = (network: string): string =>
+  network.startsWith("networks/") ? network.slice("networks/".length) : network;
+
+function assetIdParts(asset: string): string[] | null {
+  if (!asset.startsWith("assets/")) return null;
+  return asset.slice("assets/".length).split(".");
+}
+
+/** `ethereum-mainnet` from `assets/erc20.ethereum-mainnet.0x…`; null for opaque ids (`assets/e72ff35a5b15`). */
+export function networkFromAsset(asset: string): string | null {
+  const network = assetIdParts(asset)?.[1];
+  return network !== undefined && NETWORK_ID.test(network) ? network : null;
+}
+
+/** The standard named by an `assets/…` id's prefix; `other` when it names none countersign knows. */
+export function assetStandardOf(asset: string): AssetStandard {
+  const parts = assetIdParts(asset);
+  const prefix = parts?.[0];
+  if (parts === null || prefix === undefined || parts.length < 2) return "other";
+  if (prefix === "native" && parts.length === 2) return "native";
+  if (prefix === "erc20") return "erc20";
+  // The API spells Solana tokens `spl`, `spl-token` and `spl-token-2022`.
+  if (prefix === "spl" || prefix === "spl-token" || prefix === "spl-token-2022") return "spl";
+  // Stellar assets as the API references them: `assets/asset.stellar-mainnet.{CODE-ISSUER | C…}`.
+  const last = parts.slice(2).join(".");
+  if (prefix === "asset" && parts[1]?.startsWith("stellar-")) {
+    if (STELLAR_CONTRACT.test(last)) return "sep41";
+    if (STELLAR_CLASSIC.test(last)) return "stellarClassic";
+  }
+  return "other";
+}
+
+/** A Stellar classic payment's `rawAmount` (7 decimals) in whole units: `12345678` → `1.2345678`. */
+export function stellarAmount(rawAmount: string): string {
+  // Dividing an integer by 10^7 needs 7 decimal places at most: exact within big.js's 20.
+  return new Dec(rawAmount).div(STELLAR_UNIT).toFixed();
+}

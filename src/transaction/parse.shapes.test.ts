@@ -1,0 +1,162 @@
+import { describe, expect, it } from "vitest";
+import { parseTransaction } from "./parse.js";
+import { EXAMPLES, example, type Body, type ExampleName } from "./test-bodies.js";
+import type { Transaction } from "./types.js";
+
+function parsed(body: unknown): Transaction {
+  const result = parseTransaction(body);
+  if (!result.ok) throw new Error(`expected a transaction, got ${result.error.code}: ${result.error.publicMessage}`);
+  return result.value;
+}
+
+const WALLET = "vaults/5c3f1a2b9d7e/wallets/7a8b9c0d1e2f";
+const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+const SENDER = "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+const SPONSOR = "GSPONSORXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+const address = (value: string) => ({ value, kind: "address", wallet: null, address: value });
+
+/** Everything but the snapshot, as each example must parse. */
+const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
+  "asset-transfer": {
+    name: "vaults/5c3f1a2b9d7e/transactions/0f9e8d7c6b5a",
+    vault: "vaults/5c3f1a2b9d7e",
+    id: "0f9e8d7c6b5a",
+    kind: "assetTransfer",
+    type: null,
+    subType: null,
+    state: "AWAITING_SIGNATURE",
+    network: null,
+    note: "Weekly settlement to exchange",
+    externalId: "settle-2026-11-21-001",
+    requestId: "6b1d2c9e-4f3a-4c1b-9a0e-2d7f5e8c1b3a",
+    initiator: null,
+    designatedSigners: ["users/policy-bot@treasury.example"],
+    transfers: [
+      {
+        index: 0,
+        network: "ethereum-mainnet",
+        asset: USDC,
+        assetStandard: "erc20",
+        amount: "2500.125",
+        rawAmount: null,
+        source: { value: WALLET, kind: "wallet", wallet: WALLET, address: null },
+        destination: address("0x52908400098527886E0F7030069857D2E4169EE7"),
+        sponsor: "vaults/5c3f1a2b9d7e/wallets/gas0001",
+      },
+    ],
+  },
+  "api-shape-token-transfer": {
+    name: "vaults/5c3f1a2b9d7e/transactions/1a2b3c4d5e6f",
+    vault: "vaults/5c3f1a2b9d7e",
+    id: "1a2b3c4d5e6f",
+    kind: "assetTransfer",
+    type: "TRANSACTION",
+    subType: "TOKEN_TRANSFER",
+    state: "AWAITING_SIGNATURE",
+    network: "networks/ethereum-mainnet",
+    note: "Payout batch 42",
+    externalId: "payout-42",
+    requestId: null,
+    initiator: "users/payout-service@treasury.example",
+    designatedSigners: ["users/policy-bot@treasury.example"],
+    transfers: [
+      {
+        index: 0,
+        network: "ethereum-mainnet",
+        asset: USDC,
+        assetStandard: "erc20",
+        amount: "120.5",
+        rawAmount: null,
+        // The raw source address, with the transaction's own request.sourceWallet as its wallet.
+        source: { ...address("0x8ba1f109551bD432803012645Ac136ddd64DBA72"), wallet: WALLET },
+        destination: address("0x52908400098527886E0F7030069857D2E4169EE7"),
+        sponsor: null,
+      },
+    ],
+  },
+  "stellar-two-payments": {
+    name: "vaults/5c3f1a2b9d7e/transactions/stellar0001",
+    vault: "vaults/5c3f1a2b9d7e",
+    id: "stellar0001",
+    kind: "stellarTransaction",
+    type: null,
+    subType: null,
+    state: "AWAITING_SIGNATURE",
+    network: "networks/stellar-mainnet",
+    note: null,
+    externalId: null,
+    requestId: null,
+    initiator: null,
+    designatedSigners: ["users/policy-bot@treasury.example"],
+    transfers: [
+      {
+        index: 0,
+        network: "stellar-mainnet",
+        asset: "USDC-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN",
+        assetStandard: "stellarClassic",
+        amount: "1.2345678",
+        rawAmount: "12345678",
+        source: address(SENDER),
+        destination: address("GDESTAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"),
+        sponsor: SPONSOR,
+      },
+      {
+        index: 1,
+        network: "stellar-mainnet",
+        asset: "CCONTRACTXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        assetStandard: "sep41",
+        amount: null,
+        rawAmount: "5000000",
+        source: address(SENDER),
+        destination: address("GDESTBXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"),
+        sponsor: SPONSOR,
+      },
+    ],
+  },
+  "evm-delegation": {
+    name: "vaults/5c3f1a2b9d7e/transactions/deleg0001",
+    vault: "vaults/5c3f1a2b9d7e",
+    id: "deleg0001",
+    kind: "evmAccountDelegation",
+    type: "TRANSACTION",
+    subType: "EVM_ACCOUNT_DELEGATION",
+    state: "AWAITING_SIGNATURE",
+    network: "networks/ethereum-mainnet",
+    note: null,
+    externalId: null,
+    requestId: null,
+    initiator: null,
+    designatedSigners: ["users/policy-bot@treasury.example"],
+    transfers: [],
+  },
+};
+
+const wrappings: { form: string; wrap: (tx: Body) => Body }[] = [
+  { form: "bare", wrap: (tx) => tx },
+  { form: "wrapped", wrap: (tx) => ({ transaction: tx }) },
+  {
+    form: "wrapped with referenced resources",
+    wrap: (tx) => ({ transaction: tx, referencedResources: {}, referencedAddressesInfo: {} }),
+  },
+];
+
+describe("parseTransaction: the example bodies, in each wrapping", () => {
+  const cases = EXAMPLES.flatMap((name) => wrappings.map((w) => ({ name, ...w })));
+  it.each(cases)("$name ($form)", ({ name, wrap }) => {
+    const tx = example(name);
+    const { snapshot, ...rest } = parsed(wrap(tx));
+    expect(rest).toEqual(expected[name]);
+    // The snapshot is the transaction object exactly as received, unwrapped, untouched.
+    expect(snapshot).toBe(tx);
+    expect(snapshot).toEqual(example(name));
+  });
+});
+
+describe("parseTransaction: unknown fields are kept in the snapshot and ignored", () => {
+  it.each(EXAMPLES)("%s with extra fields", (name) => {
+    const tx = { ...example(name), futureField: { nested: [1, 2] }, hash: "0xabc" };
+    const { snapshot, ...rest } = parsed(tx);
+    expect(rest).toEqual(expected[name]);
+    expect(snapshot).toMatchObject({ futureField: { nested: [1, 2] }, hash: "0xabc" });
+  });
+});

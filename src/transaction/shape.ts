@@ -1,0 +1,20 @@
+/** What each body shape contributes to a Transaction beyond the common fields. */
+import type { TransactionKind, Transfer } from "./types.js";
+
+export interface ShapeContext {
+  /** `vaults/{v}` from the transaction name. */
+  vault: string;
+  /** The transaction's `network` as received, or null. */
+  network: string | null;
+  /** `request.sourceWallet` as a full wallet name, or null. */
+  sourceWallet: string | null;
+  /** JSON path of the transaction object in the body: "" or "transaction". */
+  path: string;
+}
+
+export interface ShapeResult {
+  kind: TransactionKind;
+  transfers: Transfer[];
+  /** A network the shape itself names (a Stellar transaction's), for `tx.network` when none is given. */
+  network: string | null;
+}

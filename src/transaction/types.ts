@@ -1,0 +1,61 @@
+/**
+ * The transaction as countersign understands it, whichever of the three accepted body shapes it
+ * arrived in (CONTRACT.md section 1). Produced by `parseTransaction`, consumed by the facts builder.
+ */
+
+export type TransactionKind = "assetTransfer" | "stellarTransaction" | "evmAccountDelegation" | "unknown";
+
+/** How a source or destination was written: a wallet name, a wallet-address name, or a raw address. */
+export type EndpointForm = "wallet" | "walletAddress" | "address";
+
+export type AssetStandard = "native" | "erc20" | "spl" | "stellarClassic" | "sep41" | "other";
+
+export interface Endpoint {
+  /** Exactly as given in the body. */
+  value: string;
+  kind: EndpointForm;
+  /** Wallet resource name (`vaults/{v}/wallets/{w}`) when known from the body, else null. */
+  wallet: string | null;
+  /** Raw chain address when the endpoint is one, else null. */
+  address: string | null;
+}
+
+export interface Transfer {
+  index: number;
+  /** Network id without the `networks/` prefix (`ethereum-mainnet`), or null when unknowable. */
+  network: string | null;
+  /** As given: `assets/native.ethereum-mainnet`, a Stellar `CODE-ISSUER`, or a contract `C…`. */
+  asset: string;
+  assetStandard: AssetStandard;
+  /** Whole units as a plain decimal string; null when only a raw amount is known (SEP-41). */
+  amount: string | null;
+  /** Smallest units as a plain integer string, or null. */
+  rawAmount: string | null;
+  source: Endpoint;
+  destination: Endpoint;
+  /** Sponsor wallet, or the Stellar transaction-level source, or null. */
+  sponsor: string | null;
+}
+
+export interface Transaction {
+  /** `vaults/{v}/transactions/{t}` */
+  name: string;
+  /** `vaults/{v}` */
+  vault: string;
+  /** `{t}` */
+  id: string;
+  kind: TransactionKind;
+  type: string | null;
+  subType: string | null;
+  state: string | null;
+  /** As received (`networks/ethereum-mainnet`), or null. */
+  network: string | null;
+  note: string | null;
+  externalId: string | null;
+  requestId: string | null;
+  initiator: string | null;
+  designatedSigners: string[];
+  transfers: Transfer[];
+  /** The transaction object as received (unwrapped from `{"transaction": ...}`), kept for the audit row. */
+  snapshot: Record<string, unknown>;
+}

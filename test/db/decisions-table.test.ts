@@ -1,0 +1,86 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { openDatabase, type Db } from "../../src/db/connect.js";
+import { migrateToLatest } from "../../src/db/migrate.js";
+
+interface Backend {
+  name: string;
+  open(): Promise<{ db: Db; close(): Promise<void> }>;
+}
+
+const backends: Backend[] = [
+  {
+    name: "a Postgres server",
+    open: async () => {
+      const tdb: TestDatabase = await createTestDatabase();
+      return { db: tdb.handle.db, close: () => tdb.drop() };
+    },
+  },
+  {
+    name: "embedded PGlite",
+    open: async () => {
+      const handle = await openDatabase({ dataDir: ":memory:" });
+      await migrateToLatest(handle.db);
+      return { db: handle.db, close: () => handle.close() };
+    },
+  },
+];
+
+function decisionRow(overrides: Record<string, unknown> = {}) {
+  return {
+    id: randomUUID(),
+    decided_at: new Date(),
+    transaction_name: "vaults/v1/transactions/t1",
+    vault: "vaults/v1",
+    decision: "allow" as const,
+    sign_transaction: true,
+    http_status: 200,
+    replayed: false,
+    replay_of: null,
+    policy_version: "test",
+    policy_digest: "0".repeat(64),
+    matched_rules: "[]",
+    reasons: "[]",
+    facts: "[]",
+    transaction: "{}",
+    content_digest: "x",
+    request_id: "r",
+    duration_ms: 1,
+    ...overrides,
+  };
+}
+
+describe.each(backends)("decisions table on $name", (backend) => {
+  let close: () => Promise<void>;
+  let db: Db;
+  beforeAll(async () => {
+    ({ db, close } = await backend.open());
+    await db.insertInto("decisions").values(decisionRow()).execute();
+  });
+  afterAll(async () => close?.());
+
+  it("refuses UPDATE", async () => {
+    await expect(db.updateTable("decisions").set({ decision: "deny", sign_transaction: false }).execute()).rejects.toThrow(/append-only/);
+  });
+
+  it("refuses DELETE", async () => {
+    await expect(db.deleteFrom("decisions").execute()).rejects.toThrow(/append-only/);
+  });
+
+  it("refuses TRUNCATE", async () => {
+    await expect(sql`truncate decisions`.execute(db)).rejects.toThrow(/append-only/);
+  });
+
+  it("keeps the row it was asked to change", async () => {
+    const rows = await db.selectFrom("decisions").select(["decision", "sign_transaction"]).execute();
+    expect(rows).toEqual([{ decision: "allow", sign_transaction: true }]);
+  });
+
+  it("refuses a row whose answer contradicts its decision", async () => {
+    await expect(
+      db.insertInto("decisions").values(decisionRow({ decision: "deny", sign_transaction: true })).execute(),
+    ).rejects.toThrow(/decisions_sign_matches_decision/);
+  });
+});
