@@ -40,12 +40,13 @@ const ruleSchema = z.strictObject({
   id: z.string().regex(RULE_ID, "a rule id is 1-128 letters, digits, _ . : or -, starting with a letter or digit"),
   decision: z.enum(["allow", "deny", "defer"], "decision is allow, deny or defer"),
   reason: z.string().min(1, "reason, when given, must not be empty").optional(),
-  when: z.unknown(),
+  // An empty `when:` parses as null, which never matches: surely a mistake, so say so.
+  when: z.unknown().refine((when) => when !== null, "when is empty; write a JSON-logic expression (or true to always match)"),
 });
 
 export const policySchema = z
   .strictObject({
-    version: z.string().min(1, "version must not be empty").max(200).regex(PRINTABLE, "version must not hold control characters"),
+    version: z.string("version must be a string (quote it)").min(1, "version must not be empty").max(200).regex(PRINTABLE, "version must not hold control characters"),
     description: z.string().optional(),
     default: z.enum(["deny", "defer"], {
       error: (issue) => issue.input === "allow"

@@ -92,3 +92,13 @@ describe("truthy", () => {
     expect(truthy(value)).toBe(expected);
   });
 });
+
+describe("applyLogic: validation of unfrozen expressions", () => {
+  it("re-validates an expression that can still change", () => {
+    const expr: Record<string, unknown> = { "==": [1, 1] };
+    expect(applyLogic(expr, {})).toBe(true);
+    delete expr["=="];
+    expr.method = ["x", "toUpperCase"];
+    expect(() => applyLogic(expr, {})).toThrow(/"method" operation is not allowed/);
+  });
+});

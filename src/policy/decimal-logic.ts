@@ -24,10 +24,28 @@ function installOperations(): void {
 
 installOperations();
 
-/** Evaluates a policy expression against a facts document. Throws LogicError when it cannot. */
-export function applyLogic(expr: unknown, data: unknown): unknown {
+/**
+ * Expressions already validated and deeply frozen (as loaded bundles are): they cannot have
+ * changed since, so they need no second validation. Validation costs more than evaluation.
+ */
+const vetted = new WeakSet<object>();
+
+function isDeepFrozen(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  return Object.isFrozen(value) && Object.values(value).every(isDeepFrozen);
+}
+
+function ensureValid(expr: unknown): void {
+  const cacheable = typeof expr === "object" && expr !== null;
+  if (cacheable && vetted.has(expr)) return;
   const problem = validateLogic(expr)[0];
   if (problem) throw new LogicError(`invalid expression at ${problem.path}: ${problem.message}`);
+  if (cacheable && isDeepFrozen(expr)) vetted.add(expr);
+}
+
+/** Evaluates a policy expression against a facts document. Throws LogicError when it cannot. */
+export function applyLogic(expr: unknown, data: unknown): unknown {
+  ensureValid(expr);
   return jsonLogic.apply(expr as Parameters<typeof jsonLogic.apply>[0], data);
 }
 

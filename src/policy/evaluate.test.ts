@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Facts, TransferFacts } from "../facts/types.js";
 import { evaluate, evaluateFacts } from "./evaluate.js";
+import { bundleFromFiles } from "./load.js";
 import type { DefaultDecision, PolicyBundle, RuleDecision } from "./types.js";
 
 type RuleSpec = [id: string, decision: RuleDecision, when: unknown, reason?: string];
@@ -184,5 +185,46 @@ describe("edge cases never allow by accident", () => {
     expect(evaluate(b, input)).toEqual(first);
     expect(input).toEqual(snapshot);
     expect(first.facts).toEqual(snapshot);
+  });
+});
+
+describe("the contract's example policy, loaded and evaluated", () => {
+  const policy = `version: "2026-11-21.1"
+default: deny
+windows:
+  - {name: daily_out, duration: 24h, groupBy: [sourceWallet, asset]}
+rules:
+  - id: only-transfers
+    decision: deny
+    reason: Only asset transfers are signed automatically
+    when: {"!": {"in": [{"var": "tx.kind"}, ["assetTransfer", "stellarTransaction"]]}}
+  - id: address-book-daily-limit
+    decision: allow
+    when:
+      and:
+        - {"var": "transfer.destination.inAddressBook"}
+        - {"<=": [{"var": "transfer.amount"}, "1000"]}
+        - {"<=": [{"var": "velocity.daily_out.amountAfter"}, "5000"]}
+`;
+  const loaded = bundleFromFiles("(memory)", [{ path: "policy.yaml", bytes: Buffer.from(policy) }]);
+  if (!loaded.ok) throw loaded.error;
+  const example = loaded.value;
+
+  it.each<[string, Facts, RuleDecision, string[]]>([
+    ["small transfer to an address-book entry", facts(transfer(0, "500")), "allow", ["rule address-book-daily-limit"]],
+    ["over the per-transfer limit", facts(transfer(0, "1000.5")), "deny", ["no rule allowed (default: deny)"]],
+    ["not in the address book", facts(transfer(0, "5", false)), "deny", ["no rule allowed (default: deny)"]],
+    ["an account delegation", facts(null, "evmAccountDelegation"), "deny", ["Only asset transfers are signed automatically"]],
+  ])("%s", (_name, f, expected, reasons) => {
+    const outcome = evaluate(example, [f]);
+    expect(outcome.decision).toBe(expected);
+    expect(outcome.reasons).toEqual(reasons);
+  });
+
+  it("does not allow when the velocity fact is missing", () => {
+    const f = { ...facts(transfer(0, "500")), velocity: {} };
+    const outcome = evaluate(example, [f]);
+    expect(outcome.decision).toBe("deny");
+    expect(outcome.evaluations[0]?.errors).toEqual([{ rule: "address-book-daily-limit", error: expect.stringMatching(/"<=" got null/) }]);
   });
 });

@@ -117,6 +117,8 @@ describe("loadBundle: each problem names file, rule and path", () => {
     ["default allow", policyWith(rule(""), 'version: "1"\ndefault: allow\n'), undefined, "default", /allow is not accepted/],
     ["missing version", policyWith(rule(""), "default: deny\n"), undefined, "version", /required/],
     ["missing when", policyWith("  - id: r1\n    decision: deny\n"), "r1", "rules[0].when", /required/],
+    ["empty when", policyWith("  - id: r1\n    decision: deny\n    when:\n"), "r1", "rules[0].when", /when is empty/],
+    ["unquoted numeric version", policyWith(rule(""), "version: 2026.1\ndefault: deny\n"), undefined, "version", /must be a string/],
     ["bad decision", policyWith("  - id: r1\n    decision: sign\n    when: true\n"), "r1", "rules[0].decision", /allow, deny or defer/],
     ["__proto__ key in YAML", policyWith(rule("", '{"__proto__": {"x": 1}}')), "r1", "rules[0].when.__proto__", /"__proto__" is not allowed/],
     ["number a double cannot hold", policyWith(rule("", '{"<=": [{"var": "transfer.amount"}, 1000.000000000000000001]}')), "r1", 'rules[0].when["<="][1]', /cannot be held exactly/],
@@ -137,6 +139,12 @@ describe("loadBundle: each problem names file, rule and path", () => {
     const error = await loadErr({ "policy.yaml": policyWith(rule("    colour: red\n", '{"frob": 1}') + rule("", "true"), 'version: "1"\ndefault: allow\n') });
     expect(error.problems.map((p) => p.path).sort()).toEqual(["default", "rules[0].colour", "rules[0].when.frob", "rules[1].id"].sort());
     expect(error.message).toMatch(/^policy bundle .* is invalid \(4 problems\):/);
+  });
+
+  it("refuses a pathologically nested expression without crashing", async () => {
+    const deep = `${'{"!": '.repeat(20000)}true${"}".repeat(20000)}`;
+    const error = await loadErr({ "policy.json": `{"version": "1", "default": "deny", "rules": [{"id": "a", "decision": "allow", "when": ${deep}}]}` });
+    expect(error.problems[0]?.file).toBe("policy.json");
   });
 
   it("refuses duplicate YAML keys", async () => {

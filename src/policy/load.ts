@@ -4,6 +4,7 @@
  * run of `countersign policy check` shows everything to fix.
  */
 import type { z } from "zod";
+import { parseDuration } from "../duration.js";
 import { type Result, err, ok } from "../errors.js";
 import { type BundleFile, type FileProblem, readBundleFiles, readBundleFilesSync } from "./bundle-files.js";
 import { type PolicyDocument, duplicateProblems, isRecord, policySchema } from "./bundle-schema.js";
@@ -13,7 +14,6 @@ import { BundleLoadError, type BundleProblem } from "./load-error.js";
 import { parsePolicyDocument } from "./policy-document.js";
 import type { PolicyBundle, WindowSpec } from "./types.js";
 import { validateLogic } from "./validate-logic.js";
-import { parseDuration } from "../duration.js";
 
 export { BundleLoadError, type BundleProblem } from "./load-error.js";
 
@@ -42,13 +42,22 @@ export function bundleFromFiles(dir: string, files: readonly BundleFile[], fileP
   }
   if (problems.length > 0 || !policyFile) return err(new BundleLoadError(dir, problems));
 
-  const compiled = compilePolicy(policyFile);
+  const compiled = compileSafely(policyFile);
   if (!compiled.ok) return err(new BundleLoadError(dir, compiled.error));
   const bundle: PolicyBundle = { ...compiled.value, digest: bundleDigest(files), directory: dir };
   return ok(deepFreeze(bundle));
 }
 
 type CompiledPolicy = Omit<PolicyBundle, "digest" | "directory">;
+
+/** Even a pathological document (nesting deep enough to overflow the stack) is a problem, not a crash. */
+function compileSafely(file: BundleFile): Result<CompiledPolicy, BundleProblem[]> {
+  try {
+    return compilePolicy(file);
+  } catch (error) {
+    return err([{ file: file.path, message: `cannot be processed: ${error instanceof Error ? error.message : String(error)}` }]);
+  }
+}
 
 function compilePolicy(file: BundleFile): Result<CompiledPolicy, BundleProblem[]> {
   const parsed = parsePolicyDocument(file.path, file.bytes);

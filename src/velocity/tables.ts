@@ -1,3 +1,44 @@
-/** Tables owned by src/velocity/ (merged into the kysely Database in src/db/schema.ts). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface VelocityTables {}
+/**
+ * Tables owned by src/velocity/ (merged into the kysely Database in src/db/schema.ts); created by
+ * migrations/20261121T1030_velocity.ts. Group keys are stored once, in `velocity_groups`; the
+ * other tables refer to a group by the SHA-256 of its key (32 bytes, however long the key).
+ * bytea comes back as a Buffer from pg and a Uint8Array from PGlite; numeric as a string from both.
+ */
+import type { ColumnType, Generated } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string, never>;
+
+export interface VelocityGroupsTable {
+  group_hash: Uint8Array;
+  group_key: string;
+  first_charged_at: Timestamp;
+}
+
+/** One allowed transfer charged to one group. Kept forever; only `voided_at` is ever set, once. */
+export interface VelocityChargesTable {
+  id: Generated<string>;
+  decision_id: string;
+  transaction_name: string;
+  vault: string;
+  transfer_index: number;
+  group_hash: Uint8Array;
+  /** Whole units, exact; null when only a raw amount is known (counts, adds nothing). */
+  amount: string | null;
+  charged_at: Timestamp;
+  voided_at: ColumnType<Date | null, Date | string | null, Date | string>;
+}
+
+/** Running totals of a group's live charges in one epoch-aligned bucket of `width_seconds`. */
+export interface VelocityBucketsTable {
+  group_hash: Uint8Array;
+  width_seconds: number;
+  bucket_start: Timestamp;
+  amount: string;
+  count: ColumnType<string, string | number, string | number>;
+}
+
+export interface VelocityTables {
+  velocity_groups: VelocityGroupsTable;
+  velocity_charges: VelocityChargesTable;
+  velocity_buckets: VelocityBucketsTable;
+}

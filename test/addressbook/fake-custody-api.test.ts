@@ -1,4 +1,5 @@
 /** The fake must be as strict as the real API, or the client tests prove nothing. */
+import { createPrivateKey } from "node:crypto";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
@@ -24,7 +25,7 @@ describe("fake custody API", () => {
       .setAudience(claims.aud ?? `${api.baseUrl}/`)
       .setIssuedAt(iat)
       .setExpirationTime(claims.exp ?? iat + 3600)
-      .sign(createPrivateKeyFrom(key.privateKeyPem));
+      .sign(createPrivateKey(key.privateKeyPem));
   };
   const get = async (path: string, token?: string) => {
     const res = await fetch(`${api.baseUrl}${path}`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
@@ -75,8 +76,3 @@ describe("fake custody API", () => {
     expect((await get("/v2/vaults/unknown/addressBookEntries", token)).status).toBe(403);
   });
 });
-
-import { createPrivateKey } from "node:crypto";
-function createPrivateKeyFrom(pem: string) {
-  return createPrivateKey(pem);
-}

@@ -1,0 +1,99 @@
+/**
+ * Reading and writing rows of the append-only `decisions` table. Functions take the caller's
+ * transaction, so the caller owns the boundary ("no 200 without a committed row").
+ */
+import { sql } from "kysely";
+import type { Db } from "../db/connect.js";
+import type { Decision, RuleMatch } from "../policy/types.js";
+
+export interface DecisionRow {
+  id: string;
+  decidedAt: Date;
+  transactionName: string;
+  vault: string;
+  decision: Decision;
+  httpStatus: number;
+  replayed: boolean;
+  replayOf: string | null;
+  policyVersion: string;
+  policyDigest: string;
+  matchedRules: RuleMatch[];
+  reasons: string[];
+  facts: unknown;
+  transaction: unknown;
+  contentDigest: string;
+  requestId: string;
+  durationMs: number;
+}
+
+export function signTransactionFor(decision: Decision): boolean | null {
+  return decision === "defer" ? null : decision === "allow";
+}
+
+export async function insertDecision(trx: Db, row: DecisionRow): Promise<void> {
+  await trx
+    .insertInto("decisions")
+    .values({
+      id: row.id,
+      decided_at: row.decidedAt,
+      transaction_name: row.transactionName,
+      vault: row.vault,
+      decision: row.decision,
+      sign_transaction: signTransactionFor(row.decision),
+      http_status: row.httpStatus,
+      replayed: row.replayed,
+      replay_of: row.replayOf,
+      policy_version: row.policyVersion,
+      policy_digest: row.policyDigest,
+      matched_rules: JSON.stringify(row.matchedRules),
+      reasons: JSON.stringify(row.reasons),
+      facts: JSON.stringify(row.facts),
+      transaction: JSON.stringify(row.transaction),
+      content_digest: row.contentDigest,
+      request_id: row.requestId,
+      duration_ms: row.durationMs,
+    })
+    .execute();
+}
+
+export interface FinalDecision {
+  id: string;
+  decision: "allow" | "deny";
+  policyVersion: string;
+  policyDigest: string;
+  matchedRules: RuleMatch[];
+  reasons: string[];
+  contentDigest: string;
+}
+
+/** The first allow or deny recorded for the name: the one every later delivery repeats. */
+export async function findFinalDecision(trx: Db, transactionName: string): Promise<FinalDecision | undefined> {
+  const row = await trx
+    .selectFrom("decisions")
+    .select(["id", "decision", "policy_version", "policy_digest", "matched_rules", "reasons", "content_digest"])
+    .where("transaction_name", "=", transactionName)
+    .where("decision", "in", ["allow", "deny"])
+    .where("replayed", "=", false)
+    .where("replay_of", "is", null)
+    .orderBy("seq", "asc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    decision: row.decision as "allow" | "deny",
+    policyVersion: row.policy_version,
+    policyDigest: row.policy_digest,
+    matchedRules: row.matched_rules as RuleMatch[],
+    reasons: row.reasons as string[],
+    contentDigest: row.content_digest,
+  };
+}
+
+/**
+ * Serialises every delivery of one transaction name for the rest of the database transaction,
+ * across all service processes sharing the database.
+ */
+export async function lockTransactionName(trx: Db, transactionName: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${"decision:" + transactionName}, 0))`.execute(trx);
+}

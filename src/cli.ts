@@ -1,0 +1,110 @@
+/**
+ * The `countersign` command (CONTRACT.md section 7).
+ */
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "./config.js";
+import { openDatabase } from "./db/connect.js";
+import { migrateToLatest } from "./db/migrate.js";
+import { explain } from "./commands/explain.js";
+import { policyCheck } from "./commands/policy-check.js";
+import { serve } from "./main.js";
+
+const USAGE = `usage: countersign <command>
+
+  serve                         start the service (applies migrations unless COUNTERSIGN_MIGRATE=false)
+  migrate                       apply pending migrations and exit
+  policy check [DIR]            validate the bundle and run its tests (default DIR: COUNTERSIGN_POLICIES or ./policies)
+  explain [FILE|-] [--now T] [--policies DIR] [--json]
+                                evaluate one webhook body against the bundle and print the trace
+  velocity void NAME            void the velocity charges of transaction NAME (it did not move money)
+  addressbook sync              fetch the configured vaults' address books once and exit
+`;
+
+const out = (line: string) => process.stdout.write(line + "\n");
+const fail = (line: string) => process.stderr.write(line + "\n");
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function config() {
+  return loadConfig();
+}
+
+async function withDatabase<T>(run: (db: import("./db/connect.js").Db) => Promise<T>): Promise<T> {
+  const c = config();
+  const handle = await openDatabase({ url: c.databaseUrl, dataDir: c.dataDir });
+  try {
+    return await run(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  switch (command) {
+    case "serve":
+      return serve();
+    case "migrate":
+      return withDatabase(async (db) => {
+        const applied = await migrateToLatest(db);
+        out(applied.length === 0 ? "database is up to date" : `applied: ${applied.join(", ")}`);
+        return 0;
+      });
+    case "policy":
+      if (sub === "check") return policyCheck(rest[0] ?? process.env.COUNTERSIGN_POLICIES ?? "./policies", out);
+      break;
+    case "explain":
+      return runExplain([sub, ...rest].filter((a): a is string => a !== undefined));
+    case "velocity":
+      if (sub === "void" && rest[0]) return (await import("./commands/velocity-void.js")).velocityVoid(rest[0], withDatabase, out);
+      break;
+    case "addressbook":
+      if (sub === "sync") return (await import("./commands/addressbook-sync.js")).addressBookSync(config(), out);
+      break;
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      out(USAGE);
+      return command === undefined ? 2 : 0;
+  }
+  fail(`countersign: unknown command: ${argv.join(" ")}\n\n${USAGE}`);
+  return 2;
+}
+
+async function runExplain(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { now: { type: "string" }, policies: { type: "string" }, json: { type: "boolean", default: false } },
+  });
+  const now = values.now ? new Date(values.now) : new Date();
+  if (Number.isNaN(now.getTime())) {
+    fail("countersign: --now must be an RFC 3339 time");
+    return 2;
+  }
+  return explain(
+    {
+      file: positionals[0] ?? "-",
+      policies: values.policies ?? process.env.COUNTERSIGN_POLICIES ?? "./policies",
+      now,
+      json: values.json ?? false,
+      readStdin,
+    },
+    out,
+  );
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    fail(error instanceof ConfigError ? `countersign: ${error.message}` : `countersign: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,59 @@
+/**
+ * `countersign explain [FILE|-]`: evaluates one webhook body against the bundle, offline (address
+ * book not configured, empty windows unless given), and prints the trace a reviewer needs.
+ */
+import { readFile } from "node:fs/promises";
+import { notConfiguredView } from "../addressbook/types.js";
+import { assess } from "../decision/assess.js";
+import { loadBundle } from "../policy/load.js";
+import type { Outcome } from "../policy/types.js";
+import { parseTransaction } from "../transaction/parse.js";
+
+export interface ExplainOptions {
+  file: string;
+  policies: string;
+  now: Date;
+  json: boolean;
+  readStdin: () => Promise<string>;
+}
+
+export async function explain(options: ExplainOptions, out: (line: string) => void): Promise<number> {
+  const loaded = await loadBundle(options.policies);
+  if (!loaded.ok) {
+    out(loaded.error.message);
+    return 1;
+  }
+  let body: unknown;
+  try {
+    const text = options.file === "-" ? await options.readStdin() : await readFile(options.file, "utf8");
+    body = JSON.parse(text);
+  } catch {
+    out(`cannot read ${options.file === "-" ? "standard input" : options.file} as JSON`);
+    return 1;
+  }
+  const parsed = parseTransaction(body);
+  if (!parsed.ok) {
+    out(`${parsed.error.code}: ${parsed.error.publicMessage}`);
+    return 1;
+  }
+  const situation = { tx: parsed.value, now: options.now, addressBook: notConfiguredView(parsed.value.vault) };
+  const outcome = assess(loaded.value, situation, new Map());
+  if (options.json) out(JSON.stringify({ policyVersion: loaded.value.version, ...outcome }, null, 2));
+  else printTrace(outcome, loaded.value.version, out);
+  return 0;
+}
+
+function printTrace(outcome: Outcome, version: string, out: (line: string) => void): void {
+  out(`decision: ${outcome.decision} (policy ${version})`);
+  for (const reason of outcome.reasons) out(`  reason: ${reason}`);
+  outcome.evaluations.forEach((evaluation, i) => {
+    const t = outcome.facts[i]?.transfer;
+    const what = t ? `transfer ${t.index}: ${t.amount ?? `${t.rawAmount} (raw)`} ${t.asset} ${t.source.value} -> ${t.destination.value}` : "transaction (no transfers)";
+    out(`${what}`);
+    out(`  -> ${evaluation.decision}${evaluation.byDefault ? " (default)" : ""}`);
+    for (const m of evaluation.matched) out(`  matched ${m.decision} ${m.rule}${m.error ? ` (evaluation error: ${m.error})` : ""}`);
+    for (const e of evaluation.errors.filter((x) => !evaluation.matched.some((m) => m.rule === x.rule))) {
+      out(`  not matched ${e.rule} (evaluation error: ${e.error})`);
+    }
+  });
+}

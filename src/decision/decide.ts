@@ -1,0 +1,169 @@
+/**
+ * The decision path of the co-signer webhook:
+ *
+ *   gather (address book, outside any lock) → one database transaction:
+ *     lock the transaction name → repeat a final decision, or
+ *     lock the window groups → read totals → evaluate → decision row (+ charges when allowed)
+ *   → commit → answer.
+ *
+ * Totals are read after the locks, inside the transaction that writes the charges, so two
+ * deliveries can never both spend the same room in a window. No network call happens while the
+ * locks are held. Anything that throws becomes "unavailable" (503), never an answer.
+ */
+import { randomUUID } from "node:crypto";
+import { findFinalDecision, insertDecision, lockTransactionName, type FinalDecision } from "../audit/decision-rows.js";
+import type { Db } from "../db/connect.js";
+import { describeError } from "../log.js";
+import type { Decision, Outcome, PolicyBundle } from "../policy/types.js";
+import type { Transaction } from "../transaction/types.js";
+import { lockWindowGroups, readWindowTotals, recordCharges } from "../velocity/ledger.js";
+import { assess, planVelocity, totalsByWindow, type Situation } from "./assess.js";
+import { contentDigest } from "./content-digest.js";
+import type { DecisionDeps } from "./deps.js";
+
+export const CONFLICTING_SNAPSHOT = "conflicting snapshot";
+
+export interface Decided {
+  kind: "decided";
+  decision: Decision;
+  decisionId: string;
+  policyVersion: string;
+  reasons: string[];
+  replayed: boolean;
+  replayOf: string | null;
+}
+
+export interface Unavailable {
+  kind: "unavailable";
+}
+
+export type DecisionResult = Decided | Unavailable;
+
+export function httpStatusFor(decision: Decision): number {
+  return decision === "defer" ? 503 : 200;
+}
+
+export async function decide(deps: DecisionDeps, tx: Transaction, requestId: string, startedAt = performance.now()): Promise<DecisionResult> {
+  try {
+    const bundle = deps.policy.current();
+    const now = deps.clock();
+    const addressBook = await deps.addressBook.viewFor(tx.vault);
+    const situation: Situation = { tx, now, addressBook };
+    const stale = deps.addressBook.staleReason(addressBook, now);
+    const record = { bundle, situation, requestId, startedAt, digest: contentDigest(tx) };
+    return await deps.db.transaction().execute(async (trx) => {
+      await lockTransactionName(trx, tx.name);
+      const final = await findFinalDecision(trx, tx.name);
+      if (final) return repeat(trx, record, final);
+      if (stale !== null) return deferStale(trx, record, stale);
+      return evaluateAndRecord(trx, record);
+    });
+  } catch (error) {
+    deps.logger.error({ requestId, transaction: tx.name, ...describeError(error) }, "decision unavailable; deferring");
+    return { kind: "unavailable" };
+  }
+}
+
+interface Recording {
+  bundle: PolicyBundle;
+  situation: Situation;
+  requestId: string;
+  startedAt: number;
+  digest: string;
+}
+
+async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
+  const plan = planVelocity(r.bundle, r.situation);
+  await lockWindowGroups(trx, plan.keys);
+  const read = plan.queries.length > 0 ? await readWindowTotals(trx, plan.queries, r.situation.now) : new Map();
+  const outcome = assess(r.bundle, r.situation, totalsByWindow(plan.queries, read));
+  const decided = await writeRow(trx, r, outcome);
+  if (outcome.decision === "allow" && plan.charges.length > 0) {
+    await recordCharges(
+      trx,
+      plan.charges.map((c) => ({
+        decisionId: decided.decisionId,
+        transactionName: r.situation.tx.name,
+        vault: r.situation.tx.vault,
+        transferIndex: c.transferIndex,
+        key: c.key,
+        amount: c.amount,
+        chargedAt: r.situation.now,
+      })),
+    );
+  }
+  return decided;
+}
+
+async function writeRow(trx: Db, r: Recording, outcome: Outcome): Promise<Decided> {
+  const decisionId = randomUUID();
+  await insertDecision(trx, {
+    id: decisionId,
+    decidedAt: r.situation.now,
+    transactionName: r.situation.tx.name,
+    vault: r.situation.tx.vault,
+    decision: outcome.decision,
+    httpStatus: httpStatusFor(outcome.decision),
+    replayed: false,
+    replayOf: null,
+    policyVersion: r.bundle.version,
+    policyDigest: r.bundle.digest,
+    matchedRules: outcome.matched,
+    reasons: outcome.reasons,
+    facts: outcome.facts,
+    transaction: r.situation.tx.snapshot,
+    contentDigest: r.digest,
+    requestId: r.requestId,
+    durationMs: performance.now() - r.startedAt,
+  });
+  return {
+    kind: "decided",
+    decision: outcome.decision,
+    decisionId,
+    policyVersion: r.bundle.version,
+    reasons: outcome.reasons,
+    replayed: false,
+    replayOf: null,
+  };
+}
+
+/** A later delivery of a decided name: the same answer, or a denial when its content changed. */
+async function repeat(trx: Db, r: Recording, final: FinalDecision): Promise<Decided> {
+  const conflicting = final.contentDigest !== r.digest;
+  const decision: Decision = conflicting ? "deny" : final.decision;
+  const reasons = conflicting ? [CONFLICTING_SNAPSHOT] : final.reasons;
+  const decisionId = randomUUID();
+  await insertDecision(trx, {
+    id: decisionId,
+    decidedAt: r.situation.now,
+    transactionName: r.situation.tx.name,
+    vault: r.situation.tx.vault,
+    decision,
+    httpStatus: 200,
+    replayed: !conflicting,
+    replayOf: final.id,
+    policyVersion: conflicting ? r.bundle.version : final.policyVersion,
+    policyDigest: conflicting ? r.bundle.digest : final.policyDigest,
+    matchedRules: conflicting ? [] : final.matchedRules,
+    reasons,
+    facts: [],
+    transaction: r.situation.tx.snapshot,
+    contentDigest: r.digest,
+    requestId: r.requestId,
+    durationMs: performance.now() - r.startedAt,
+  });
+  return {
+    kind: "decided",
+    decision,
+    decisionId,
+    policyVersion: conflicting ? r.bundle.version : final.policyVersion,
+    reasons,
+    replayed: !conflicting,
+    replayOf: final.id,
+  };
+}
+
+async function deferStale(trx: Db, r: Recording, reason: string): Promise<Decided> {
+  const outcome: Outcome = { decision: "defer", reasons: [reason], matched: [], evaluations: [], facts: [] };
+  return writeRow(trx, r, outcome);
+}

@@ -1,0 +1,20 @@
+/** What the decision path needs from the rest of the service; tests pass their own. */
+import type { AddressBookView } from "../addressbook/types.js";
+import type { Db } from "../db/connect.js";
+import type { Logger } from "../log.js";
+import type { PolicyBundle } from "../policy/types.js";
+
+export interface AddressBookSource {
+  /** The vault's synced copy (or a not-configured view when sync is off). */
+  viewFor(vault: string): Promise<AddressBookView>;
+  /** Why the copy is too old to judge by (its transfers then defer), or null when it is usable. */
+  staleReason(view: AddressBookView, now: Date): string | null;
+}
+
+export interface DecisionDeps {
+  db: Db;
+  policy: { current(): PolicyBundle };
+  addressBook: AddressBookSource;
+  clock: () => Date;
+  logger: Logger;
+}

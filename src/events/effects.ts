@@ -1,0 +1,48 @@
+/**
+ * What an event makes countersign do, decided from the event alone:
+ * - a transaction that ended in failure frees the velocity it was charged (`void-charges`);
+ * - a new wallet or wallet address changes which destinations are internal (`resync-wallets`).
+ * Everything else (TEST, TRANSACTION_CREATED, other states, AML results, unknown types) is only
+ * stored. The callbacks must be idempotent: an effect runs at least once per event, and more
+ * than once when deliveries race or its completion could not be recorded.
+ */
+import type { PlatformEvent } from "./event.js";
+
+/** Terminal failure states (custody API reference, "Errors" 6). CONFIRMED is the only success. */
+export const FAILED_TRANSACTION_STATES: ReadonlySet<string> = new Set([
+  "CANCELED",
+  "FAILED",
+  "DECLINED",
+  "DECLINED_BY_AML_POLICY",
+  "DROPPED",
+  "EXPIRED",
+  "REPLACED",
+]);
+
+const WALLET_EVENTS: ReadonlySet<string> = new Set(["WALLET_CREATED", "WALLET_ADDRESS_CREATED"]);
+
+export interface EventEffectHandlers {
+  /** Wired to the velocity ledger's voidCharges (idempotent). */
+  onTransactionFailed(transactionName: string, state: string): Promise<void>;
+  /** Wired to an address-book re-sync of the vault's wallets. */
+  onWalletChanged(vault: string): Promise<void>;
+}
+
+export interface EventEffect {
+  name: "void-charges" | "resync-wallets";
+  run(handlers: EventEffectHandlers): Promise<void>;
+}
+
+/** The effect of an event, or null. parseEvent has already checked the fields read here. */
+export function effectOf(event: PlatformEvent): EventEffect | null {
+  if (event.type === "TRANSACTION_STATE_UPDATED" && event.newState && FAILED_TRANSACTION_STATES.has(event.newState)) {
+    const { resource, newState } = event;
+    if (resource === null) return null;
+    return { name: "void-charges", run: (h) => h.onTransactionFailed(resource, newState) };
+  }
+  if (WALLET_EVENTS.has(event.type) && event.vault !== null) {
+    const vault = event.vault;
+    return { name: "resync-wallets", run: (h) => h.onWalletChanged(vault) };
+  }
+  return null;
+}

@@ -1,0 +1,79 @@
+/**
+ * A verified delivery, from bytes to acknowledgement: parse, store (deduplicated by event id),
+ * then apply the event's effect unless an earlier delivery completed it.
+ *
+ * Why effects are recorded rather than re-run on every delivery: a captured delivery can be
+ * replayed by anyone (the signature carries no timestamp), and each replay would otherwise
+ * trigger a vault re-sync against the custody API. Why they are not tied to "newly stored": an
+ * effect that failed on the first delivery must run on the redelivery, which the platform makes
+ * precisely because we answered 5xx.
+ */
+import type { Db } from "../db/connect.js";
+import { AppError, err, ok, type Result } from "../errors.js";
+import { effectOf, type EventEffect, type EventEffectHandlers } from "./effects.js";
+import { parseEvent, type PlatformEvent } from "./event.js";
+import { effectCompleted, recordEffectCompleted, storeEvent } from "./store.js";
+
+export interface ProcessedEvent {
+  event: PlatformEvent;
+  /** The id was already stored by an earlier (or concurrent) delivery. */
+  duplicate: boolean;
+  /** What this delivery did about the event's effect. */
+  effect: { name: EventEffect["name"]; outcome: "applied" | "already-applied" } | null;
+}
+
+export interface ProcessDeps extends EventEffectHandlers {
+  db: Db;
+  now(): Date;
+}
+
+export async function processVerifiedEvent(deps: ProcessDeps, body: Buffer, signature: string): Promise<Result<ProcessedEvent>> {
+  const parsed = parseEvent(body);
+  if (!parsed.ok) return parsed;
+  const { event, payload } = parsed.value;
+
+  const stored = await store(deps, event, { body, signature, payload });
+  if (!stored.ok) return stored;
+
+  const effect = effectOf(event);
+  if (effect === null) return ok({ event, duplicate: !stored.value, effect: null });
+  const applied = await applyOnce(deps, event, effect);
+  if (!applied.ok) return applied;
+  return ok({ event, duplicate: !stored.value, effect: { name: effect.name, outcome: applied.value } });
+}
+
+async function store(
+  deps: ProcessDeps,
+  event: PlatformEvent,
+  delivery: { body: Buffer; signature: string; payload: unknown },
+): Promise<Result<boolean>> {
+  try {
+    return ok((await storeEvent(deps.db, event, delivery, deps.now())).stored);
+  } catch (cause) {
+    // A value Postgres cannot hold in jsonb (e.g. "\u0000"): redelivering the same bytes cannot help.
+    if (isDataException(cause)) return err(new AppError("INVALID_REQUEST", "The event cannot be stored", { cause }));
+    return err(new AppError("UNAVAILABLE", "The event could not be stored; deliver it again", { cause }));
+  }
+}
+
+async function applyOnce(
+  deps: ProcessDeps,
+  event: PlatformEvent,
+  effect: EventEffect,
+): Promise<Result<"applied" | "already-applied">> {
+  try {
+    if (await effectCompleted(deps.db, event.id)) return ok("already-applied");
+    await effect.run(deps);
+    await recordEffectCompleted(deps.db, event.id, effect.name, deps.now());
+    return ok("applied");
+  } catch (cause) {
+    // The event row stays; answering 5xx makes the platform redeliver, and the redelivery retries.
+    return err(new AppError("UNAVAILABLE", "The event was stored but its effect failed; deliver it again", { cause }));
+  }
+}
+
+/** SQLSTATE class 22 (data exception): the value itself is refused. */
+function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("22");
+}

@@ -1,0 +1,102 @@
+/**
+ * POST /v1/events — the custody platform's event webhook (CONTRACT.md section 6).
+ *
+ * Order matters: read the raw bytes (bounded), verify the signature over them, and only then
+ * parse, store and act. An unverified request gets 401 and leaves no trace but a log line and a
+ * metric. A 2xx is the platform's acknowledgement, so it is sent only after the event row is
+ * committed and its effect (if any) completed; anything else is 4xx/5xx and the platform retries.
+ *
+ * Mount as `app.post("/v1/events", createEventsHandler(deps))`, before any app-wide body parser
+ * (the handler reads the body itself and needs the untouched bytes).
+ */
+import type { KeyObject } from "node:crypto";
+import type { Request, RequestHandler, Response } from "express";
+import type { Db } from "../db/connect.js";
+import { AppError } from "../errors.js";
+import type { EventEffectHandlers } from "./effects.js";
+import { processVerifiedEvent, type ProcessedEvent } from "./process.js";
+import { assertEventsPublicKey } from "./public-key.js";
+import { createRawBodyReader, DEFAULT_MAX_EVENT_BYTES } from "./raw-body.js";
+import { requestIdOf, sendError, sendReceived } from "./respond.js";
+import { SIGNATURE_HEADER, verifyEventSignature } from "./signature.js";
+
+export interface EventsLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+export interface EventsMetrics {
+  signatureRejected(): void;
+}
+
+export interface EventsHandlerDeps extends EventEffectHandlers {
+  db: Db;
+  /** The platform's webhook public key; see loadEventsPublicKeyFile. Checked again here. */
+  publicKey: KeyObject;
+  /** Default DEFAULT_MAX_EVENT_BYTES (256 KiB). */
+  maxBodyBytes?: number;
+  metrics?: EventsMetrics;
+  logger?: EventsLogger;
+  /** Clock for received_at / completed_at; default the system clock. */
+  now?: () => Date;
+}
+
+const silent: EventsLogger = { warn: () => undefined, info: () => undefined };
+
+export function createEventsHandler(deps: EventsHandlerDeps): RequestHandler {
+  assertEventsPublicKey(deps.publicKey);
+  const readBody = createRawBodyReader(deps.maxBodyBytes ?? DEFAULT_MAX_EVENT_BYTES);
+  const logger = deps.logger ?? silent;
+  const processDeps = {
+    db: deps.db,
+    now: deps.now ?? (() => new Date()),
+    onTransactionFailed: (name: string, state: string) => deps.onTransactionFailed(name, state),
+    onWalletChanged: (vault: string) => deps.onWalletChanged(vault),
+  };
+
+  return async (req: Request, res: Response) => {
+    const requestId = requestIdOf(res);
+    try {
+      const body = await readBody(req, res);
+      const signature = req.get(SIGNATURE_HEADER);
+      const check = verifyEventSignature(deps.publicKey, body, signature);
+      if (!check.verified) {
+        deps.metrics?.signatureRejected();
+        logger.warn({ requestId, reason: check.reason, bodyBytes: body.length }, "event signature rejected");
+        return sendError(res, new AppError("UNAUTHORIZED", "The event signature is missing or invalid"), requestId);
+      }
+      // verifyEventSignature refused a missing header, so `signature` is a string here.
+      const result = await processVerifiedEvent(processDeps, body, signature ?? "");
+      if (!result.ok) {
+        logFailure(logger, requestId, result.error);
+        return sendError(res, result.error, requestId);
+      }
+      logger.info(summary(requestId, result.value), "event received");
+      return sendReceived(res, result.value.duplicate);
+    } catch (error) {
+      const failure = error instanceof AppError ? error : new AppError("INTERNAL", "The request could not be processed", { cause: error });
+      logFailure(logger, requestId, failure);
+      return sendError(res, failure, requestId);
+    }
+  };
+}
+
+function summary(requestId: string, processed: ProcessedEvent): object {
+  const { event, duplicate, effect } = processed;
+  return { requestId, eventId: event.id, type: event.type, resource: event.resource, duplicate, effect };
+}
+
+/** Code, public message and the cause's name/code/message: never the body. */
+function logFailure(logger: EventsLogger, requestId: string, error: AppError): void {
+  const cause = error.cause as { name?: unknown; code?: unknown; message?: unknown } | undefined;
+  logger.warn(
+    {
+      requestId,
+      code: error.code,
+      message: error.publicMessage,
+      details: error.details,
+      cause: cause === undefined ? undefined : { name: cause.name, code: cause.code, message: cause.message },
+    },
+    "event not acknowledged",
+  );
+}

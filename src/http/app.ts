@@ -1,0 +1,42 @@
+/**
+ * The express application: routes in the order a request meets them, the 404 and the one error
+ * envelope. Built from its dependencies so tests run it on port 0 with their own.
+ */
+import express, { type RequestHandler } from "express";
+import type { DecisionDeps } from "../decision/deps.js";
+import { errorHandler, sendError } from "./envelope.js";
+import { openApiDocument } from "./openapi.js";
+import { requestContext } from "./request-context.js";
+import { evaluateRouter } from "./routes/evaluate.js";
+import { statusRouter, type StatusOptions } from "./routes/status.js";
+import { webhookRouter } from "./routes/webhook.js";
+
+export interface AppOptions {
+  decision: DecisionDeps;
+  status: Omit<StatusOptions, "db">;
+  webhookToken: string | undefined;
+  adminToken: string | undefined;
+  bodyLimitBytes: number;
+  /** `POST /v1/events`, when the event webhook is configured. */
+  eventsHandler?: RequestHandler;
+}
+
+export function createApp(options: AppOptions): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", false);
+  app.set("query parser", "simple");
+  app.use(requestContext);
+  app.use(webhookRouter(options.decision, { webhookToken: options.webhookToken, bodyLimitBytes: options.bodyLimitBytes }));
+  app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
+  app.use(statusRouter({ db: options.decision.db, ...options.status }));
+  if (options.eventsHandler) app.post("/v1/events", options.eventsHandler);
+  app.get("/openapi.json", (_req, res) => {
+    res.json(openApiDocument());
+  });
+  app.use((req, res) => {
+    sendError(res, "NOT_FOUND", `no route for ${req.method} ${req.path}`);
+  });
+  app.use(errorHandler(options.decision.logger));
+  return app;
+}

@@ -1,0 +1,53 @@
+/**
+ * Reads a JSON body ourselves instead of trusting a parser's defaults: any content type (the
+ * co-signer's is not guaranteed), a byte limit, strict UTF-8, and a structural check before any
+ * recursive code touches the value — a nesting bomb or a `__proto__` key is refused here.
+ */
+import express, { type RequestHandler } from "express";
+import { AppError } from "../errors.js";
+
+export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_NODES = 200_000;
+
+export function rawBody(limitBytes: number): RequestHandler {
+  return express.raw({ type: () => true, limit: limitBytes, inflate: true });
+}
+
+/** Parses the raw body read by `rawBody`; throws AppError BAD_JSON. */
+export function parseJsonBody(body: unknown): unknown {
+  if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError("BAD_JSON", "request body is empty");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    throw new AppError("BAD_JSON", "request body is not valid UTF-8");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError("BAD_JSON", "request body is not valid JSON");
+  }
+  checkStructure(value);
+  return value;
+}
+
+/** Iterative, so a deep document cannot overflow the stack while being checked. */
+function checkStructure(root: unknown): void {
+  const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (++nodes > MAX_JSON_NODES) throw new AppError("BAD_JSON", "request body has too many JSON values");
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= MAX_JSON_DEPTH) throw new AppError("BAD_JSON", `request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push({ value: item, depth: depth + 1 });
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__") throw new AppError("BAD_JSON", "request body contains a forbidden key: __proto__");
+      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * `GET /openapi.json`, generated from the zod schemas that validate requests (src/transaction/
+ * schemas.ts) and shape answers (./answers.ts), so the document cannot drift from the code.
+ */
+import { z } from "zod";
+import * as tx from "../transaction/schemas.js";
+import * as answers from "./answers.js";
+
+const nameField = z.string().regex(/^vaults\/[A-Za-z0-9_-]+\/transactions\/[A-Za-z0-9_-]+$/);
+
+/** The transaction object in either shape; unknown fields are kept in the audit snapshot. */
+const transactionBody = tx.commonFields.extend({
+  name: nameField,
+  details: z
+    .looseObject({
+      assetTransfer: tx.assetTransfer.optional(),
+      assetBatchTransfer: tx.assetBatchTransfer.optional(),
+      stellarTransaction: tx.stellarTransaction.optional(),
+      evmAccountDelegation: z.looseObject({}).optional(),
+    })
+    .nullish(),
+  transfers: z.array(tx.apiTransfer).nullish(),
+  stellarTransaction: tx.apiStellarTransaction.nullish(),
+});
+
+const webhookBody = z.union([transactionBody, z.looseObject({ transaction: transactionBody })]);
+
+function schema(s: z.ZodType): unknown {
+  return z.toJSONSchema(s, { io: "input", unrepresentable: "any", target: "openapi-3.0" });
+}
+
+const json = (ref: string) => ({ "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } });
+const errorResponse = (description: string) => ({ description, content: json("Error") });
+
+let cached: object | undefined;
+
+export function openApiDocument(): object {
+  cached ??= build();
+  return cached;
+}
+
+function build(): object {
+  return {
+    openapi: "3.0.3",
+    info: { title: "countersign", version: "1", description: "Policy decisions for the custody platform's co-signer." },
+    components: {
+      securitySchemes: {
+        webhookToken: { type: "http", scheme: "bearer", description: "COUNTERSIGN_WEBHOOK_TOKEN (also as Basic password or ?token=)" },
+        adminToken: { type: "http", scheme: "bearer", description: "COUNTERSIGN_ADMIN_TOKEN" },
+      },
+      schemas: {
+        WebhookBody: schema(webhookBody),
+        SignAnswer: schema(answers.signAnswer),
+        EvaluateAnswer: schema(answers.evaluateAnswer),
+        PolicyStatus: schema(answers.policyStatus),
+        Readiness: schema(answers.readiness),
+        Error: schema(answers.errorEnvelope),
+      },
+    },
+    paths: {
+      "/v1/cosigner/webhook": {
+        post: {
+          summary: "Decide whether the co-signer signs a transaction",
+          security: [{ webhookToken: [] }],
+          requestBody: { required: true, content: json("WebhookBody") },
+          responses: {
+            "200": { description: "allow (signTransaction true) or deny (false, cancels for good)", content: json("SignAnswer") },
+            "400": errorResponse("malformed JSON or not a valid transaction"),
+            "401": errorResponse("missing or wrong webhook token"),
+            "413": errorResponse("body over the size limit"),
+            "503": errorResponse("deferred: the transaction stays pending (Retry-After)"),
+          },
+        },
+      },
+      "/v1/evaluate": {
+        post: {
+          summary: "Dry run: decision, matched rules and facts; nothing recorded",
+          security: [{ adminToken: [] }],
+          requestBody: { required: true, content: json("WebhookBody") },
+          responses: {
+            "200": { description: "the evaluation", content: json("EvaluateAnswer") },
+            "400": errorResponse("malformed"),
+            "401": errorResponse("missing or wrong admin token"),
+            "403": errorResponse("admin token not configured"),
+          },
+        },
+      },
+      "/v1/events": {
+        post: {
+          summary: "The custody platform's event webhook (x-service-signature: RSA-PSS SHA-512, base64)",
+          responses: { "200": { description: "stored" }, "401": errorResponse("signature missing or wrong") },
+        },
+      },
+      "/v1/policy": { get: { summary: "Active policy", responses: { "200": { description: "status", content: json("PolicyStatus") } } } },
+      "/healthz": { get: { summary: "Liveness", responses: { "200": { description: "alive" } } } },
+      "/readyz": {
+        get: {
+          summary: "Readiness",
+          responses: { "200": { description: "ready", content: json("Readiness") }, "503": { description: "not ready", content: json("Readiness") } },
+        },
+      },
+      "/openapi.json": { get: { summary: "This document", responses: { "200": { description: "OpenAPI 3.0" } } } },
+    },
+  };
+}

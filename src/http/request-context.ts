@@ -1,0 +1,14 @@
+/** Gives every request an id (a caller's X-Request-Id when it is sane) used in logs and answers. */
+import { randomUUID } from "node:crypto";
+import type { RequestHandler } from "express";
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const requestContext: RequestHandler = (req, res, next) => {
+  const given = req.get("x-request-id");
+  const requestId = given && SANE_ID.test(given) ? given : randomUUID();
+  res.locals.requestId = requestId;
+  res.locals.startedAt = performance.now();
+  res.setHeader("X-Request-Id", requestId);
+  next();
+};

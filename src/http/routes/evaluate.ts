@@ -1,0 +1,38 @@
+/**
+ * `POST /v1/evaluate` — a dry run for operators: the decision, matched rules and facts for a
+ * posted transaction, with current address book and window totals, and nothing written.
+ */
+import { Router } from "express";
+import { assess, planVelocity, totalsByWindow } from "../../decision/assess.js";
+import type { DecisionDeps } from "../../decision/deps.js";
+import { parseTransaction } from "../../transaction/parse.js";
+import { readWindowTotals } from "../../velocity/ledger.js";
+import { requireAdminToken } from "../auth.js";
+import { sendAppError } from "../envelope.js";
+import { parseJsonBody, rawBody } from "../json-body.js";
+
+export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string | undefined; bodyLimitBytes: number }): Router {
+  const router = Router();
+  router.post("/v1/evaluate", requireAdminToken(options.adminToken), rawBody(options.bodyLimitBytes), async (req, res) => {
+    const parsed = parseTransaction(parseJsonBody(req.body));
+    if (!parsed.ok) return sendAppError(res, parsed.error);
+    const bundle = deps.policy.current();
+    const now = deps.clock();
+    const situation = { tx: parsed.value, now, addressBook: await deps.addressBook.viewFor(parsed.value.vault) };
+    const plan = planVelocity(bundle, situation);
+    const read = plan.queries.length > 0 ? await readWindowTotals(deps.db, plan.queries, now) : new Map();
+    const outcome = assess(bundle, situation, totalsByWindow(plan.queries, read));
+    const stale = deps.addressBook.staleReason(situation.addressBook, now);
+    res.json({
+      decision: stale ? "defer" : outcome.decision,
+      reasons: stale ? [stale] : outcome.reasons,
+      policyVersion: bundle.version,
+      policyDigest: bundle.digest,
+      matchedRules: outcome.matched,
+      evaluations: outcome.evaluations,
+      facts: outcome.facts,
+      ...(stale ? { policyOutcome: outcome.decision } : {}),
+    });
+  });
+  return router;
+}

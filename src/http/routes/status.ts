@@ -1,0 +1,54 @@
+/** `GET /healthz` (the process answers), `GET /readyz` (it can decide), `GET /v1/policy`. */
+import { sql } from "kysely";
+import { Router } from "express";
+import type { Db } from "../../db/connect.js";
+import type { PolicyStatus } from "../../policy/active-policy.js";
+
+export interface ReadinessCheck {
+  name: string;
+  /** Null when ready, else why not (safe to show). */
+  check(): Promise<string | null>;
+}
+
+export interface StatusOptions {
+  db: Db;
+  policyStatus(): PolicyStatus;
+  /** Extra sections of `GET /v1/policy`, e.g. address-book sync status. */
+  policyExtras?(): Promise<Record<string, unknown>>;
+  readiness: ReadinessCheck[];
+}
+
+export function databaseReadiness(db: Db): ReadinessCheck {
+  return {
+    name: "database",
+    check: async () => {
+      try {
+        await sql`select 1`.execute(db);
+        return null;
+      } catch {
+        return "database is not reachable";
+      }
+    },
+  };
+}
+
+export function statusRouter(options: StatusOptions): Router {
+  const router = Router();
+  router.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  router.get("/readyz", async (_req, res) => {
+    const checks = [databaseReadiness(options.db), ...options.readiness];
+    const results = await Promise.all(checks.map(async (c) => ({ name: c.name, problem: await c.check() })));
+    const problems = results.filter((r) => r.problem !== null);
+    res.status(problems.length === 0 ? 200 : 503).json({
+      status: problems.length === 0 ? "ready" : "not ready",
+      policy: { version: options.policyStatus().version },
+      checks: Object.fromEntries(results.map((r) => [r.name, r.problem ?? "ok"])),
+    });
+  });
+  router.get("/v1/policy", async (_req, res) => {
+    res.json({ ...options.policyStatus(), ...(options.policyExtras ? await options.policyExtras() : {}) });
+  });
+  return router;
+}

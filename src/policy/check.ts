@@ -1,0 +1,169 @@
+/**
+ * `countersign policy check`: the bundle's own tests (tests/*.yaml). Each case states a
+ * transaction, the facts around it (time, address book, window totals before it) and the expected
+ * decision; the case runs through the same facts builder and evaluation as the webhook.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import type { AddressBookView } from "../addressbook/types.js";
+import { assess, planVelocity, type Situation } from "../decision/assess.js";
+import type { WindowTotal, WindowTotals } from "../facts/types.js";
+import { parseTransaction } from "../transaction/parse.js";
+import type { Decision, Outcome, PolicyBundle } from "./types.js";
+
+const entry = z.strictObject({
+  vault: z.string().regex(/^vaults\/[A-Za-z0-9_-]+$/),
+  address: z.string().min(1),
+  network: z.string().min(1).transform((n) => n.replace(/^networks\//, "")),
+  displayName: z.string().optional(),
+  name: z.string().optional(),
+  signed: z.boolean().optional(),
+});
+
+const ownWallet = z.strictObject({
+  vault: z.string().regex(/^vaults\/[A-Za-z0-9_-]+$/),
+  wallet: z.string().regex(/^vaults\/[A-Za-z0-9_-]+\/wallets\/[A-Za-z0-9_-]+$/),
+  address: z.string().min(1),
+  network: z.string().min(1).transform((n) => n.replace(/^networks\//, "")),
+});
+
+const windowTotal = z.strictObject({
+  amount: z.string().regex(/^[0-9]+(\.[0-9]+)?$/).default("0"),
+  count: z.number().int().min(0).default(0),
+});
+
+const testCase = z
+  .strictObject({
+    name: z.string().min(1),
+    now: z.iso.datetime({ offset: true }).optional(),
+    addressBook: z.array(entry).optional(),
+    ownWallets: z.array(ownWallet).optional(),
+    velocity: z.record(z.string(), windowTotal).optional(),
+    transaction: z.unknown().optional(),
+    transactionFile: z.string().optional(),
+    expect: z.enum(["allow", "deny", "defer"]),
+    expectRules: z.array(z.string()).optional(),
+  })
+  .refine((c) => (c.transaction === undefined) !== (c.transactionFile === undefined), {
+    message: "exactly one of transaction or transactionFile is required",
+  });
+
+const testFile = z.strictObject({ cases: z.array(testCase).min(1) });
+
+export type PolicyTestCase = z.infer<typeof testCase>;
+
+export interface CaseResult {
+  file: string;
+  name: string;
+  passed: boolean;
+  /** Why it failed; empty when it passed. */
+  failures: string[];
+  outcome?: Outcome;
+}
+
+const DEFAULT_NOW = "2026-01-01T12:00:00Z";
+
+/** Runs every case of every tests/*.yaml|yml|json file of the bundle. */
+export async function runPolicyTests(bundle: PolicyBundle): Promise<CaseResult[]> {
+  const dir = path.join(bundle.directory, "tests");
+  const files = await readdir(dir).catch(() => [] as string[]);
+  const results: CaseResult[] = [];
+  for (const file of files.filter((f) => /\.(ya?ml|json)$/.test(f)).sort()) {
+    results.push(...(await runTestFile(bundle, path.join(dir, file))));
+  }
+  return results;
+}
+
+export async function runTestFile(bundle: PolicyBundle, file: string): Promise<CaseResult[]> {
+  const relative = path.relative(bundle.directory, file);
+  const parsed = testFile.safeParse(parseYaml(await readFile(file, "utf8")));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`);
+    return [{ file: relative, name: "(file is not a valid policy test file)", passed: false, failures: problems }];
+  }
+  const results: CaseResult[] = [];
+  for (const c of parsed.data.cases) results.push(await runCase(bundle, file, relative, c));
+  return results;
+}
+
+async function runCase(bundle: PolicyBundle, file: string, relative: string, c: PolicyTestCase): Promise<CaseResult> {
+  let body: unknown = c.transaction;
+  if (c.transactionFile) {
+    try {
+      body = JSON.parse(await readFile(path.resolve(path.dirname(file), c.transactionFile), "utf8"));
+    } catch {
+      return { file: relative, name: c.name, passed: false, failures: [`cannot read transactionFile ${c.transactionFile} as JSON`] };
+    }
+  }
+  const parsed = parseTransaction(body);
+  if (!parsed.ok) {
+    return { file: relative, name: c.name, passed: false, failures: [`transaction is not valid: ${parsed.error.publicMessage}`] };
+  }
+  const unknown = unknownWindows(bundle, c);
+  if (unknown.length > 0) {
+    return { file: relative, name: c.name, passed: false, failures: [`velocity names windows the bundle does not declare: ${unknown.join(", ")}`] };
+  }
+  const now = new Date(c.now ?? DEFAULT_NOW);
+  const situation: Situation = { tx: parsed.value, now, addressBook: caseAddressBook(c, parsed.value.vault, now) };
+  const outcome = assess(bundle, situation, caseTotals(bundle, situation, c));
+  const failures = compare(outcome, c.expect, c.expectRules);
+  return { file: relative, name: c.name, passed: failures.length === 0, failures, outcome };
+}
+
+/** A case with an `addressBook` (or `ownWallets`) key runs with a freshly synced copy; without, sync is off. */
+function caseAddressBook(c: PolicyTestCase, vault: string, now: Date): AddressBookView {
+  const configured = c.addressBook !== undefined || c.ownWallets !== undefined;
+  return {
+    configured,
+    vault,
+    syncedAt: configured ? now : null,
+    entries: (c.addressBook ?? [])
+      .filter((e) => e.vault === vault)
+      .map((e, i) => ({
+        name: e.name ?? `${vault}/addressBookEntries/test-${i}`,
+        displayName: e.displayName ?? null,
+        address: e.address,
+        network: e.network,
+        signed: e.signed ?? true,
+      })),
+    ownAddresses: (c.ownWallets ?? [])
+      .filter((w) => w.vault === vault)
+      .map((w) => ({ wallet: w.wallet, walletAddress: null, address: w.address, network: w.network })),
+  };
+}
+
+/** The case's `velocity` totals stand for every group the transaction's transfers fall in. */
+function caseTotals(bundle: PolicyBundle, situation: Situation, c: PolicyTestCase): WindowTotals {
+  const totals = new Map<string, Map<string, WindowTotal>>();
+  for (const q of planVelocity(bundle, situation).queries) {
+    const given = c.velocity?.[q.window];
+    if (!given) continue;
+    if (!totals.has(q.window)) totals.set(q.window, new Map());
+    totals.get(q.window)!.set(q.key, { amount: given.amount, count: given.count });
+  }
+  return totals;
+}
+
+function compare(outcome: Outcome, expect: Decision, expectRules: string[] | undefined): string[] {
+  const failures: string[] = [];
+  if (outcome.decision !== expect) {
+    const why = outcome.reasons.length > 0 ? ` (${outcome.reasons.join("; ")})` : "";
+    failures.push(`expected ${expect}, got ${outcome.decision}${why}`);
+  }
+  if (expectRules) {
+    const matched = [...new Set(outcome.matched.map((m) => m.rule))].sort();
+    const wanted = [...new Set(expectRules)].sort();
+    if (JSON.stringify(matched) !== JSON.stringify(wanted)) {
+      failures.push(`expected rules [${wanted.join(", ")}] to match, matched [${matched.join(", ")}]`);
+    }
+  }
+  return failures;
+}
+
+/** Unknown window names in a case's `velocity` are a mistake in the test, not silently zero. */
+export function unknownWindows(bundle: PolicyBundle, c: PolicyTestCase): string[] {
+  const known = new Set(bundle.windows.map((w) => w.name));
+  return Object.keys(c.velocity ?? {}).filter((w) => !known.has(w));
+}

@@ -1,0 +1,102 @@
+/**
+ * Assembles the running service from configuration: database, policy, address-book source,
+ * event handler, HTTP app. `main.ts` starts it; end-to-end tests start it on port 0.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Config } from "./config.js";
+import { openDatabase, type DatabaseHandle } from "./db/connect.js";
+import { migrateToLatest } from "./db/migrate.js";
+import type { AddressBookSource, DecisionDeps } from "./decision/deps.js";
+import { createApp } from "./http/app.js";
+import type { ReadinessCheck } from "./http/routes/status.js";
+import type { Logger } from "./log.js";
+import { ActivePolicy } from "./policy/active-policy.js";
+import { notConfiguredView } from "./addressbook/types.js";
+
+export interface Service {
+  url: string;
+  server: Server;
+  database: DatabaseHandle;
+  policy: ActivePolicy;
+  /** Stops accepting, drains in-flight requests, stops background work, closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  config: Readonly<Config>;
+  logger: Logger;
+  clock?: () => Date;
+  /** Reuse an open database (tests); otherwise one is opened from the configuration. */
+  database?: DatabaseHandle;
+}
+
+const POLICY_POLL_MS = 5_000;
+
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const { config, logger } = options;
+  const clock = options.clock ?? (() => new Date());
+  const policy = await ActivePolicy.load(config.policiesDir, logger);
+  const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  try {
+    if (config.migrate) await migrateToLatest(database.db);
+    const background = await startBackground({ ...options, clock }, database);
+    const decision: DecisionDeps = { db: database.db, policy, addressBook: background.addressBook, clock, logger };
+    const app = createApp({
+      decision,
+      status: { policyStatus: () => policy.status(), policyExtras: background.policyExtras, readiness: background.readiness },
+      webhookToken: config.webhookToken,
+      adminToken: config.adminToken,
+      bodyLimitBytes: config.bodyLimitBytes,
+      ...(background.eventsHandler ? { eventsHandler: background.eventsHandler } : {}),
+    });
+    const server = await listen(app, config.host, config.port);
+    const poll = setInterval(() => void policy.reload(), POLICY_POLL_MS);
+    poll.unref();
+    const address = server.address() as AddressInfo;
+    const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
+    logger.info({ url, database: database.kind, policyVersion: policy.current().version }, "countersign serving");
+    return {
+      url,
+      server,
+      database,
+      policy,
+      stop: async () => {
+        clearInterval(poll);
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await background.stop();
+        if (!options.database) await database.close();
+      },
+    };
+  } catch (error) {
+    if (!options.database) await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+interface Background {
+  addressBook: AddressBookSource;
+  readiness: ReadinessCheck[];
+  policyExtras?: () => Promise<Record<string, unknown>>;
+  eventsHandler?: import("express").RequestHandler;
+  stop(): Promise<void>;
+}
+
+async function startBackground(options: ServiceOptions & { clock: () => Date }, database: DatabaseHandle): Promise<Background> {
+  void database;
+  void options;
+  const addressBook: AddressBookSource = { viewFor: async (vault) => notConfiguredView(vault), staleReason: () => null };
+  return { addressBook, readiness: [], stop: async () => undefined };
+}
+
+function listen(app: import("express").Express, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once("listening", () => resolve(server));
+    server.once("error", reject);
+    // Co-signer requests are small; slow clients must not hold sockets for long.
+    server.requestTimeout = 30_000;
+    server.headersTimeout = 10_000;
+    server.keepAliveTimeout = 5_000;
+  });
+}

@@ -1,0 +1,8 @@
+/**
+ * The velocity ledger's public API (see README.md for the design). The caller owns the
+ * transaction: lockWindowGroups → readWindowTotals → evaluate → insert decision → recordCharges → commit.
+ */
+export { lockWindowGroups } from "./locks.js";
+export { readWindowTotals, windowTotalId, type WindowQuery, type WindowTotal } from "./read.js";
+export { recordCharges, type ChargeInput } from "./charge.js";
+export { voidCharges } from "./void.js";

@@ -1,0 +1,104 @@
+/**
+ * Reading window totals: approved (live) amount and count of a group over (now − duration, …],
+ * for any number of windows in one round trip. The cost per window is bounded by the plan in
+ * window-plan.ts — about a hundred small index range reads for a 24 h window — and does not grow
+ * with the number of charges in it.
+ */
+import Big from "big.js";
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../db/schema.js";
+import { groupHashHex } from "./group-hash.js";
+import { planWindow } from "./window-plan.js";
+
+export interface WindowQuery {
+  window: string;
+  key: string;
+  durationSeconds: number;
+}
+
+export interface WindowTotal {
+  amount: string;
+  count: number;
+}
+
+/** The map key of one window's total for one group (unambiguous whatever the names contain). */
+export function windowTotalId(window: string, key: string): string {
+  return JSON.stringify([window, key]);
+}
+
+/** Flattened per-query pieces, as parallel arrays for unnest (one statement, any number of queries). */
+interface Pieces {
+  bucket: { ord: number[]; hash: string[]; width: number[]; from: string[]; until: string[] };
+  edge: { ord: number[]; hash: string[]; after: string[]; until: string[] };
+}
+
+function piecesOf(queries: readonly WindowQuery[], now: Date): Pieces {
+  const p: Pieces = {
+    bucket: { ord: [], hash: [], width: [], from: [], until: [] },
+    edge: { ord: [], hash: [], after: [], until: [] },
+  };
+  queries.forEach((q, ord) => {
+    const hash = groupHashHex(q.key);
+    const plan = planWindow(now, q.durationSeconds);
+    for (const range of plan.buckets) {
+      p.bucket.ord.push(ord);
+      p.bucket.hash.push(hash);
+      p.bucket.width.push(range.widthSeconds);
+      p.bucket.from.push(range.from.toISOString());
+      p.bucket.until.push(range.until?.toISOString() ?? "infinity");
+    }
+    p.edge.ord.push(ord);
+    p.edge.hash.push(hash);
+    p.edge.after.push(plan.edgeAfter.toISOString());
+    p.edge.until.push(plan.edgeUntil.toISOString());
+  });
+  return p;
+}
+
+export async function readWindowTotals(
+  trx: Kysely<Database>,
+  queries: readonly WindowQuery[],
+  now: Date,
+): Promise<Map<string, WindowTotal>> {
+  const totals = new Map<string, WindowTotal>();
+  if (queries.length === 0) return totals;
+  const { bucket: b, edge: e } = piecesOf(queries, now);
+  // Lateral subqueries force one parameterised index range read per piece, whatever the planner
+  // estimates for unnest.
+  const { rows } = await sql<{ ord: number; amount: string; count: string }>`
+    with bucket_ranges as (
+      select r.ord, decode(r.hash, 'hex') as grp, r.width, r.from_at, r.until_at
+      from unnest(${b.ord}::int4[], ${b.hash}::text[], ${b.width}::int4[], ${b.from}::timestamptz[], ${b.until}::timestamptz[])
+        as r(ord, hash, width, from_at, until_at)
+    ), edges as (
+      select r.ord, decode(r.hash, 'hex') as grp, r.after_at, r.until_at
+      from unnest(${e.ord}::int4[], ${e.hash}::text[], ${e.after}::timestamptz[], ${e.until}::timestamptz[])
+        as r(ord, hash, after_at, until_at)
+    ), pieces as (
+      select r.ord, s.amount, s.count
+      from bucket_ranges r cross join lateral (
+        select sum(v.amount) as amount, sum(v.count) as count from velocity_buckets v
+        where v.group_hash = r.grp and v.width_seconds = r.width and v.bucket_start >= r.from_at and v.bucket_start < r.until_at
+      ) s
+      union all
+      select r.ord, s.amount, s.count
+      from edges r cross join lateral (
+        select sum(c.amount) as amount, count(*) as count from velocity_charges c
+        where c.group_hash = r.grp and c.voided_at is null and c.charged_at > r.after_at and c.charged_at < r.until_at
+      ) s
+    )
+    select ord, coalesce(sum(amount), 0)::text as amount, coalesce(sum(count), 0)::text as count
+    from pieces group by ord`.execute(trx);
+  for (const row of rows) {
+    const query = queries[row.ord];
+    if (query) totals.set(windowTotalId(query.window, query.key), toTotal(row));
+  }
+  return totals;
+}
+
+/** Canonical decimal text ("1000", not "1000.000000"); a corrupt total is an internal error. */
+function toTotal(row: { amount: string; count: string }): WindowTotal {
+  const count = Number(row.count);
+  if (!Number.isSafeInteger(count) || count < 0) throw new Error("velocity count is not a non-negative integer");
+  return { amount: new Big(row.amount).toFixed(), count };
+}

@@ -1,0 +1,65 @@
+/**
+ * Voiding: a transaction that ended without moving money (CANCELED, FAILED, DECLINED, ...) stops
+ * counting in every window. Its charge rows stay, stamped with voided_at; the buckets they were
+ * added to are lowered by the same amounts, under the same group locks that charging takes, so
+ * a void never races a "read → evaluate → charge" on the same group.
+ */
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../db/schema.js";
+import { groupHashHex } from "./group-hash.js";
+import { lockWindowGroups } from "./locks.js";
+import { BUCKET_WIDTHS } from "./window-plan.js";
+
+/** Idempotent: returns how many charges this call voided (0 when already voided, or none exist). */
+export async function voidCharges(db: Kysely<Database>, transactionName: string, at: Date): Promise<{ voided: number }> {
+  if (!Number.isFinite(at.getTime())) throw new Error("void time is invalid");
+  if (db.isTransaction) return voidIn(db, transactionName, at);
+  return db.transaction().execute((trx) => voidIn(trx, transactionName, at));
+}
+
+async function voidIn(trx: Kysely<Database>, transactionName: string, at: Date): Promise<{ voided: number }> {
+  const groups = await trx
+    .selectFrom("velocity_charges")
+    .innerJoin("velocity_groups", "velocity_groups.group_hash", "velocity_charges.group_hash")
+    .select("velocity_groups.group_key")
+    .distinct()
+    .where("velocity_charges.transaction_name", "=", transactionName)
+    .where("velocity_charges.voided_at", "is", null)
+    .execute();
+  if (groups.length === 0) return { voided: 0 };
+  const keys = groups.map((g) => g.group_key);
+  await lockWindowGroups(trx, keys);
+  return { voided: await voidLockedCharges(trx, transactionName, keys, at) };
+}
+
+/**
+ * Only charges of the groups just locked: one inserted for another group after the lookup above
+ * stays counted (the safe side) until the next void. `voided_at is null` is re-checked on the
+ * latest row version, so of two concurrent voids exactly one lowers the buckets.
+ */
+async function voidLockedCharges(trx: Kysely<Database>, transactionName: string, keys: string[], at: Date): Promise<number> {
+  const { rows } = await sql<{ voided: string; debits: string; lowered: string }>`
+    with voided as (
+      update velocity_charges set voided_at = ${at.toISOString()}::timestamptz
+      where transaction_name = ${transactionName} and voided_at is null
+        and group_hash = any (select decode(h, 'hex') from unnest(${keys.map(groupHashHex)}::text[]) as h)
+      returning group_hash, amount, charged_at
+    ), debits as (
+      select v.group_hash, w.width, velocity_bucket_start(w.width, v.charged_at) as bucket_start,
+             sum(coalesce(v.amount, 0)) as amount, count(*) as count
+      from voided v cross join unnest(${[...BUCKET_WIDTHS]}::int4[]) as w(width)
+      group by 1, 2, 3
+    ), lowered as (
+      update velocity_buckets b set amount = b.amount - d.amount, count = b.count - d.count
+      from debits d
+      where b.group_hash = d.group_hash and b.width_seconds = d.width and b.bucket_start = d.bucket_start
+      returning 1
+    )
+    select (select count(*) from voided)::text as voided, (select count(*) from debits)::text as debits,
+           (select count(*) from lowered)::text as lowered`.execute(trx);
+  const row = rows[0];
+  // A charge without its bucket rows means the ledger is corrupt: fail (the void rolls back and
+  // the charge keeps counting, the safe side) rather than leave the totals silently wrong.
+  if (!row || row.debits !== row.lowered) throw new Error("velocity buckets do not match the charges being voided");
+  return Number(row.voided);
+}

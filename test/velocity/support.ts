@@ -1,0 +1,94 @@
+/**
+ * Shared by the velocity suites: the two backends, an allow-decision row for charges to refer
+ * to, and "charge like the recording transaction does" (lock → decision → charges, one transaction).
+ */
+import { randomUUID } from "node:crypto";
+import { openDatabase, type Db } from "../../src/db/connect.js";
+import { migrateToLatest } from "../../src/db/migrate.js";
+import { lockWindowGroups, recordCharges, type ChargeInput } from "../../src/velocity/ledger.js";
+import { createTestDatabase } from "../support/postgres.js";
+
+export interface Backend {
+  name: string;
+  open(): Promise<{ db: Db; close(): Promise<void> }>;
+}
+
+export const backends: Backend[] = [
+  {
+    name: "a Postgres server",
+    open: async () => {
+      const tdb = await createTestDatabase();
+      return { db: tdb.handle.db, close: () => tdb.drop() };
+    },
+  },
+  {
+    name: "embedded PGlite",
+    open: async () => {
+      const handle = await openDatabase({ dataDir: ":memory:" });
+      await migrateToLatest(handle.db);
+      return { db: handle.db, close: () => handle.close() };
+    },
+  },
+];
+
+export async function insertAllowDecision(db: Db, transactionName: string, at: Date): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto("decisions")
+    .values({
+      id,
+      decided_at: at,
+      transaction_name: transactionName,
+      vault: "vaults/v1",
+      decision: "allow",
+      sign_transaction: true,
+      http_status: 200,
+      replayed: false,
+      replay_of: null,
+      policy_version: "test",
+      policy_digest: "0".repeat(64),
+      matched_rules: "[]",
+      reasons: "[]",
+      facts: "[]",
+      transaction: "{}",
+      content_digest: "x",
+      request_id: randomUUID(),
+      duration_ms: 1,
+    })
+    .execute();
+  return id;
+}
+
+export interface SimpleCharge {
+  key: string;
+  amount: string | null;
+  at: Date;
+  transferIndex?: number;
+}
+
+let counter = 0;
+
+/** Records one allowed transaction charging the given (transfer, group) pairs; returns its name. */
+export async function chargeTransaction(db: Db, charges: readonly SimpleCharge[], name?: string): Promise<string> {
+  const transactionName = name ?? `vaults/v1/transactions/t${++counter}-${randomUUID()}`;
+  const at = charges[0]?.at ?? new Date();
+  await db.transaction().execute(async (trx) => {
+    await lockWindowGroups(trx, charges.map((c) => c.key));
+    const decisionId = await insertAllowDecision(trx, transactionName, at);
+    const inputs: ChargeInput[] = charges.map((c) => ({
+      decisionId,
+      transactionName,
+      vault: "vaults/v1",
+      transferIndex: c.transferIndex ?? 0,
+      key: c.key,
+      amount: c.amount,
+      chargedAt: c.at,
+    }));
+    await recordCharges(trx, inputs);
+  });
+  return transactionName;
+}
+
+export function secondsBefore(now: Date, seconds: number): Date {
+  return new Date(now.getTime() - seconds * 1000);
+}
