@@ -8,6 +8,7 @@ import { constants, type Dirent } from "node:fs";
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
+import { canonicalOrder } from "./digest.js";
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_FILES = 1000;
@@ -127,8 +128,7 @@ function walkSync(root: string, rel: string, depth: number, out: Collector): voi
 
 /** Canonical order: by the UTF-8 bytes of the relative path, independent of locale and platform. */
 function canonical(out: Collector): BundleFiles {
-  const files = [...out.files].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
-  return { files, problems: out.problems };
+  return { files: canonicalOrder(out.files), problems: out.problems };
 }
 
 function rootProblem(dir: string, error: unknown): BundleFiles {

@@ -46,7 +46,7 @@ const ruleSchema = z.strictObject({
 
 export const policySchema = z
   .strictObject({
-    version: z.string("version must be a string (quote it)").min(1, "version must not be empty").max(200).regex(PRINTABLE, "version must not hold control characters"),
+    version: z.string({ error: (issue) => (issue.input === undefined ? "required" : "version must be a string (quote it)") }).min(1, "version must not be empty").max(200).regex(PRINTABLE, "version must not hold control characters"),
     description: z.string().optional(),
     default: z.enum(["deny", "defer"], {
       error: (issue) => issue.input === "allow"

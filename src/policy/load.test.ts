@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type BundleLoadError, loadBundle, loadBundleSync } from "./load.js";
+import { type BundleLoadError, bundleFromFiles, loadBundle, loadBundleSync } from "./load.js";
 import type { PolicyBundle } from "./types.js";
 
 const made: string[] = [];
@@ -220,5 +220,18 @@ describe("bundle digest", () => {
     const a = await loadOk({ "policy.yaml": EXAMPLE });
     const b = await loadOk({ "policy.yaml": `${EXAMPLE}# reviewed\n` });
     expect(a.digest).not.toBe(b.digest);
+  });
+});
+
+describe("bundleFromFiles", () => {
+  it("digests in canonical order whatever order the files come in", () => {
+    const files = [
+      { path: "tests/b.yaml", bytes: Buffer.from("b") },
+      { path: "policy.yaml", bytes: Buffer.from(EXAMPLE) },
+      { path: "tests/a.yaml", bytes: Buffer.from("a") },
+    ];
+    const forward = bundleFromFiles("m", files);
+    const backward = bundleFromFiles("m", [...files].reverse());
+    expect(forward.ok && backward.ok && forward.value.digest === backward.value.digest).toBe(true);
   });
 });

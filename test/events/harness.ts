@@ -34,6 +34,12 @@ export async function startEventsApp(db: Db, options: Partial<Pick<EventsHandler
     }
   };
   const app = express();
+  // Stands in for the app's request-context middleware.
+  app.use((req, res, next) => {
+    const given = req.get("x-test-request-id");
+    if (given) res.locals.requestId = given;
+    next();
+  });
   app.post(
     "/v1/events",
     createEventsHandler({

@@ -110,8 +110,8 @@ export interface EventResponse {
 }
 
 /** POSTs a delivery to `url` (e.g. `http://127.0.0.1:PORT/v1/events`). */
-export async function postDelivery(url: string, delivery: Delivery): Promise<EventResponse> {
-  const headers: Record<string, string> = { "content-type": "application/json" };
+export async function postDelivery(url: string, delivery: Delivery, extraHeaders: Record<string, string> = {}): Promise<EventResponse> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...extraHeaders };
   if (delivery.signature !== undefined) headers["x-service-signature"] = delivery.signature;
   const response = await fetch(url, { method: "POST", headers, body: delivery.body });
   const text = await response.text();

@@ -1,0 +1,204 @@
+import { describe, expect, it } from "vitest";
+import { notConfiguredView, type AddressBookView, type OwnWalletAddress } from "../addressbook/types.js";
+import type { WindowSpec } from "../policy/types.js";
+import { EVM_DEST, VAULT, WALLET, apiBody, apiTransfer, assetTransferBody, example, stellarBody, stellarPayment } from "../transaction/test-bodies.js";
+import { buildFacts } from "./build.js";
+import { tx, view } from "./test-views.js";
+import type { Facts } from "./types.js";
+
+const NOW = new Date("2026-11-21T12:00:00.456Z");
+const NO_TOTALS = new Map();
+
+function facts(body: unknown, addressBook: AddressBookView = view(), windows: WindowSpec[] = []): Facts[] {
+  return buildFacts({ tx: tx(body), now: NOW, addressBook, windows, totals: NO_TOTALS });
+}
+const only = (all: Facts[]): Facts => {
+  expect(all).toHaveLength(1);
+  return all[0] as Facts;
+};
+
+describe("buildFacts: the whole document", () => {
+  it("asset-transfer example, destination in the address book", () => {
+    const book = view({ entries: [{ address: "0x52908400098527886e0f7030069857d2e4169ee7", displayName: "Exchange" }] });
+    const daily: WindowSpec = { name: "daily_out", duration: "24h", durationSeconds: 86_400, groupBy: ["sourceWallet", "asset"], measure: "amount" };
+    expect(only(facts(example("asset-transfer"), book, [daily]))).toEqual({
+      now: "2026-11-21T12:00:00Z",
+      nowHour: 12,
+      nowWeekday: 6,
+      tx: {
+        name: `${VAULT}/transactions/0f9e8d7c6b5a`,
+        vault: VAULT,
+        id: "0f9e8d7c6b5a",
+        kind: "assetTransfer",
+        type: null,
+        subType: null,
+        state: "AWAITING_SIGNATURE",
+        network: null,
+        note: "Weekly settlement to exchange",
+        externalId: "settle-2026-11-21-001",
+        requestId: "6b1d2c9e-4f3a-4c1b-9a0e-2d7f5e8c1b3a",
+        initiator: null,
+        designatedSigners: ["users/policy-bot@treasury.example"],
+        transferCount: 1,
+      },
+      transfer: {
+        index: 0,
+        network: "ethereum-mainnet",
+        asset: "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+        assetStandard: "erc20",
+        amount: "2500.125",
+        rawAmount: null,
+        source: { value: WALLET, kind: "wallet", wallet: WALLET, address: null, internal: true },
+        destination: {
+          value: EVM_DEST,
+          kind: "address",
+          wallet: null,
+          address: EVM_DEST,
+          internal: false,
+          inAddressBook: true,
+          addressBook: {
+            name: `${VAULT}/addressBookEntries/e0`,
+            displayName: "Exchange",
+            address: "0x52908400098527886e0f7030069857d2e4169ee7",
+            network: "ethereum-mainnet",
+            signed: true,
+          },
+        },
+        sponsor: `${VAULT}/wallets/gas0001`,
+      },
+      velocity: { daily_out: { amount: "0", count: 0, amountAfter: "2500.125", countAfter: 1 } },
+      addressBook: { configured: true, syncedAt: "2026-11-21T11:59:00.000Z", ageSeconds: 60 },
+    });
+  });
+
+  it("a transaction without transfers is one document with transfer null and no velocity", () => {
+    const daily: WindowSpec = { name: "d", duration: "1d", durationSeconds: 86_400, groupBy: ["sourceWallet"], measure: "count" };
+    const f = only(facts(example("evm-delegation"), view(), [daily]));
+    expect(f).toMatchObject({ transfer: null, velocity: {}, tx: { kind: "evmAccountDelegation", transferCount: 0, subType: "EVM_ACCOUNT_DELEGATION" } });
+  });
+
+  it("one document per transfer, in order", () => {
+    const all = facts(example("stellar-two-payments"));
+    expect(all.map((f) => [f.transfer?.index, f.transfer?.amount, f.tx.transferCount])).toEqual([
+      [0, "1.2345678", 2],
+      [1, null, 2],
+    ]);
+  });
+
+  it("is JSON through and through (stored verbatim in the audit row)", () => {
+    const all = facts(example("api-shape-token-transfer"));
+    expect(JSON.parse(JSON.stringify(all))).toEqual(all);
+  });
+});
+
+describe("time facts (UTC)", () => {
+  const cases: { now: string; iso: string; hour: number; weekday: number }[] = [
+    { now: "2026-11-22T00:00:00.000Z", iso: "2026-11-22T00:00:00Z", hour: 0, weekday: 0 },
+    { now: "2026-11-21T23:59:59.999Z", iso: "2026-11-21T23:59:59Z", hour: 23, weekday: 6 },
+    { now: "2026-11-23T09:30:00+02:00", iso: "2026-11-23T07:30:00Z", hour: 7, weekday: 1 },
+  ];
+  it.each(cases)("$now", ({ now, iso, hour, weekday }) => {
+    const [f] = buildFacts({ tx: tx(assetTransferBody()), now: new Date(now), addressBook: view(), windows: [], totals: NO_TOTALS });
+    expect(f).toMatchObject({ now: iso, nowHour: hour, nowWeekday: weekday });
+  });
+});
+
+describe("address-book matching of the destination", () => {
+  const checksummed = "0x52908400098527886E0F7030069857D2E4169EE7";
+  const lower = checksummed.toLowerCase();
+  const sol = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+  const xlm = "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
+  const eth = "assets/native.ethereum-mainnet";
+  const cases: { what: string; destination: string; asset: string; entry: { address: string; network: string; signed?: boolean | null }; inBook: boolean }[] = [
+    { what: "EVM checksummed vs lower-case entry", destination: checksummed, asset: eth, entry: { address: lower, network: "ethereum-mainnet" }, inBook: true },
+    { what: "EVM lower-case vs checksummed entry", destination: lower, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet" }, inBook: true },
+    { what: "EVM on the wrong network", destination: checksummed, asset: eth, entry: { address: checksummed, network: "polygon-mainnet" }, inBook: false },
+    { what: "entry network with networks/ prefix", destination: checksummed, asset: eth, entry: { address: checksummed, network: "networks/ethereum-mainnet" }, inBook: true },
+    { what: "Solana exact", destination: sol, asset: "assets/native.solana-mainnet", entry: { address: sol, network: "solana-mainnet" }, inBook: true },
+    { what: "Solana other case", destination: sol, asset: "assets/native.solana-mainnet", entry: { address: sol.toLowerCase(), network: "solana-mainnet" }, inBook: false },
+    { what: "Stellar exact", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm, network: "stellar-mainnet" }, inBook: true },
+    { what: "Stellar other case", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm.toLowerCase(), network: "stellar-mainnet" }, inBook: false },
+    { what: "signed: false does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: false }, inBook: false },
+    { what: "signed: null counts", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: null }, inBook: true },
+    { what: "another address", destination: checksummed, asset: eth, entry: { address: "0x1111111111111111111111111111111111111111", network: "ethereum-mainnet" }, inBook: false },
+    { what: "unknown network (opaque asset id, no tx network)", destination: checksummed, asset: "assets/e72ff35a5b15", entry: { address: checksummed, network: "ethereum-mainnet" }, inBook: false },
+  ];
+  it.each(cases)("$what → $inBook", ({ destination, asset, entry, inBook }) => {
+    const f = only(facts(assetTransferBody({ destination, asset }), view({ entries: [entry] })));
+    expect(f.transfer?.destination.inAddressBook).toBe(inBook);
+    expect(f.transfer?.destination.addressBook?.address ?? null).toBe(inBook ? entry.address : null);
+  });
+
+  it("an unsigned entry does not hide a signed one for the same address", () => {
+    const entries = [
+      { address: checksummed, network: "ethereum-mainnet", signed: false, displayName: "pending" },
+      { address: lower, network: "ethereum-mainnet", signed: true, displayName: "approved" },
+    ];
+    const f = only(facts(assetTransferBody({ destination: checksummed, asset: eth }), view({ entries })));
+    expect(f.transfer?.destination.addressBook?.displayName).toBe("approved");
+  });
+
+  it("a wallet destination is never an address-book entry", () => {
+    const f = only(facts(assetTransferBody({ destination: `${VAULT}/wallets/w2` }), view({ entries: [{ address: `${VAULT}/wallets/w2` }] })));
+    expect(f.transfer?.destination).toMatchObject({ inAddressBook: false, addressBook: null, internal: true });
+  });
+
+  it("a view of another vault is not used", () => {
+    const other = view({ vault: "vaults/other", entries: [{ address: checksummed }] });
+    const f = only(facts(assetTransferBody({ destination: checksummed, asset: eth }), other));
+    expect(f.transfer?.destination.inAddressBook).toBe(false);
+    expect(f.addressBook).toEqual({ configured: false, syncedAt: null, ageSeconds: null });
+  });
+
+  it("a view naming the vault by its bare id is this vault's", () => {
+    const bare = view({ vault: VAULT.slice("vaults/".length), entries: [{ address: checksummed }] });
+    expect(only(facts(assetTransferBody({ destination: checksummed, asset: eth }), bare)).transfer?.destination.inAddressBook).toBe(true);
+  });
+});
+
+describe("internal endpoints", () => {
+  const ownEth: OwnWalletAddress = { wallet: `${VAULT}/wallets/hot`, walletAddress: `${VAULT}/wallets/hot/addresses/a1`, address: "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", network: "ethereum-mainnet" };
+  const foreignOwn: OwnWalletAddress = { wallet: "vaults/other/wallets/x", walletAddress: null, address: "0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", network: "ethereum-mainnet" };
+  const cases: { what: string; destination: string; internal: boolean; wallet: string | null }[] = [
+    { what: "a wallet of the same vault", destination: `${VAULT}/wallets/w2`, internal: true, wallet: `${VAULT}/wallets/w2` },
+    { what: "a wallet address of the same vault", destination: `${VAULT}/wallets/w2/addresses/a9`, internal: true, wallet: `${VAULT}/wallets/w2` },
+    { what: "a wallet of another vault", destination: "vaults/other/wallets/w2", internal: false, wallet: "vaults/other/wallets/w2" },
+    { what: "a wallet address of another vault", destination: "vaults/other/wallets/w2/addresses/a9", internal: false, wallet: "vaults/other/wallets/w2" },
+    { what: "a raw address of an own wallet (other case)", destination: "0xAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", internal: true, wallet: `${VAULT}/wallets/hot` },
+    { what: "a raw address of another vault's wallet", destination: foreignOwn.address, internal: false, wallet: null },
+    { what: "an outside raw address", destination: EVM_DEST, internal: false, wallet: null },
+  ];
+  it.each(cases)("destination: $what", ({ destination, internal, wallet }) => {
+    const f = only(facts(assetTransferBody({ destination, asset: "assets/native.ethereum-mainnet" }), view({ own: [ownEth, foreignOwn] })));
+    expect(f.transfer?.destination).toMatchObject({ internal, wallet });
+  });
+
+  it("an own wallet's raw address on another network is not internal", () => {
+    const f = only(facts(assetTransferBody({ destination: ownEth.address, asset: "assets/native.polygon-mainnet" }), view({ own: [ownEth] })));
+    expect(f.transfer?.destination).toMatchObject({ internal: false, wallet: null });
+  });
+
+  it("API shape: the raw source of an own wallet, and request.sourceWallet", () => {
+    const body = apiBody([apiTransfer({ sourceAddress: { value: ownEth.address }, asset: "assets/native.ethereum-mainnet" })], { request: {} });
+    expect(only(facts(body, view({ own: [ownEth] }))).transfer?.source).toMatchObject({ internal: true, wallet: ownEth.wallet, kind: "address" });
+    expect(only(facts(apiBody([apiTransfer()]), view())).transfer?.source).toMatchObject({ internal: true, wallet: WALLET, kind: "address" });
+    expect(only(facts(apiBody([apiTransfer()], { request: {} }), view())).transfer?.source).toMatchObject({ internal: false, wallet: null });
+  });
+
+  it("sponsor as given", () => {
+    const [first] = facts(stellarBody([stellarPayment("1")]));
+    expect(first?.transfer?.sponsor).toBe("GSPONSORXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX");
+  });
+});
+
+describe("addressBook freshness facts", () => {
+  const cases: { what: string; view: AddressBookView; expected: Facts["addressBook"] }[] = [
+    { what: "never synced", view: view({ syncedAt: null }), expected: { configured: true, syncedAt: null, ageSeconds: null } },
+    { what: "synced 90.9 s ago", view: view({ syncedAt: new Date(NOW.getTime() - 90_900) }), expected: { configured: true, syncedAt: "2026-11-21T11:58:29.556Z", ageSeconds: 90 } },
+    { what: "stamped in the future", view: view({ syncedAt: new Date(NOW.getTime() + 5_000) }), expected: { configured: true, syncedAt: "2026-11-21T12:00:05.456Z", ageSeconds: 0 } },
+    { what: "not configured", view: notConfiguredView(VAULT), expected: { configured: false, syncedAt: null, ageSeconds: null } },
+  ];
+  it.each(cases)("$what", ({ view: v, expected }) => {
+    expect(only(facts(assetTransferBody(), v)).addressBook).toEqual(expected);
+  });
+});

@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import type { GroupDimension, WindowSpec } from "../policy/types.js";
+import { VAULT, WALLET, apiBody, apiTransfer, assetTransferBody, example, stellarBody, stellarPayment } from "../transaction/test-bodies.js";
+import type { Transaction } from "../transaction/types.js";
+import { groupKey, groupKeysForTransaction, transferGroupKeys } from "./group-keys.js";
+import { buildTransferFacts } from "./transfer-facts.js";
+import { tx, view } from "./test-views.js";
+import type { AddressBookView } from "../addressbook/types.js";
+
+const win = (groupBy: GroupDimension[], name = "w", durationSeconds = 3600): WindowSpec => ({
+  name,
+  duration: `${durationSeconds}s`,
+  durationSeconds,
+  groupBy,
+  measure: "count",
+});
+
+function keysOf(body: unknown, window: WindowSpec, book: AddressBookView = view()): string[] {
+  const t: Transaction = tx(body);
+  return buildTransferFacts(t, book).map((f) => groupKey(window, t, f));
+}
+const keyOf = (body: unknown, window: WindowSpec, book?: AddressBookView): string => {
+  const [key] = keysOf(body, window, book);
+  if (key === undefined) throw new Error("no transfer");
+  return key;
+};
+
+describe("groupKey: what makes two transfers share a group", () => {
+  const usdcUpper = "assets/erc20.ethereum-mainnet.0xA0b86991c6218b36c1D19D4a2e9Eb0cE3606eB48";
+  const cases: { what: string; a: unknown; b: unknown; groupBy: GroupDimension[]; same: boolean }[] = [
+    { what: "shape 1 and shape 2 from one wallet, same asset", a: example("asset-transfer"), b: example("api-shape-token-transfer"), groupBy: ["sourceWallet", "asset"], same: true },
+    { what: "wallet and one of its wallet addresses as source", a: assetTransferBody(), b: assetTransferBody({ source: `${WALLET}/addresses/a1` }), groupBy: ["sourceWallet"], same: true },
+    { what: "EVM contract written in another case", a: assetTransferBody(), b: assetTransferBody({ asset: usdcUpper }), groupBy: ["asset"], same: true },
+    { what: "EVM destination written in another case", a: assetTransferBody({ destination: "0x52908400098527886E0F7030069857D2E4169EE7" }), b: assetTransferBody({ destination: "0x52908400098527886e0f7030069857d2e4169ee7" }), groupBy: ["destination"], same: true },
+    { what: "Solana destinations differing in case", a: assetTransferBody({ destination: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" }), b: assetTransferBody({ destination: "epjfwdd5aufqssqem2qn1xzybapc8g4weggkzwytdt1v" }), groupBy: ["destination"], same: false },
+    { what: "another asset", a: assetTransferBody(), b: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }), groupBy: ["sourceWallet", "asset"], same: false },
+    { what: "another source wallet", a: assetTransferBody(), b: assetTransferBody({ source: `${VAULT}/wallets/other` }), groupBy: ["sourceWallet"], same: false },
+    { what: "another vault, same groupBy without vault", a: assetTransferBody(), b: { ...assetTransferBody(), name: "vaults/v2/transactions/t" }, groupBy: ["asset"], same: true },
+    { what: "another vault, grouped by vault", a: assetTransferBody(), b: { ...assetTransferBody(), name: "vaults/v2/transactions/t" }, groupBy: ["vault", "asset"], same: false },
+    { what: "Stellar mainnet vs testnet, same asset code", a: stellarBody([stellarPayment("1")]), b: stellarBody([stellarPayment("1")], "networks/stellar-testnet"), groupBy: ["asset"], same: false },
+    {
+      what: "a Stellar asset in shape 1 and as the API references it",
+      a: stellarBody([stellarPayment("1")]),
+      b: apiBody([apiTransfer({ asset: "assets/asset.stellar-mainnet.USDC-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN" })], { network: "networks/stellar-mainnet", stellarTransaction: {} }),
+      groupBy: ["asset", "network"],
+      same: true,
+    },
+    { what: "other initiators", a: apiBody([apiTransfer()]), b: apiBody([apiTransfer()], { request: { sourceWallet: WALLET, initiator: "users/other" } }), groupBy: ["initiator"], same: false },
+  ];
+  it.each(cases)("$what → same: $same", ({ a, b, groupBy, same }) => {
+    expect(keyOf(a, win(groupBy)) === keyOf(b, win(groupBy))).toBe(same);
+  });
+
+  it("a raw source address of an own wallet groups with that wallet", () => {
+    const own = { wallet: WALLET, walletAddress: null, address: "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", network: "ethereum-mainnet" };
+    const raw = assetTransferBody({ source: "0xAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" });
+    expect(keyOf(raw, win(["sourceWallet"]), view({ own: [own] }))).toBe(keyOf(assetTransferBody(), win(["sourceWallet"])));
+    expect(keyOf(raw, win(["sourceWallet"]), view())).not.toBe(keyOf(assetTransferBody(), win(["sourceWallet"])));
+  });
+
+  it("depends on neither the window's name, duration, measure nor groupBy order", () => {
+    const body = assetTransferBody();
+    const base = keyOf(body, win(["sourceWallet", "asset"], "daily", 86_400));
+    expect(keyOf(body, win(["asset", "sourceWallet"], "renamed", 3_600))).toBe(base);
+    expect(keyOf(body, { ...win(["asset", "sourceWallet", "asset"]), measure: "amount" })).toBe(base);
+  });
+
+  it("is a canonical JSON of [dimension, value] pairs in a fixed order", () => {
+    const key = keyOf(apiBody([apiTransfer()]), win(["initiator", "network", "asset", "destination", "sourceWallet", "vault"]));
+    expect(JSON.parse(key)).toEqual([
+      ["vault", VAULT],
+      ["sourceWallet", ["wallet", WALLET]],
+      ["destination", ["address", "0x52908400098527886e0f7030069857d2e4169ee7"]],
+      ["asset", "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"],
+      ["network", "ethereum-mainnet"],
+      ["initiator", "users/ops@example.com"],
+    ]);
+  });
+
+  it("cannot be forged by values that contain separators or quotes", () => {
+    const crafted = [
+      ['users/a","x', "users/a"],
+      ["users/a", 'users/a","x'],
+    ] as const;
+    const keys = crafted.map(([initiator]) =>
+      keyOf(apiBody([apiTransfer()], { request: { sourceWallet: WALLET, initiator } }), win(["initiator", "asset"])),
+    );
+    expect(new Set(keys).size).toBe(2);
+    // A raw address spelled like a wallet name cannot join that wallet's group.
+    const spoof = keyOf(apiBody([apiTransfer({ sourceAddress: { value: `["wallet","${WALLET}"]` } })], { request: {} }), win(["sourceWallet"]));
+    expect(spoof).not.toBe(keyOf(assetTransferBody(), win(["sourceWallet"])));
+  });
+});
+
+describe("keys of a whole transaction", () => {
+  const windows = [win(["sourceWallet", "asset"], "daily", 86_400), win(["sourceWallet", "asset"], "hourly"), win(["destination"], "per_dest")];
+  const body = {
+    name: `${VAULT}/transactions/batch1`,
+    details: {
+      assetBatchTransfer: {
+        asset: "assets/native.ethereum-mainnet",
+        source: WALLET,
+        destinations: [
+          { destination: "0x2222222222222222222222222222222222222222", amount: "1" },
+          { destination: "0x1111111111111111111111111111111111111111", amount: "2" },
+          { destination: "0x2222222222222222222222222222222222222222", amount: "3" },
+        ],
+      },
+    },
+  };
+
+  it("transferGroupKeys: per transfer, window name → key", () => {
+    const t = tx(body);
+    const perTransfer = transferGroupKeys(windows, t, buildTransferFacts(t, view()));
+    expect(perTransfer).toHaveLength(3);
+    for (const keys of perTransfer) {
+      expect(Object.keys(keys)).toEqual(["daily", "hourly", "per_dest"]);
+      expect(keys.daily).toBe(keys.hourly);
+    }
+    expect(perTransfer[0]?.per_dest).toBe(perTransfer[2]?.per_dest);
+    expect(perTransfer[0]?.per_dest).not.toBe(perTransfer[1]?.per_dest);
+  });
+
+  it("groupKeysForTransaction: distinct and sorted (the advisory-lock order)", () => {
+    const t = tx(body);
+    const keys = groupKeysForTransaction(windows, t, buildTransferFacts(t, view()));
+    expect(keys).toHaveLength(3);
+    expect(keys).toEqual([...keys].sort());
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("a window named __proto__ stays plain data", () => {
+    const t = tx(body);
+    const [keys] = transferGroupKeys([win(["asset"], "__proto__")], t, buildTransferFacts(t, view()));
+    expect(Object.getPrototypeOf(keys)).toBe(Object.prototype);
+    expect(Object.keys(keys ?? {})).toEqual(["__proto__"]);
+  });
+
+  it("no transfers, no keys", () => {
+    const t = tx(example("evm-delegation"));
+    expect(groupKeysForTransaction(windows, t, buildTransferFacts(t, view()))).toEqual([]);
+  });
+});

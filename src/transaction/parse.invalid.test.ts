@@ -1,0 +1,180 @@
+import { describe, expect, it } from "vitest";
+import { parseTransaction } from "./parse.js";
+import { TX_NAME, USDC_ETH, WALLET, apiBody, apiTransfer, assetTransferBody, stellarBody, stellarPayment, type Body } from "./test-bodies.js";
+
+function refusal(body: unknown): { code: string; message: string } {
+  const result = parseTransaction(body);
+  if (result.ok) throw new Error("expected the body to be refused");
+  return { code: result.error.code, message: result.error.publicMessage };
+}
+
+describe("not a transaction (NOT_A_TRANSACTION)", () => {
+  const cases: { what: string; body: unknown }[] = [
+    { what: "null", body: null },
+    { what: "a number", body: 5 },
+    { what: "a string", body: "vaults/v/transactions/t" },
+    { what: "an array", body: [{ name: TX_NAME }] },
+    { what: "an empty object", body: {} },
+    { what: "no name", body: { details: { assetTransfer: {} } } },
+    { what: "a numeric name", body: { name: 5 } },
+    { what: "an empty name", body: { name: "" } },
+    { what: "a wallet name", body: { name: WALLET } },
+    { what: "a name with a trailing slash", body: { name: `${TX_NAME}/` } },
+    { what: "a name with a path segment too many", body: { name: "vaults/v/transactions/t/x" } },
+    { what: "a name with a dot", body: { name: "vaults/v.1/transactions/t" } },
+    { what: "a name with an over-long id", body: { name: `vaults/${"a".repeat(129)}/transactions/t` } },
+    { what: "a name with a newline", body: { name: `${TX_NAME}\n` } },
+    { what: "a wrapper around a non-object", body: { transaction: "x" } },
+    { what: "a wrapper around null", body: { transaction: null } },
+    { what: "a wrapper without a name", body: { transaction: { details: {} } } },
+    { what: "a wrapper with a bad name", body: { transaction: { name: "vaults/v" } } },
+    { what: "a named body that also wraps a transaction", body: { name: TX_NAME, transaction: { name: TX_NAME } } },
+  ];
+  it.each(cases)("$what", ({ body }) => {
+    expect(refusal(body).code).toBe("NOT_A_TRANSACTION");
+  });
+});
+
+describe("malformed amounts (INVALID_TRANSACTION, naming the path)", () => {
+  const amounts: { what: string; amount: unknown }[] = [
+    { what: "JSON number", amount: 5 },
+    { what: "1e309", amount: "1e309" },
+    { what: "negative", amount: "-5" },
+    { what: "NaN", amount: "NaN" },
+    { what: "Infinity", amount: "Infinity" },
+    { what: "hex", amount: "0x10" },
+    { what: "full-width digits", amount: "１２" },
+    { what: "Arabic-Indic digits", amount: "١٢" },
+    { what: "empty", amount: "" },
+    { what: "leading dot", amount: ".5" },
+    { what: "trailing dot", amount: "5." },
+    { what: "spaces", amount: " 5" },
+    { what: "comma", amount: "1,000" },
+    { what: "plus sign", amount: "+5" },
+    { what: "null", amount: null },
+    { what: "missing", amount: undefined },
+    { what: "boolean", amount: true },
+    { what: "79 digits", amount: "9".repeat(79) },
+  ];
+  it.each(amounts)("details.assetTransfer.amount: $what", ({ amount }) => {
+    expect(refusal(assetTransferBody({ amount }))).toMatchObject({
+      code: "INVALID_TRANSACTION",
+      message: expect.stringMatching(/^details\.assetTransfer\.amount: /),
+    });
+  });
+  it.each(amounts.filter((a) => a.amount !== null && a.amount !== undefined))("transfers[0].amount: $what", ({ amount }) => {
+    expect(refusal(apiBody([apiTransfer({ amount })]))).toMatchObject({
+      code: "INVALID_TRANSACTION",
+      message: expect.stringMatching(/^transfers\[0\]\.amount: /),
+    });
+  });
+  it.each([...amounts, { what: "decimal", amount: "1.5" }])("Stellar rawAmount: $what", ({ amount }) => {
+    expect(refusal(stellarBody([stellarPayment("1"), { payment: { destinationAddress: "G", asset: "X-G", rawAmount: amount } }]))).toMatchObject({
+      code: "INVALID_TRANSACTION",
+      message: expect.stringMatching(/^details\.stellarTransaction\.operations\[1\]\.body\.payment\.rawAmount: /),
+    });
+  });
+
+  it("accepts 78 digits either side of the point", () => {
+    expect(parseTransaction(assetTransferBody({ amount: `${"9".repeat(78)}.${"0".repeat(77)}1` })).ok).toBe(true);
+  });
+  it("never echoes the offending value", () => {
+    const { message } = refusal(assetTransferBody({ amount: "SECRET-1e309" }));
+    expect(message).not.toContain("SECRET");
+  });
+  it("names the path inside the wrapper", () => {
+    expect(refusal({ transaction: assetTransferBody({ amount: "-1" }) }).message).toMatch(/^transaction\.details\.assetTransfer\.amount: /);
+  });
+});
+
+describe("malformed transfers (INVALID_TRANSACTION)", () => {
+  const cases: { what: string; body: Body; path: string }[] = [
+    { what: "empty asset", body: assetTransferBody({ asset: "" }), path: "details.assetTransfer.asset" },
+    { what: "missing asset", body: assetTransferBody({ asset: undefined }), path: "details.assetTransfer.asset" },
+    { what: "numeric asset", body: assetTransferBody({ asset: 7 }), path: "details.assetTransfer.asset" },
+    { what: "numeric destination", body: assetTransferBody({ destination: 12345 }), path: "details.assetTransfer.destination" },
+    { what: "empty destination", body: assetTransferBody({ destination: "" }), path: "details.assetTransfer.destination" },
+    { what: "missing source", body: assetTransferBody({ source: undefined }), path: "details.assetTransfer.source" },
+    { what: "object sponsor", body: assetTransferBody({ sponsor: {} }), path: "details.assetTransfer.sponsor" },
+    { what: "over-long destination", body: assetTransferBody({ destination: "x".repeat(513) }), path: "details.assetTransfer.destination" },
+    { what: "assetTransfer not an object", body: { name: TX_NAME, details: { assetTransfer: "1 ETH" } }, path: "details.assetTransfer" },
+    { what: "details not an object", body: { name: TX_NAME, details: [1] }, path: "details" },
+    { what: "two kinds in details", body: { name: TX_NAME, details: { assetTransfer: {}, evmAccountDelegation: {} } }, path: "details" },
+    { what: "a known and an unknown kind in details", body: { name: TX_NAME, details: { assetTransfer: {}, evmTransaction: {} } }, path: "details" },
+    { what: "details beside transfers[]", body: { ...assetTransferBody(), transfers: [apiTransfer()] }, path: "transfers" },
+    { what: "empty batch", body: { name: TX_NAME, details: { assetBatchTransfer: { asset: USDC_ETH, source: WALLET, destinations: [] } } }, path: "details.assetBatchTransfer.destinations" },
+    {
+      what: "batch destination without amount",
+      body: { name: TX_NAME, details: { assetBatchTransfer: { asset: USDC_ETH, source: WALLET, destinations: [{ destination: "0x1", amount: "1" }, { destination: "0x2" }] } } },
+      path: "details.assetBatchTransfer.destinations[1].amount",
+    },
+    {
+      what: "too many batch destinations",
+      body: { name: TX_NAME, details: { assetBatchTransfer: { asset: USDC_ETH, source: WALLET, destinations: Array(1001).fill({ destination: "0x1", amount: "1" }) } } },
+      path: "details.assetBatchTransfer.destinations",
+    },
+    { what: "API: empty asset", body: apiBody([apiTransfer({ asset: "" })]), path: "transfers[0].asset" },
+    { what: "API: numeric destination", body: apiBody([apiTransfer({ destinationAddress: { value: 42 } })]), path: "transfers[0].destinationAddress.value" },
+    { what: "API: missing destination", body: apiBody([apiTransfer({ destinationAddress: undefined })]), path: "transfers[0].destinationAddress" },
+    { what: "API: destination a bare string", body: apiBody([apiTransfer({ destinationAddress: "0x1" })]), path: "transfers[0].destinationAddress" },
+    {
+      what: "API: no source and no request.sourceWallet",
+      body: apiBody([apiTransfer({ sourceAddress: undefined })], { request: { initiator: "users/x" } }),
+      path: "transfers[0].sourceAddress",
+    },
+    { what: "API: empty source", body: apiBody([apiTransfer({ sourceAddress: { value: "" } })]), path: "transfers[0].sourceAddress.value" },
+    { what: "API: numeric source", body: apiBody([apiTransfer({ sourceAddress: { value: 1 } })]), path: "transfers[0].sourceAddress.value" },
+    { what: "API: transfer not an object", body: apiBody([apiTransfer(), "x"]), path: "transfers[1]" },
+    { what: "API: transfers not an array", body: apiBody([], { transfers: { 0: apiTransfer() } }), path: "transfers" },
+    { what: "API: too many transfers", body: apiBody(Array(1001).fill(apiTransfer())), path: "transfers" },
+    { what: "API: sourceWallet not a wallet", body: apiBody([apiTransfer()], { request: { sourceWallet: "0xabc" } }), path: "request.sourceWallet" },
+    { what: "API: stellarTransaction not an object", body: apiBody([apiTransfer()], { stellarTransaction: "x" }), path: "stellarTransaction" },
+    {
+      what: "API: Stellar source account not a string",
+      body: apiBody([apiTransfer()], { stellarTransaction: { sourceAccountAddress: { value: 3 } } }),
+      path: "stellarTransaction.sourceAccountAddress.value",
+    },
+    { what: "Stellar: no operations", body: stellarBody([]), path: "details.stellarTransaction.operations" },
+    { what: "Stellar: createAccount operation", body: stellarBody([stellarPayment("1"), { createAccount: { destinationAddress: "G", startingBalance: "1" } }]), path: "details.stellarTransaction.operations[1].body" },
+    { what: "Stellar: two bodies in one operation", body: stellarBody([{ ...stellarPayment("1"), changeTrust: {} }]), path: "details.stellarTransaction.operations[0].body" },
+    { what: "Stellar: empty body", body: stellarBody([{}]), path: "details.stellarTransaction.operations[0].body" },
+    {
+      what: "Stellar: SEP-41 source differs from the operation's",
+      body: stellarBody([{ sep41Payment: { destinationAddress: "G", sourceAddress: "GOTHER", contractAddress: "C", rawAmount: "1" } }]),
+      path: "details.stellarTransaction.operations[0].body.sep41Payment.sourceAddress",
+    },
+    {
+      what: "Stellar: SEP-41 without contract",
+      body: stellarBody([{ sep41Payment: { destinationAddress: "G", rawAmount: "1" } }]),
+      path: "details.stellarTransaction.operations[0].body.sep41Payment.contractAddress",
+    },
+    { what: "note not a string", body: assetTransferBody({}, { note: 5 }), path: "note" },
+    { what: "state not a string", body: assetTransferBody({}, { state: ["AWAITING_SIGNATURE"] }), path: "state" },
+    { what: "subType not a string", body: apiBody([], { subType: 1 }), path: "subType" },
+    { what: "network not a string", body: apiBody([], { network: { id: "x" } }), path: "network" },
+    { what: "externalId not a string", body: assetTransferBody({}, { externalId: 1 }), path: "externalId" },
+    { what: "designatedSigners not an array", body: assetTransferBody({}, { designatedSigners: "users/a" }), path: "designatedSigners" },
+    { what: "designatedSigners with a number", body: assetTransferBody({}, { designatedSigners: ["users/a", 2] }), path: "designatedSigners[1]" },
+    { what: "request not an object", body: apiBody([], { request: "x" }), path: "request" },
+    { what: "request.initiator not a string", body: apiBody([], { request: { initiator: 1 } }), path: "request.initiator" },
+    { what: "note too long", body: assetTransferBody({}, { note: "n".repeat(10_001) }), path: "note" },
+  ];
+  it.each(cases)("$what → $path", ({ body, path }) => {
+    const { code, message } = refusal(body);
+    expect(code).toBe("INVALID_TRANSACTION");
+    expect(message.startsWith(`${path}: `)).toBe(true);
+  });
+});
+
+describe("never throws", () => {
+  const hostile: unknown[] = [
+    JSON.parse('{"name":"vaults/v/transactions/t","__proto__":{"details":{"assetTransfer":{}}}}'),
+    JSON.parse('{"name":"vaults/v/transactions/t","details":{"__proto__":{"x":1}}}'),
+    { name: TX_NAME, details: { stellarTransaction: { network: "n", sourceAddress: "s", operations: [{ sourceAccountAddress: "a", body: null }] } } },
+    { name: TX_NAME, transfers: [null] },
+    { name: TX_NAME, request: null, designatedSigners: null, details: null },
+  ];
+  it.each(hostile.map((body, i) => ({ i, body })))("hostile body %#", ({ body }) => {
+    expect(() => parseTransaction(body)).not.toThrow();
+  });
+});

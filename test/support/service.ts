@@ -1,0 +1,55 @@
+/**
+ * Starts the real service (src/service.ts) on 127.0.0.1:0 against a test database and a policy
+ * bundle directory, as `countersign serve` would, with an injectable clock.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { loadConfig, type Config } from "../../src/config.js";
+import type { DatabaseHandle } from "../../src/db/connect.js";
+import { silentLogger, type Logger } from "../../src/log.js";
+import { startService, type Service } from "../../src/service.js";
+
+export const EXAMPLE_POLICIES = path.resolve(import.meta.dirname, "../../policies");
+export const EXAMPLES = path.resolve(import.meta.dirname, "../../policies/tests/transactions");
+
+export interface TestServiceOptions {
+  database?: DatabaseHandle;
+  databaseUrl?: string;
+  policiesDir?: string;
+  env?: Record<string, string>;
+  clock?: () => Date;
+  logger?: Logger;
+}
+
+export async function startTestService(options: TestServiceOptions): Promise<Service & { config: Readonly<Config> }> {
+  const config = loadConfig({
+    COUNTERSIGN_HOST: "127.0.0.1",
+    COUNTERSIGN_PORT: "0",
+    COUNTERSIGN_POLICIES: options.policiesDir ?? EXAMPLE_POLICIES,
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
+  });
+  const service = await startService({
+    config,
+    logger: options.logger ?? silentLogger,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.database ? { database: options.database } : {}),
+  });
+  return { ...service, config };
+}
+
+/** A bundle directory written from a policy document (YAML or JSON text) and optional test files. */
+export function writeBundle(policy: string, tests: Record<string, string> = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "countersign-bundle-"));
+  writeFileSync(path.join(dir, "policy.yaml"), policy);
+  for (const [name, content] of Object.entries(tests)) {
+    mkdirSync(path.join(dir, "tests"), { recursive: true });
+    writeFileSync(path.join(dir, "tests", name), content);
+  }
+  return dir;
+}
+
+export function readExample(name: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(EXAMPLES, name), "utf8")) as Record<string, unknown>;
+}
