@@ -80,13 +80,21 @@ export class ConfigError extends Error {
   }
 }
 
+const REQUIRED_WITH_API = ["COUNTERSIGN_SERVICE_ACCOUNT_EMAIL", "COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE", "COUNTERSIGN_VAULTS"] as const;
+
+/** Variables that only make sense together, checked on the raw environment so they are reported with the rest. */
+function missingCompanions(env: NodeJS.ProcessEnv): string[] {
+  if (!env.COUNTERSIGN_API_URL?.trim()) return [];
+  return REQUIRED_WITH_API.filter((k) => !env[k]?.trim()).map((k) => `${k}: required when COUNTERSIGN_API_URL is set`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const parsed = envSchema.safeParse(env);
+  const problems = missingCompanions(env);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+    throw new ConfigError([...parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`), ...problems]);
   }
   const e = parsed.data;
-  const problems: string[] = [];
   const custodyApi = custodyApiConfig(e, problems);
   const eventsPublicKeyPem = e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE
     ? readKeyFile("COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE", e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE, problems)
@@ -110,11 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
 type Env = z.infer<typeof envSchema>;
 
 function custodyApiConfig(e: Env, problems: string[]): CustodyApiConfig | undefined {
-  if (!e.COUNTERSIGN_API_URL) return undefined;
-  const missing = (["COUNTERSIGN_SERVICE_ACCOUNT_EMAIL", "COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE", "COUNTERSIGN_VAULTS"] as const)
-    .filter((k) => !e[k]);
-  for (const k of missing) problems.push(`${k}: required when COUNTERSIGN_API_URL is set`);
-  if (missing.length > 0) return undefined;
+  if (!e.COUNTERSIGN_API_URL || REQUIRED_WITH_API.some((k) => !e[k])) return undefined;
   const vaults = e.COUNTERSIGN_VAULTS!.split(",").map((v) => v.trim().replace(/^vaults\//, "")).filter(Boolean);
   const badVault = vaults.find((v) => !/^[A-Za-z0-9_-]+$/.test(v));
   if (badVault !== undefined) problems.push(`COUNTERSIGN_VAULTS: "${badVault}" is not a vault id`);

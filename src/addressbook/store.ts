@@ -113,7 +113,7 @@ export async function readVaultSnapshot(db: Db, vault: string): Promise<VaultSna
   const name = vaultName(vault);
   return db
     .transaction()
-    .setIsolationLevel("read committed")
+    .setIsolationLevel("repeatable read")
     .setAccessMode("read only")
     .execute(async (trx) => {
       const status = await trx.selectFrom("address_book_sync").select(["generation", "synced_at"]).where("vault", "=", name).executeTakeFirst();

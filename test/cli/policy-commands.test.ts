@@ -1,0 +1,97 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.js";
+import { EXAMPLE_POLICIES, EXAMPLES, writeBundle } from "../support/service.js";
+
+const INVALID = `
+version: "bad.1"
+default: deny
+rules:
+  - id: fine
+    decision: allow
+    when: {"var": "transfer.destination.internal"}
+  - id: sneaky
+    decision: deny
+    when: {"==": [{"var": "tx.__proto__.polluted"}, "x"]}
+`;
+
+const FAILING_CASE = `
+cases:
+  - name: this case expects the wrong thing
+    transaction:
+      name: vaults/v1/transactions/t1
+      details: {assetTransfer: {asset: assets/native.ethereum-mainnet, amount: "1", source: vaults/v1/wallets/a, destination: vaults/v1/wallets/b}}
+    expect: deny
+  - name: this one is right
+    transaction:
+      name: vaults/v1/transactions/t2
+      details: {assetTransfer: {asset: assets/native.ethereum-mainnet, amount: "1", source: vaults/v1/wallets/a, destination: vaults/v1/wallets/b}}
+    expect: allow
+`;
+
+describe("countersign policy check", () => {
+  it("passes on the example bundle and prints N passed, N failed", async () => {
+    const result = await runCli(["policy", "check", EXAMPLE_POLICIES]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^[1-9][0-9]* passed, 0 failed$/m);
+  });
+
+  it("exits 1 on a failing case and names it", async () => {
+    const dir = writeBundle(`version: "t.1"\ndefault: deny\nrules:\n  - id: internal\n    decision: allow\n    when: {"var": "transfer.destination.internal"}\n`, {
+      "cases.yaml": FAILING_CASE,
+    });
+    const result = await runCli(["policy", "check", dir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("FAIL tests/cases.yaml: this case expects the wrong thing");
+    expect(result.stdout).toContain("expected deny, got allow");
+    expect(result.stdout).toMatch(/^1 passed, 1 failed$/m);
+  });
+
+  it("exits 1 on an invalid bundle with the file, rule and path", async () => {
+    const result = await runCli(["policy", "check", writeBundle(INVALID)]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/policy\.yaml.*sneaky.*rules\[1\]\.when.*__proto__/);
+  });
+});
+
+describe("countersign serve with an invalid bundle", () => {
+  it("stops with messages that name the file, rule and path", async () => {
+    const result = await runCli(["serve"], {
+      env: { COUNTERSIGN_POLICIES: writeBundle(INVALID), COUNTERSIGN_PORT: "0", COUNTERSIGN_DATA_DIR: ":memory:" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/policy\.yaml.*rule "sneaky".*rules\[1\]\.when/);
+  });
+
+  it("stops on invalid configuration with one message per problem", async () => {
+    const result = await runCli(["serve"], { env: { COUNTERSIGN_PORT: "99999", COUNTERSIGN_API_URL: "https://api.example" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("COUNTERSIGN_PORT");
+    expect(result.stderr).toContain("COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: required when COUNTERSIGN_API_URL is set");
+  });
+});
+
+describe("countersign explain", () => {
+  it("prints the decision and the matched rules of a file", async () => {
+    const result = await runCli(["explain", path.join(EXAMPLES, "evm-delegation.json"), "--policies", EXAMPLE_POLICIES]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("decision: deny");
+    expect(result.stdout).toContain("matched deny only-transfers");
+  });
+
+  it("reads standard input and prints JSON with --json", async () => {
+    const input = readFileSync(path.join(EXAMPLES, "api-shape-token-transfer.json"), "utf8");
+    const result = await runCli(["explain", "-", "--json", "--policies", EXAMPLE_POLICIES], { input });
+    expect(result.code).toBe(0);
+    const trace = JSON.parse(result.stdout) as { decision: string; facts: { transfer: { amount: string } }[] };
+    expect(trace.decision).toBe("deny");
+    expect(trace.facts[0]!.transfer.amount).toBe("120.5");
+  });
+
+  it("refuses a malformed transaction with its error code", async () => {
+    const result = await runCli(["explain", "-", "--policies", EXAMPLE_POLICIES], { input: '{"name": "nope"}' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("NOT_A_TRANSACTION");
+  });
+});
