@@ -62,7 +62,7 @@ async function applyOnce(
   effect: EventEffect,
 ): Promise<Result<"applied" | "already-applied">> {
   try {
-    
+    if (await effectCompleted(deps.db, event.id)) return ok("already-applied");
     await effect.run(deps);
     await recordEffectCompleted(deps.db, event.id, effect.name, deps.now());
     return ok("applied");

@@ -41,7 +41,7 @@ export function findAddressBookEntry(
 ): AddressBookEntryFacts | null {
   if (network === null) return null;
   const entry = view.entries.find(
-    (e) => bareNetwork(e.network) === network && sameAddress(e.address, address),
+    (e) => e.signed !== false && bareNetwork(e.network) === network && sameAddress(e.address, address),
   );
   return entry === undefined ? null : entryFacts(entry);
 }

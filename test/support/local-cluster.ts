@@ -4,7 +4,7 @@
  * cluster runs as the `postgres` user.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -71,12 +71,28 @@ export async function startLocalCluster(binDir: string): Promise<LocalCluster> {
     port,
     stop: async () => {
       if (child.exitCode === null) {
-        child.kill("SIGINT"); // fast shutdown
-        await new Promise((resolve) => child.once("exit", resolve));
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        // Signal the postmaster itself: as root the child is `runuser`, which does not pass
+        // SIGINT on. SIGINT is postgres's "fast" shutdown.
+        signalPostmaster(dataDir, "SIGINT") || child.kill("SIGINT");
+        const timer = setTimeout(() => signalPostmaster(dataDir, "SIGQUIT") || child.kill("SIGKILL"), 10_000);
+        await exited;
+        clearTimeout(timer);
       }
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function signalPostmaster(dataDir: string, signal: NodeJS.Signals): boolean {
+  try {
+    const pid = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    if (!Number.isInteger(pid) || pid <= 0) return false;
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function waitUntilAccepting(url: string, child: ChildProcess): Promise<void> {

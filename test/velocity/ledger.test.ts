@@ -44,6 +44,15 @@ describe.each(backends)("velocity ledger on $name", (backend) => {
       expect(await total(db, key, d, new Date(NOW.getTime() + 1))).toEqual({ amount: "4", count: 1 });
     });
 
+    it.each([60, 3600, 86_400])("leaves out a charge exactly %i s old when now is on a whole hour", async (d) => {
+      const key = freshKey("aligned");
+      const now = new Date("2026-11-21T12:00:00.000Z");
+      await chargeTransaction(db, [{ key, amount: "1", at: secondsBefore(now, d) }]);
+      await chargeTransaction(db, [{ key, amount: "2", at: secondsBefore(now, d - 0.001) }]);
+      await chargeTransaction(db, [{ key, amount: "4", at: secondsBefore(now, d - 1) }]);
+      expect(await total(db, key, d, now)).toEqual({ amount: "6", count: 2 });
+    });
+
     it("counts a charge stamped after now (a transaction that committed while this one waited)", async () => {
       const key = freshKey("future");
       await chargeTransaction(db, [{ key, amount: "3", at: new Date(NOW.getTime() + 1500) }]);
@@ -65,7 +74,7 @@ describe.each(backends)("velocity ledger on $name", (backend) => {
         await chargeTransaction(db, batch);
       }
       for (const d of [1, 59, 61, 3599, 3601, 86_399, 86_401, 2 * 86_400]) {
-        for (const offsetMs of [0, -17_123, -3_600_001, -40_000_000]) {
+        for (const offsetMs of [0, -789, -17_123, -3_600_001, -40_000_000]) {
           const now = new Date(NOW.getTime() + offsetMs);
           const inWindow = charges.filter((c) => c.at > now.getTime() - d * 1000);
           const expected = inWindow.reduce((sum, c) => sum.plus(c.amount), new Big(0));

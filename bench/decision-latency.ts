@@ -1,0 +1,56 @@
+/**
+ * In-process decision latency: `decide()` — facts, locks, evaluation, decision row and charges,
+ * committed — for distinct transactions, one after another, with the example policy (which has
+ * two velocity windows). No HTTP: this is the cost the service adds per decision.
+ */
+import { randomUUID } from "node:crypto";
+import { notConfiguredView } from "../src/addressbook/types.js";
+import { decide } from "../src/decision/decide.js";
+import type { DecisionDeps } from "../src/decision/deps.js";
+import { silentLogger } from "../src/log.js";
+import { loadBundleSync } from "../src/policy/load.js";
+import { parseTransaction } from "../src/transaction/parse.js";
+import type { BenchDatabase } from "./databases.js";
+import { summarize, type Summary } from "./stats.js";
+
+const VAULT = "vaults/bench";
+
+export function benchTransaction(i: number, wallets = 100) {
+  return {
+    name: `${VAULT}/transactions/${randomUUID().replaceAll("-", "")}`,
+    details: {
+      assetTransfer: {
+        asset: "assets/native.ethereum-mainnet",
+        amount: "0.001",
+        source: `${VAULT}/wallets/hot${i % wallets}`,
+        destination: `${VAULT}/wallets/cold`,
+      },
+    },
+  };
+}
+
+export async function benchDecisionLatency(db: BenchDatabase, options: { decisions: number; policies: string }): Promise<Summary> {
+  const loaded = loadBundleSync(options.policies);
+  if (!loaded.ok) throw loaded.error;
+  const bundle = loaded.value;
+  const deps: DecisionDeps = {
+    db: db.handle.db,
+    policy: { current: () => bundle },
+    addressBook: { viewFor: async (v) => notConfiguredView(v), staleReason: () => null },
+    clock: () => new Date(),
+    logger: silentLogger,
+  };
+  const run = async (i: number) => {
+    const parsed = parseTransaction(benchTransaction(i));
+    if (!parsed.ok) throw parsed.error;
+    const started = performance.now();
+    const result = await decide(deps, parsed.value, "bench");
+    const elapsed = performance.now() - started;
+    if (result.kind !== "decided" || result.decision !== "allow") throw new Error(`unexpected result ${JSON.stringify(result)}`);
+    return elapsed;
+  };
+  for (let i = 0; i < 200; i++) await run(i); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < options.decisions; i++) samples.push(await run(i));
+  return summarize(samples);
+}

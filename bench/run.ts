@@ -1,0 +1,39 @@
+/**
+ * `npm run bench`: prints the performance figures countersign tracks, each beside a baseline
+ * measured in the same run. Bounded: a few minutes on a 2-core machine.
+ */
+import path from "node:path";
+import { benchDecisionLatency } from "./decision-latency.js";
+import { pgliteBenchDatabase, postgresBenchDatabase, type BenchDatabase } from "./databases.js";
+import { fmt } from "./stats.js";
+
+const POLICIES = path.resolve(import.meta.dirname, "../policies");
+const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 10_000);
+
+async function withDatabase<T>(open: () => Promise<BenchDatabase>, run: (db: BenchDatabase) => Promise<T>): Promise<T> {
+  const db = await open();
+  try {
+    return await run(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`countersign bench — node ${process.version}, ${DECISIONS} decisions per database\n`);
+  console.log("decision latency in-process (decide(): facts, locks, evaluation, committed row and charges)");
+  for (const open of [postgresBenchDatabase, pgliteBenchDatabase]) {
+    await withDatabase(open, async (db) => {
+      const s = await benchDecisionLatency(db, { decisions: DECISIONS, policies: POLICIES });
+      console.log(`  ${db.label.padEnd(26)} median ${fmt(s.medianMs).padStart(9)}   p99 ${fmt(s.p99Ms).padStart(9)}   (n=${s.n})`);
+    });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
