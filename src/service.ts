@@ -2,23 +2,24 @@
  * Assembles the running service from configuration: database, policy, address-book source,
  * event handler, HTTP app. `main.ts` starts it; end-to-end tests start it on port 0.
  */
+import type { Express } from "express";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "./config.js";
 import { openDatabase, type DatabaseHandle } from "./db/connect.js";
 import { migrateToLatest } from "./db/migrate.js";
-import type { AddressBookSource, DecisionDeps } from "./decision/deps.js";
+import type { DecisionDeps } from "./decision/deps.js";
 import { createApp } from "./http/app.js";
-import type { ReadinessCheck } from "./http/routes/status.js";
 import type { Logger } from "./log.js";
 import { ActivePolicy } from "./policy/active-policy.js";
-import { notConfiguredView } from "./addressbook/types.js";
+import { startBackground, type Background } from "./background.js";
 
 export interface Service {
   url: string;
   server: Server;
   database: DatabaseHandle;
   policy: ActivePolicy;
+  background: Background;
   /** Stops accepting, drains in-flight requests, stops background work, closes the database. */
   stop(): Promise<void>;
 }
@@ -40,7 +41,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   try {
     if (config.migrate) await migrateToLatest(database.db);
-    const background = await startBackground({ ...options, clock }, database);
+    const background = startBackground({ config, db: database.db, logger, clock });
     const decision: DecisionDeps = { db: database.db, policy, addressBook: background.addressBook, clock, logger };
     const app = createApp({
       decision,
@@ -61,6 +62,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       server,
       database,
       policy,
+      background,
       stop: async () => {
         clearInterval(poll);
         await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -74,22 +76,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
 }
 
-interface Background {
-  addressBook: AddressBookSource;
-  readiness: ReadinessCheck[];
-  policyExtras?: () => Promise<Record<string, unknown>>;
-  eventsHandler?: import("express").RequestHandler;
-  stop(): Promise<void>;
-}
-
-async function startBackground(options: ServiceOptions & { clock: () => Date }, database: DatabaseHandle): Promise<Background> {
-  void database;
-  void options;
-  const addressBook: AddressBookSource = { viewFor: async (vault) => notConfiguredView(vault), staleReason: () => null };
-  return { addressBook, readiness: [], stop: async () => undefined };
-}
-
-function listen(app: import("express").Express, host: string, port: number): Promise<Server> {
+function listen(app: Express, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
     server.once("listening", () => resolve(server));

@@ -46,7 +46,7 @@ export function velocityFacts(
 function add(sum: Running | undefined, transfer: TransferFacts): Running {
   const before = sum ?? { amount: new Dec("0"), count: 0 };
   const amount = before.amount === null || transfer.amount === null ? null : before.amount.plus(transfer.amount);
-  return { amount, count: 1 };
+  return { amount, count: before.count + 1 };
 }
 
 function windowFacts(window: WindowSpec, before: WindowTotal, inTx: Running): WindowFacts {

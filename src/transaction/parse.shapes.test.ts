@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseTransaction } from "./parse.js";
 import { EXAMPLES, example, type Body, type ExampleName } from "./test-bodies.js";
-import type { Transaction } from "./types.js";
+import type { Endpoint, Transaction } from "./types.js";
 
 function parsed(body: unknown): Transaction {
   const result = parseTransaction(body);
@@ -13,7 +13,7 @@ const WALLET = "vaults/5c3f1a2b9d7e/wallets/7a8b9c0d1e2f";
 const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
 const SENDER = "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
 const SPONSOR = "GSPONSORXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
-const address = (value: string) => ({ value, kind: "address", wallet: null, address: value });
+const address = (value: string): Endpoint => ({ value, kind: "address", wallet: null, address: value });
 
 /** Everything but the snapshot, as each example must parse. */
 const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {

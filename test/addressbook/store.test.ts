@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAddressBookSource } from "../../src/addressbook/source.js";
 import { readSyncStatus } from "../../src/addressbook/sync-status.js";
 import { readVaultView, recordSyncFailure, replaceVaultCopy } from "../../src/addressbook/store.js";
 import type { AddressBookEntry, OwnWalletAddress } from "../../src/addressbook/types.js";
@@ -126,5 +127,16 @@ describe("address-book store", () => {
     expect(moved.syncedAt).toEqual(at(120));
     expect(Object.isFrozen(moved.entries)).toBe(true);
     expect((await processA.read("vaults/elsewhere")).configured).toBe(false);
+  });
+
+  it("the decision path's source serves views and defers on a stale or never-synced copy", async () => {
+    const source = createAddressBookSource(db, { vaults: ["src", "never"], maxAgeSeconds: 900 });
+    await replaceVaultCopy(db, "vaults/src", entries("vaults/src", 2), [], at(0));
+    const view = await source.viewFor("vaults/src");
+    expect(view.entries).toHaveLength(2);
+    expect(source.staleReason(view, at(900))).toBeNull();
+    expect(source.staleReason(view, at(901))).toMatch(/vaults\/src was last synced 901s ago/);
+    expect(source.staleReason(await source.viewFor("vaults/never"), at(0))).toMatch(/not been synced/);
+    expect(source.staleReason(await source.viewFor("vaults/other"), at(0))).toBeNull();
   });
 });

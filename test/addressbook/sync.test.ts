@@ -112,7 +112,7 @@ describe("address-book sync", () => {
     await syncVault({ db, client: clientFor(), clock }, "v1");
     api.setAddressBook("v1", [fakeData.entry("v1", 1)]);
     const gated = clientFor();
-    const failing: CustodyClient = { ...gated, listWalletAddresses: async (v, w) => (w === "old" ? (api.failNext(5, 500), gated.listWalletAddresses(v, w)) : gated.listWalletAddresses(v, w)) };
+    const failing: CustodyClient = { ...gated, listWalletAddresses: async (v, w) => (w === "old" ? (api.failNext(3, 500), gated.listWalletAddresses(v, w)) : gated.listWalletAddresses(v, w)) };
     const result = await syncVault({ db, client: failing, clock, walletConcurrency: 1 }, "v1");
     expect(!result.ok && result.error).toMatchObject({ code: "UNAVAILABLE", operation: "ListWalletAddresses" });
     expect((await readVaultView(db, "v1", true)).entries).toHaveLength(2500);
@@ -170,7 +170,8 @@ describe("address-book sync", () => {
   });
 });
 
+/** Polls for a condition the code under test reaches asynchronously (bounded, not a timing assertion). */
 async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
   if (!condition()) throw new Error("condition not reached");
 }

@@ -63,7 +63,7 @@ describe.each(backends)("events table on $name", (backend) => {
     const row = await db
       .selectFrom("events")
       .select(["body", "signature", "payload", "new_state", "details", "resource_type"])
-      .where("id", "=", (event as { id: string }).id)
+      .where("id", "=", event.id)
       .executeTakeFirstOrThrow();
     expect(Buffer.from(row.body).toString()).toBe(JSON.stringify(event));
     expect(row.signature).toBe("c2ln");

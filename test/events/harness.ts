@@ -72,6 +72,9 @@ export async function startEventsApp(db: Db, options: Partial<Pick<EventsHandler
   };
 }
 
+/** An event body as the platform sends it. */
+export type EventBody = { id: string; type: string } & Record<string, unknown>;
+
 let counter = 0;
 
 /** A unique event id per call, so tests sharing a database do not collide. */
@@ -80,7 +83,7 @@ export function eventId(): string {
   return `evt-${process.pid}-${Date.now()}-${counter}`;
 }
 
-export function stateUpdated(transactionName: string, newState: string, id = eventId()): object {
+export function stateUpdated(transactionName: string, newState: string, id = eventId()): EventBody {
   const vault = transactionName.split("/").slice(0, 2).join("/");
   return {
     id,
@@ -92,12 +95,12 @@ export function stateUpdated(transactionName: string, newState: string, id = eve
   };
 }
 
-export function transactionCreated(transactionName: string, id = eventId()): object {
+export function transactionCreated(transactionName: string, id = eventId()): EventBody {
   const vault = transactionName.split("/").slice(0, 2).join("/");
   return { id, vault, type: "TRANSACTION_CREATED", resourceType: "TRANSACTION", resource: transactionName };
 }
 
-export function walletAddressCreated(vault: string, id = eventId()): object {
+export function walletAddressCreated(vault: string, id = eventId()): EventBody {
   return {
     id,
     vault,

@@ -1,0 +1,18 @@
+/**
+ * The address book as the decision path reads it (decision/deps.ts AddressBookSource): the cached
+ * per-vault view (view-cache.ts) and the freshness rule (freshness.ts) with the configured
+ * maximum age.
+ */
+import type { CustodyApiConfig } from "../config.js";
+import type { Db } from "../db/connect.js";
+import type { AddressBookSource } from "../decision/deps.js";
+import { addressBookFreshness } from "./freshness.js";
+import { createAddressBookReader } from "./view-cache.js";
+
+export function createAddressBookSource(db: Db, config: Pick<CustodyApiConfig, "vaults" | "maxAgeSeconds">): AddressBookSource {
+  const reader = createAddressBookReader(db, config.vaults);
+  return {
+    viewFor: (vault) => reader.read(vault),
+    staleReason: (view, now) => addressBookFreshness(view, now, config.maxAgeSeconds).reason,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The parts of the service that work beside the request path: the address-book sync (when the
+ * custody API is configured) and the event webhook's effects (when its public key is configured).
+ * Each contributes what the decision path reads, readiness checks and status for `/v1/policy`.
+ */
+import type { RequestHandler } from "express";
+import { custodyClientFromConfig } from "./addressbook/custody-client.js";
+import { createAddressBookSource } from "./addressbook/source.js";
+import { createAddressBookSync, type AddressBookSync } from "./addressbook/sync.js";
+import { notConfiguredView } from "./addressbook/types.js";
+import type { Config } from "./config.js";
+import type { Db } from "./db/connect.js";
+import type { AddressBookSource } from "./decision/deps.js";
+import { parseEventsPublicKey } from "./events/public-key.js";
+import { createEventsHandler } from "./events/route.js";
+import type { ReadinessCheck } from "./http/routes/status.js";
+import { describeError, type Logger } from "./log.js";
+import { voidCharges } from "./velocity/ledger.js";
+
+export interface Background {
+  addressBook: AddressBookSource;
+  readiness: ReadinessCheck[];
+  policyExtras: () => Promise<Record<string, unknown>>;
+  eventsHandler?: RequestHandler;
+  /** The running sync, when configured (the CLI's `addressbook sync` and tests use it). */
+  sync?: AddressBookSync;
+  stop(): Promise<void>;
+}
+
+export interface BackgroundOptions {
+  config: Readonly<Config>;
+  db: Db;
+  logger: Logger;
+  clock: () => Date;
+}
+
+const NOT_CONFIGURED: AddressBookSource = { viewFor: async (vault) => notConfiguredView(vault), staleReason: () => null };
+
+export function startBackground(options: BackgroundOptions): Background {
+  const { config, db, logger, clock } = options;
+  const api = config.custodyApi;
+  let sync: AddressBookSync | undefined;
+  if (api) {
+    sync = createAddressBookSync({
+      db,
+      client: custodyClientFromConfig(api),
+      vaults: api.vaults,
+      refreshSeconds: api.refreshSeconds,
+      maxAgeSeconds: api.maxAgeSeconds,
+      clock,
+      onResult: (result) =>
+        result.ok
+          ? logger.info({ vault: result.value.vault, entries: result.value.entries, ownAddresses: result.value.ownAddresses }, "address book synced")
+          : logger.warn({ vault: result.error.vault, code: result.error.code, error: result.error.message }, "address book sync failed"),
+    });
+    sync.start();
+  }
+  const running = sync;
+  const eventsHandler = config.eventsPublicKeyPem
+    ? createEventsHandler({
+        db,
+        publicKey: parseEventsPublicKey(config.eventsPublicKeyPem),
+        now: clock,
+        logger,
+        onTransactionFailed: async (name) => {
+          const { voided } = await voidCharges(db, name, clock());
+          if (voided > 0) logger.info({ transaction: name, voided }, "velocity charges voided");
+        },
+        onWalletChanged: async (vault) => {
+          await running?.syncWallets(vault);
+        },
+      })
+    : undefined;
+  return {
+    addressBook: api ? createAddressBookSource(db, api) : NOT_CONFIGURED,
+    readiness: running ? [addressBookReadiness(running)] : [],
+    policyExtras: async () => ({ addressBook: running ? { configured: true, vaults: await running.status() } : { configured: false } }),
+    ...(eventsHandler ? { eventsHandler } : {}),
+    ...(running ? { sync: running } : {}),
+    stop: async () => {
+      await running?.stop().catch((error: unknown) => logger.warn(describeError(error), "address book sync did not stop cleanly"));
+    },
+  };
+}
+
+function addressBookReadiness(sync: AddressBookSync): ReadinessCheck {
+  return {
+    name: "addressBook",
+    check: async () => {
+      const stale = (await sync.status()).filter((s) => s.stale);
+      return stale.length === 0 ? null : stale.map((s) => s.staleReason).join("; ");
+    },
+  };
+}
