@@ -69,8 +69,10 @@ describe.each(backends)("decisions table on $name", (backend) => {
     await expect(db.deleteFrom("decisions").execute()).rejects.toThrow(/append-only/);
   });
 
-  it("refuses TRUNCATE", async () => {
-    await expect(sql`truncate decisions`.execute(db)).rejects.toThrow(/append-only/);
+  it("refuses TRUNCATE, even with CASCADE", async () => {
+    // Plain TRUNCATE is already refused by the ledger's foreign key; CASCADE would get past that.
+    await expect(sql`truncate decisions cascade`.execute(db)).rejects.toThrow(/append-only/);
+    await expect(sql`truncate decisions`.execute(db)).rejects.toThrow();
   });
 
   it("keeps the row it was asked to change", async () => {
