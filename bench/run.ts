@@ -6,9 +6,11 @@ import path from "node:path";
 import { benchDecisionLatency } from "./decision-latency.js";
 import { pgliteBenchDatabase, postgresBenchDatabase, type BenchDatabase } from "./databases.js";
 import { fmt } from "./stats.js";
+import { benchThroughput, bundleWithoutWindows } from "./webhook-throughput.js";
 
 const POLICIES = path.resolve(import.meta.dirname, "../policies");
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 10_000);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 
 async function withDatabase<T>(open: () => Promise<BenchDatabase>, run: (db: BenchDatabase) => Promise<T>): Promise<T> {
   const db = await open();
@@ -28,6 +30,16 @@ async function main(): Promise<void> {
       console.log(`  ${db.label.padEnd(26)} median ${fmt(s.medianMs).padStart(9)}   p99 ${fmt(s.p99Ms).padStart(9)}   (n=${s.n})`);
     });
   }
+
+  console.log(`\nwebhook throughput, full HTTP path, 16 connections from a second process, ${LOAD_SECONDS} s each`);
+  await withDatabase(postgresBenchDatabase, async (db) => {
+    const baseline = await benchThroughput(db.handle, bundleWithoutWindows(POLICIES), "example policy without windows", LOAD_SECONDS);
+    const windows = await benchThroughput(db.handle, POLICIES, "example policy (2 windows)", LOAD_SECONDS);
+    for (const r of [baseline, windows]) {
+      console.log(`  ${r.label.padEnd(34)} ${r.perSecond.toFixed(0).padStart(6)} decisions/s   p50 ${r.latencyP50} ms   p99 ${r.latencyP99} ms   non-2xx ${r.non2xx}`);
+    }
+    console.log(`  ratio with/without windows: ${(windows.perSecond / baseline.perSecond).toFixed(2)}`);
+  });
 }
 
 main().then(

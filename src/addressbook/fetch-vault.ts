@@ -1,10 +1,12 @@
 /**
  * Reading one vault's copy from the custody API: the address book, the wallets (archived
- * included) and each custodied wallet's addresses, read a few wallets at a time.
+ * included), each custodied wallet's addresses, read a few wallets at a time, and the names of
+ * its external wallets (so that naming one never makes a transfer internal).
  */
 import { err, ok, type Result } from "../errors.js";
 import type { CustodyClient } from "./custody-client.js";
 import { vaultId } from "./copy.js";
+import type { ApiWallet } from "./custody-schemas.js";
 import type { CustodyApiError } from "./errors.js";
 import { isCustodiedWallet, toAddressBookEntries, toOwnAddresses, walletIdOf } from "./sync-mapping.js";
 import type { AddressBookEntry, OwnWalletAddress } from "./types.js";
@@ -12,6 +14,8 @@ import type { AddressBookEntry, OwnWalletAddress } from "./types.js";
 export interface FetchedCopy {
   entries: AddressBookEntry[];
   ownAddresses: OwnWalletAddress[];
+  /** `vaults/{v}/wallets/{w}` of each external wallet. */
+  externalWallets: string[];
 }
 
 /** The vault's entries and its custodied wallets' addresses; `vault` is `vaults/{id}`. */
@@ -24,6 +28,8 @@ export async function fetchVaultCopy(client: CustodyClient, vault: string, walle
   const wallets = await client.listWallets(id);
   if (!wallets.ok) return wallets;
   const custodied = wallets.value.filter(isCustodiedWallet);
+  const external = externalWalletNames(vault, wallets.value);
+  if (!external.ok) return external;
   const perWallet = await mapUntilError(custodied, walletConcurrency, async (wallet) => {
     const walletId = walletIdOf(vault, wallet);
     if (!walletId.ok) return walletId;
@@ -31,7 +37,18 @@ export async function fetchVaultCopy(client: CustodyClient, vault: string, walle
     return addresses.ok ? toOwnAddresses(vault, wallet.name, addresses.value) : addresses;
   });
   if (!perWallet.ok) return perWallet;
-  return ok({ entries: entries.value, ownAddresses: perWallet.value.flat() });
+  return ok({ entries: entries.value, ownAddresses: perWallet.value.flat(), externalWallets: external.value });
+}
+
+/** Checked to be named under the vault, like every other resource of the copy. */
+function externalWalletNames(vault: string, wallets: readonly ApiWallet[]): Result<string[], CustodyApiError> {
+  const names: string[] = [];
+  for (const wallet of wallets.filter((w) => !isCustodiedWallet(w))) {
+    const id = walletIdOf(vault, wallet);
+    if (!id.ok) return id;
+    names.push(wallet.name);
+  }
+  return ok(names);
 }
 
 /** Runs `task` over `items`, at most `limit` at a time; stops starting new ones after the first error. */

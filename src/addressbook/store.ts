@@ -4,8 +4,9 @@
  * and the rows of its generation in one REPEATABLE READ snapshot. So a reader sees the old copy
  * or the new one, never half of either, and a failed sync leaves the last good copy in place.
  */
+import { createHash } from "node:crypto";
 import type { Db } from "../db/connect.js";
-import { canonicalCopy, vaultName } from "./copy.js";
+import { canonicalCopy, vaultName, type CanonicalCopy } from "./copy.js";
 import { notConfiguredView, type AddressBookEntry, type AddressBookView, type OwnWalletAddress } from "./types.js";
 
 export interface ReplaceOutcome {
@@ -23,15 +24,17 @@ export interface SyncFailure {
 // 7 parameters a row: well under Postgres' 65535 bind parameters a statement.
 const INSERT_CHUNK = 1000;
 
+/** `externalWallets`: the vault's external wallet names (most vaults have none). */
 export async function replaceVaultCopy(
   db: Db,
   vault: string,
   entries: readonly AddressBookEntry[],
   ownAddresses: readonly OwnWalletAddress[],
   syncedAt: Date,
+  externalWallets: readonly string[] = [],
 ): Promise<ReplaceOutcome> {
   const name = vaultName(vault);
-  const copy = canonicalCopy(entries, ownAddresses);
+  const copy = withExternalWallets(canonicalCopy(entries, ownAddresses), externalWallets);
   return db.transaction().execute(async (trx) => {
     await trx.insertInto("address_book_sync").values({ vault: name }).onConflict((oc) => oc.column("vault").doNothing()).execute();
     // The row lock serialises replacements of one vault, also across service processes.
@@ -67,6 +70,10 @@ export async function replaceVaultCopy(
       }));
       await trx.insertInto("address_book_own_addresses").values(rows).execute();
     }
+    for (let i = 0; i < copy.externalWallets.length; i += INSERT_CHUNK) {
+      const rows = copy.externalWallets.slice(i, i + INSERT_CHUNK).map((wallet) => ({ vault: name, generation: next, wallet }));
+      await trx.insertInto("address_book_external_wallets").values(rows).execute();
+    }
     await trx
       .updateTable("address_book_sync")
       .set({ ...succeeded, generation: next, content_digest: copy.digest, entry_count: copy.entries.length, own_address_count: copy.ownAddresses.length })
@@ -74,8 +81,22 @@ export async function replaceVaultCopy(
       .execute();
     await trx.deleteFrom("address_book_entries").where("vault", "=", name).where("generation", "<", next).execute();
     await trx.deleteFrom("address_book_own_addresses").where("vault", "=", name).where("generation", "<", next).execute();
+    await trx.deleteFrom("address_book_external_wallets").where("vault", "=", name).where("generation", "<", next).execute();
     return { kind: "replaced", generation: generation + 1 };
   });
+}
+
+/**
+ * The canonical copy plus the sorted, deduplicated external wallet names, in the digest too: a
+ * wallet that turns external must rewrite the copy. Without external wallets the digest is the
+ * plain copy's, so copies stored before this table existed are not all rewritten for nothing;
+ * a vault that has external wallets gets a new digest and is rewritten once, filling the table.
+ */
+function withExternalWallets(copy: CanonicalCopy, externalWallets: readonly string[]): CanonicalCopy & { externalWallets: string[] } {
+  const sorted = [...new Set(externalWallets)].sort();
+  if (sorted.length === 0) return { ...copy, externalWallets: sorted };
+  const digest = createHash("sha256").update(JSON.stringify([copy.digest, sorted])).digest("hex");
+  return { ...copy, digest, externalWallets: sorted };
 }
 
 /**
@@ -118,7 +139,7 @@ export async function readVaultSnapshot(db: Db, vault: string): Promise<VaultSna
     .execute(async (trx) => {
       const status = await trx.selectFrom("address_book_sync").select(["generation", "synced_at"]).where("vault", "=", name).executeTakeFirst();
       const generation = status === undefined ? 0 : Number(status.generation);
-      const empty = { generation, view: { configured: true, vault: name, syncedAt: null, entries: [], ownAddresses: [] } };
+      const empty = { generation, view: { configured: true, vault: name, syncedAt: null, entries: [], ownAddresses: [], externalWallets: [] } };
       if (status === undefined || generation === 0) return empty;
       const entryRows = await trx
         .selectFrom("address_book_entries")
@@ -136,8 +157,16 @@ export async function readVaultSnapshot(db: Db, vault: string): Promise<VaultSna
         .orderBy("network")
         .orderBy("address")
         .execute();
+      const externalRows = await trx
+        .selectFrom("address_book_external_wallets")
+        .select(["wallet"])
+        .where("vault", "=", name)
+        .where("generation", "=", String(generation))
+        .orderBy("wallet")
+        .execute();
       const entries = entryRows.map((r) => ({ name: r.name, displayName: r.display_name, address: r.address, network: r.network, signed: r.signed }));
       const ownAddresses = ownRows.map((r) => ({ wallet: r.wallet, walletAddress: r.wallet_address, address: r.address, network: r.network }));
-      return { generation, view: { configured: true, vault: name, syncedAt: status.synced_at, entries, ownAddresses } };
+      const externalWallets = externalRows.map((r) => r.wallet);
+      return { generation, view: { configured: true, vault: name, syncedAt: status.synced_at, entries, ownAddresses, externalWallets } };
     });
 }

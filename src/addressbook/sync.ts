@@ -1,6 +1,7 @@
 /**
- * Syncing one vault: read its address book, its wallets (archived included) and each custodied
- * wallet's addresses from the custody API, then replace the stored copy in one transaction.
+ * Syncing one vault: read its address book, its wallets (archived included), each custodied
+ * wallet's addresses and the names of its external wallets from the custody API, then replace
+ * the stored copy in one transaction.
  * Any failure leaves the last good copy in place and records the error; the copy then ages
  * until freshness.ts declares it stale and transfers defer.
  */
@@ -39,9 +40,9 @@ export async function syncVault(deps: SyncDeps, vault: string): Promise<VaultSyn
   const startedAt = deps.clock();
   const fetched = await fetchVaultCopy(deps.client, name, deps.walletConcurrency ?? 4).catch(() => err(new CustodyApiError("NETWORK", "SyncVault", name, "unexpected failure while fetching")));
   if (!fetched.ok) return failed(deps, name, fetched.error);
-  const { entries, ownAddresses } = fetched.value;
+  const { entries, ownAddresses, externalWallets } = fetched.value;
   try {
-    const outcome = await replaceVaultCopy(deps.db, name, entries, ownAddresses, startedAt);
+    const outcome = await replaceVaultCopy(deps.db, name, entries, ownAddresses, startedAt, externalWallets);
     const report = { vault: name, outcome: outcome.kind, generation: outcome.generation, syncedAt: startedAt };
     return ok({ ...report, entries: entries.length, ownAddresses: ownAddresses.length });
   } catch {

@@ -51,8 +51,17 @@ export interface AddressBookOwnAddressesTable {
   network: string;
 }
 
+/** The vault's external wallets (not controlled by the platform): never `internal` by name. */
+export interface AddressBookExternalWalletsTable {
+  vault: string;
+  generation: Int8;
+  /** `vaults/{v}/wallets/{w}` */
+  wallet: string;
+}
+
 export interface AddressBookTables {
   address_book_sync: AddressBookSyncTable;
   address_book_entries: AddressBookEntriesTable;
   address_book_own_addresses: AddressBookOwnAddressesTable;
+  address_book_external_wallets: AddressBookExternalWalletsTable;
 }

@@ -33,6 +33,12 @@ export interface AddressBookView {
   syncedAt: Date | null;
   entries: readonly AddressBookEntry[];
   ownAddresses: readonly OwnWalletAddress[];
+  /**
+   * Resource names (`vaults/{v}/wallets/{w}`) of the vault's external wallets: tracked addresses
+   * the platform does not control, so a transfer to one leaves custody. Absent when unknown (sync
+   * not configured, a policy test case): a wallet of the vault is then internal by its name alone.
+   */
+  externalWallets?: readonly string[];
 }
 
 export const notConfiguredView = (vault: string): AddressBookView => ({

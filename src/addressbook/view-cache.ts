@@ -46,5 +46,6 @@ function freeze(view: AddressBookView): AddressBookView {
     ...view,
     entries: Object.freeze(view.entries.map((e) => Object.freeze({ ...e }))),
     ownAddresses: Object.freeze(view.ownAddresses.map((a) => Object.freeze({ ...a }))),
+    ...(view.externalWallets === undefined ? {} : { externalWallets: Object.freeze([...view.externalWallets]) }),
   });
 }

@@ -33,6 +33,15 @@ export function findOwnAddress(
   );
 }
 
+/**
+ * Whether the copy lists `wallet` as one of the vault's external wallets (tracked addresses the
+ * platform does not control). A view that does not know (sync off, a policy test case) says no,
+ * so such a vault's wallets stay internal by name as before.
+ */
+export function isExternalWallet(view: AddressBookView, wallet: string): boolean {
+  return view.externalWallets?.includes(wallet) ?? false;
+}
+
 /** The entry for `address` on `network`, unless marked `signed: false` (not yet through the quorum). */
 export function findAddressBookEntry(
   view: AddressBookView,

@@ -5,7 +5,7 @@
 import type { AddressBookView } from "../addressbook/types.js";
 import { vaultOf } from "../transaction/endpoint.js";
 import type { Endpoint, Transaction, Transfer } from "../transaction/types.js";
-import { findAddressBookEntry, findOwnAddress, viewForVault } from "./address-book.js";
+import { findAddressBookEntry, findOwnAddress, isExternalWallet, viewForVault } from "./address-book.js";
 import type { DestinationFacts, EndpointFacts, TransferFacts, TxFacts } from "./types.js";
 
 export function txFacts(tx: Transaction): TxFacts {
@@ -53,12 +53,15 @@ function transferFacts(t: Transfer, vault: string, view: AddressBookView): Trans
 
 /**
  * Internal: a wallet or wallet-address resource name of the same vault, or a raw address that is
- * one of the vault's own wallet addresses on the transfer's network (its wallet is then filled in).
+ * one of the vault's own wallet addresses on the transfer's network (its wallet is then filled in)
+ * — unless the synced copy lists that wallet as external: the platform does not hold its keys, so
+ * a transfer there leaves custody whatever the vault in its name.
  */
 function endpointFacts(e: Endpoint, network: string | null, vault: string, view: AddressBookView): EndpointFacts {
   const own = e.address === null ? undefined : findOwnAddress(view, vault, e.address, network);
   const wallet = e.wallet ?? own?.wallet ?? null;
-  const internal = own !== undefined || (wallet !== null && vaultOf(wallet) === vault);
+  const ofVault = own !== undefined || (wallet !== null && vaultOf(wallet) === vault);
+  const internal = ofVault && !(wallet !== null && isExternalWallet(view, wallet));
   return { value: e.value, kind: e.kind, wallet, address: e.address, internal };
 }
 
