@@ -185,6 +185,41 @@ describe("internal endpoints", () => {
     expect(only(facts(apiBody([apiTransfer()], { request: {} }), view())).transfer?.source).toMatchObject({ internal: false, wallet: null });
   });
 
+  describe("external wallets of the vault (tracked, not controlled by the platform)", () => {
+    const tracked = `${VAULT}/wallets/tracked`;
+    const eth = "assets/native.ethereum-mainnet";
+    const synced = view({ external: [tracked] });
+    const cases: { what: string; destination: string; book: AddressBookView; internal: boolean }[] = [
+      { what: "its wallet name, synced copy lists it external", destination: tracked, book: synced, internal: false },
+      { what: "one of its wallet-address names, synced copy lists it external", destination: `${tracked}/addresses/a1`, book: synced, internal: false },
+      { what: "another wallet of the vault beside an external one", destination: `${VAULT}/wallets/w2`, book: synced, internal: true },
+      { what: "its wallet name, copy without external wallets", destination: tracked, book: view({ external: [] }), internal: true },
+      { what: "its wallet name, copy that does not know (policy test case)", destination: tracked, book: view(), internal: true },
+      { what: "its wallet name, sync not configured", destination: tracked, book: notConfiguredView(VAULT), internal: true },
+      { what: "a same-named wallet of another vault listed external", destination: tracked, book: view({ external: ["vaults/other/wallets/tracked"] }), internal: true },
+    ];
+    it.each(cases)("destination: $what → internal $internal", ({ destination, book, internal }) => {
+      const f = only(facts(assetTransferBody({ destination, asset: eth }), book));
+      expect(f.transfer?.destination.internal).toBe(internal);
+    });
+
+    it("an external source wallet is not internal either (reference shape and request.sourceWallet)", () => {
+      expect(only(facts(assetTransferBody({ source: tracked, destination: `${VAULT}/wallets/w2` }), synced)).transfer?.source).toMatchObject({
+        wallet: tracked,
+        internal: false,
+      });
+      const api = apiBody([apiTransfer({ asset: eth })], { request: { sourceWallet: tracked } });
+      expect(only(facts(api, synced)).transfer?.source).toMatchObject({ wallet: tracked, internal: false });
+      expect(only(facts(api, view())).transfer?.source).toMatchObject({ wallet: tracked, internal: true });
+    });
+
+    it("an own raw address listed under an external wallet is not internal", () => {
+      const own: OwnWalletAddress = { wallet: tracked, walletAddress: null, address: "0xcccccccccccccccccccccccccccccccccccccccc", network: "ethereum-mainnet" };
+      const f = only(facts(assetTransferBody({ destination: own.address, asset: eth }), view({ own: [own], external: [tracked] })));
+      expect(f.transfer?.destination).toMatchObject({ wallet: tracked, internal: false });
+    });
+  });
+
   it("sponsor as given", () => {
     const [first] = facts(stellarBody([stellarPayment("1")]));
     expect(first?.transfer?.sponsor).toBe("GSPONSORXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX");

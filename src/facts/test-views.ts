@@ -4,7 +4,9 @@ import { parseTransaction } from "../transaction/parse.js";
 import type { Transaction } from "../transaction/types.js";
 import { VAULT } from "../transaction/test-bodies.js";
 
-export function view(parts: { entries?: Partial<AddressBookEntry>[]; own?: OwnWalletAddress[]; vault?: string; syncedAt?: Date | null } = {}): AddressBookView {
+export function view(
+  parts: { entries?: Partial<AddressBookEntry>[]; own?: OwnWalletAddress[]; external?: string[]; vault?: string; syncedAt?: Date | null } = {},
+): AddressBookView {
   return {
     configured: true,
     vault: parts.vault ?? VAULT,
@@ -18,6 +20,7 @@ export function view(parts: { entries?: Partial<AddressBookEntry>[]; own?: OwnWa
       ...e,
     })),
     ownAddresses: parts.own ?? [],
+    ...(parts.external === undefined ? {} : { externalWallets: parts.external }),
   };
 }
 

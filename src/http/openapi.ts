@@ -88,7 +88,17 @@ function build(): object {
       "/v1/events": {
         post: {
           summary: "The custody platform's event webhook (x-service-signature: RSA-PSS SHA-512, base64)",
-          responses: { "200": { description: "stored" }, "401": errorResponse("signature missing or wrong") },
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["id", "type"] } } } },
+          responses: {
+            "200": {
+              description: "stored (or already stored: duplicate true) and its effect applied",
+              content: { "application/json": { schema: { type: "object", properties: { received: { type: "boolean" }, duplicate: { type: "boolean" } } } } },
+            },
+            "400": errorResponse("signed, but not JSON or not an event"),
+            "401": errorResponse("signature missing or wrong; nothing stored"),
+            "413": errorResponse("body over the size limit"),
+            "503": errorResponse("not stored or its effect failed; the platform redelivers"),
+          },
         },
       },
       "/v1/policy": { get: { summary: "Active policy", responses: { "200": { description: "status", content: json("PolicyStatus") } } } },

@@ -1,0 +1,18 @@
+// autocannon ships no types; the part the load client uses.
+declare module "autocannon" {
+  interface Request {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (request: Request) => Request;
+  }
+  interface Result {
+    requests: { total: number; average: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  }
+  function autocannon(options: { url: string; duration: number; connections: number; requests: Request[] }): Promise<Result>;
+  export default autocannon;
+}
