@@ -67,7 +67,11 @@ export function startBackground(options: BackgroundOptions): Background {
           if (voided > 0) logger.info({ transaction: name, voided }, "velocity charges voided");
         },
         onWalletChanged: async (vault) => {
-          await running?.syncWallets(vault);
+          // syncWallets reports a failed sync as a value, not a rejection. Throwing here makes
+          // the event answer 503 with no event_effects row, so the platform's redelivery retries
+          // the sync instead of the new address staying external until the next periodic sync.
+          const result = await running?.syncWallets(vault);
+          if (result && !result.ok) throw result.error;
         },
       })
     : undefined;

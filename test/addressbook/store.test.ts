@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { canonicalCopy } from "../../src/addressbook/copy.js";
 import { createAddressBookSource } from "../../src/addressbook/source.js";
 import { readSyncStatus } from "../../src/addressbook/sync-status.js";
 import { readVaultView, recordSyncFailure, replaceVaultCopy } from "../../src/addressbook/store.js";
@@ -36,7 +37,7 @@ describe("address-book store", () => {
   afterAll(() => tdb.drop());
 
   it("a vault never synced reads as configured, empty, syncedAt null; an unconfigured vault as not configured", async () => {
-    expect(await readVaultView(db, "fresh", true)).toEqual({ configured: true, vault: "vaults/fresh", syncedAt: null, entries: [], ownAddresses: [] });
+    expect(await readVaultView(db, "fresh", true)).toEqual({ configured: true, vault: "vaults/fresh", syncedAt: null, entries: [], ownAddresses: [], externalWallets: [] });
     expect((await readVaultView(db, "vaults/fresh", false)).configured).toBe(false);
   });
 
@@ -83,6 +84,37 @@ describe("address-book store", () => {
     const rows = await db.selectFrom("address_book_entries").select(["generation"]).where("vault", "=", v).execute();
     expect(new Set(rows.map((r) => r.generation))).toEqual(new Set(["2"]));
     expect(rows).toHaveLength(4);
+  });
+
+  it("external wallet names are stored with their generation, and a change to them alone is a new copy", async () => {
+    const v = "vaults/ext";
+    const tracked = [`${v}/wallets/tracked`, `${v}/wallets/exchange`];
+    expect(await replaceVaultCopy(db, v, entries(v, 2), own(v, 1), at(0))).toEqual({ kind: "replaced", generation: 1 });
+    expect((await readVaultView(db, v, true)).externalWallets).toEqual([]);
+    // Only the external wallets changed (a wallet turned external): rewritten, not "unchanged".
+    const withTracked = await replaceVaultCopy(db, v, entries(v, 2), own(v, 1), at(10), [...tracked, tracked[0]!]);
+    expect(withTracked).toEqual({ kind: "replaced", generation: 2 });
+    const view = await readVaultView(db, v, true);
+    expect([...view.externalWallets!].sort()).toEqual([...tracked].sort());
+    expect(await replaceVaultCopy(db, v, entries(v, 2), own(v, 1), at(20), [...tracked].reverse())).toEqual({ kind: "unchanged", generation: 2 });
+    // A failed sync keeps them; a later copy without them replaces them, old generations gone.
+    await recordSyncFailure(db, v, { code: "UNAVAILABLE", message: "down" }, at(30));
+    expect((await readVaultView(db, v, true)).externalWallets).toHaveLength(2);
+    expect(await replaceVaultCopy(db, v, entries(v, 2), own(v, 1), at(40), [tracked[1]!])).toEqual({ kind: "replaced", generation: 3 });
+    expect((await readVaultView(db, v, true)).externalWallets).toEqual([tracked[1]]);
+    const rows = await db.selectFrom("address_book_external_wallets").select(["generation", "wallet"]).where("vault", "=", v).execute();
+    expect(rows).toEqual([{ generation: "3", wallet: tracked[1] }]);
+    const cached = await createAddressBookReader(db, ["ext"]).read(v);
+    expect(cached.externalWallets).toEqual([tracked[1]]);
+    expect(Object.isFrozen(cached.externalWallets)).toBe(true);
+  });
+
+  it("a copy without external wallets keeps the digest it had before they were stored", async () => {
+    // Copies written before the external-wallets table existed must not all be rewritten.
+    const v = "vaults/digest";
+    await replaceVaultCopy(db, v, entries(v, 3), own(v, 2), at(0));
+    const { content_digest } = await db.selectFrom("address_book_sync").select("content_digest").where("vault", "=", v).executeTakeFirstOrThrow();
+    expect(content_digest).toBe(canonicalCopy(entries(v, 3), own(v, 2)).digest);
   });
 
   it("a concurrent reader sees the old copy or the new one, never part of either", async () => {
