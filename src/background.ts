@@ -78,7 +78,7 @@ export function startBackground(options: BackgroundOptions): Background {
   return {
     addressBook: api ? createAddressBookSource(db, api) : NOT_CONFIGURED,
     readiness: running ? [addressBookReadiness(running)] : [],
-    policyExtras: async () => ({ addressBook: running ? { configured: true, vaults: await running.status() } : { configured: false } }),
+    policyExtras: async () => ({ addressBook: running ? await syncStatusSection(running) : { configured: false } }),
     ...(eventsHandler ? { eventsHandler } : {}),
     ...(running ? { sync: running } : {}),
     stop: async () => {
@@ -87,12 +87,27 @@ export function startBackground(options: BackgroundOptions): Background {
   };
 }
 
+/** The status is read from the database: when that is down, say so rather than fail the request. */
+const STATUS_UNREADABLE = "address-book sync status cannot be read (database not reachable)";
+
+/**
+ * A readiness check must answer, not throw: a rejection would turn the whole of `/readyz` into a
+ * 500 and hide the database check's own answer exactly when the database is down.
+ */
 function addressBookReadiness(sync: AddressBookSync): ReadinessCheck {
   return {
     name: "addressBook",
     check: async () => {
-      const stale = (await sync.status()).filter((s) => s.stale);
+      const statuses = await sync.status().catch(() => null);
+      if (statuses === null) return STATUS_UNREADABLE;
+      const stale = statuses.filter((s) => s.stale);
       return stale.length === 0 ? null : stale.map((s) => s.staleReason).join("; ");
     },
   };
+}
+
+/** `GET /v1/policy` keeps showing the active policy while the sync status cannot be read. */
+async function syncStatusSection(sync: AddressBookSync): Promise<Record<string, unknown>> {
+  const vaults = await sync.status().catch(() => null);
+  return vaults === null ? { configured: true, vaults: null, error: STATUS_UNREADABLE } : { configured: true, vaults };
 }

@@ -39,9 +39,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const clock = options.clock ?? (() => new Date());
   const policy = await ActivePolicy.load(config.policiesDir, logger);
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  let background: Background | undefined;
   try {
     if (config.migrate) await migrateToLatest(database.db);
-    const background = startBackground({ config, db: database.db, logger, clock });
+    background = startBackground({ config, db: database.db, logger, clock });
+    const running = background;
     const decision: DecisionDeps = { db: database.db, policy, addressBook: background.addressBook, clock, logger };
     const app = createApp({
       decision,
@@ -66,11 +68,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       stop: async () => {
         clearInterval(poll);
         await new Promise<void>((resolve) => server.close(() => resolve()));
-        await background.stop();
+        await running.stop();
         if (!options.database) await database.close();
       },
     };
   } catch (error) {
+    await background?.stop().catch(() => undefined);
     if (!options.database) await database.close().catch(() => undefined);
     throw error;
   }

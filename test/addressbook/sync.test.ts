@@ -74,6 +74,8 @@ describe("address-book sync", () => {
       "vaults/v1/wallets/hot|solana-mainnet|So1anaHot111111111111111111111111111111111",
       "vaults/v1/wallets/old|bitcoin-mainnet|bc1qarchived",
     ]);
+    // The external wallet's addresses are not the vault's own, and its name is kept as external.
+    expect(view.externalWallets).toEqual(["vaults/v1/wallets/tracked"]);
     const paths = api.requests.slice(start).map((r) => r.path);
     expect(paths.filter((p) => p.endsWith("/addressBookEntries"))).toHaveLength(3);
     expect(paths).not.toContain("/v2/vaults/v1/wallets/tracked/addresses");
@@ -106,6 +108,14 @@ describe("address-book sync", () => {
     const result = await syncVault({ db, client: clientFor(), clock }, "v1");
     expect(!result.ok && result.error).toMatchObject({ code: "INCONSISTENT", vault: "vaults/v1" });
     expect((await readVaultView(db, "v1", true)).entries).toHaveLength(2500);
+  });
+
+  it("refuses an external wallet named under another vault and keeps the copy", async () => {
+    await syncVault({ db, client: clientFor(), clock }, "v1");
+    api.setWallets("v1", [fakeData.wallet("v1", "x", [], { name: "vaults/other/wallets/x", external: true })]);
+    const result = await syncVault({ db, client: clientFor(), clock }, "v1");
+    expect(!result.ok && result.error).toMatchObject({ code: "INCONSISTENT", operation: "ListWallets", vault: "vaults/v1" });
+    expect((await readVaultView(db, "v1", true)).externalWallets).toEqual(["vaults/v1/wallets/tracked"]);
   });
 
   it("a failing wallet-address read fails the whole sync (no copy without some own addresses)", async () => {
