@@ -1,32 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../src/db/connect.js";
+import { backends } from "../support/backends.js";
 import { randomUUID } from "node:crypto";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { openDatabase, type Db } from "../../src/db/connect.js";
-import { migrateToLatest } from "../../src/db/migrate.js";
-
-interface Backend {
-  name: string;
-  open(): Promise<{ db: Db; close(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: "a Postgres server",
-    open: async () => {
-      const tdb: TestDatabase = await createTestDatabase();
-      return { db: tdb.handle.db, close: () => tdb.drop() };
-    },
-  },
-  {
-    name: "embedded PGlite",
-    open: async () => {
-      const handle = await openDatabase({ dataDir: ":memory:" });
-      await migrateToLatest(handle.db);
-      return { db: handle.db, close: () => handle.close() };
-    },
-  },
-];
 
 function decisionRow(overrides: Record<string, unknown> = {}) {
   return {

@@ -1,34 +1,11 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../src/db/connect.js";
-import { migrateToLatest } from "../../src/db/migrate.js";
+import type { Db } from "../../src/db/connect.js";
+import { backends } from "../support/backends.js";
 import { parseEvent } from "../../src/events/event.js";
 import { storeEvent } from "../../src/events/store.js";
-import { createTestDatabase } from "../support/postgres.js";
 import { eventId, stateUpdated, transactionCreated } from "./harness.js";
 
-interface Backend {
-  name: string;
-  open(): Promise<{ db: Db; close(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: "a Postgres server",
-    open: async () => {
-      const tdb = await createTestDatabase();
-      return { db: tdb.handle.db, close: () => tdb.drop() };
-    },
-  },
-  {
-    name: "embedded PGlite",
-    open: async () => {
-      const handle = await openDatabase({ dataDir: ":memory:" });
-      await migrateToLatest(handle.db);
-      return { db: handle.db, close: () => handle.close() };
-    },
-  },
-];
 
 /** Stores an event the way the handler does after verification (signature not checked here). */
 async function store(db: Db, event: object, receivedAt = new Date()): Promise<boolean> {
