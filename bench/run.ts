@@ -6,6 +6,7 @@ import path from "node:path";
 import { benchDecisionLatency } from "./decision-latency.js";
 import { pgliteBenchDatabase, postgresBenchDatabase, type BenchDatabase } from "./databases.js";
 import { fmt } from "./stats.js";
+import { benchVelocityWindow } from "./velocity-window.js";
 import { benchThroughput, bundleWithoutWindows } from "./webhook-throughput.js";
 
 const POLICIES = path.resolve(import.meta.dirname, "../policies");
@@ -28,6 +29,15 @@ async function main(): Promise<void> {
     await withDatabase(open, async (db) => {
       const s = await benchDecisionLatency(db, { decisions: DECISIONS, policies: POLICIES });
       console.log(`  ${db.label.padEnd(26)} median ${fmt(s.medianMs).padStart(9)}   p99 ${fmt(s.p99Ms).padStart(9)}   (n=${s.n})`);
+    });
+  }
+
+  console.log("\nvelocity window facts: a 24 h window's totals for a group with 1,000 vs 1,000,000 charges in it (goal: ratio <= 1.5)");
+  for (const open of [postgresBenchDatabase, pgliteBenchDatabase]) {
+    await withDatabase(open, async (db) => {
+      const v = await benchVelocityWindow(db.handle.db, { log: () => undefined });
+      const line = (r: typeof v.quiet) => `median ${fmt(r.medianMs).padStart(9)}  p99 ${fmt(r.p99Ms).padStart(9)}`;
+      console.log(`  ${db.label.padEnd(26)} 1,000: ${line(v.quiet)}   1,000,000: ${line(v.hot)}   ratio median ${v.medianRatio.toFixed(2)}, p99 ${v.p99Ratio.toFixed(2)}`);
     });
   }
 

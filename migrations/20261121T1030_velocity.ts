@@ -24,7 +24,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("velocity_groups")
     .addColumn("group_hash", "bytea", (c) => c.primaryKey().check(sql`octet_length(group_hash) = 32`))
-    .addColumn("group_key", "text", (c) => c.notNull().unique())
+    // Not indexed: the hash is the identity, and a key of any length must store (a btree entry cannot exceed ~2.7 kB).
+    .addColumn("group_key", "text", (c) => c.notNull())
     .addColumn("first_charged_at", "timestamptz", (c) => c.notNull())
     .execute();
 

@@ -75,4 +75,23 @@ describe("velocity charging from two service processes", () => {
     expect(new Big(total!.amount).lte(LIMIT)).toBe(true);
     expect(Number(live.n)).toBe(100 - freed + approved.filter(Boolean).length);
   });
+
+  it("never deadlocks when transactions lock overlapping groups listed in different orders", async () => {
+    const pools = [tdb.handle.db, other.db];
+    const keys = ["a", "b", "c", "d"].map((k) => JSON.stringify([["test", `order-${k}`]]));
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) =>
+        pools[i % 2]!.transaction().execute(async (trx) => {
+          // Every rotation and reversal of the same groups.
+          const rotated = [...keys.slice(i % 4), ...keys.slice(0, i % 4)];
+          const order = i % 8 < 4 ? rotated : rotated.reverse();
+          await lockWindowGroups(trx, order.slice(0, 2 + (i % 3)));
+          const name = `vaults/v1/transactions/order-${i}`;
+          const decisionId = await insertAllowDecision(trx, name, NOW);
+          await recordCharges(trx, order.slice(0, 2 + (i % 3)).map((key) => ({ decisionId, transactionName: name, vault: "vaults/v1", transferIndex: 0, key, amount: "1", chargedAt: NOW })));
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+  });
 });

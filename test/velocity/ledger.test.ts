@@ -2,12 +2,19 @@ import Big from "big.js";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../src/db/connect.js";
-import { readWindowTotals, voidCharges, windowTotalId, type WindowTotal } from "../../src/velocity/ledger.js";
+import {
+  lockWindowGroups,
+  readWindowTotals,
+  recordCharges,
+  voidCharges,
+  windowTotalId,
+  type WindowTotal,
+} from "../../src/velocity/ledger.js";
 import { backends, chargeTransaction, secondsBefore } from "./support.js";
 
 // Deliberately not on a second, minute or hour: every edge cuts through buckets.
 const NOW = new Date("2026-11-21T12:34:56.789Z");
-const LONG_KEY = JSON.stringify([["sourceWallet", ["wallet", `vaults/v1/wallets/${"w".repeat(300)}`]], ["asset", "assets/native.ethereum-mainnet"]]);
+const LONG_KEY = JSON.stringify([["sourceWallet", ["wallet", `vaults/v1/wallets/${"w".repeat(5000)}`]], ["asset", "assets/native.ethereum-mainnet"]]);
 
 let keySeq = 0;
 function freshKey(label: string): string {
@@ -171,17 +178,11 @@ describe.each(backends)("velocity ledger on $name", (backend) => {
 
   describe("guards", () => {
     it("refuses to charge a group whose lock this transaction did not take", async () => {
-      await expect(
-        db.transaction().execute((trx) =>
-          import("../../src/velocity/ledger.js").then(({ recordCharges }) =>
-            recordCharges(trx, [{ decisionId: "00000000-0000-4000-8000-000000000000", transactionName: "t", vault: "v", transferIndex: 0, key: "k", amount: "1", chargedAt: NOW }]),
-          ),
-        ),
-      ).rejects.toThrow(/group lock/);
+      const charge = { decisionId: "00000000-0000-4000-8000-000000000000", transactionName: "t", vault: "v", transferIndex: 0, key: "k", amount: "1", chargedAt: NOW };
+      await expect(db.transaction().execute((trx) => recordCharges(trx, [charge]))).rejects.toThrow(/group lock/);
     });
 
     it("refuses to lock outside a transaction (the lock would be released at once)", async () => {
-      const { lockWindowGroups } = await import("../../src/velocity/ledger.js");
       await expect(lockWindowGroups(db, ["k"])).rejects.toThrow(/inside a database transaction/);
     });
 

@@ -3,33 +3,10 @@
  * to, and "charge like the recording transaction does" (lock → decision → charges, one transaction).
  */
 import { randomUUID } from "node:crypto";
-import { openDatabase, type Db } from "../../src/db/connect.js";
-import { migrateToLatest } from "../../src/db/migrate.js";
+import type { Db } from "../../src/db/connect.js";
 import { lockWindowGroups, recordCharges, type ChargeInput } from "../../src/velocity/ledger.js";
-import { createTestDatabase } from "../support/postgres.js";
 
-export interface Backend {
-  name: string;
-  open(): Promise<{ db: Db; close(): Promise<void> }>;
-}
-
-export const backends: Backend[] = [
-  {
-    name: "a Postgres server",
-    open: async () => {
-      const tdb = await createTestDatabase();
-      return { db: tdb.handle.db, close: () => tdb.drop() };
-    },
-  },
-  {
-    name: "embedded PGlite",
-    open: async () => {
-      const handle = await openDatabase({ dataDir: ":memory:" });
-      await migrateToLatest(handle.db);
-      return { db: handle.db, close: () => handle.close() };
-    },
-  },
-];
+export { backends, type Backend } from "../support/backends.js";
 
 export async function insertAllowDecision(db: Db, transactionName: string, at: Date): Promise<string> {
   const id = randomUUID();
