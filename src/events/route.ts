@@ -17,7 +17,7 @@ import type { EventEffectHandlers } from "./effects.js";
 import { processVerifiedEvent, type ProcessedEvent } from "./process.js";
 import { assertEventsPublicKey } from "./public-key.js";
 import { createRawBodyReader, DEFAULT_MAX_EVENT_BYTES } from "./raw-body.js";
-import { requestIdOf, sendError, sendReceived } from "./respond.js";
+import { requestIdOf, sendAppError } from "../http/envelope.js";
 import { SIGNATURE_HEADER, verifyEventSignature } from "./signature.js";
 
 export interface EventsLogger {
@@ -63,20 +63,21 @@ export function createEventsHandler(deps: EventsHandlerDeps): RequestHandler {
       if (!check.verified) {
         deps.metrics?.signatureRejected();
         logger.warn({ requestId, reason: check.reason, bodyBytes: body.length }, "event signature rejected");
-        return sendError(res, new AppError("UNAUTHORIZED", "The event signature is missing or invalid"), requestId);
+        return sendAppError(res, new AppError("UNAUTHORIZED", "The event signature is missing or invalid"));
       }
       // verifyEventSignature refused a missing header, so `signature` is a string here.
       const result = await processVerifiedEvent(processDeps, body, signature ?? "");
       if (!result.ok) {
         logFailure(logger, requestId, result.error);
-        return sendError(res, result.error, requestId);
+        return sendAppError(res, result.error);
       }
       logger.info(summary(requestId, result.value), "event received");
-      return sendReceived(res, result.value.duplicate);
+      // 2xx is the platform's acknowledgement: sent only once the event row is committed.
+      return res.status(200).json({ received: true, duplicate: result.value.duplicate });
     } catch (error) {
       const failure = error instanceof AppError ? error : new AppError("INTERNAL", "The request could not be processed", { cause: error });
       logFailure(logger, requestId, failure);
-      return sendError(res, failure, requestId);
+      return sendAppError(res, failure);
     }
   };
 }

@@ -2,12 +2,18 @@
  * The one error envelope: `{"error": {"code", "message", "requestId", ...}}`. Internal errors are
  * logged with their detail and answered with a fixed message.
  */
+import { randomUUID } from "node:crypto";
 import type { ErrorRequestHandler, Response } from "express";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../errors.js";
 import { describeError, type Logger } from "../log.js";
 
+/** The request id set by the request-context middleware, or a fresh one for a handler mounted without it. */
 export function requestIdOf(res: Response): string {
-  return String(res.locals.requestId ?? "unknown");
+  const existing: unknown = res.locals.requestId;
+  if (typeof existing === "string" && existing.length > 0) return existing;
+  const generated = randomUUID();
+  res.locals.requestId = generated;
+  return generated;
 }
 
 export function sendError(res: Response, code: ErrorCode, message: string, extra: Record<string, unknown> = {}): void {

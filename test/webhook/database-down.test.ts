@@ -17,7 +17,7 @@ describe("co-signer webhook when the database goes away", () => {
     proxy = await startTcpProxy(target.hostname, Number(target.port));
     const viaProxy = new URL(tdb.url);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
-    service = await startTestService({ databaseUrl: viaProxy.toString() });
+    service = await startTestService({ databaseUrl: viaProxy.toString(), env: { COUNTERSIGN_ADMIN_TOKEN: "admin" } });
     cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
   });
   afterAll(async () => {
@@ -37,6 +37,13 @@ describe("co-signer webhook when the database goes away", () => {
       expect(d.body).toMatchObject({ error: { code: "DEFERRED" } });
       expect(JSON.stringify(d.body)).not.toMatch(/ECONN|timeout|pg|postgres/i); // no internal detail leaks
     }
+    const dryRun = await fetch(`${service.url}/v1/evaluate`, {
+      method: "POST",
+      headers: { authorization: "Bearer admin" },
+      body: JSON.stringify(assetTransfer()),
+    });
+    expect(dryRun.status).toBe(503);
+    expect(await dryRun.json()).toMatchObject({ error: { code: "UNAVAILABLE" } });
     const ready = await fetch(`${service.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ checks: { database: "database is not reachable" } });

@@ -8,7 +8,8 @@ import type { DecisionDeps } from "../../decision/deps.js";
 import { parseTransaction } from "../../transaction/parse.js";
 import { readWindowTotals } from "../../velocity/ledger.js";
 import { requireAdminToken } from "../auth.js";
-import { sendAppError } from "../envelope.js";
+import { requestIdOf, sendAppError, sendError } from "../envelope.js";
+import { describeError } from "../../log.js";
 import { parseJsonBody, rawBody } from "../json-body.js";
 
 export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string | undefined; bodyLimitBytes: number }): Router {
@@ -18,9 +19,15 @@ export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string
     if (!parsed.ok) return sendAppError(res, parsed.error);
     const bundle = deps.policy.current();
     const now = deps.clock();
-    const situation = { tx: parsed.value, now, addressBook: await deps.addressBook.viewFor(parsed.value.vault) };
-    const plan = planVelocity(bundle, situation);
-    const read = plan.queries.length > 0 ? await readWindowTotals(deps.db, plan.queries, now) : new Map();
+    let situation, plan, read;
+    try {
+      situation = { tx: parsed.value, now, addressBook: await deps.addressBook.viewFor(parsed.value.vault) };
+      plan = planVelocity(bundle, situation);
+      read = plan.queries.length > 0 ? await readWindowTotals(deps.db, plan.queries, now) : new Map();
+    } catch (error) {
+      deps.logger.warn({ requestId: requestIdOf(res), ...describeError(error) }, "evaluation facts unavailable");
+      return sendError(res, "UNAVAILABLE", "the facts for this evaluation cannot be read right now");
+    }
     const outcome = assess(bundle, situation, totalsByWindow(plan.queries, read));
     const stale = deps.addressBook.staleReason(situation.addressBook, now);
     res.json({
