@@ -15,7 +15,7 @@ import { summarize, type Summary } from "./stats.js";
 
 const VAULT = "vaults/bench";
 
-export function benchTransaction(i: number, wallets = 100) {
+export function benchTransaction(i: number, wallets = 10_000) {
   return {
     name: `${VAULT}/transactions/${randomUUID().replaceAll("-", "")}`,
     details: {

@@ -17,7 +17,7 @@ const result = await autocannon({
     {
       method: "POST",
       headers: { "content-type": "application/json" },
-      setupRequest: (request) => ({ ...request, body: JSON.stringify(benchTransaction(i++, 10_000)) }),
+      setupRequest: (request) => ({ ...request, body: JSON.stringify(benchTransaction(i++)) }),
     },
   ],
 });
