@@ -15,6 +15,7 @@ import { parseEventsPublicKey } from "./events/public-key.js";
 import { createEventsHandler } from "./events/route.js";
 import type { ReadinessCheck } from "./http/routes/status.js";
 import { describeError, type Logger } from "./log.js";
+import type { ServiceMetrics } from "./telemetry/metrics.js";
 import { voidCharges } from "./velocity/ledger.js";
 
 export interface Background {
@@ -32,6 +33,7 @@ export interface BackgroundOptions {
   db: Db;
   logger: Logger;
   clock: () => Date;
+  metrics: ServiceMetrics;
 }
 
 const NOT_CONFIGURED: AddressBookSource = { viewFor: async (vault) => notConfiguredView(vault), staleReason: () => null };
@@ -62,6 +64,7 @@ export function startBackground(options: BackgroundOptions): Background {
         publicKey: parseEventsPublicKey(config.eventsPublicKeyPem),
         now: clock,
         logger,
+        metrics: { signatureRejected: () => options.metrics.eventSignatureRejected() },
         onTransactionFailed: async (name) => {
           const { voided } = await voidCharges(db, name, clock());
           if (voided > 0) logger.info({ transaction: name, voided }, "velocity charges voided");

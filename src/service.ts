@@ -12,6 +12,7 @@ import type { DecisionDeps } from "./decision/deps.js";
 import { createApp } from "./http/app.js";
 import type { Logger } from "./log.js";
 import { ActivePolicy } from "./policy/active-policy.js";
+import { createServiceMetrics } from "./telemetry/metrics.js";
 import { startBackground, type Background } from "./background.js";
 
 export interface Service {
@@ -42,7 +43,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let background: Background | undefined;
   try {
     if (config.migrate) await migrateToLatest(database.db);
-    background = startBackground({ config, db: database.db, logger, clock });
+    const metrics = createServiceMetrics();
+    background = startBackground({ config, db: database.db, logger, clock, metrics });
     const running = background;
     const decision: DecisionDeps = { db: database.db, policy, addressBook: background.addressBook, clock, logger };
     const app = createApp({
@@ -51,6 +53,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       webhookToken: config.webhookToken,
       adminToken: config.adminToken,
       bodyLimitBytes: config.bodyLimitBytes,
+      metrics,
       ...(background.eventsHandler ? { eventsHandler: background.eventsHandler } : {}),
     });
     const server = await listen(app, config.host, config.port);

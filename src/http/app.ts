@@ -4,6 +4,7 @@
  */
 import express, { type RequestHandler } from "express";
 import type { DecisionDeps } from "../decision/deps.js";
+import type { ServiceMetrics } from "../telemetry/metrics.js";
 import { errorHandler, sendError } from "./envelope.js";
 import { openApiDocument } from "./openapi.js";
 import { requestContext } from "./request-context.js";
@@ -17,6 +18,7 @@ export interface AppOptions {
   webhookToken: string | undefined;
   adminToken: string | undefined;
   bodyLimitBytes: number;
+  metrics?: ServiceMetrics;
   /** `POST /v1/events`, when the event webhook is configured. */
   eventsHandler?: RequestHandler;
 }
@@ -27,7 +29,8 @@ export function createApp(options: AppOptions): express.Express {
   app.set("trust proxy", false);
   app.set("query parser", "simple");
   app.use(requestContext);
-  app.use(webhookRouter(options.decision, { webhookToken: options.webhookToken, bodyLimitBytes: options.bodyLimitBytes }));
+  const { webhookToken, bodyLimitBytes, metrics } = options;
+  app.use(webhookRouter(options.decision, { webhookToken, bodyLimitBytes, ...(metrics ? { metrics } : {}) }));
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
   app.use(statusRouter({ db: options.decision.db, ...options.status }));
   if (options.eventsHandler) app.post("/v1/events", options.eventsHandler);

@@ -6,6 +6,7 @@
 import { Router, type Response } from "express";
 import { decide, type Decided } from "../../decision/decide.js";
 import type { DecisionDeps } from "../../decision/deps.js";
+import type { ServiceMetrics } from "../../telemetry/metrics.js";
 import { parseTransaction } from "../../transaction/parse.js";
 import { requireWebhookToken } from "../auth.js";
 import { requestIdOf, sendAppError, sendError } from "../envelope.js";
@@ -17,6 +18,7 @@ export const RETRY_AFTER_SECONDS = 30;
 export interface WebhookOptions {
   webhookToken: string | undefined;
   bodyLimitBytes: number;
+  metrics?: ServiceMetrics;
 }
 
 export function webhookRouter(deps: DecisionDeps, options: WebhookOptions): Router {
@@ -28,9 +30,11 @@ export function webhookRouter(deps: DecisionDeps, options: WebhookOptions): Rout
     const tx = parsed.value;
     const result = await decide(deps, tx, requestId, res.locals.startedAt as number);
     if (result.kind === "unavailable") {
+      options.metrics?.decision("unavailable", false);
       res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
       return sendError(res, "DEFERRED", "the decision cannot be made right now; the transaction stays pending");
     }
+    options.metrics?.decision(result.decision, result.replayed);
     deps.logger.info(
       { requestId, transaction: tx.name, decision: result.decision, decisionId: result.decisionId, replayed: result.replayed },
       "decision",
