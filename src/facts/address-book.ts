@@ -7,7 +7,7 @@ import type { AddressBookEntry, AddressBookView, OwnWalletAddress } from "../add
 import { notConfiguredView } from "../addressbook/types.js";
 import { vaultOf } from "../transaction/endpoint.js";
 import type { AddressBookEntryFacts, AddressBookFacts } from "./types.js";
-import { bareNetwork, sameAddress } from "./addresses.js";
+import { bareNetwork, normaliseAddress } from "./addresses.js";
 
 const vaultName = (vault: string): string => (vault.startsWith("vaults/") ? vault : `vaults/${vault}`);
 
@@ -19,6 +19,31 @@ export function viewForVault(view: AddressBookView, vault: string): AddressBookV
   return vaultName(view.vault) === vault ? view : notConfiguredView(vault);
 }
 
+// A vault's copy holds thousands of entries and every transfer looks its destination up: index
+// each list once. The reader's cache hands out the same frozen arrays for a generation of the copy
+// (in a fresh view object that carries the sync time), so the arrays are the cache key.
+const entryIndexes = new WeakMap<readonly AddressBookEntry[], Map<string, AddressBookEntry[]>>();
+const ownIndexes = new WeakMap<readonly OwnWalletAddress[], Map<string, OwnWalletAddress[]>>();
+
+const lookupKey = (network: string, address: string): string => `${bareNetwork(network)}\u0000${normaliseAddress(address)}`;
+
+function indexed<T extends { network: string; address: string }>(
+  cache: WeakMap<readonly T[], Map<string, T[]>>,
+  list: readonly T[],
+  include: (item: T) => boolean = () => true,
+): Map<string, T[]> {
+  let index = cache.get(list);
+  if (!index) {
+    index = new Map();
+    for (const item of list.filter(include)) {
+      const key = lookupKey(item.network, item.address);
+      index.set(key, [...(index.get(key) ?? []), item]);
+    }
+    cache.set(list, index);
+  }
+  return index;
+}
+
 /** The own wallet address equal to `address` on `network`, among wallets of `vault`. */
 export function findOwnAddress(
   view: AddressBookView,
@@ -27,10 +52,7 @@ export function findOwnAddress(
   network: string | null,
 ): OwnWalletAddress | undefined {
   if (network === null) return undefined;
-  return view.ownAddresses.find(
-    (own) =>
-      vaultOf(own.wallet) === vault && bareNetwork(own.network) === network && sameAddress(own.address, address),
-  );
+  return indexed(ownIndexes, view.ownAddresses).get(lookupKey(network, address))?.find((own) => vaultOf(own.wallet) === vault);
 }
 
 /**
@@ -49,9 +71,8 @@ export function findAddressBookEntry(
   network: string | null,
 ): AddressBookEntryFacts | null {
   if (network === null) return null;
-  const entry = view.entries.find(
-    (e) => e.signed !== false && bareNetwork(e.network) === network && sameAddress(e.address, address),
-  );
+  // An entry not yet through the vault's quorum never counts, even beside a signed one.
+  const entry = indexed(entryIndexes, view.entries, (e) => e.signed !== false).get(lookupKey(network, address))?.[0];
   return entry === undefined ? null : entryFacts(entry);
 }
 
