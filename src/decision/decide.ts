@@ -77,7 +77,7 @@ async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
   await lockWindowGroups(trx, plan.keys);
   const read = plan.queries.length > 0 ? await readWindowTotals(trx, plan.queries, r.situation.now) : new Map();
   const outcome = assess(r.bundle, r.situation, totalsByWindow(plan.queries, read));
-  const decided = await writeRow(trx, r, outcome);
+  const decided = await writeRow(trx, r, evaluated(r, outcome));
   if (outcome.decision === "allow" && plan.charges.length > 0) {
     await recordCharges(
       trx,
@@ -95,75 +95,67 @@ async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
   return decided;
 }
 
-async function writeRow(trx: Db, r: Recording, outcome: Outcome): Promise<Decided> {
+/** What one delivery's row says, beyond what every row of the delivery carries. */
+interface Verdict {
+  decision: Decision;
+  reasons: string[];
+  matched: Outcome["matched"];
+  facts: Outcome["facts"];
+  replayed: boolean;
+  replayOf: string | null;
+  policyVersion: string;
+  policyDigest: string;
+}
+
+async function writeRow(trx: Db, r: Recording, v: Verdict): Promise<Decided> {
   const decisionId = randomUUID();
   await insertDecision(trx, {
     id: decisionId,
     decidedAt: r.situation.now,
     transactionName: r.situation.tx.name,
     vault: r.situation.tx.vault,
-    decision: outcome.decision,
-    httpStatus: httpStatusFor(outcome.decision),
-    replayed: false,
-    replayOf: null,
-    policyVersion: r.bundle.version,
-    policyDigest: r.bundle.digest,
-    matchedRules: outcome.matched,
-    reasons: outcome.reasons,
-    facts: outcome.facts,
+    decision: v.decision,
+    httpStatus: httpStatusFor(v.decision),
+    replayed: v.replayed,
+    replayOf: v.replayOf,
+    policyVersion: v.policyVersion,
+    policyDigest: v.policyDigest,
+    matchedRules: v.matched,
+    reasons: v.reasons,
+    facts: v.facts,
     transaction: r.situation.tx.snapshot,
     contentDigest: r.digest,
     requestId: r.requestId,
     durationMs: performance.now() - r.startedAt,
   });
-  return {
-    kind: "decided",
-    decision: outcome.decision,
-    decisionId,
-    policyVersion: r.bundle.version,
-    reasons: outcome.reasons,
-    replayed: false,
-    replayOf: null,
-  };
+  const { decision, reasons, replayed, replayOf, policyVersion } = v;
+  return { kind: "decided", decision, decisionId, policyVersion, reasons, replayed, replayOf };
+}
+
+/** A fresh evaluation by the bundle in force. */
+function evaluated(r: Recording, outcome: Pick<Outcome, "decision" | "reasons" | "matched" | "facts">): Verdict {
+  const { decision, reasons, matched, facts } = outcome;
+  return { decision, reasons, matched, facts, replayed: false, replayOf: null, policyVersion: r.bundle.version, policyDigest: r.bundle.digest };
 }
 
 /** A later delivery of a decided name: the same answer, or a denial when its content changed. */
 async function repeat(trx: Db, r: Recording, final: FinalDecision): Promise<Decided> {
-  const conflicting = final.contentDigest !== r.digest;
-  const decision: Decision = conflicting ? "deny" : final.decision;
-  const reasons = conflicting ? [CONFLICTING_SNAPSHOT] : final.reasons;
-  const decisionId = randomUUID();
-  await insertDecision(trx, {
-    id: decisionId,
-    decidedAt: r.situation.now,
-    transactionName: r.situation.tx.name,
-    vault: r.situation.tx.vault,
-    decision,
-    httpStatus: 200,
-    replayed: !conflicting,
-    replayOf: final.id,
-    policyVersion: conflicting ? r.bundle.version : final.policyVersion,
-    policyDigest: conflicting ? r.bundle.digest : final.policyDigest,
-    matchedRules: conflicting ? [] : final.matchedRules,
-    reasons,
+  if (final.contentDigest !== r.digest) {
+    const conflict = evaluated(r, { decision: "deny", reasons: [CONFLICTING_SNAPSHOT], matched: [], facts: [] });
+    return writeRow(trx, r, { ...conflict, replayOf: final.id });
+  }
+  return writeRow(trx, r, {
+    decision: final.decision,
+    reasons: final.reasons,
+    matched: final.matchedRules,
     facts: [],
-    transaction: r.situation.tx.snapshot,
-    contentDigest: r.digest,
-    requestId: r.requestId,
-    durationMs: performance.now() - r.startedAt,
-  });
-  return {
-    kind: "decided",
-    decision,
-    decisionId,
-    policyVersion: conflicting ? r.bundle.version : final.policyVersion,
-    reasons,
-    replayed: !conflicting,
+    replayed: true,
     replayOf: final.id,
-  };
+    policyVersion: final.policyVersion,
+    policyDigest: final.policyDigest,
+  });
 }
 
 async function deferStale(trx: Db, r: Recording, reason: string): Promise<Decided> {
-  const outcome: Outcome = { decision: "defer", reasons: [reason], matched: [], evaluations: [], facts: [] };
-  return writeRow(trx, r, outcome);
+  return writeRow(trx, r, evaluated(r, { decision: "defer", reasons: [reason], matched: [], facts: [] }));
 }
