@@ -32,6 +32,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const status = (error as { status?: unknown }).status;
     if (status === 413) return sendError(res, "PAYLOAD_TOO_LARGE", "request body is over the size limit");
     if (status === 400) return sendError(res, "BAD_JSON", "request body could not be read");
+    if (status === 415) return sendError(res, "UNSUPPORTED_MEDIA_TYPE", "request body encoding is not supported");
     logger.error({ requestId: requestIdOf(res), path: req.path, ...describeError(error) }, "unhandled error");
     sendError(res, "INTERNAL", "internal error");
   };

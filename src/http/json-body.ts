@@ -32,6 +32,15 @@ export function parseJsonBody(body: unknown): unknown {
   return value;
 }
 
+// NUL and unpaired surrogates are valid JSON escapes but cannot be stored in Postgres text or
+// jsonb: such a body could never be recorded, so it could never be decided. Refuse it up front.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function checkText(text: string): void {
+  if (UNSTORABLE.test(text)) throw new AppError("BAD_JSON", "request body contains a NUL character or an unpaired surrogate");
+}
+
 /** Iterative, so a deep document cannot overflow the stack while being checked. */
 function checkStructure(root: unknown): void {
   const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
@@ -39,6 +48,10 @@ function checkStructure(root: unknown): void {
   while (stack.length > 0) {
     const { value, depth } = stack.pop()!;
     if (++nodes > MAX_JSON_NODES) throw new AppError("BAD_JSON", "request body has too many JSON values");
+    if (typeof value === "string") {
+      checkText(value);
+      continue;
+    }
     if (value === null || typeof value !== "object") continue;
     if (depth >= MAX_JSON_DEPTH) throw new AppError("BAD_JSON", `request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
     if (Array.isArray(value)) {
@@ -46,6 +59,7 @@ function checkStructure(root: unknown): void {
       continue;
     }
     for (const key of Object.keys(value)) {
+      checkText(key);
       if (key === "__proto__") throw new AppError("BAD_JSON", "request body contains a forbidden key: __proto__");
       stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
     }

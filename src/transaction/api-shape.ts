@@ -45,9 +45,17 @@ function apiKind(tx: Record<string, unknown>, subType: string | null, path: stri
   for (const key of ["stellarTransaction", "evmAccountDelegation"] as const) {
     if (tx[key] != null && !isRecord(tx[key])) return err(invalidAt(at(path, key), "must be an object"));
   }
-  if (isRecord(tx.stellarTransaction)) return ok("stellarTransaction");
-  if (subType !== null && ASSET_TRANSFER_SUBTYPES.has(subType)) return ok("assetTransfer");
-  if (subType === "EVM_ACCOUNT_DELEGATION" || isRecord(tx.evmAccountDelegation)) return ok("evmAccountDelegation");
+  const stellar = isRecord(tx.stellarTransaction);
+  const transfer = subType !== null && ASSET_TRANSFER_SUBTYPES.has(subType);
+  const delegation = subType === "EVM_ACCOUNT_DELEGATION" || isRecord(tx.evmAccountDelegation);
+  // A delegation beside a transfer or a Stellar transaction must not pass as the milder of the two
+  // (a Stellar payment may legitimately carry a transfer subType, so that pair is fine).
+  if (delegation && (stellar || transfer)) {
+    return err(invalidAt(path, "describes both an EVM account delegation and another kind of transaction"));
+  }
+  if (stellar) return ok("stellarTransaction");
+  if (transfer) return ok("assetTransfer");
+  if (delegation) return ok("evmAccountDelegation");
   return ok("unknown");
 }
 

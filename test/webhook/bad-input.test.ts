@@ -50,6 +50,21 @@ describe("co-signer webhook: bad input gets a clear 4xx, never 200", () => {
     ["an empty asset", () => withTransfer({ asset: "" }), 400, "INVALID_TRANSACTION"],
     ["a missing destination", () => withTransfer({ destination: undefined }), 400, "INVALID_TRANSACTION"],
     ["a numeric destination", () => withTransfer({ destination: 12 }), 400, "INVALID_TRANSACTION"],
+    ["a NUL character in the note", () => JSON.stringify({ ...assetTransfer(), note: "pay\u0000out" }), 400, "BAD_JSON"],
+    ["an unpaired surrogate in an unknown field", () => JSON.stringify({ ...assetTransfer(), extra: "\ud800" }), 400, "BAD_JSON"],
+    ["a NUL character in a key", () => JSON.stringify({ ...assetTransfer(), ["k\u0000"]: 1 }), 400, "BAD_JSON"],
+    [
+      "an API body that is both a delegation and a transfer",
+      () =>
+        JSON.stringify({
+          name: "vaults/5c3f1a2b9d7e/transactions/both1",
+          subType: "NATIVE_TRANSFER",
+          evmAccountDelegation: { contractAddress: { value: "0x9999999999999999999999999999999999999999" } },
+          transfers: [{ sourceAddress: { value: "0x1" }, destinationAddress: { value: "0x2" }, amount: "1", asset: "assets/native.ethereum-mainnet" }],
+        }),
+      400,
+      "INVALID_TRANSACTION",
+    ],
     ["a 2 MB body", () => JSON.stringify({ ...assetTransfer(), note: "x".repeat(2 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE"],
     ["a deep nesting bomb", () => "[".repeat(100_000) + "]".repeat(100_000), 400, "BAD_JSON"],
     ["a deep object bomb", () => '{"a":'.repeat(5_000) + "1" + "}".repeat(5_000), 400, "BAD_JSON"],
@@ -65,8 +80,14 @@ describe("co-signer webhook: bad input gets a clear 4xx, never 200", () => {
     expect(await countRows()).toBe(before);
   });
 
-  it("still serves after all of that", async () => {
-    const response = await post(JSON.stringify(assetTransfer()));
+  it("refuses a body in an encoding it cannot read with 415", async () => {
+    const response = await post(JSON.stringify(assetTransfer()), { "content-encoding": "compress" });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({ error: { code: "UNSUPPORTED_MEDIA_TYPE" } });
+  });
+
+  it("still serves after all of that, emoji and all", async () => {
+    const response = await post(JSON.stringify({ ...assetTransfer(), note: "payout 💸 ✓" }));
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ signTransaction: true });
   });

@@ -58,6 +58,31 @@ describe("co-signer webhook: idempotent by transaction name", () => {
     expect(rows[1]!.replay_of).toBe(rows[0]!.id);
   });
 
+  it("denies a changed delegation (no transfers) as conflicting, but repeats one whose keys are merely reordered", async () => {
+    const name = `vaults/5c3f1a2b9d7e/transactions/deleg${Date.now()}`;
+    const delegation = (contract: string) => ({
+      name,
+      subType: "EVM_ACCOUNT_DELEGATION",
+      network: "networks/ethereum-mainnet",
+      evmAccountDelegation: { contractAddress: { value: contract }, chainId: "1" },
+      transfers: [],
+    });
+    const first = await cosigner.deliver(delegation("0x1111111111111111111111111111111111111111"));
+    const denied = (first.body as { reasons: string[] }).reasons;
+    expect(first.body).toMatchObject({ signTransaction: false });
+    expect(denied).toContain("Only asset transfers and Stellar payments are signed automatically");
+    const reordered = { ...delegation("0x1111111111111111111111111111111111111111"), evmAccountDelegation: { chainId: "1", contractAddress: { value: "0x1111111111111111111111111111111111111111" } } };
+    expect((await cosigner.deliver(reordered)).body).toMatchObject({ signTransaction: false, replayOf: expect.any(String), reasons: denied });
+    const changed = await cosigner.deliver(delegation("0x2222222222222222222222222222222222222222"));
+    expect(changed.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
+    const rows = await rowsFor(name);
+    expect(rows.map((r) => [r.replayed, r.reasons])).toEqual([
+      [false, denied],
+      [true, denied],
+      [false, ["conflicting snapshot"]],
+    ]);
+  });
+
   it("treats a changed state or note as the same transaction", async () => {
     const original = assetTransfer();
     await cosigner.deliver(original);
