@@ -2,31 +2,8 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../src/db/connect.js";
 import { backends } from "../support/backends.js";
-import { randomUUID } from "node:crypto";
+import { decisionRow } from "../support/decision-rows.js";
 
-function decisionRow(overrides: Record<string, unknown> = {}) {
-  return {
-    id: randomUUID(),
-    decided_at: new Date(),
-    transaction_name: "vaults/v1/transactions/t1",
-    vault: "vaults/v1",
-    decision: "allow" as const,
-    sign_transaction: true,
-    http_status: 200,
-    replayed: false,
-    replay_of: null,
-    policy_version: "test",
-    policy_digest: "0".repeat(64),
-    matched_rules: "[]",
-    reasons: "[]",
-    facts: "[]",
-    transaction: "{}",
-    content_digest: "x",
-    request_id: "r",
-    duration_ms: 1,
-    ...overrides,
-  };
-}
 
 describe.each(backends)("decisions table on $name", (backend) => {
   let close: () => Promise<void>;

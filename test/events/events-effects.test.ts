@@ -1,94 +1,75 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "../../src/db/connect.js";
+import { describe, expect, it } from "vitest";
 import { FAILED_TRANSACTION_STATES } from "../../src/events/effects.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { postDelivery, sendEvent, signedDelivery } from "../support/event-sender.js";
-import { eventId, startEventsApp, stateUpdated, walletAddressCreated, type EventsApp } from "./harness.js";
+import { eventId, stateUpdated, walletAddressCreated, eventsSuite } from "./harness.js";
 
 describe("POST /v1/events effects", () => {
-  let tdb: TestDatabase;
-  let db: Db;
-  let app: EventsApp;
+  const suite = eventsSuite();
 
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    db = tdb.handle.db;
-    app = await startEventsApp(db);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await tdb?.drop();
-  });
-  beforeEach(() => {
-    app.calls.transactionFailed.length = 0;
-    app.calls.walletChanged.length = 0;
-    app.calls.failNext = 0;
-  });
-
-  const effectRows = (id: string) => db.selectFrom("event_effects").selectAll().where("event_id", "=", id).execute();
-  const eventRows = (id: string) => db.selectFrom("events").select("id").where("id", "=", id).execute();
+  const effectRows = (id: string) => suite.db.selectFrom("event_effects").selectAll().where("event_id", "=", id).execute();
+  const eventRows = (id: string) => suite.db.selectFrom("events").select("id").where("id", "=", id).execute();
 
   it("a CANCELED state voids the transaction's charges once; a redelivery does not run it again", async () => {
     const id = eventId();
     const delivery = await signedDelivery(stateUpdated("vaults/v1/transactions/t-cancel", "CANCELED", id));
 
-    expect((await postDelivery(app.url, delivery)).status).toBe(200);
-    expect(app.calls.transactionFailed).toEqual([{ transactionName: "vaults/v1/transactions/t-cancel", state: "CANCELED" }]);
+    expect((await postDelivery(suite.app.url, delivery)).status).toBe(200);
+    expect(suite.app.calls.transactionFailed).toEqual([{ transactionName: "vaults/v1/transactions/t-cancel", state: "CANCELED" }]);
     expect(await effectRows(id)).toMatchObject([{ effect: "void-charges" }]);
 
-    expect((await postDelivery(app.url, delivery)).body).toEqual({ received: true, duplicate: true });
-    expect(app.calls.transactionFailed).toHaveLength(1);
+    expect((await postDelivery(suite.app.url, delivery)).body).toEqual({ received: true, duplicate: true });
+    expect(suite.app.calls.transactionFailed).toHaveLength(1);
   });
 
   it.each([...FAILED_TRANSACTION_STATES])("%s calls onTransactionFailed", async (state) => {
-    expect((await sendEvent(app.url, stateUpdated("vaults/v1/transactions/t-fail", state))).status).toBe(200);
-    expect(app.calls.transactionFailed).toEqual([{ transactionName: "vaults/v1/transactions/t-fail", state }]);
+    expect((await sendEvent(suite.app.url, stateUpdated("vaults/v1/transactions/t-fail", state))).status).toBe(200);
+    expect(suite.app.calls.transactionFailed).toEqual([{ transactionName: "vaults/v1/transactions/t-fail", state }]);
   });
 
   it.each(["CONFIRMED", "SIGNED", "MINED_FAILED", "AWAITING_SIGNATURE", "SOMETHING_NEW"])("%s calls nothing", async (state) => {
     const id = eventId();
-    expect((await sendEvent(app.url, stateUpdated("vaults/v1/transactions/t-ok", state, id))).status).toBe(200);
-    expect(app.calls.transactionFailed).toEqual([]);
+    expect((await sendEvent(suite.app.url, stateUpdated("vaults/v1/transactions/t-ok", state, id))).status).toBe(200);
+    expect(suite.app.calls.transactionFailed).toEqual([]);
     expect(await effectRows(id)).toEqual([]);
   });
 
   it("WALLET_ADDRESS_CREATED and WALLET_CREATED re-sync the vault's wallets", async () => {
-    expect((await sendEvent(app.url, walletAddressCreated("vaults/v7"))).status).toBe(200);
+    expect((await sendEvent(suite.app.url, walletAddressCreated("vaults/v7"))).status).toBe(200);
     const walletCreated = { id: eventId(), vault: "vaults/v8", type: "WALLET_CREATED", resourceType: "WALLET", resource: "vaults/v8/wallets/w2" };
-    expect((await sendEvent(app.url, walletCreated)).status).toBe(200);
-    expect(app.calls.walletChanged).toEqual(["vaults/v7", "vaults/v8"]);
+    expect((await sendEvent(suite.app.url, walletCreated)).status).toBe(200);
+    expect(suite.app.calls.walletChanged).toEqual(["vaults/v7", "vaults/v8"]);
   });
 
   it("a failing effect answers 503 with the event stored once, and the redelivery runs it again", async () => {
     const id = eventId();
     const delivery = await signedDelivery(stateUpdated("vaults/v1/transactions/t-retry", "EXPIRED", id));
-    app.calls.failNext = 1;
+    suite.app.calls.failNext = 1;
 
-    const first = await postDelivery(app.url, delivery);
+    const first = await postDelivery(suite.app.url, delivery);
     expect(first.status).toBe(503);
     expect(first.body).toMatchObject({ error: { code: "UNAVAILABLE", requestId: expect.any(String) } });
     expect(JSON.stringify(first.body)).not.toContain("effect unavailable (test)");
     expect(await eventRows(id)).toHaveLength(1);
     expect(await effectRows(id)).toEqual([]);
 
-    const redelivery = await postDelivery(app.url, delivery);
+    const redelivery = await postDelivery(suite.app.url, delivery);
     expect(redelivery).toEqual({ status: 200, body: { received: true, duplicate: true } });
-    expect(app.calls.transactionFailed).toHaveLength(2);
+    expect(suite.app.calls.transactionFailed).toHaveLength(2);
     expect(await eventRows(id)).toHaveLength(1);
     expect(await effectRows(id)).toHaveLength(1);
 
-    expect((await postDelivery(app.url, delivery)).status).toBe(200);
-    expect(app.calls.transactionFailed).toHaveLength(2);
+    expect((await postDelivery(suite.app.url, delivery)).status).toBe(200);
+    expect(suite.app.calls.transactionFailed).toHaveLength(2);
   });
 
   it("five concurrent deliveries of a failed-state event: one row, the effect completed, recorded once", async () => {
     const id = eventId();
     const delivery = await signedDelivery(stateUpdated("vaults/v1/transactions/t-race", "DROPPED", id));
-    const responses = await Promise.all(Array.from({ length: 5 }, () => postDelivery(app.url, delivery)));
+    const responses = await Promise.all(Array.from({ length: 5 }, () => postDelivery(suite.app.url, delivery)));
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     // At least once: deliveries that race past the completion check each run the idempotent effect.
-    expect(app.calls.transactionFailed.length).toBeGreaterThanOrEqual(1);
-    expect(app.calls.transactionFailed.length).toBeLessThanOrEqual(5);
+    expect(suite.app.calls.transactionFailed.length).toBeGreaterThanOrEqual(1);
+    expect(suite.app.calls.transactionFailed.length).toBeLessThanOrEqual(5);
     expect(await eventRows(id)).toHaveLength(1);
     expect(await effectRows(id)).toHaveLength(1);
   });

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../src/db/connect.js";
 import { backends } from "../support/backends.js";
+import { decisionRow } from "../support/decision-rows.js";
 import { parseEvent } from "../../src/events/event.js";
 import { storeEvent } from "../../src/events/store.js";
 import { eventId, stateUpdated, transactionCreated } from "./harness.js";
@@ -85,26 +86,13 @@ describe.each(backends)("events table on $name", (backend) => {
   it("joins the state history to decisions by transaction name", async () => {
     await db
       .insertInto("decisions")
-      .values({
+      .values(decisionRow({
         id: "00000000-0000-4000-8000-000000000001",
         decided_at: new Date("2026-11-21T12:00:01.500Z"),
         transaction_name: tx,
-        vault: "vaults/v1",
         decision: "deny",
         sign_transaction: false,
-        http_status: 200,
-        replayed: false,
-        replay_of: null,
-        policy_version: "test",
-        policy_digest: "0".repeat(64),
-        matched_rules: "[]",
-        reasons: "[]",
-        facts: "[]",
-        transaction: "{}",
-        content_digest: "x",
-        request_id: "r",
-        duration_ms: 1,
-      })
+      }))
       .execute();
     const { rows } = await sql<{ at: string; what: string }>`
       select at, what from (

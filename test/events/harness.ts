@@ -7,7 +7,9 @@ import type { Server } from "node:http";
 import express from "express";
 import { createEventsHandler, type EventsHandlerDeps } from "../../src/events/route.js";
 import type { Db } from "../../src/db/connect.js";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { eventKeys } from "../support/event-sender.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 
 export interface EffectCalls {
   transactionFailed: Array<{ transactionName: string; state: string }>;
@@ -108,4 +110,27 @@ export function walletAddressCreated(vault: string, id = eventId()): EventBody {
     resourceType: "WALLET_ADDRESS",
     resource: `${vault}/wallets/w1/addresses/a1`,
   };
+}
+
+/**
+ * A suite's fresh database and events app, with the recorded effect calls reset before each test.
+ * Read `db` and `app` inside tests (they are set once the suite's beforeAll has run).
+ */
+export function eventsSuite(): { readonly db: Db; readonly app: EventsApp } {
+  const suite = {} as { db: Db; app: EventsApp; tdb: TestDatabase };
+  beforeAll(async () => {
+    suite.tdb = await createTestDatabase();
+    suite.db = suite.tdb.handle.db;
+    suite.app = await startEventsApp(suite.db);
+  });
+  afterAll(async () => {
+    await suite.app?.close();
+    await suite.tdb?.drop();
+  });
+  beforeEach(() => {
+    suite.app.calls.transactionFailed.length = 0;
+    suite.app.calls.walletChanged.length = 0;
+    suite.app.calls.failNext = 0;
+  });
+  return suite;
 }

@@ -7,33 +7,12 @@ import type { Db } from "../../src/db/connect.js";
 import { lockWindowGroups, recordCharges, type ChargeInput } from "../../src/velocity/ledger.js";
 
 export { backends, type Backend } from "../support/backends.js";
+import { decisionRow } from "../support/decision-rows.js";
 
 export async function insertAllowDecision(db: Db, transactionName: string, at: Date): Promise<string> {
-  const id = randomUUID();
-  await db
-    .insertInto("decisions")
-    .values({
-      id,
-      decided_at: at,
-      transaction_name: transactionName,
-      vault: "vaults/v1",
-      decision: "allow",
-      sign_transaction: true,
-      http_status: 200,
-      replayed: false,
-      replay_of: null,
-      policy_version: "test",
-      policy_digest: "0".repeat(64),
-      matched_rules: "[]",
-      reasons: "[]",
-      facts: "[]",
-      transaction: "{}",
-      content_digest: "x",
-      request_id: randomUUID(),
-      duration_ms: 1,
-    })
-    .execute();
-  return id;
+  const row = decisionRow({ decided_at: at, transaction_name: transactionName });
+  await db.insertInto("decisions").values(row).execute();
+  return row.id;
 }
 
 export interface SimpleCharge {
