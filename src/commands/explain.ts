@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { notConfiguredView } from "../addressbook/types.js";
-import { assess } from "../decision/assess.js";
+import { assess, situationOf } from "../decision/assess.js";
 import { loadBundle } from "../policy/load.js";
 import type { Outcome } from "../policy/types.js";
 import { parseTransaction } from "../transaction/parse.js";
@@ -36,7 +36,7 @@ export async function explain(options: ExplainOptions, out: (line: string) => vo
     out(`${parsed.error.code}: ${parsed.error.publicMessage}`);
     return 1;
   }
-  const situation = { tx: parsed.value, now: options.now, addressBook: notConfiguredView(parsed.value.vault) };
+  const situation = situationOf(parsed.value, options.now, notConfiguredView(parsed.value.vault));
   const outcome = assess(loaded.value, situation, new Map());
   if (options.json) out(JSON.stringify({ policyVersion: loaded.value.version, ...outcome }, null, 2));
   else printTrace(outcome, loaded.value.version, out);

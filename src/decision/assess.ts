@@ -5,7 +5,7 @@
 import type { AddressBookView } from "../addressbook/types.js";
 import { buildFacts, buildTransferFacts } from "../facts/build.js";
 import { groupKey } from "../facts/group-keys.js";
-import type { Facts, WindowTotals } from "../facts/types.js";
+import type { Facts, TransferFacts, WindowTotals } from "../facts/types.js";
 import { evaluate } from "../policy/evaluate.js";
 import type { Outcome, PolicyBundle } from "../policy/types.js";
 import type { Transaction } from "../transaction/types.js";
@@ -15,6 +15,12 @@ export interface Situation {
   tx: Transaction;
   now: Date;
   addressBook: AddressBookView;
+  /** Built once from tx and addressBook: both the velocity plan and the facts read them. */
+  transfers: readonly TransferFacts[];
+}
+
+export function situationOf(tx: Transaction, now: Date, addressBook: AddressBookView): Situation {
+  return { tx, now, addressBook, transfers: buildTransferFacts(tx, addressBook) };
 }
 
 /** One velocity charge per transfer and distinct group key. */
@@ -36,7 +42,7 @@ export function planVelocity(bundle: PolicyBundle, situation: Situation): Veloci
   if (bundle.windows.length === 0 || situation.tx.transfers.length === 0) return { keys: [], queries: [], charges: [] };
   const queries = new Map<string, WindowQuery>();
   const charges = new Map<string, PlannedCharge>();
-  for (const transfer of buildTransferFacts(situation.tx, situation.addressBook)) {
+  for (const transfer of situation.transfers) {
     for (const window of bundle.windows) {
       const key = groupKey(window, situation.tx, transfer);
       queries.set(windowTotalId(window.name, key), { window: window.name, key, durationSeconds: window.durationSeconds });
@@ -66,6 +72,7 @@ export function factsFor(bundle: PolicyBundle, situation: Situation, totals: Win
     addressBook: situation.addressBook,
     windows: bundle.windows,
     totals,
+    transfers: situation.transfers,
   });
 }
 

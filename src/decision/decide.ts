@@ -17,7 +17,7 @@ import { describeError } from "../log.js";
 import type { Decision, Outcome, PolicyBundle } from "../policy/types.js";
 import type { Transaction } from "../transaction/types.js";
 import { lockWindowGroups, readWindowTotals, recordCharges } from "../velocity/ledger.js";
-import { assess, planVelocity, totalsByWindow, type Situation } from "./assess.js";
+import { assess, planVelocity, situationOf, totalsByWindow, type Situation } from "./assess.js";
 import { contentDigest } from "./content-digest.js";
 import type { DecisionDeps } from "./deps.js";
 
@@ -48,7 +48,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
     const bundle = deps.policy.current();
     const now = deps.clock();
     const addressBook = await deps.addressBook.viewFor(tx.vault);
-    const situation: Situation = { tx, now, addressBook };
+    const situation = situationOf(tx, now, addressBook);
     const stale = deps.addressBook.staleReason(addressBook, now);
     const record = { bundle, situation, requestId, startedAt, digest: contentDigest(tx) };
     return await deps.db.transaction().execute(async (trx) => {

@@ -10,7 +10,7 @@ import type { Transaction } from "../transaction/types.js";
 import { addressBookFacts, viewForVault } from "./address-book.js";
 import { timeFacts } from "./time.js";
 import { buildTransferFacts, txFacts } from "./transfer-facts.js";
-import type { Facts, WindowTotals } from "./types.js";
+import type { Facts, TransferFacts, WindowTotals } from "./types.js";
 import { velocityFacts } from "./velocity.js";
 
 export interface FactsInput {
@@ -20,6 +20,8 @@ export interface FactsInput {
   windows: readonly WindowSpec[];
   /** Approved totals before this transaction; a missing window or group key reads as zero. */
   totals: WindowTotals;
+  /** The transaction's transfer facts when the caller already built them (buildTransferFacts). */
+  transfers?: readonly TransferFacts[];
 }
 
 export function buildFacts(input: FactsInput): Facts[] {
@@ -27,7 +29,7 @@ export function buildFacts(input: FactsInput): Facts[] {
   const time = timeFacts(now);
   const txPart = txFacts(tx);
   const addressBook = addressBookFacts(viewForVault(input.addressBook, tx.vault), now);
-  const transfers = buildTransferFacts(tx, input.addressBook);
+  const transfers = input.transfers ?? buildTransferFacts(tx, input.addressBook);
   if (transfers.length === 0) {
     return [{ ...time, tx: txPart, transfer: null, velocity: {}, addressBook }];
   }

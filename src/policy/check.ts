@@ -8,7 +8,7 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { AddressBookView } from "../addressbook/types.js";
-import { assess, planVelocity, type Situation } from "../decision/assess.js";
+import { assess, planVelocity, situationOf, type Situation } from "../decision/assess.js";
 import type { WindowTotal, WindowTotals } from "../facts/types.js";
 import { parseTransaction } from "../transaction/parse.js";
 import type { Decision, Outcome, PolicyBundle } from "./types.js";
@@ -106,7 +106,7 @@ async function runCase(bundle: PolicyBundle, file: string, relative: string, c: 
     return { file: relative, name: c.name, passed: false, failures: [`velocity names windows the bundle does not declare: ${unknown.join(", ")}`] };
   }
   const now = new Date(c.now ?? DEFAULT_NOW);
-  const situation: Situation = { tx: parsed.value, now, addressBook: caseAddressBook(c, parsed.value.vault, now) };
+  const situation = situationOf(parsed.value, now, caseAddressBook(c, parsed.value.vault, now));
   const outcome = assess(bundle, situation, caseTotals(bundle, situation, c));
   const failures = compare(outcome, c.expect, c.expectRules);
   return { file: relative, name: c.name, passed: failures.length === 0, failures, outcome };

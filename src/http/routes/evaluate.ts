@@ -3,7 +3,7 @@
  * posted transaction, with current address book and window totals, and nothing written.
  */
 import { Router } from "express";
-import { assess, planVelocity, totalsByWindow } from "../../decision/assess.js";
+import { assess, planVelocity, situationOf, totalsByWindow } from "../../decision/assess.js";
 import type { DecisionDeps } from "../../decision/deps.js";
 import { parseTransaction } from "../../transaction/parse.js";
 import { readWindowTotals } from "../../velocity/ledger.js";
@@ -21,7 +21,7 @@ export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string
     const now = deps.clock();
     let situation, plan, read;
     try {
-      situation = { tx: parsed.value, now, addressBook: await deps.addressBook.viewFor(parsed.value.vault) };
+      situation = situationOf(parsed.value, now, await deps.addressBook.viewFor(parsed.value.vault));
       plan = planVelocity(bundle, situation);
       read = plan.queries.length > 0 ? await readWindowTotals(deps.db, plan.queries, now) : new Map();
     } catch (error) {
