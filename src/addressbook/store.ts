@@ -5,7 +5,9 @@
  * or the new one, never half of either, and a failed sync leaves the last good copy in place.
  */
 import { createHash } from "node:crypto";
+import type { InsertObject } from "kysely";
 import type { Db } from "../db/connect.js";
+import type { Database } from "../db/schema.js";
 import { canonicalCopy, vaultName, type CanonicalCopy } from "./copy.js";
 import { notConfiguredView, type AddressBookEntry, type AddressBookView, type OwnWalletAddress } from "./types.js";
 
@@ -23,6 +25,15 @@ export interface SyncFailure {
 
 // 7 parameters a row: well under Postgres' 65535 bind parameters a statement.
 const INSERT_CHUNK = 1000;
+
+type CopyTable = "address_book_entries" | "address_book_own_addresses" | "address_book_external_wallets";
+
+/** Inserts in chunks: one statement per 1,000 rows keeps every statement under Postgres's parameter limit. */
+async function insertChunked<T extends CopyTable>(trx: Db, table: T, rows: readonly InsertObject<Database, T>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await trx.insertInto(table).values(rows.slice(i, i + INSERT_CHUNK) as InsertObject<Database, T>[]).execute();
+  }
+}
 
 /** `externalWallets`: the vault's external wallet names (most vaults have none). */
 export async function replaceVaultCopy(
@@ -47,33 +58,24 @@ export async function replaceVaultCopy(
       return { kind: "unchanged", generation };
     }
     const next = String(generation + 1);
-    for (let i = 0; i < copy.entries.length; i += INSERT_CHUNK) {
-      const rows = copy.entries.slice(i, i + INSERT_CHUNK).map((e) => ({
-        vault: name,
-        generation: next,
-        name: e.name,
-        display_name: e.displayName,
-        address: e.address,
-        network: e.network,
-        signed: e.signed,
-      }));
-      await trx.insertInto("address_book_entries").values(rows).execute();
-    }
-    for (let i = 0; i < copy.ownAddresses.length; i += INSERT_CHUNK) {
-      const rows = copy.ownAddresses.slice(i, i + INSERT_CHUNK).map((a) => ({
-        vault: name,
-        generation: next,
-        wallet: a.wallet,
-        wallet_address: a.walletAddress,
-        address: a.address,
-        network: a.network,
-      }));
-      await trx.insertInto("address_book_own_addresses").values(rows).execute();
-    }
-    for (let i = 0; i < copy.externalWallets.length; i += INSERT_CHUNK) {
-      const rows = copy.externalWallets.slice(i, i + INSERT_CHUNK).map((wallet) => ({ vault: name, generation: next, wallet }));
-      await trx.insertInto("address_book_external_wallets").values(rows).execute();
-    }
+    await insertChunked(trx, "address_book_entries", copy.entries.map((e) => ({
+      vault: name,
+      generation: next,
+      name: e.name,
+      display_name: e.displayName,
+      address: e.address,
+      network: e.network,
+      signed: e.signed,
+    })));
+    await insertChunked(trx, "address_book_own_addresses", copy.ownAddresses.map((a) => ({
+      vault: name,
+      generation: next,
+      wallet: a.wallet,
+      wallet_address: a.walletAddress,
+      address: a.address,
+      network: a.network,
+    })));
+    await insertChunked(trx, "address_book_external_wallets", copy.externalWallets.map((wallet) => ({ vault: name, generation: next, wallet })));
     await trx
       .updateTable("address_book_sync")
       .set({ ...succeeded, generation: next, content_digest: copy.digest, entry_count: copy.entries.length, own_address_count: copy.ownAddresses.length })
