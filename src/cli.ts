@@ -14,6 +14,8 @@ const USAGE = `usage: countersign <command>
   serve                         start the service (applies migrations unless COUNTERSIGN_MIGRATE=false)
   migrate                       apply pending migrations and exit
   policy check [DIR]            validate the bundle and run its tests (default DIR: COUNTERSIGN_POLICIES or ./policies)
+  policy schema [policy|tests] [--write DIR]
+                                print the JSON Schema of the policy file or of the test files (or write both into DIR)
   explain [FILE|-] [--now T] [--policies DIR] [--json]
                                 evaluate one webhook body against the bundle and print the trace
   velocity void NAME            void the velocity charges of transaction NAME (it did not move money)
@@ -56,6 +58,7 @@ export async function main(argv: string[]): Promise<number> {
       });
     case "policy":
       if (sub === "check") return policyCheck(rest[0] ?? process.env.COUNTERSIGN_POLICIES ?? "./policies", out);
+      if (sub === "schema") return runPolicySchema(rest);
       break;
     case "explain":
       return runExplain([sub, ...rest].filter((a): a is string => a !== undefined));
@@ -74,6 +77,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   fail(`countersign: unknown command: ${argv.join(" ")}\n\n${USAGE}`);
   return 2;
+}
+
+async function runPolicySchema(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { write: { type: "string" } } });
+  return (await import("./commands/policy-schema.js")).policySchema(positionals[0], values.write, out);
 }
 
 async function runExplain(args: string[]): Promise<number> {

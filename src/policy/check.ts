@@ -50,7 +50,7 @@ const testCase = z
     message: "exactly one of transaction or transactionFile is required",
   });
 
-const testFile = z.strictObject({ cases: z.array(testCase).min(1) });
+export const testFileSchema = z.strictObject({ cases: z.array(testCase).min(1) });
 
 export type PolicyTestCase = z.infer<typeof testCase>;
 
@@ -78,7 +78,7 @@ export async function runPolicyTests(bundle: PolicyBundle): Promise<CaseResult[]
 
 export async function runTestFile(bundle: PolicyBundle, file: string): Promise<CaseResult[]> {
   const relative = path.relative(bundle.directory, file);
-  const parsed = testFile.safeParse(parseYaml(await readFile(file, "utf8")));
+  const parsed = testFileSchema.safeParse(parseYaml(await readFile(file, "utf8")));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`);
     return [{ file: relative, name: "(file is not a valid policy test file)", passed: false, failures: problems }];
