@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1
+# countersign's image: compiled JavaScript on the current Node LTS, production dependencies only,
+# a non-root user, and no writes outside /var/lib/countersign and /tmp (runs with a read-only root
+# filesystem). Build: docker build -t countersign .
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
+
+# 1. Compile src/ and migrations/ to dist/ (needs the dev dependencies: typescript).
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY migrations ./migrations
+RUN npm run build
+
+# 2. The runtime dependencies alone (no tsx, no typescript, no test tools).
+FROM ${NODE_IMAGE} AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+
+# 3. The runtime: no src/, so bin/countersign.js runs dist/ and compiles nothing at start.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    COUNTERSIGN_HOST=0.0.0.0 \
+    COUNTERSIGN_PORT=8080 \
+    COUNTERSIGN_POLICIES=/app/policies \
+    COUNTERSIGN_DATA_DIR=/var/lib/countersign
+WORKDIR /app
+COPY --from=dependencies /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY bin ./bin
+COPY policies ./policies
+# The `node` user of the base image (uid 1000) owns only the data directory: the embedded PGlite
+# database lives there when DATABASE_URL is unset. Everything else stays root-owned and read-only.
+RUN chmod 0755 bin/countersign.js \
+ && ln -s /app/bin/countersign.js /usr/local/bin/countersign \
+ && mkdir -p /var/lib/countersign \
+ && chown 1000:1000 /var/lib/countersign
+VOLUME ["/var/lib/countersign"]
+USER 1000:1000
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.COUNTERSIGN_PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# OpenTelemetry: with any OTEL_* variable set, bin/countersign.js loads the instrumentation entry
+# (dist/src/telemetry/instrument.js) before the service, as `node --import` would.
+ENTRYPOINT ["countersign"]
+CMD ["serve"]

