@@ -11,6 +11,36 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v));
 
+/**
+ * A secret, or a path to key material: unset means off, but set-and-blank is refused. A blank
+ * value is what an empty Kubernetes secret or `VAR=` in a unit file gives, and reading it as
+ * "unset" would silently open the endpoint it was meant to protect.
+ */
+const secret = z
+  .string()
+  .optional()
+  .superRefine((v, ctx) => {
+    if (v === undefined) return;
+    if (v.trim() === "") ctx.addIssue({ code: "custom", message: "is set but blank; unset it to turn it off, or give a value" });
+    else if (/\s/.test(v)) ctx.addIssue({ code: "custom", message: "contains whitespace (a copy-paste mistake?); it could never match" });
+  });
+
+/** Milliseconds from `250ms`, `5s`, `1m`. */
+const milliseconds = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const text = (v === undefined || v === "" ? fallback : v).trim();
+      const ms = /^([0-9]{1,9})ms$/.exec(text);
+      const value = ms ? Number(ms[1]) : (parseDuration(text) ?? 0) * 1000;
+      if (value <= 0) {
+        ctx.addIssue({ code: "custom", message: `must be a duration such as 500ms, 5s, 1m (got "${v}")` });
+        return z.NEVER;
+      }
+      return value;
+    });
+
 const duration = (fallback: string) =>
   z
     .string()
@@ -36,17 +66,19 @@ const envSchema = z.object({
   COUNTERSIGN_HOST: z.string().default("127.0.0.1"),
   COUNTERSIGN_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   COUNTERSIGN_POLICIES: z.string().default("./policies"),
-  COUNTERSIGN_WEBHOOK_TOKEN: optionalString,
-  COUNTERSIGN_ADMIN_TOKEN: optionalString,
+  COUNTERSIGN_WEBHOOK_TOKEN: secret,
+  COUNTERSIGN_ADMIN_TOKEN: secret,
   COUNTERSIGN_MIGRATE: boolean(true),
   COUNTERSIGN_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   COUNTERSIGN_API_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: optionalString,
-  COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: optionalString,
+  COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: secret,
   COUNTERSIGN_VAULTS: optionalString,
   COUNTERSIGN_ADDRESS_BOOK_REFRESH: duration("60s"),
   COUNTERSIGN_ADDRESS_BOOK_MAX_AGE: duration("15m"),
-  COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: optionalString,
+  COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: secret,
+  COUNTERSIGN_DECISION_TIMEOUT: milliseconds("5s"),
+  COUNTERSIGN_MAX_WINDOW_GROUPS: z.coerce.number().int().min(1).max(100_000).default(256),
 });
 
 export interface CustodyApiConfig {
@@ -71,6 +103,10 @@ export interface Config {
   bodyLimitBytes: number;
   custodyApi: CustodyApiConfig | undefined;
   eventsPublicKeyPem: string | undefined;
+  /** A decision not done by then defers (503) and its database transaction is rolled back. */
+  decisionTimeoutMs: number;
+  /** A transaction touching more velocity window groups than this is denied (src/decision/group-cap.ts). */
+  maxWindowGroups: number;
 }
 
 export class ConfigError extends Error {
@@ -85,12 +121,14 @@ const REQUIRED_WITH_API = ["COUNTERSIGN_SERVICE_ACCOUNT_EMAIL", "COUNTERSIGN_SER
 /** Variables that only make sense together, checked on the raw environment so they are reported with the rest. */
 function missingCompanions(env: NodeJS.ProcessEnv): string[] {
   if (!env.COUNTERSIGN_API_URL?.trim()) return [];
-  return REQUIRED_WITH_API.filter((k) => !env[k]?.trim()).map((k) => `${k}: required when COUNTERSIGN_API_URL is set`);
+  // A blank key file is reported once, as a blank secret.
+  const missing = (k: (typeof REQUIRED_WITH_API)[number]) => env[k] === undefined || (k !== "COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE" && !env[k]?.trim());
+  return REQUIRED_WITH_API.filter(missing).map((k) => `${k}: required when COUNTERSIGN_API_URL is set`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const parsed = envSchema.safeParse(env);
-  const problems = missingCompanions(env);
+  const problems = [...missingCompanions(env), ...openWebhook(env)];
   if (!parsed.success) {
     throw new ConfigError([...parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`), ...problems]);
   }
@@ -112,13 +150,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     bodyLimitBytes: e.COUNTERSIGN_BODY_LIMIT,
     custodyApi,
     eventsPublicKeyPem,
+    decisionTimeoutMs: e.COUNTERSIGN_DECISION_TIMEOUT,
+    maxWindowGroups: e.COUNTERSIGN_MAX_WINDOW_GROUPS,
   });
+}
+
+/** Whether `host` only accepts connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h);
+}
+
+/** The webhook decides over money: without a token it may only listen where no one else can reach it. */
+function openWebhook(env: NodeJS.ProcessEnv): string[] {
+  if (env.COUNTERSIGN_WEBHOOK_TOKEN !== undefined) return [];
+  const host = env.COUNTERSIGN_HOST ?? "127.0.0.1";
+  if (isLoopbackHost(host)) return [];
+  return [`COUNTERSIGN_WEBHOOK_TOKEN: required when COUNTERSIGN_HOST is not a loopback address (${host}); without it anyone who reaches the port gets transactions signed`];
 }
 
 type Env = z.infer<typeof envSchema>;
 
 function custodyApiConfig(e: Env, problems: string[]): CustodyApiConfig | undefined {
-  if (!e.COUNTERSIGN_API_URL || REQUIRED_WITH_API.some((k) => !e[k])) return undefined;
+  if (!e.COUNTERSIGN_API_URL || REQUIRED_WITH_API.some((k) => !e[k]?.trim())) return undefined;
   const vaults = e.COUNTERSIGN_VAULTS!.split(",").map((v) => v.trim().replace(/^vaults\//, "")).filter(Boolean);
   const badVault = vaults.find((v) => !/^[A-Za-z0-9_-]+$/.test(v));
   if (badVault !== undefined) problems.push(`COUNTERSIGN_VAULTS: "${badVault}" is not a vault id`);

@@ -39,6 +39,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const { config, logger } = options;
   const clock = options.clock ?? (() => new Date());
   const policy = await ActivePolicy.load(config.policiesDir, logger);
+  // loadConfig refuses an open webhook on any other address; on loopback it is allowed, loudly.
+  if (config.webhookToken === undefined) {
+    logger.warn({ host: config.host }, "COUNTERSIGN_WEBHOOK_TOKEN is not set: the co-signer webhook answers anyone who can reach this loopback address");
+  }
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   let background: Background | undefined;
   try {

@@ -1,0 +1,100 @@
+/**
+ * Configuration errors stop the process with one message per problem (CONTRACT.md section 8):
+ * blank secrets, an open webhook on a non-loopback address, bad timeouts and caps.
+ */
+import { describe, expect, it } from "vitest";
+import { ConfigError, isLoopbackHost, loadConfig } from "../../src/config.js";
+import { runCli } from "../support/cli.js";
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("blank secrets are configuration errors, not 'unset'", () => {
+  for (const variable of ["COUNTERSIGN_WEBHOOK_TOKEN", "COUNTERSIGN_ADMIN_TOKEN", "COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE"]) {
+    it(`${variable}="" and "  " are refused, each with one message`, () => {
+      for (const blank of ["", "   "]) {
+        const problems = problemsOf({ [variable]: blank });
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).toMatch(new RegExp(`^${variable}: is set but blank`));
+      }
+    });
+  }
+
+  it("a token with whitespace in it is refused (it could never match a bearer token)", () => {
+    expect(problemsOf({ COUNTERSIGN_WEBHOOK_TOKEN: "abc def" })).toEqual([expect.stringMatching(/^COUNTERSIGN_WEBHOOK_TOKEN: contains whitespace/)]);
+  });
+
+  it("a blank service-account key file beside the API URL is one problem, not two", () => {
+    const problems = problemsOf({
+      COUNTERSIGN_API_URL: "https://api.custody.example",
+      COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "countersign@example.com",
+      COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: "",
+      COUNTERSIGN_VAULTS: "v1",
+    });
+    expect(problems).toEqual([expect.stringMatching(/^COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: is set but blank/)]);
+  });
+
+  it("several problems are reported together", () => {
+    const problems = problemsOf({ COUNTERSIGN_WEBHOOK_TOKEN: "", COUNTERSIGN_ADMIN_TOKEN: "", COUNTERSIGN_DECISION_TIMEOUT: "soon" });
+    expect(problems).toHaveLength(3);
+  });
+});
+
+describe("an open webhook", () => {
+  it("is refused on a non-loopback address", () => {
+    for (const host of ["0.0.0.0", "::", "10.1.2.3", "policy.internal"]) {
+      const problems = problemsOf({ COUNTERSIGN_HOST: host });
+      expect(problems, host).toEqual([expect.stringMatching(/^COUNTERSIGN_WEBHOOK_TOKEN: required when COUNTERSIGN_HOST is not a loopback address/)]);
+    }
+  });
+
+  it("is allowed on loopback, and a token makes any address fine", () => {
+    for (const host of ["127.0.0.1", "127.0.0.53", "::1", "[::1]", "localhost"]) expect(problemsOf({ COUNTERSIGN_HOST: host }), host).toEqual([]);
+    expect(problemsOf({ COUNTERSIGN_HOST: "0.0.0.0", COUNTERSIGN_WEBHOOK_TOKEN: "s3cret-token" })).toEqual([]);
+  });
+
+  it("loopback detection does not take look-alikes", () => {
+    expect(isLoopbackHost("127.0.0.1.example.com")).toBe(false);
+    expect(isLoopbackHost("localhost.example.com")).toBe(false);
+    expect(isLoopbackHost("0.0.0.0")).toBe(false);
+  });
+});
+
+describe("decision timeout and window-group cap", () => {
+  it("default to 5 s and 256", () => {
+    const config = loadConfig({});
+    expect(config.decisionTimeoutMs).toBe(5_000);
+    expect(config.maxWindowGroups).toBe(256);
+  });
+
+  it("accept milliseconds and seconds, refuse zero and nonsense", () => {
+    expect(loadConfig({ COUNTERSIGN_DECISION_TIMEOUT: "750ms" }).decisionTimeoutMs).toBe(750);
+    expect(loadConfig({ COUNTERSIGN_DECISION_TIMEOUT: "2s" }).decisionTimeoutMs).toBe(2_000);
+    expect(problemsOf({ COUNTERSIGN_DECISION_TIMEOUT: "0s" })).toHaveLength(1);
+    expect(problemsOf({ COUNTERSIGN_DECISION_TIMEOUT: "-1s" })).toHaveLength(1);
+    expect(problemsOf({ COUNTERSIGN_MAX_WINDOW_GROUPS: "0" })).toHaveLength(1);
+    expect(loadConfig({ COUNTERSIGN_MAX_WINDOW_GROUPS: "16" }).maxWindowGroups).toBe(16);
+  });
+});
+
+describe("countersign serve", () => {
+  it("stops at start on a blank webhook token, naming it, and never listens", async () => {
+    const result = await runCli(["serve"], { env: { COUNTERSIGN_WEBHOOK_TOKEN: "", COUNTERSIGN_DATA_DIR: ":memory:", COUNTERSIGN_PORT: "0" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/COUNTERSIGN_WEBHOOK_TOKEN: is set but blank/);
+    expect(result.stdout).not.toMatch(/countersign serving/);
+  });
+
+  it("stops at start on an open webhook bound to every address", async () => {
+    const result = await runCli(["serve"], { env: { COUNTERSIGN_HOST: "0.0.0.0", COUNTERSIGN_DATA_DIR: ":memory:", COUNTERSIGN_PORT: "0" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/COUNTERSIGN_WEBHOOK_TOKEN: required when COUNTERSIGN_HOST is not a loopback address \(0\.0\.0\.0\)/);
+  });
+});
