@@ -50,7 +50,15 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const metrics = createServiceMetrics();
     background = startBackground({ config, db: database.db, logger, clock, metrics });
     const running = background;
-    const decision: DecisionDeps = { db: database.db, policy, addressBook: background.addressBook, clock, logger };
+    const decision: DecisionDeps = {
+      db: database.db,
+      policy,
+      addressBook: background.addressBook,
+      clock,
+      logger,
+      decisionTimeoutMs: config.decisionTimeoutMs,
+      maxWindowGroups: config.maxWindowGroups,
+    };
     const app = createApp({
       decision,
       status: { policyStatus: () => policy.status(), policyExtras: background.policyExtras, readiness: background.readiness },

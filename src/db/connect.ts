@@ -5,6 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { guardCheckout } from "./checkout-guard.js";
 import type { Database } from "./schema.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 
@@ -46,7 +47,10 @@ function openPostgres(url: string, max: number): DatabaseHandle {
   // An idle client losing its server emits 'error' on the pool; without a listener that would
   // crash the process. The next checkout simply fails and the request defers.
   pool.on("error", () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Each checkout passes the decision deadline's guard (checkout-guard.ts), which destroys the
+  // client if the deadline strikes while the decision holds it.
+  const guarded = { connect: async () => guardCheckout(await pool.connect()), end: () => pool.end() };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
   return { db, kind: "postgres", close: () => db.destroy() };
 }
 

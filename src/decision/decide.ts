@@ -19,7 +19,9 @@ import type { Transaction } from "../transaction/types.js";
 import { lockWindowGroups, readWindowTotals, recordCharges } from "../velocity/ledger.js";
 import { assess, planVelocity, situationOf, totalsByWindow, type Situation } from "./assess.js";
 import { contentDigest } from "./content-digest.js";
+import { DEFAULT_DECISION_TIMEOUT_MS, transactionWithin, withinDeadline } from "./deadline.js";
 import type { DecisionDeps } from "./deps.js";
+import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
 
 export const CONFLICTING_SNAPSHOT = "conflicting snapshot";
 
@@ -45,19 +47,25 @@ export function httpStatusFor(decision: Decision): number {
 
 export async function decide(deps: DecisionDeps, tx: Transaction, requestId: string, startedAt = performance.now()): Promise<DecisionResult> {
   try {
-    const bundle = deps.policy.current();
-    const now = deps.clock();
-    const addressBook = await deps.addressBook.viewFor(tx.vault);
-    const situation = situationOf(tx, now, addressBook);
-    const stale = deps.addressBook.staleReason(addressBook, now);
-    const record = { bundle, situation, requestId, startedAt, digest: contentDigest(tx) };
-    return await deps.db.transaction().execute(async (trx) => {
-      await lockTransactionName(trx, tx.name);
-      const final = await findFinalDecision(trx, tx.name);
-      if (final) return repeat(trx, record, final);
-      if (stale !== null) return deferStale(trx, record, stale);
-      return evaluateAndRecord(trx, record);
+    const result = await withinDeadline(deps.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, startedAt, async (deadline) => {
+      const bundle = deps.policy.current();
+      const now = deps.clock();
+      const addressBook = await deps.addressBook.viewFor(tx.vault);
+      const situation = situationOf(tx, now, addressBook);
+      const stale = deps.addressBook.staleReason(addressBook, now);
+      const maxWindowGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
+      const record = { bundle, situation, requestId, startedAt, digest: contentDigest(tx), maxWindowGroups };
+      return transactionWithin(deps.db, deadline, async (trx) => {
+        await lockTransactionName(trx, tx.name);
+        const final = await findFinalDecision(trx, tx.name);
+        if (final) return repeat(trx, record, final);
+        if (stale !== null) return deferStale(trx, record, stale);
+        return evaluateAndRecord(trx, record);
+      });
     });
+    if (result.done) return result.value;
+    deps.logger.warn({ requestId, transaction: tx.name, timeoutMs: result.budgetMs }, "decision deadline passed; deferring, its transaction is rolled back");
+    return { kind: "unavailable" };
   } catch (error) {
     deps.logger.error({ requestId, transaction: tx.name, ...describeError(error) }, "decision unavailable; deferring");
     return { kind: "unavailable" };
@@ -70,10 +78,13 @@ interface Recording {
   requestId: string;
   startedAt: number;
   digest: string;
+  maxWindowGroups: number;
 }
 
 async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
   const plan = planVelocity(r.bundle, r.situation);
+  const tooMany = windowGroupCapReason(plan.keys.length, r.maxWindowGroups);
+  if (tooMany !== null) return writeRow(trx, r, evaluated(r, { decision: "deny", reasons: [tooMany], matched: [], facts: [] }));
   await lockWindowGroups(trx, plan.keys);
   const read = plan.queries.length > 0 ? await readWindowTotals(trx, plan.queries, r.situation.now) : new Map();
   const outcome = assess(r.bundle, r.situation, totalsByWindow(plan.queries, read));

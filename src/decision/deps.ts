@@ -17,4 +17,8 @@ export interface DecisionDeps {
   addressBook: AddressBookSource;
   clock: () => Date;
   logger: Logger;
+  /** COUNTERSIGN_DECISION_TIMEOUT in ms (default 5 s): see deadline.ts. */
+  decisionTimeoutMs?: number;
+  /** COUNTERSIGN_MAX_WINDOW_GROUPS (default 256): see group-cap.ts. */
+  maxWindowGroups?: number;
 }

@@ -32,9 +32,12 @@ describe("velocity windows across two service instances on one Postgres server",
     tdb = await createTestDatabase();
     const policiesDir = writeBundle(POLICY);
     // Two processes' worth of service: each has its own connection pool to the same database.
+    // This suite is about exact totals under contention, not latency: 200 deliveries queued on one
+    // group's lock can outlast the 5 s decision deadline on a loaded machine (they would defer).
+    const env = { COUNTERSIGN_DECISION_TIMEOUT: "60s" };
     instances = [
-      await startTestService({ databaseUrl: tdb.url, policiesDir, clock }),
-      await startTestService({ databaseUrl: tdb.url, policiesDir, clock }),
+      await startTestService({ databaseUrl: tdb.url, policiesDir, clock, env }),
+      await startTestService({ databaseUrl: tdb.url, policiesDir, clock, env }),
     ];
   });
   afterAll(async () => {

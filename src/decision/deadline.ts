@@ -1,0 +1,109 @@
+/**
+ * COUNTERSIGN_DECISION_TIMEOUT: a decision not done by its deadline answers 503 at the deadline,
+ * and its database work is abandoned so that it can never commit afterwards:
+ * - the answer races a timer, so no wait (pool, lock, statement, a paused server) holds it longer;
+ * - inside the decision's transaction, `statement_timeout` and `lock_timeout` are set from the
+ *   remaining budget, so the server itself gives up on waits;
+ * - the transaction re-checks the deadline as its last step, immediately before COMMIT is sent:
+ *   COMMIT is only ever sent before the deadline;
+ * - at the deadline, every Postgres connection the decision holds is destroyed (checkout-guard.ts):
+ *   an uncommitted transaction dies with its session, even on a server that was paused and resumes.
+ * A COMMIT already sent when the deadline strikes may still complete; its row then stands and the
+ * next delivery of the transaction repeats its answer (idempotency), so nothing is lost or doubled.
+ * On PGlite (one in-process connection) there is no connection to destroy; the check before COMMIT
+ * rolls the late transaction back.
+ */
+import { sql } from "kysely";
+import { runGuarded, type CheckoutGuard } from "../db/checkout-guard.js";
+import type { Db } from "../db/connect.js";
+
+export const DEFAULT_DECISION_TIMEOUT_MS = 5_000;
+
+export class DeadlinePassed extends Error {
+  constructor(readonly budgetMs: number) {
+    super(`the decision did not finish within ${budgetMs} ms`);
+    this.name = "DeadlinePassed";
+  }
+}
+
+export class Deadline implements CheckoutGuard {
+  private passed = false;
+  private readonly onExpiry = new Set<() => void>();
+
+  constructor(
+    readonly expiresAt: number,
+    readonly budgetMs: number,
+  ) {}
+
+  get expired(): boolean {
+    return this.passed || performance.now() >= this.expiresAt;
+  }
+
+  remainingMs(): number {
+    return Math.max(0, Math.floor(this.expiresAt - performance.now()));
+  }
+
+  /** Throws DeadlinePassed once the deadline is reached. */
+  check(): void {
+    if (this.expired) {
+      this.expire();
+      throw new DeadlinePassed(this.budgetMs);
+    }
+  }
+
+  onExpire(destroy: () => void): () => void {
+    if (this.passed) {
+      destroy();
+      return () => undefined;
+    }
+    this.onExpiry.add(destroy);
+    return () => this.onExpiry.delete(destroy);
+  }
+
+  expire(): void {
+    if (this.passed) return;
+    this.passed = true;
+    for (const destroy of [...this.onExpiry]) destroy();
+    this.onExpiry.clear();
+  }
+}
+
+export type WithinDeadline<T> = { done: true; value: T } | { done: false; budgetMs: number };
+
+/**
+ * Runs `work` with a deadline `budgetMs` after `startedAt` (a performance.now() time). Resolves
+ * with its value, or `done: false` at the deadline; rejects when `work` fails before it.
+ */
+export async function withinDeadline<T>(budgetMs: number, startedAt: number, work: (deadline: Deadline) => Promise<T>): Promise<WithinDeadline<T>> {
+  const deadline = new Deadline(startedAt + budgetMs, budgetMs);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<WithinDeadline<T>>((resolve) => {
+    timer = setTimeout(() => {
+      deadline.expire();
+      resolve({ done: false, budgetMs });
+    }, deadline.remainingMs());
+  });
+  const running = runGuarded(deadline, () => work(deadline)).then((value): WithinDeadline<T> => ({ done: true, value }));
+  // After the deadline the abandoned work fails (destroyed connection, DeadlinePassed): expected.
+  running.catch(() => undefined);
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A database transaction bounded by `deadline`: server-side timeouts from the remaining budget,
+ * and a last check immediately before kysely sends COMMIT (no await lies between the two).
+ */
+export function transactionWithin<T>(db: Db, deadline: Deadline, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    deadline.check();
+    const ms = String(Math.max(1, deadline.remainingMs()));
+    await sql`select set_config('statement_timeout', ${ms}, true), set_config('lock_timeout', ${ms}, true), set_config('idle_in_transaction_session_timeout', ${ms}, true)`.execute(trx);
+    const value = await work(trx);
+    deadline.check();
+    return value;
+  });
+}
