@@ -24,8 +24,11 @@ export interface OpenDatabaseOptions {
   maxConnections?: number;
 }
 
-// A database that is down must answer quickly (the webhook then defers), not hang the request.
-const CONNECT_TIMEOUT_MS = 2_000;
+// A database that is down refuses connections at once (the webhook then defers). pg-pool applies
+// this timeout to the wait for a free pooled client too, which a burst on one hot window group
+// makes long: a decision bounds every wait by its own deadline (COUNTERSIGN_DECISION_TIMEOUT), so
+// this only bounds callers without one (readiness, the address-book sync).
+const CONNECT_TIMEOUT_MS = 10_000;
 const STATEMENT_TIMEOUT_MS = 10_000;
 
 // Keep int8 as strings too (pg's default), numeric as strings (exact amounts).
