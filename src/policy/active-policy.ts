@@ -4,6 +4,7 @@
  * records the error for `GET /v1/policy` — a broken pull request never unloads a good policy.
  */
 import { describeError, type Logger } from "../log.js";
+import type { ReadOptions } from "./bundle-files.js";
 import { loadBundle } from "./load.js";
 import type { PolicyBundle } from "./types.js";
 
@@ -24,15 +25,16 @@ export class ActivePolicy {
   private constructor(
     private bundle: PolicyBundle,
     private readonly logger: Logger,
+    private readonly readOptions: ReadOptions = {},
   ) {
     this.loadedAt = new Date();
   }
 
   /** Loads the bundle or throws with every problem listed. */
-  static async load(directory: string, logger: Logger): Promise<ActivePolicy> {
-    const result = await loadBundle(directory);
+  static async load(directory: string, logger: Logger, readOptions: ReadOptions = {}): Promise<ActivePolicy> {
+    const result = await loadBundle(directory, readOptions);
     if (!result.ok) throw new Error(result.error.message);
-    return new ActivePolicy(result.value, logger);
+    return new ActivePolicy(result.value, logger, readOptions);
   }
 
   static of(bundle: PolicyBundle, logger: Logger): ActivePolicy {
@@ -47,7 +49,7 @@ export class ActivePolicy {
   async reload(): Promise<boolean> {
     this.lastReloadAt = new Date();
     try {
-      const result = await loadBundle(this.bundle.directory);
+      const result = await loadBundle(this.bundle.directory, this.readOptions);
       if (!result.ok) {
         this.lastReloadError = result.error.message;
         this.logger.warn({ directory: this.bundle.directory }, "policy reload failed; keeping the bundle in force");

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import { parseDuration } from "../duration.js";
 import { type Result, err, ok } from "../errors.js";
-import { type BundleFile, type FileProblem, readBundleFiles, readBundleFilesSync } from "./bundle-files.js";
+import { type BundleFile, type FileProblem, type ReadOptions, readBundleFiles, readBundleFilesSync } from "./bundle-files.js";
 import { type PolicyDocument, duplicateProblems, isRecord, policySchema } from "./bundle-schema.js";
 import { bundleDigest } from "./digest.js";
 import { type PathSegment, formatPath } from "./json-path.js";
@@ -19,14 +19,15 @@ export { BundleLoadError, type BundleProblem } from "./load-error.js";
 
 const POLICY_FILES = ["policy.yaml", "policy.yml", "policy.json"];
 
-export async function loadBundle(dir: string): Promise<Result<PolicyBundle, BundleLoadError>> {
-  const read = await readBundleFiles(dir);
+/** `options.root`: where the bundle's symbolic links may lead (bundle-files.ts). */
+export async function loadBundle(dir: string, options: ReadOptions = {}): Promise<Result<PolicyBundle, BundleLoadError>> {
+  const read = await readBundleFiles(dir, options);
   return bundleFromFiles(dir, read.files, read.problems);
 }
 
 /** The same as loadBundle, for the command line where blocking is fine. */
-export function loadBundleSync(dir: string): Result<PolicyBundle, BundleLoadError> {
-  const read = readBundleFilesSync(dir);
+export function loadBundleSync(dir: string, options: ReadOptions = {}): Result<PolicyBundle, BundleLoadError> {
+  const read = readBundleFilesSync(dir, options);
   return bundleFromFiles(dir, read.files, read.problems);
 }
 
