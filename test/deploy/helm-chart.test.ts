@@ -6,7 +6,7 @@
  * objects carrying what a production deployment needs. Skipped only when no helm can be had.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
@@ -79,6 +79,28 @@ async function modelOf(object: K8sObject): Promise<new (data: K8sObject) => { va
   const exported = (await import(module)) as Record<string, new (data: K8sObject) => { validate(): void }>;
   return exported[object.kind]!;
 }
+
+/** Kubernetes objects passed through as they are (their own API validates them). */
+const PASS_THROUGH = ["affinity", "tolerations[]", "topologySpreadConstraints[]", "extraEnv[].valueFrom"];
+
+/** Every object schema in values.schema.json, with its path in the values. */
+function objectSchemas(schema: K8sObject, at: string, out: Array<[string, K8sObject]>): Array<[string, K8sObject]> {
+  if (schema.type === "object") out.push([at, schema]);
+  for (const [key, child] of Object.entries((schema.properties ?? {}) as Record<string, K8sObject>)) objectSchemas(child, at ? `${at}.${key}` : key, out);
+  if (schema.items) objectSchemas(schema.items, `${at}[]`, out);
+  if (typeof schema.additionalProperties === "object") objectSchemas(schema.additionalProperties, `${at}.*`, out);
+  return out;
+}
+
+describe("values.schema.json (static)", () => {
+  it("closes every object: additionalProperties is false, or a typed map, except pass-through Kubernetes objects", () => {
+    const schema = JSON.parse(readFileSync(path.join(CHART, "values.schema.json"), "utf8")) as K8sObject;
+    const open = objectSchemas(schema, "", [])
+      .filter(([, s]) => s.additionalProperties !== false && typeof s.additionalProperties?.type !== "string" && !s.additionalProperties?.anyOf)
+      .map(([at]) => at);
+    expect(open.sort()).toEqual([...PASS_THROUGH].sort());
+  });
+});
 
 describe.skipIf(!helm)("helm chart helm/countersign", () => {
   it("has the four examples the operator guide refers to", () => {
