@@ -252,6 +252,7 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     for (const c of [countersign, sidecar, init]) expect(c.volumeMounts).toContainEqual(expect.objectContaining({ name: "policies-git", mountPath: "/git" }));
     expect(countersign.volumeMounts.find((m: K8sObject) => m.name === "policies-git").readOnly).toBe(true);
     expect(envOf(countersign).COUNTERSIGN_POLICIES).toBe("/git/current/policies");
+    expect(envOf(countersign).COUNTERSIGN_POLICIES_ROOT).toBe("/git");
     expect(sidecar.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
     expect(only(objects, "ConfigMap")).toEqual([]);
     expect(deployment.spec.template.metadata.annotations ?? {}).not.toHaveProperty("checksum/policies");
