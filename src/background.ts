@@ -17,6 +17,8 @@ import type { ReadinessCheck } from "./http/routes/status.js";
 import { describeError, type Logger } from "./log.js";
 import type { ServiceMetrics } from "./telemetry/metrics.js";
 import { voidCharges } from "./velocity/ledger.js";
+import { keepDecisionPartitions } from "./audit/partitions.js";
+import { startSealer } from "./audit/sealer.js";
 
 export interface Background {
   addressBook: AddressBookSource;
@@ -58,6 +60,8 @@ export function startBackground(options: BackgroundOptions): Background {
     sync.start();
   }
   const running = sync;
+  const sealer = config.auditSeal ? startSealer({ db, logger }) : undefined;
+  const stopPartitions = keepDecisionPartitions(db, logger);
   const eventsHandler = config.eventsPublicKeyPem
     ? createEventsHandler({
         db,
@@ -85,6 +89,8 @@ export function startBackground(options: BackgroundOptions): Background {
     ...(eventsHandler ? { eventsHandler } : {}),
     ...(running ? { sync: running } : {}),
     stop: async () => {
+      stopPartitions();
+      await sealer?.stop();
       await running?.stop().catch((error: unknown) => logger.warn(describeError(error), "address book sync did not stop cleanly"));
     },
   };

@@ -20,6 +20,9 @@ const USAGE = `usage: countersign <command>
                                 evaluate one webhook body against the bundle and print the trace
   velocity void NAME            void the velocity charges of transaction NAME (it did not move money)
   addressbook sync              fetch the configured vaults' address books once and exit
+  audit verify [--from T] [--checkpoint POSITION:HASH]
+                                recompute the audit hash chain; exit 1 on any break
+  audit checkpoint [--json]     print the latest sealed position and hash, for anchoring elsewhere
 `;
 
 const out = (line: string) => process.stdout.write(line + "\n");
@@ -35,9 +38,10 @@ function config() {
   return loadConfig();
 }
 
-async function withDatabase<T>(run: (db: import("./db/connect.js").Db) => Promise<T>): Promise<T> {
+/** `url` defaults to DATABASE_URL; `migrate` passes the owner's (COUNTERSIGN_MIGRATE_DATABASE_URL) when set. */
+async function withDatabase<T>(run: (db: import("./db/connect.js").Db) => Promise<T>, url?: string): Promise<T> {
   const c = config();
-  const handle = await openDatabase({ url: c.databaseUrl, dataDir: c.dataDir });
+  const handle = await openDatabase({ url: url ?? c.databaseUrl, dataDir: c.dataDir });
   try {
     return await run(handle.db);
   } finally {
@@ -55,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
         const applied = await migrateToLatest(db);
         out(applied.length === 0 ? "database is up to date" : `applied: ${applied.join(", ")}`);
         return 0;
-      });
+      }, config().migrateDatabaseUrl);
     case "policy":
       if (sub === "check") return policyCheck(rest[0] ?? process.env.COUNTERSIGN_POLICIES ?? "./policies", out);
       if (sub === "schema") return runPolicySchema(rest);
@@ -64,6 +68,10 @@ export async function main(argv: string[]): Promise<number> {
       return runExplain([sub, ...rest].filter((a): a is string => a !== undefined));
     case "velocity":
       if (sub === "void" && rest[0]) return (await import("./commands/velocity-void.js")).velocityVoid(rest[0], withDatabase, out);
+      break;
+    case "audit":
+      if (sub === "verify") return (await import("./commands/audit.js")).auditVerify(rest, withDatabase, out);
+      if (sub === "checkpoint") return (await import("./commands/audit.js")).auditCheckpoint(rest, withDatabase, out);
       break;
     case "addressbook":
       if (sub === "sync") return (await import("./commands/addressbook-sync.js")).addressBookSync(config(), out);

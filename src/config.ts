@@ -69,6 +69,8 @@ const envSchema = z.object({
   COUNTERSIGN_WEBHOOK_TOKEN: secret,
   COUNTERSIGN_ADMIN_TOKEN: secret,
   COUNTERSIGN_MIGRATE: boolean(true),
+  COUNTERSIGN_MIGRATE_DATABASE_URL: optionalString,
+  COUNTERSIGN_AUDIT_SEAL: boolean(true),
   COUNTERSIGN_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   COUNTERSIGN_API_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: optionalString,
@@ -100,6 +102,10 @@ export interface Config {
   webhookToken: string | undefined;
   adminToken: string | undefined;
   migrate: boolean;
+  /** The owner role's connection for migrations, when the service itself runs as the writer role. */
+  migrateDatabaseUrl: string | undefined;
+  /** Link audit rows into the hash chain in the background (README "Audit trail integrity"). */
+  auditSeal: boolean;
   bodyLimitBytes: number;
   custodyApi: CustodyApiConfig | undefined;
   eventsPublicKeyPem: string | undefined;
@@ -147,6 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     webhookToken: e.COUNTERSIGN_WEBHOOK_TOKEN,
     adminToken: e.COUNTERSIGN_ADMIN_TOKEN,
     migrate: e.COUNTERSIGN_MIGRATE,
+    migrateDatabaseUrl: e.COUNTERSIGN_MIGRATE_DATABASE_URL,
+    auditSeal: e.COUNTERSIGN_AUDIT_SEAL,
     bodyLimitBytes: e.COUNTERSIGN_BODY_LIMIT,
     custodyApi,
     eventsPublicKeyPem,

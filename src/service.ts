@@ -46,7 +46,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   let background: Background | undefined;
   try {
-    if (config.migrate) await migrateToLatest(database.db);
+    if (config.migrate) await migrate(config, database);
     const metrics = createServiceMetrics();
     background = startBackground({ config, db: database.db, logger, clock, metrics });
     const running = background;
@@ -91,6 +91,20 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     await background?.stop().catch(() => undefined);
     if (!options.database) await database.close().catch(() => undefined);
     throw error;
+  }
+}
+
+/** With COUNTERSIGN_MIGRATE_DATABASE_URL, migrations run as the owner and the service as the writer role. */
+async function migrate(config: Readonly<Config>, database: DatabaseHandle): Promise<void> {
+  if (!config.migrateDatabaseUrl) {
+    await migrateToLatest(database.db);
+    return;
+  }
+  const owner = await openDatabase({ url: config.migrateDatabaseUrl, maxConnections: 1 });
+  try {
+    await migrateToLatest(owner.db);
+  } finally {
+    await owner.close();
   }
 }
 

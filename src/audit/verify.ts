@@ -1,0 +1,256 @@
+/**
+ * `countersign audit verify`: recomputes the hash chain (README "Audit trail integrity") and
+ * reports the first break. Read-only, so the auditor role can run it. The chain is walked in
+ * chunks of positions, so memory stays flat at tens of millions of rows.
+ *
+ * Kinds of break:
+ * - missing:   a sealed row is gone from its table, or a chain entry is gone
+ * - changed:   a sealed row no longer hashes to its sealed digest, or a chain entry was edited,
+ *              or the entry at an anchored checkpoint does not carry the anchored hash
+ * - reordered: an entry does not link to the entry before it
+ * - inserted:  a row the chain does not hold although the sealer saw it or its time lies before
+ *              the last seal, or a second row with a sealed row's key
+ */
+import { sql, type RawBuilder } from "kysely";
+import type { Db } from "../db/connect.js";
+import { auditSources, hex, type AuditSource } from "./sources.js";
+
+export type BreakKind = "changed" | "missing" | "inserted" | "reordered";
+
+export interface Break {
+  kind: BreakKind;
+  /** Chain position, when the break is in the chain. */
+  position: number | null;
+  source: string;
+  rowKey: string;
+  detail: string;
+}
+
+export interface Checkpoint {
+  position: number;
+  hash: string;
+}
+
+export interface VerifyOptions {
+  /** Verify rows dated from this time on; older rows count as archived (only their chain links are checked). */
+  from?: Date;
+  /** An anchored checkpoint: the entry at that position must carry that hash. */
+  checkpoint?: Checkpoint;
+  /** Positions per query. */
+  chunk?: number;
+  /** Unsealed rows this much older than the last seal count as inserted (default 5 minutes). */
+  graceSeconds?: number;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  breaks: Break[];
+  /** Breaks found in all (only the first MAX_LISTED are kept in `breaks`). */
+  breakCount: number;
+  firstPosition: number;
+  lastPosition: number;
+  lastHash: string | null;
+  /** Rows written since the last seal, not linked yet (not a break). */
+  pending: number;
+}
+
+const ZERO_HASH = "00".repeat(32);
+const MAX_LISTED = 20;
+
+interface Entry {
+  position: number;
+  source: string;
+  rowKey: string;
+  rowDigest: string;
+  prevHash: string;
+  hash: string;
+  intact: boolean;
+  archived: boolean;
+  matches: number;
+  digestNow: string | null;
+}
+
+export async function verifyChain(db: Db, options: VerifyOptions = {}): Promise<VerifyReport> {
+  const sources = await auditSources(db);
+  const from = options.from?.toISOString() ?? "-infinity";
+  const chunk = options.chunk ?? 20_000;
+  const found = new Breaks();
+  const bounds = await chainBounds(db, options);
+  let prevHash = bounds.start <= 1 ? ZERO_HASH : await hashAt(db, bounds.start - 1);
+  if (prevHash === null) {
+    found.add({ kind: "missing", position: bounds.start - 1, source: "audit_chain", rowKey: "", detail: `chain entry ${bounds.start - 1} is gone` });
+    prevHash = ZERO_HASH;
+  }
+  let expected = bounds.start;
+  for (let low = bounds.start; low <= bounds.last; low += chunk) {
+    const entries = await entriesIn(db, sources, low, Math.min(bounds.last, low + chunk - 1), from);
+    for (const e of entries) {
+      if (e.position !== expected) {
+        found.add({ kind: "missing", position: expected, source: "audit_chain", rowKey: "", detail: `chain entries ${expected}..${e.position - 1} are gone` });
+      }
+      checkEntry(e, prevHash, options.checkpoint, found);
+      prevHash = e.hash;
+      expected = e.position + 1;
+    }
+  }
+  if (expected <= bounds.last) {
+    found.add({ kind: "missing", position: expected, source: "audit_chain", rowKey: "", detail: `chain entries ${expected}..${bounds.last} are gone` });
+  }
+  if (options.checkpoint && options.checkpoint.position > bounds.last) {
+    found.add({ kind: "missing", position: options.checkpoint.position, source: "audit_chain", rowKey: "", detail: "the chain ends before the anchored checkpoint" });
+  }
+  const unsealed = await unsealedRows(db, sources, from, options.graceSeconds ?? 300);
+  for (const b of unsealed.inserted) found.add(b);
+  return {
+    ok: found.count === 0,
+    breaks: found.list,
+    breakCount: found.count,
+    firstPosition: bounds.start,
+    lastPosition: bounds.last,
+    lastHash: bounds.last >= bounds.start ? prevHash : null,
+    pending: unsealed.pending,
+  };
+}
+
+class Breaks {
+  list: Break[] = [];
+  count = 0;
+  add(b: Break): void {
+    this.count += 1;
+    if (this.list.length < MAX_LISTED) this.list.push(b);
+  }
+}
+
+function checkEntry(e: Entry, prevHash: string, checkpoint: Checkpoint | undefined, found: Breaks): void {
+  const at = { position: e.position, source: e.source, rowKey: e.rowKey };
+  if (!e.intact) found.add({ kind: "changed", ...at, detail: "the chain entry was edited: it no longer hashes to its recorded hash" });
+  else if (e.prevHash !== prevHash) found.add({ kind: "reordered", ...at, detail: "the chain entry does not link to the entry before it" });
+  if (checkpoint && checkpoint.position === e.position && checkpoint.hash !== e.hash) {
+    found.add({ kind: "changed", ...at, detail: `the entry carries ${e.hash}, the anchored checkpoint says ${checkpoint.hash}` });
+  }
+  if (e.archived) return;
+  if (e.matches === 0) found.add({ kind: "missing", ...at, detail: "the sealed row is no longer in its table" });
+  else if (e.matches > 1) found.add({ kind: "inserted", ...at, detail: `${e.matches} rows carry this sealed row's key` });
+  else if (e.digestNow !== e.rowDigest) found.add({ kind: "changed", ...at, detail: "the row no longer matches its sealed digest" });
+}
+
+async function chainBounds(db: Db, options: VerifyOptions): Promise<{ start: number; last: number }> {
+  const { rows } = await sql<{ first: string | null; last: string | null; from_position: string | null }>`
+    select min(position)::text as first, max(position)::text as last,
+      (select min(position)::text from audit_chain where sealed_at >= ${options.from?.toISOString() ?? null}::timestamptz) as from_position
+    from audit_chain`.execute(db);
+  const row = rows[0];
+  const first = Number(row?.first ?? 1);
+  const last = Number(row?.last ?? 0);
+  let start = options.from ? Number(row?.from_position ?? last + 1) : Math.min(first, 1);
+  if (options.checkpoint) start = Math.min(start, options.checkpoint.position);
+  return { start: Math.max(1, start), last };
+}
+
+async function hashAt(db: Db, position: number): Promise<string | null> {
+  const { rows } = await sql<{ hash: Uint8Array }>`select hash from audit_chain where position = ${position}`.execute(db);
+  return rows[0] ? hex(rows[0].hash) : null;
+}
+
+/** The entries in [low, high] with their rows' current digests, one query per source. */
+async function entriesIn(db: Db, sources: AuditSource[], low: number, high: number, from: string): Promise<Entry[]> {
+  const entries: Entry[] = [];
+  for (const s of sources) {
+    const { rows } = await entryQuery(s, low, high, from).execute(db);
+    for (const r of rows) {
+      entries.push({
+        position: Number(r.position),
+        source: s.source,
+        rowKey: r.row_key,
+        rowDigest: hex(r.row_digest),
+        prevHash: hex(r.prev_hash),
+        hash: hex(r.hash),
+        intact: r.intact,
+        archived: r.archived,
+        matches: Number(r.matches ?? 0) + Number(r.matches_elsewhere ?? 0),
+        digestNow: r.digest_now ? hex(r.digest_now) : r.digest_elsewhere ? hex(r.digest_elsewhere) : null,
+      });
+    }
+  }
+  // A position held by two sources would be a forged entry; sorting keeps both, the walk reports it.
+  return entries.sort((a, b) => a.position - b.position);
+}
+
+interface EntryRow {
+  position: string | number;
+  row_key: string;
+  row_digest: Uint8Array;
+  prev_hash: Uint8Array;
+  hash: Uint8Array;
+  intact: boolean;
+  archived: boolean;
+  matches: number | null;
+  digest_now: Uint8Array | null;
+  matches_elsewhere: number | null;
+  digest_elsewhere: Uint8Array | null;
+}
+
+/**
+ * The row is looked up by key and sealed time (one partition); only when that finds nothing, by
+ * key alone (a row whose time was edited is "changed", not "missing").
+ */
+function entryQuery(s: AuditSource, low: number, high: number, from: string): RawBuilder<EntryRow> {
+  const t = sql.table(s.source);
+  const key = sql.ref(`t.${s.keyColumn}`);
+  const time = sql.ref(`t.${s.timeColumn}`);
+  const keyValue = sql`c.row_key::${sql.raw(s.keyType)}`;
+  return sql<EntryRow>`
+    select c.position, c.row_key, c.row_digest, c.prev_hash, c.hash,
+      audit_link_hash(c.source, c.row_key, c.row_digest, c.prev_hash) = c.hash as intact,
+      c.row_time < ${from}::timestamptz as archived,
+      r.matches, r.digest_now, e.matches as matches_elsewhere, e.digest_now as digest_elsewhere
+    from audit_chain c
+    left join lateral (
+      select count(*)::int as matches, (array_agg(audit_row_digest(t)))[1] as digest_now
+      from ${t} t where c.row_time >= ${from}::timestamptz and ${key} = ${keyValue} and ${time} = c.row_time
+    ) r on true
+    left join lateral (
+      select count(*)::int as matches, (array_agg(audit_row_digest(t)))[1] as digest_now
+      from ${t} t where c.row_time >= ${from}::timestamptz and r.matches = 0 and ${key} = ${keyValue}
+    ) e on true
+    where c.source = ${s.source} and c.position between ${low} and ${high}
+    order by c.position`;
+}
+
+/** Rows the chain does not hold: pending (written after the last seal) or inserted. */
+async function unsealedRows(db: Db, sources: AuditSource[], from: string, graceSeconds: number): Promise<{ inserted: Break[]; pending: number }> {
+  const { rows: seals } = await sql<{ horizon: string; sealed_at: Date }>`
+    select horizon::text as horizon, sealed_at from audit_seals order by id desc limit 1`.execute(db);
+  const seal = seals[0];
+  const inserted: Break[] = [];
+  let pending = 0;
+  for (const s of sources) {
+    const key = sql.ref(`t.${s.keyColumn}`);
+    const time = sql.ref(`t.${s.timeColumn}`);
+    const { rows } = await sql<{ pending: number; inserted: number; keys: string[] | null }>`
+      with unsealed as (
+        select ${key}::text as row_key, ${time} as row_time,
+          coalesce(t.written_xid < ${seal?.horizon ?? null}::xid8, false)
+            or coalesce(${time} < ${seal?.sealed_at ?? null}::timestamptz - make_interval(secs => ${graceSeconds}::int), false) as inserted
+        from ${sql.table(s.source)} t
+        where ${time} >= ${from}::timestamptz
+          and not exists (select 1 from audit_chain c where c.source = ${s.source} and c.row_key = ${key}::text)
+      )
+      select count(*) filter (where not inserted)::int as pending, count(*) filter (where inserted)::int as inserted,
+        (array_agg(row_key order by row_time, row_key) filter (where inserted))[1:${MAX_LISTED}::int] as keys
+      from unsealed`.execute(db);
+    const r = rows[0];
+    pending += Number(r?.pending ?? 0);
+    const keys = r?.keys ?? [];
+    for (let i = 0; i < Number(r?.inserted ?? 0); i++) {
+      inserted.push({
+        kind: "inserted",
+        position: null,
+        source: s.source,
+        rowKey: keys[i] ?? "",
+        detail: "the chain does not hold this row, yet the sealer saw it or it is dated before the last seal",
+      });
+    }
+  }
+  return { inserted, pending };
+}

@@ -1,0 +1,70 @@
+/** `countersign audit verify [--from T] [--checkpoint POSITION:HASH]` and `countersign audit checkpoint [--json]`. */
+import { parseArgs } from "node:util";
+import { formatCheckpoint, latestCheckpoint, parseCheckpoint } from "../audit/checkpoint.js";
+import { verifyChain, type Break, type Checkpoint } from "../audit/verify.js";
+import type { Db } from "../db/connect.js";
+
+type WithDatabase = <T>(run: (db: Db) => Promise<T>) => Promise<T>;
+
+export async function auditVerify(args: string[], withDatabase: WithDatabase, out: (line: string) => void): Promise<number> {
+  let values: { from?: string | undefined; checkpoint?: string | undefined };
+  try {
+    ({ values } = parseArgs({ args, options: { from: { type: "string" }, checkpoint: { type: "string" } } }));
+  } catch (error) {
+    out(`countersign audit verify: ${(error as Error).message}`);
+    return 2;
+  }
+  const from = values.from === undefined ? undefined : new Date(values.from);
+  if (from && Number.isNaN(from.getTime())) {
+    out("countersign audit verify: --from must be a time such as 2026-11-01 or 2026-11-01T00:00:00Z");
+    return 2;
+  }
+  let checkpoint: Checkpoint | undefined;
+  if (values.checkpoint !== undefined) {
+    const parsed = parseCheckpoint(values.checkpoint);
+    if (!parsed) {
+      out("countersign audit verify: --checkpoint must be POSITION:HASH as `countersign audit checkpoint` prints it");
+      return 2;
+    }
+    checkpoint = parsed;
+  }
+  const report = await withDatabase((db) => verifyChain(db, { ...(from ? { from } : {}), ...(checkpoint ? { checkpoint } : {}) }));
+  const span = report.lastPosition >= report.firstPosition ? `positions ${report.firstPosition}..${report.lastPosition}` : "no sealed rows";
+  if (report.ok) {
+    out(`audit trail intact: ${span}${report.lastHash ? `, last hash ${report.lastHash}` : ""}`);
+    if (report.pending > 0) out(`${report.pending} row${report.pending === 1 ? "" : "s"} written since the last seal, not sealed yet`);
+    return 0;
+  }
+  const [first] = report.breaks;
+  out(`audit trail BROKEN: ${report.breakCount} break${report.breakCount === 1 ? "" : "s"} (${span})`);
+  if (first) out(`first break: ${describe(first)}`);
+  for (const b of report.breaks.slice(1)) out(`  also: ${describe(b)}`);
+  if (report.breakCount > report.breaks.length) out(`  … and ${report.breakCount - report.breaks.length} more`);
+  return 1;
+}
+
+function describe(b: Break): string {
+  const where = b.position === null ? "" : ` at position ${b.position}`;
+  const row = b.rowKey ? ` ${b.source} ${b.rowKey}` : ` ${b.source}`;
+  return `${b.kind}${row}${where}: ${b.detail}`;
+}
+
+export async function auditCheckpoint(args: string[], withDatabase: WithDatabase, out: (line: string) => void): Promise<number> {
+  const json = args.includes("--json");
+  const checkpoint = await withDatabase(latestCheckpoint);
+  if (!checkpoint) {
+    out(json ? JSON.stringify({ position: 0, hash: null }) : "nothing sealed yet");
+    return 0;
+  }
+  const anchor = formatCheckpoint(checkpoint);
+  if (json) {
+    out(JSON.stringify({ ...checkpoint, sealedAt: checkpoint.sealedAt.toISOString(), anchor }));
+    return 0;
+  }
+  out(`position ${checkpoint.position}`);
+  out(`hash ${checkpoint.hash}`);
+  out(`sealed_at ${checkpoint.sealedAt.toISOString()}`);
+  out(`rows ${Object.entries(checkpoint.rows).map(([s, n]) => `${s}=${n}`).join(" ")}`);
+  out(`anchor ${anchor}`);
+  return 0;
+}
