@@ -85,7 +85,9 @@ export function startBackground(options: BackgroundOptions): Background {
   return {
     addressBook: api ? createAddressBookSource(db, api) : NOT_CONFIGURED,
     readiness: running ? [addressBookReadiness(running)] : [],
-    policyExtras: async () => ({ addressBook: running ? await syncStatusSection(running) : { configured: false } }),
+    policyExtras: async () => ({
+      addressBook: running ? { ...(await syncStatusSection(running)), internal: INTERNAL_BY_COPY } : { configured: false, internal: INTERNAL_BY_NAME },
+    }),
     ...(eventsHandler ? { eventsHandler } : {}),
     ...(running ? { sync: running } : {}),
     stop: async () => {
@@ -95,6 +97,10 @@ export function startBackground(options: BackgroundOptions): Background {
     },
   };
 }
+
+/** What `transfer.*.internal` means in this mode (CONTRACT.md section 4), for `GET /v1/policy`. */
+const INTERNAL_BY_COPY = "synced copy: a custodied wallet of the vault that the last sync listed (unknown wallets are not internal; vaults not in COUNTERSIGN_VAULTS defer)";
+const INTERNAL_BY_NAME = "wallet name: any wallet resource name of the transaction's vault (address-book sync is off)";
 
 /** The status is read from the database: when that is down, say so rather than fail the request. */
 const STATUS_UNREADABLE = "address-book sync status cannot be read (database not reachable)";

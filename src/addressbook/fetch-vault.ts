@@ -16,6 +16,8 @@ export interface FetchedCopy {
   ownAddresses: OwnWalletAddress[];
   /** `vaults/{v}/wallets/{w}` of each external wallet. */
   externalWallets: string[];
+  /** `vaults/{v}/wallets/{w}` of each custodied wallet, with or without addresses. */
+  custodiedWallets: string[];
 }
 
 /** The vault's entries and its custodied wallets' addresses; `vault` is `vaults/{id}`. */
@@ -37,7 +39,9 @@ export async function fetchVaultCopy(client: CustodyClient, vault: string, walle
     return addresses.ok ? toOwnAddresses(vault, wallet.name, addresses.value) : addresses;
   });
   if (!perWallet.ok) return perWallet;
-  return ok({ entries: entries.value, ownAddresses: perWallet.value.flat(), externalWallets: external.value });
+  // Each custodied wallet's name was checked to be under the vault by walletIdOf above.
+  const custodiedWallets = custodied.map((w) => w.name);
+  return ok({ entries: entries.value, ownAddresses: perWallet.value.flat(), externalWallets: external.value, custodiedWallets });
 }
 
 /** Checked to be named under the vault, like every other resource of the copy. */

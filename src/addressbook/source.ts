@@ -1,7 +1,8 @@
 /**
  * The address book as the decision path reads it (decision/deps.ts AddressBookSource): the cached
  * per-vault view (view-cache.ts) and the freshness rule (freshness.ts) with the configured
- * maximum age.
+ * maximum age. With sync on, a vault outside COUNTERSIGN_VAULTS has no copy at all: nothing could
+ * tell its wallets or address book, so its transactions defer rather than be judged by names.
  */
 import type { CustodyApiConfig } from "../config.js";
 import type { Db } from "../db/connect.js";
@@ -13,6 +14,10 @@ export function createAddressBookSource(db: Db, config: Pick<CustodyApiConfig, "
   const reader = createAddressBookReader(db, config.vaults);
   return {
     viewFor: (vault) => reader.read(vault),
-    staleReason: (view, now) => addressBookFreshness(view, now, config.maxAgeSeconds).reason,
+    staleReason: (view, now) =>
+      view.configured ? addressBookFreshness(view, now, config.maxAgeSeconds).reason : notSyncedReason(view.vault),
   };
 }
+
+export const notSyncedReason = (vault: string): string =>
+  `${vault} is not among the vaults whose address books this service syncs (COUNTERSIGN_VAULTS)`;

@@ -26,7 +26,7 @@ export interface SyncFailure {
 // 7 parameters a row: well under Postgres' 65535 bind parameters a statement.
 const INSERT_CHUNK = 1000;
 
-type CopyTable = "address_book_entries" | "address_book_own_addresses" | "address_book_external_wallets";
+type CopyTable = "address_book_entries" | "address_book_own_addresses" | "address_book_external_wallets" | "address_book_wallets";
 
 /** Inserts in chunks: one statement per 1,000 rows keeps every statement under Postgres's parameter limit. */
 async function insertChunked<T extends CopyTable>(trx: Db, table: T, rows: readonly InsertObject<Database, T>[]): Promise<void> {
@@ -35,7 +35,10 @@ async function insertChunked<T extends CopyTable>(trx: Db, table: T, rows: reado
   }
 }
 
-/** `externalWallets`: the vault's external wallet names (most vaults have none). */
+/**
+ * `externalWallets`: the vault's external wallet names (most vaults have none); `custodiedWallets`:
+ * its custodied wallet names (the only wallet names that count as internal once synced).
+ */
 export async function replaceVaultCopy(
   db: Db,
   vault: string,
@@ -43,9 +46,10 @@ export async function replaceVaultCopy(
   ownAddresses: readonly OwnWalletAddress[],
   syncedAt: Date,
   externalWallets: readonly string[] = [],
+  custodiedWallets: readonly string[] = [],
 ): Promise<ReplaceOutcome> {
   const name = vaultName(vault);
-  const copy = withExternalWallets(canonicalCopy(entries, ownAddresses), externalWallets);
+  const copy = withWallets(canonicalCopy(entries, ownAddresses), externalWallets, custodiedWallets);
   return db.transaction().execute(async (trx) => {
     await trx.insertInto("address_book_sync").values({ vault: name }).onConflict((oc) => oc.column("vault").doNothing()).execute();
     // The row lock serialises replacements of one vault, also across service processes.
@@ -76,6 +80,7 @@ export async function replaceVaultCopy(
       network: a.network,
     })));
     await insertChunked(trx, "address_book_external_wallets", copy.externalWallets.map((wallet) => ({ vault: name, generation: next, wallet })));
+    await insertChunked(trx, "address_book_wallets", copy.custodiedWallets.map((wallet) => ({ vault: name, generation: next, wallet })));
     await trx
       .updateTable("address_book_sync")
       .set({ ...succeeded, generation: next, content_digest: copy.digest, entry_count: copy.entries.length, own_address_count: copy.ownAddresses.length })
@@ -84,21 +89,28 @@ export async function replaceVaultCopy(
     await trx.deleteFrom("address_book_entries").where("vault", "=", name).where("generation", "<", next).execute();
     await trx.deleteFrom("address_book_own_addresses").where("vault", "=", name).where("generation", "<", next).execute();
     await trx.deleteFrom("address_book_external_wallets").where("vault", "=", name).where("generation", "<", next).execute();
+    await trx.deleteFrom("address_book_wallets").where("vault", "=", name).where("generation", "<", next).execute();
     return { kind: "replaced", generation: generation + 1 };
   });
 }
 
 /**
- * The canonical copy plus the sorted, deduplicated external wallet names, in the digest too: a
- * wallet that turns external must rewrite the copy. Without external wallets the digest is the
- * plain copy's, so copies stored before this table existed are not all rewritten for nothing;
- * a vault that has external wallets gets a new digest and is rewritten once, filling the table.
+ * The canonical copy plus the sorted, deduplicated external and custodied wallet names, in the
+ * digest too: a wallet that turns external, appears or goes must rewrite the copy. Without wallet
+ * names the digest is the plain copy's (and without custodied ones, the digest of the copy with
+ * external wallets), so a copy stored before a table existed is rewritten once, by its first sync
+ * that has something to put in it.
  */
-function withExternalWallets(copy: CanonicalCopy, externalWallets: readonly string[]): CanonicalCopy & { externalWallets: string[] } {
-  const sorted = [...new Set(externalWallets)].sort();
-  if (sorted.length === 0) return { ...copy, externalWallets: sorted };
-  const digest = createHash("sha256").update(JSON.stringify([copy.digest, sorted])).digest("hex");
-  return { ...copy, digest, externalWallets: sorted };
+function withWallets(
+  copy: CanonicalCopy,
+  externalWallets: readonly string[],
+  custodiedWallets: readonly string[],
+): CanonicalCopy & { externalWallets: string[]; custodiedWallets: string[] } {
+  const external = [...new Set(externalWallets)].sort();
+  const custodied = [...new Set(custodiedWallets)].sort();
+  const parts = custodied.length > 0 ? [copy.digest, external, custodied] : external.length > 0 ? [copy.digest, external] : null;
+  const digest = parts === null ? copy.digest : createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+  return { ...copy, digest, externalWallets: external, custodiedWallets: custodied };
 }
 
 /**
@@ -141,7 +153,7 @@ export async function readVaultSnapshot(db: Db, vault: string): Promise<VaultSna
     .execute(async (trx) => {
       const status = await trx.selectFrom("address_book_sync").select(["generation", "synced_at"]).where("vault", "=", name).executeTakeFirst();
       const generation = status === undefined ? 0 : Number(status.generation);
-      const empty = { generation, view: { configured: true, vault: name, syncedAt: null, entries: [], ownAddresses: [], externalWallets: [] } };
+      const empty = { generation, view: { configured: true, vault: name, syncedAt: null, entries: [], ownAddresses: [], externalWallets: [], wallets: [] } };
       if (status === undefined || generation === 0) return empty;
       const entryRows = await trx
         .selectFrom("address_book_entries")
@@ -166,9 +178,17 @@ export async function readVaultSnapshot(db: Db, vault: string): Promise<VaultSna
         .where("generation", "=", String(generation))
         .orderBy("wallet")
         .execute();
+      const walletRows = await trx
+        .selectFrom("address_book_wallets")
+        .select(["wallet"])
+        .where("vault", "=", name)
+        .where("generation", "=", String(generation))
+        .orderBy("wallet")
+        .execute();
       const entries = entryRows.map((r) => ({ name: r.name, displayName: r.display_name, address: r.address, network: r.network, signed: r.signed }));
       const ownAddresses = ownRows.map((r) => ({ wallet: r.wallet, walletAddress: r.wallet_address, address: r.address, network: r.network }));
       const externalWallets = externalRows.map((r) => r.wallet);
-      return { generation, view: { configured: true, vault: name, syncedAt: status.synced_at, entries, ownAddresses, externalWallets } };
+      const wallets = walletRows.map((r) => r.wallet);
+      return { generation, view: { configured: true, vault: name, syncedAt: status.synced_at, entries, ownAddresses, externalWallets, wallets } };
     });
 }

@@ -40,9 +40,9 @@ export async function syncVault(deps: SyncDeps, vault: string): Promise<VaultSyn
   const startedAt = deps.clock();
   const fetched = await fetchVaultCopy(deps.client, name, deps.walletConcurrency ?? 4).catch(() => err(new CustodyApiError("NETWORK", "SyncVault", name, "unexpected failure while fetching")));
   if (!fetched.ok) return failed(deps, name, fetched.error);
-  const { entries, ownAddresses, externalWallets } = fetched.value;
+  const { entries, ownAddresses, externalWallets, custodiedWallets } = fetched.value;
   try {
-    const outcome = await replaceVaultCopy(deps.db, name, entries, ownAddresses, startedAt, externalWallets);
+    const outcome = await replaceVaultCopy(deps.db, name, entries, ownAddresses, startedAt, externalWallets, custodiedWallets);
     const report = { vault: name, outcome: outcome.kind, generation: outcome.generation, syncedAt: startedAt };
     return ok({ ...report, entries: entries.length, ownAddresses: ownAddresses.length });
   } catch {

@@ -59,9 +59,18 @@ export interface AddressBookExternalWalletsTable {
   wallet: string;
 }
 
+/** The vault's custodied wallets: with sync on, the only wallet names that are `internal`. */
+export interface AddressBookWalletsTable {
+  vault: string;
+  generation: Int8;
+  /** `vaults/{v}/wallets/{w}` */
+  wallet: string;
+}
+
 export interface AddressBookTables {
   address_book_sync: AddressBookSyncTable;
   address_book_entries: AddressBookEntriesTable;
   address_book_own_addresses: AddressBookOwnAddressesTable;
   address_book_external_wallets: AddressBookExternalWalletsTable;
+  address_book_wallets: AddressBookWalletsTable;
 }

@@ -39,6 +39,13 @@ export interface AddressBookView {
    * not configured, a policy test case): a wallet of the vault is then internal by its name alone.
    */
   externalWallets?: readonly string[];
+  /**
+   * Resource names of the vault's custodied wallets (the platform holds their keys), archived
+   * included. A synced copy always lists them, and then a wallet name is `internal` only when it
+   * is listed here and not external: a name the copy does not know is not trusted. Absent when
+   * unknown (a policy test case): internal by name, as without sync.
+   */
+  wallets?: readonly string[];
 }
 
 export const notConfiguredView = (vault: string): AddressBookView => ({

@@ -47,5 +47,6 @@ function freeze(view: AddressBookView): AddressBookView {
     entries: Object.freeze(view.entries.map((e) => Object.freeze({ ...e }))),
     ownAddresses: Object.freeze(view.ownAddresses.map((a) => Object.freeze({ ...a }))),
     ...(view.externalWallets === undefined ? {} : { externalWallets: Object.freeze([...view.externalWallets]) }),
+    ...(view.wallets === undefined ? {} : { wallets: Object.freeze([...view.wallets]) }),
   });
 }

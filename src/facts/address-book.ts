@@ -64,6 +64,17 @@ export function isExternalWallet(view: AddressBookView, wallet: string): boolean
   return view.externalWallets?.includes(wallet) ?? false;
 }
 
+/**
+ * Whether a wallet resource name of the vault counts as internal. Without sync (or in a policy test
+ * case whose copy lists no wallets), by its name alone unless listed external. With a synced copy,
+ * only a custodied wallet the copy lists: a name it does not know (made up, created since the last
+ * sync, or of a wallet turned external) is not trusted until a sync finds it.
+ */
+export function isInternalWallet(view: AddressBookView, wallet: string): boolean {
+  if (isExternalWallet(view, wallet)) return false;
+  return view.wallets === undefined || !view.configured ? true : view.wallets.includes(wallet);
+}
+
 /** The entry for `address` on `network`, unless marked `signed: false` (not yet through the quorum). */
 export function findAddressBookEntry(
   view: AddressBookView,

@@ -237,3 +237,22 @@ describe("addressBook freshness facts", () => {
     expect(only(facts(assetTransferBody(), v)).addressBook).toEqual(expected);
   });
 });
+
+describe("internal wallet names with a synced copy that lists the vault's wallets (issue 8, finding 2)", () => {
+  const known = `${VAULT}/wallets/known`;
+  const synced = { ...view({ external: [`${VAULT}/wallets/tracked`] }), wallets: [known] };
+  const eth = "assets/native.ethereum-mainnet";
+  it.each([
+    { what: "a wallet the copy lists", destination: known, internal: true },
+    { what: "a wallet-address name of a wallet the copy lists", destination: `${known}/addresses/a1`, internal: true },
+    { what: "a wallet name the copy does not know", destination: `${VAULT}/wallets/unknown`, internal: false },
+    { what: "a wallet the copy lists as external", destination: `${VAULT}/wallets/tracked`, internal: false },
+  ])("destination: $what → internal $internal", ({ destination, internal }) => {
+    expect(only(facts(assetTransferBody({ destination, asset: eth }), synced)).transfer?.destination.internal).toBe(internal);
+  });
+
+  it("an unknown source wallet is not internal either", () => {
+    const f = only(facts(assetTransferBody({ source: `${VAULT}/wallets/unknown`, destination: known, asset: eth }), synced));
+    expect(f.transfer?.source).toMatchObject({ wallet: `${VAULT}/wallets/unknown`, internal: false });
+  });
+});

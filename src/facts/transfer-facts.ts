@@ -5,7 +5,7 @@
 import type { AddressBookView } from "../addressbook/types.js";
 import { vaultOf } from "../transaction/endpoint.js";
 import type { Endpoint, Transaction, Transfer } from "../transaction/types.js";
-import { findAddressBookEntry, findOwnAddress, isExternalWallet, viewForVault } from "./address-book.js";
+import { findAddressBookEntry, findOwnAddress, isInternalWallet, viewForVault } from "./address-book.js";
 import type { DestinationFacts, EndpointFacts, TransferFacts, TxFacts } from "./types.js";
 
 export function txFacts(tx: Transaction): TxFacts {
@@ -52,16 +52,17 @@ function transferFacts(t: Transfer, vault: string, view: AddressBookView): Trans
 }
 
 /**
- * Internal: a wallet or wallet-address resource name of the same vault, or a raw address that is
- * one of the vault's own wallet addresses on the transfer's network (its wallet is then filled in)
- * — unless the synced copy lists that wallet as external: the platform does not hold its keys, so
- * a transfer there leaves custody whatever the vault in its name.
+ * Internal: a raw address that is one of the vault's own (custodied) wallet addresses on the
+ * transfer's network (its wallet is then filled in), or a wallet or wallet-address resource name
+ * of the same vault that isInternalWallet accepts: with sync on, a custodied wallet the synced
+ * copy lists; without, any such name unless listed external. An external wallet's keys are not the
+ * platform's, so a transfer there leaves custody whatever the vault in its name.
  */
 function endpointFacts(e: Endpoint, network: string | null, vault: string, view: AddressBookView): EndpointFacts {
   const own = e.address === null ? undefined : findOwnAddress(view, vault, e.address, network);
   const wallet = e.wallet ?? own?.wallet ?? null;
   const ofVault = own !== undefined || (wallet !== null && vaultOf(wallet) === vault);
-  const internal = ofVault && !(wallet !== null && isExternalWallet(view, wallet));
+  const internal = ofVault && (wallet === null || isInternalWallet(view, wallet));
   return { value: e.value, kind: e.kind, wallet, address: e.address, internal };
 }
 

@@ -37,7 +37,7 @@ describe("address-book store", () => {
   afterAll(() => tdb.drop());
 
   it("a vault never synced reads as configured, empty, syncedAt null; an unconfigured vault as not configured", async () => {
-    expect(await readVaultView(db, "fresh", true)).toEqual({ configured: true, vault: "vaults/fresh", syncedAt: null, entries: [], ownAddresses: [], externalWallets: [] });
+    expect(await readVaultView(db, "fresh", true)).toEqual({ configured: true, vault: "vaults/fresh", syncedAt: null, entries: [], ownAddresses: [], externalWallets: [], wallets: [] });
     expect((await readVaultView(db, "vaults/fresh", false)).configured).toBe(false);
   });
 
@@ -161,7 +161,7 @@ describe("address-book store", () => {
     expect((await processA.read("vaults/elsewhere")).configured).toBe(false);
   });
 
-  it("the decision path's source serves views and defers on a stale or never-synced copy", async () => {
+  it("the decision path's source serves views and defers on a stale, never-synced or absent copy", async () => {
     const source = createAddressBookSource(db, { vaults: ["src", "never"], maxAgeSeconds: 900 });
     await replaceVaultCopy(db, "vaults/src", entries("vaults/src", 2), [], at(0));
     const view = await source.viewFor("vaults/src");
@@ -169,6 +169,9 @@ describe("address-book store", () => {
     expect(source.staleReason(view, at(900))).toBeNull();
     expect(source.staleReason(view, at(901))).toMatch(/vaults\/src was last synced 901s ago/);
     expect(source.staleReason(await source.viewFor("vaults/never"), at(0))).toMatch(/not been synced/);
-    expect(source.staleReason(await source.viewFor("vaults/other"), at(0))).toBeNull();
+    // A vault outside COUNTERSIGN_VAULTS has no copy at all: its transactions defer too.
+    expect(source.staleReason(await source.viewFor("vaults/other"), at(0))).toBe(
+      "vaults/other is not among the vaults whose address books this service syncs (COUNTERSIGN_VAULTS)",
+    );
   });
 });

@@ -76,6 +76,8 @@ describe("address-book sync", () => {
     ]);
     // The external wallet's addresses are not the vault's own, and its name is kept as external.
     expect(view.externalWallets).toEqual(["vaults/v1/wallets/tracked"]);
+    // The custodied wallets (archived included) are listed by name: the only names that are internal.
+    expect(view.wallets).toEqual(["vaults/v1/wallets/hot", "vaults/v1/wallets/old"]);
     const paths = api.requests.slice(start).map((r) => r.path);
     expect(paths.filter((p) => p.endsWith("/addressBookEntries"))).toHaveLength(3);
     expect(paths).not.toContain("/v2/vaults/v1/wallets/tracked/addresses");

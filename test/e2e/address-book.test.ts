@@ -5,7 +5,7 @@
  * an injected clock, so "older than the maximum age" needs no waiting.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";
+import { assetTransfer, HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";
 import { CosignerSimulator, type Delivery } from "../support/cosigner.js";
 import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
@@ -27,13 +27,14 @@ const T0 = new Date("2026-11-21T12:00:00Z");
 const UNTRUSTED = "The destination is neither an approved address-book entry nor a wallet of this vault";
 
 /** The vault as the fake API serves it: one signed entry, two custodied wallets, one external. */
-function serveVault(api: FakeCustodyApi): void {
+function serveVault(api: FakeCustodyApi, extraWallets: ReturnType<typeof fakeData.wallet>[] = []): void {
   api.setAddressBook(VAULT_ID, [fakeData.entry(VAULT_ID, 0, { name: ENTRY_NAME, address: EXCHANGE_ADDRESS, displayName: "Exchange" })]);
   api.setWallets(VAULT_ID, [
     fakeData.wallet(VAULT_ID, HOT_WALLET.split("/").at(-1)!, [{ id: "a0", address: HOT_ADDRESS, network: ETH_NETWORK }]),
     fakeData.wallet(VAULT_ID, "cold0001", [{ id: "a0", address: COLD_ADDRESS, network: ETH_NETWORK }]),
     // Tracked, not controlled by the platform: its name and address must not count as internal.
     fakeData.wallet(VAULT_ID, "tracked01", [{ id: "a0", address: TRACKED_ADDRESS, network: ETH_NETWORK }], { external: true }),
+    ...extraWallets,
   ]);
 }
 
@@ -168,6 +169,52 @@ describe("address book end to end: the example policy on a synced copy", () => {
   });
 });
 
+describe("address book end to end: internal means known to the synced copy (issue 8, finding 2)", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+    await syncedOk(h);
+  });
+  afterAll(() => h?.stop());
+
+  it("a wallet name of the vault the copy does not know is not internal, until a sync finds the wallet", async () => {
+    const fresh = `${VAULT}/wallets/fresh01`;
+    const before = usdcTransfer(fresh);
+    const denied = await h.cosigner.deliver(before);
+    expect(denied.verdict).toBe("canceled");
+    expect(denied.body).toMatchObject({ reasons: [UNTRUSTED] });
+    const [row] = await rowsFor(h, before.name);
+    expect((row!.facts as { transfer: { destination: unknown } }[])[0]!.transfer.destination).toMatchObject({ wallet: fresh, internal: false });
+
+    // The wallet is created on the platform; the next sync lists it, and a new transfer there is internal.
+    serveVault(h.api, [fakeData.wallet(VAULT_ID, "fresh01", [])]);
+    await syncedOk(h);
+    expect((await h.cosigner.deliver(usdcTransfer(fresh))).verdict).toBe("signed");
+  });
+
+  it("a vault that this service does not sync defers, naming COUNTERSIGN_VAULTS, and records why", async () => {
+    const other = "vaults/notsynced01";
+    const body = assetTransfer({ name: `${other}/transactions/t1`, source: `${other}/wallets/a`, destination: `${other}/wallets/b` });
+    await expectStaleDefer(h, await h.cosigner.deliver(body), body.name, /vaults\/notsynced01 is not among the vaults whose address books this service syncs \(COUNTERSIGN_VAULTS\)/);
+  });
+});
+
+describe("without address-book sync", () => {
+  it("a wallet name of the vault is internal by name, and GET /v1/policy says which rule is in force", async () => {
+    const tdb = await createTestDatabase();
+    const service = await startTestService({ database: tdb.handle });
+    try {
+      const cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+      expect((await cosigner.deliver(usdcTransfer(`${VAULT}/wallets/anything`))).verdict).toBe("signed");
+      const policy = await getJson(`${service.url}/v1/policy`);
+      expect(policy.body.addressBook).toEqual({ configured: false, internal: expect.stringMatching(/^wallet name: /) });
+    } finally {
+      await service.stop();
+      await tdb.drop();
+    }
+  });
+});
+
 describe("address book end to end: the custody API down past the maximum age", () => {
   let h: Harness;
   beforeAll(async () => {
@@ -198,6 +245,7 @@ describe("address book end to end: the custody API down past the maximum age", (
     const policy = await getJson(`${h.service.url}/v1/policy`);
     expect(policy.body.addressBook).toEqual({
       configured: true,
+      internal: expect.stringMatching(/^synced copy: /),
       vaults: [
         expect.objectContaining({
           vault: VAULT,
