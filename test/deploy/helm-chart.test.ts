@@ -152,6 +152,8 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
       const pod = deployment.spec.template.spec;
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
       expect(pod.automountServiceAccountToken).toBe(false);
+      // A Service named countersign would otherwise inject COUNTERSIGN_PORT=tcp://... (refused by the configuration).
+      expect(pod.enableServiceLinks).toBe(false);
       expect(container(deployment, "countersign")!.securityContext).toEqual({
         runAsNonRoot: true,
         runAsUser: 1000,
@@ -212,6 +214,7 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
       const job = one(objects, "Job");
       expect(job.metadata.annotations["helm.sh/hook"]).toBe("pre-install,pre-upgrade");
       expect(job.spec.template.spec.containers[0].args).toEqual(["migrate"]);
+      expect(job.spec.template.spec.enableServiceLinks).toBe(false);
       expect(job.spec.template.metadata.labels["app.kubernetes.io/name"]).not.toBe(deployment.spec.selector.matchLabels["app.kubernetes.io/name"]);
       expect(envOf(container(deployment, "countersign")!).COUNTERSIGN_MIGRATE).toBe("false");
     });
