@@ -2,7 +2,8 @@
  * The decision path of the co-signer webhook:
  *
  *   gather (address book, outside any lock) → one database transaction:
- *     lock the transaction name → repeat a final decision, or
+ *     lock the transaction name → repeat a final decision, or deny one the platform reported
+ *     failed before its first delivery, or
  *     lock the window groups → read totals → evaluate → decision row (+ charges when allowed)
  *   → commit → answer.
  *
@@ -22,6 +23,7 @@ import { contentDigest } from "./content-digest.js";
 import { DEFAULT_DECISION_TIMEOUT_MS, transactionWithin, withinDeadline } from "./deadline.js";
 import type { DecisionDeps } from "./deps.js";
 import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
+import { reportedFailureReason } from "./reported-failure.js";
 
 export const CONFLICTING_SNAPSHOT = "conflicting snapshot";
 
@@ -59,7 +61,9 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
         await lockTransactionName(trx, tx.name);
         const final = await findFinalDecision(trx, tx.name);
         if (final) return repeat(trx, record, final);
-        if (stale !== null) return deferStale(trx, record, stale);
+        const ended = await reportedFailureReason(trx, tx.name);
+        if (ended !== null) return outright(trx, record, "deny", ended);
+        if (stale !== null) return outright(trx, record, "defer", stale);
         return evaluateAndRecord(trx, record);
       });
     });
@@ -84,7 +88,7 @@ interface Recording {
 async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
   const plan = planVelocity(r.bundle, r.situation);
   const tooMany = windowGroupCapReason(plan.keys.length, r.maxWindowGroups);
-  if (tooMany !== null) return writeRow(trx, r, evaluated(r, { decision: "deny", reasons: [tooMany], matched: [], facts: [] }));
+  if (tooMany !== null) return outright(trx, r, "deny", tooMany);
   await lockWindowGroups(trx, plan.keys);
   const read = plan.queries.length > 0 ? await readWindowTotals(trx, plan.queries, r.situation.now) : new Map();
   const outcome = assess(r.bundle, r.situation, totalsByWindow(plan.queries, read));
@@ -167,6 +171,7 @@ async function repeat(trx: Db, r: Recording, final: FinalDecision): Promise<Deci
   });
 }
 
-async function deferStale(trx: Db, r: Recording, reason: string): Promise<Decided> {
-  return writeRow(trx, r, evaluated(r, { decision: "defer", reasons: [reason], matched: [], facts: [] }));
+/** A decision made without evaluating the policy: a stale copy, a reported failure, the group cap. */
+async function outright(trx: Db, r: Recording, decision: Decision, reason: string): Promise<Decided> {
+  return writeRow(trx, r, evaluated(r, { decision, reasons: [reason], matched: [], facts: [] }));
 }
