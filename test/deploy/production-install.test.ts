@@ -132,6 +132,16 @@ describe("production install (npm ci --omit=dev + dist/)", () => {
     }
   });
 
+  it("runs the other commands from dist/ too: `policy check` on the read-only bundle passes", async () => {
+    const { stdout } = await run(process.execPath, [path.join(app, "bin/countersign.js"), "policy", "check", policies], {
+      cwd: app,
+      env: { PATH: process.env.PATH ?? "", HOME: tmpdir() },
+      timeout: 30_000,
+      ...UNPRIVILEGED,
+    });
+    expect(stdout).toMatch(/\b[1-9][0-9]* passed, 0 failed/);
+  });
+
   it("writes nothing into the install or the policy directory", () => {
     expect(existsSync(path.join(work, "unused-data"))).toBe(false);
     expect(existsSync(path.join(app, ".countersign"))).toBe(false);
