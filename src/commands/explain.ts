@@ -6,8 +6,8 @@ import { readFile } from "node:fs/promises";
 import { notConfiguredView } from "../addressbook/types.js";
 import { assess, situationOf } from "../decision/assess.js";
 import { loadBundle } from "../policy/load.js";
-import type { Outcome } from "../policy/types.js";
 import { parseTransaction } from "../transaction/parse.js";
+import { printTrace } from "./explain-trace.js";
 
 export interface ExplainOptions {
   file: string;
@@ -37,23 +37,8 @@ export async function explain(options: ExplainOptions, out: (line: string) => vo
     return 1;
   }
   const situation = situationOf(parsed.value, options.now, notConfiguredView(parsed.value.vault));
-  const outcome = assess(loaded.value, situation, new Map());
+  const outcome = assess(loaded.value, situation, new Map(), { trace: true });
   if (options.json) out(JSON.stringify({ policyVersion: loaded.value.version, ...outcome }, null, 2));
-  else printTrace(outcome, loaded.value.version, out);
+  else printTrace({ ...outcome, policyVersion: loaded.value.version }, out);
   return 0;
-}
-
-function printTrace(outcome: Outcome, version: string, out: (line: string) => void): void {
-  out(`decision: ${outcome.decision} (policy ${version})`);
-  for (const reason of outcome.reasons) out(`  reason: ${reason}`);
-  outcome.evaluations.forEach((evaluation, i) => {
-    const t = outcome.facts[i]?.transfer;
-    const what = t ? `transfer ${t.index}: ${t.amount ?? `${t.rawAmount} (raw)`} ${t.asset} ${t.source.value} -> ${t.destination.value}` : "transaction (no transfers)";
-    out(`${what}`);
-    out(`  -> ${evaluation.decision}${evaluation.byDefault ? " (default)" : ""}`);
-    for (const m of evaluation.matched) out(`  matched ${m.decision} ${m.rule}${m.error ? ` (evaluation error: ${m.error})` : ""}`);
-    for (const e of evaluation.errors.filter((x) => !evaluation.matched.some((m) => m.rule === x.rule))) {
-      out(`  not matched ${e.rule} (evaluation error: ${e.error})`);
-    }
-  });
 }

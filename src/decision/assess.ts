@@ -6,7 +6,7 @@ import type { AddressBookView } from "../addressbook/types.js";
 import { buildFacts, buildTransferFacts } from "../facts/build.js";
 import { groupKey } from "../facts/group-keys.js";
 import type { Facts, TransferFacts, WindowTotals } from "../facts/types.js";
-import { evaluate } from "../policy/evaluate.js";
+import { evaluate, type EvaluateOptions } from "../policy/evaluate.js";
 import type { Outcome, PolicyBundle } from "../policy/types.js";
 import type { Transaction } from "../transaction/types.js";
 import { windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/ledger.js";
@@ -76,6 +76,6 @@ export function factsFor(bundle: PolicyBundle, situation: Situation, totals: Win
   });
 }
 
-export function assess(bundle: PolicyBundle, situation: Situation, totals: WindowTotals): Outcome {
-  return evaluate(bundle, factsFor(bundle, situation, totals));
+export function assess(bundle: PolicyBundle, situation: Situation, totals: WindowTotals, options: EvaluateOptions = {}): Outcome {
+  return evaluate(bundle, factsFor(bundle, situation, totals), options);
 }

@@ -10,10 +10,13 @@ import { DECIMAL_OPERATIONS } from "./decimal-ops.js";
 import { LogicError } from "./logic-error.js";
 import { FORBIDDEN_OPERATIONS } from "./logic-ops.js";
 import { safeVar } from "./safe-var.js";
+import { TRACED_OPERATIONS, isRecording, recordComparisons, traced, withNode, type Comparison } from "./trace.js";
 import { validateLogic } from "./validate-logic.js";
 
 function installOperations(): void {
-  for (const [name, operation] of Object.entries(DECIMAL_OPERATIONS)) jsonLogic.add_operation(name, operation);
+  for (const [name, operation] of Object.entries(DECIMAL_OPERATIONS)) {
+    jsonLogic.add_operation(name, TRACED_OPERATIONS.has(name) ? traced(name, operation) : operation);
+  }
   jsonLogic.add_operation("var", safeVar);
   for (const [name, why] of FORBIDDEN_OPERATIONS) {
     jsonLogic.add_operation(name, () => {
@@ -22,7 +25,17 @@ function installOperations(): void {
   }
 }
 
+/**
+ * json-logic-js recurses through `jsonLogic.apply`; while a trace is recorded, this keeps the node
+ * being evaluated, so a comparison can name where its operands came from (src/policy/trace.ts).
+ */
+function installNodeTracking(): void {
+  const plainApply = jsonLogic.apply.bind(jsonLogic);
+  jsonLogic.apply = (logic, data) => (isRecording() ? withNode(logic, () => plainApply(logic, data)) : plainApply(logic, data));
+}
+
 installOperations();
+installNodeTracking();
 
 /**
  * Expressions already validated and deeply frozen (as loaded bundles are): they cannot have
@@ -47,6 +60,11 @@ function ensureValid(expr: unknown): void {
 export function applyLogic(expr: unknown, data: unknown): unknown {
   ensureValid(expr);
   return jsonLogic.apply(expr as Parameters<typeof jsonLogic.apply>[0], data);
+}
+
+/** The same evaluation, with every comparison's operand values recorded (for traces). */
+export function applyLogicTraced(expr: unknown, data: unknown): { value?: unknown; error?: unknown; comparisons: Comparison[] } {
+  return recordComparisons(() => applyLogic(expr, data));
 }
 
 /** JSON-logic truthiness: like JavaScript's, except that an empty array is false. */

@@ -2,6 +2,7 @@
  * A loaded, validated policy bundle (CONTRACT.md section 3) and what evaluating it yields.
  */
 import type { Facts } from "../facts/types.js";
+import type { Comparison } from "./trace.js";
 
 export type RuleDecision = "allow" | "deny" | "defer";
 export type Decision = RuleDecision;
@@ -48,6 +49,17 @@ export interface RuleMatch {
   error?: string;
 }
 
+/** One rule against one facts document, with what its comparisons saw (traced evaluations only). */
+export interface RuleTrace {
+  rule: string;
+  decision: RuleDecision;
+  result: "matched" | "not matched" | "error";
+  /** How the rule counted: an error counts as matched for deny and defer rules. */
+  matched: boolean;
+  error?: string;
+  comparisons: Comparison[];
+}
+
 /** The result of one evaluation (one transfer, or the transaction without transfers). */
 export interface EvaluationTrace {
   transfer: number | null;
@@ -58,6 +70,8 @@ export interface EvaluationTrace {
   errors: { rule: string; error: string }[];
   /** True when no rule matched and the bundle default decided. */
   byDefault: boolean;
+  /** Every rule in bundle order, when the evaluation was traced. */
+  rules?: RuleTrace[];
 }
 
 export interface Outcome {

@@ -28,7 +28,7 @@ export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string
       deps.logger.warn({ requestId: requestIdOf(res), ...describeError(error) }, "evaluation facts unavailable");
       return sendError(res, "UNAVAILABLE", "the facts for this evaluation cannot be read right now");
     }
-    const outcome = assess(bundle, situation, totalsByWindow(plan.queries, read));
+    const outcome = assess(bundle, situation, totalsByWindow(plan.queries, read), { trace: true });
     const stale = deps.addressBook.staleReason(situation.addressBook, now);
     res.json({
       decision: stale ? "defer" : outcome.decision,
