@@ -18,6 +18,8 @@ const USAGE = `usage: countersign <command>
                                 print the JSON Schema of the policy file or of the test files (or write both into DIR)
   explain [FILE|-] [--now T] [--policies DIR] [--json]
                                 evaluate one webhook body against the bundle and print the trace
+  explain --decision ID [--json]
+                                print the trace of a recorded decision (every rule, operand values)
   velocity void NAME            void the velocity charges of transaction NAME (it did not move money)
   addressbook sync              fetch the configured vaults' address books once and exit
   audit verify [--from T] [--checkpoint POSITION:HASH]
@@ -96,8 +98,14 @@ async function runExplain(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { now: { type: "string" }, policies: { type: "string" }, json: { type: "boolean", default: false } },
+    options: { now: { type: "string" }, policies: { type: "string" }, json: { type: "boolean", default: false }, decision: { type: "string" } },
   });
+  const policies = values.policies ?? process.env.COUNTERSIGN_POLICIES ?? "./policies";
+  if (values.decision !== undefined) {
+    const { explainDecision } = await import("./commands/explain-decision.js");
+    const id = values.decision;
+    return withDatabase((db) => explainDecision(db, id, { policies, json: values.json ?? false }, out));
+  }
   const now = values.now ? new Date(values.now) : new Date();
   if (Number.isNaN(now.getTime())) {
     fail("countersign: --now must be an RFC 3339 time");
@@ -106,7 +114,7 @@ async function runExplain(args: string[]): Promise<number> {
   return explain(
     {
       file: positionals[0] ?? "-",
-      policies: values.policies ?? process.env.COUNTERSIGN_POLICIES ?? "./policies",
+      policies,
       now,
       json: values.json ?? false,
       readStdin,

@@ -66,6 +66,7 @@ const envSchema = z.object({
   COUNTERSIGN_HOST: z.string().default("127.0.0.1"),
   COUNTERSIGN_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   COUNTERSIGN_POLICIES: z.string().default("./policies"),
+  COUNTERSIGN_SHADOW_POLICIES: optionalString,
   COUNTERSIGN_WEBHOOK_TOKEN: secret,
   COUNTERSIGN_ADMIN_TOKEN: secret,
   COUNTERSIGN_MIGRATE: boolean(true),
@@ -99,6 +100,8 @@ export interface Config {
   host: string;
   port: number;
   policiesDir: string;
+  /** A candidate bundle evaluated beside the live one and recorded, never answered. */
+  shadowPoliciesDir: string | undefined;
   webhookToken: string | undefined;
   adminToken: string | undefined;
   migrate: boolean;
@@ -150,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     host: e.COUNTERSIGN_HOST,
     port: e.COUNTERSIGN_PORT,
     policiesDir: e.COUNTERSIGN_POLICIES,
+    shadowPoliciesDir: e.COUNTERSIGN_SHADOW_POLICIES,
     webhookToken: e.COUNTERSIGN_WEBHOOK_TOKEN,
     adminToken: e.COUNTERSIGN_ADMIN_TOKEN,
     migrate: e.COUNTERSIGN_MIGRATE,

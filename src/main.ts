@@ -5,7 +5,7 @@
  */
 import { ConfigError, loadConfig } from "./config.js";
 import { createLogger, describeError } from "./log.js";
-import { startService } from "./service.js";
+import { reloadPolicies, startService } from "./service.js";
 
 export async function serve(): Promise<number> {
   const logger = createLogger();
@@ -28,7 +28,7 @@ export async function serve(): Promise<number> {
     return 1;
   }
   const running = service;
-  process.on("SIGHUP", () => void running.policy.reload());
+  process.on("SIGHUP", () => void reloadPolicies(running.policy, running.shadow));
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
       logger.info({ signal }, "shutting down");

@@ -20,6 +20,8 @@ export interface Service {
   server: Server;
   database: DatabaseHandle;
   policy: ActivePolicy;
+  /** The candidate of COUNTERSIGN_SHADOW_POLICIES, when configured. */
+  shadow: ActivePolicy | undefined;
   background: Background;
   /** Stops accepting, drains in-flight requests, stops background work, closes the database. */
   stop(): Promise<void>;
@@ -38,7 +40,9 @@ const POLICY_POLL_MS = 5_000;
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { config, logger } = options;
   const clock = options.clock ?? (() => new Date());
-  const policy = await ActivePolicy.load(config.policiesDir, logger);
+  const metrics = createServiceMetrics();
+  const policy = await ActivePolicy.load(config.policiesDir, logger, {}, metrics.policyReload);
+  const shadow = config.shadowPoliciesDir ? await ActivePolicy.load(config.shadowPoliciesDir, logger) : undefined;
   // loadConfig refuses an open webhook on any other address; on loopback it is allowed, loudly.
   if (config.webhookToken === undefined) {
     logger.warn({ host: config.host }, "COUNTERSIGN_WEBHOOK_TOKEN is not set: the co-signer webhook answers anyone who can reach this loopback address");
@@ -47,7 +51,6 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let background: Background | undefined;
   try {
     if (config.migrate) await migrate(config, database);
-    const metrics = createServiceMetrics();
     background = startBackground({ config, db: database.db, logger, clock, metrics });
     const running = background;
     const decision: DecisionDeps = {
@@ -58,10 +61,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       logger,
       decisionTimeoutMs: config.decisionTimeoutMs,
       maxWindowGroups: config.maxWindowGroups,
+      ...(shadow ? { shadow } : {}),
     };
     const app = createApp({
       decision,
-      status: { policyStatus: () => policy.status(), policyExtras: background.policyExtras, readiness: background.readiness },
+      status: { policyStatus: () => policy.status(), policyExtras: async () => ({ ...(await running.policyExtras()), shadow: shadow?.status() ?? null }), readiness: background.readiness },
       webhookToken: config.webhookToken,
       adminToken: config.adminToken,
       bodyLimitBytes: config.bodyLimitBytes,
@@ -69,7 +73,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       ...(background.eventsHandler ? { eventsHandler: background.eventsHandler } : {}),
     });
     const server = await listen(app, config.host, config.port);
-    const poll = setInterval(() => void policy.reload(), POLICY_POLL_MS);
+    const poll = setInterval(() => void reloadPolicies(policy, shadow), POLICY_POLL_MS);
     poll.unref();
     const address = server.address() as AddressInfo;
     const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
@@ -79,6 +83,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       server,
       database,
       policy,
+      shadow,
       background,
       stop: async () => {
         clearInterval(poll);
@@ -106,6 +111,11 @@ async function migrate(config: Readonly<Config>, database: DatabaseHandle): Prom
   } finally {
     await owner.close();
   }
+}
+
+/** SIGHUP and the file poll: the live bundle, and the shadow candidate beside it. */
+export async function reloadPolicies(policy: ActivePolicy, shadow: ActivePolicy | undefined): Promise<void> {
+  await Promise.all([policy.reload(), shadow?.reload()]);
 }
 
 function listen(app: Express, host: string, port: number): Promise<Server> {

@@ -24,6 +24,40 @@ export interface DecisionRow {
   contentDigest: string;
   requestId: string;
   durationMs: number;
+  /** Present on fresh evaluations (migration 20261122T1100_shadow). */
+  evidence?: DecisionEvidence;
+}
+
+/** What the candidate bundle of COUNTERSIGN_SHADOW_POLICIES said on the same facts. */
+export interface ShadowRecord {
+  policyVersion: string;
+  policyDigest: string;
+  /** Null when the shadow evaluation failed (see error). */
+  decision: Decision | null;
+  matchedRules: RuleMatch[] | null;
+  error: string | null;
+}
+
+export interface DecisionEvidence {
+  trace?: unknown;
+  velocityWindows?: unknown;
+  shadow?: ShadowRecord;
+}
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+function evidenceColumns(e: DecisionEvidence | undefined) {
+  return {
+    trace: json(e?.trace),
+    velocity_windows: json(e?.velocityWindows),
+    shadow_policy_version: e?.shadow?.policyVersion ?? null,
+    shadow_policy_digest: e?.shadow?.policyDigest ?? null,
+    shadow_decision: e?.shadow?.decision ?? null,
+    shadow_matched_rules: json(e?.shadow?.matchedRules),
+    shadow_error: e?.shadow?.error ?? null,
+  };
 }
 
 export function signTransactionFor(decision: Decision): boolean | null {
@@ -52,6 +86,7 @@ export async function insertDecision(trx: Db, row: DecisionRow): Promise<void> {
       content_digest: row.contentDigest,
       request_id: row.requestId,
       duration_ms: row.durationMs,
+      ...evidenceColumns(row.evidence),
     })
     .execute();
 }

@@ -12,7 +12,7 @@
  * locks are held. Anything that throws becomes "unavailable" (503), never an answer.
  */
 import { randomUUID } from "node:crypto";
-import { findFinalDecision, insertDecision, lockTransactionName, type FinalDecision } from "../audit/decision-rows.js";
+import { findFinalDecision, insertDecision, lockTransactionName, type DecisionEvidence, type FinalDecision } from "../audit/decision-rows.js";
 import type { Db } from "../db/connect.js";
 import { describeError } from "../log.js";
 import type { Decision, Outcome, PolicyBundle } from "../policy/types.js";
@@ -24,6 +24,7 @@ import { DEFAULT_DECISION_TIMEOUT_MS, transactionWithin, withinDeadline } from "
 import type { DecisionDeps } from "./deps.js";
 import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
 import { reportedFailureReason } from "./reported-failure.js";
+import { shadowBundle, shadowOutcome, shadowQueries } from "./shadow.js";
 
 export const CONFLICTING_SNAPSHOT = "conflicting snapshot";
 
@@ -56,7 +57,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       const situation = situationOf(tx, now, addressBook);
       const stale = deps.addressBook.staleReason(addressBook, now);
       const maxWindowGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
-      const record = { bundle, situation, requestId, startedAt, digest: contentDigest(tx), maxWindowGroups };
+      const record = { bundle, situation, requestId, startedAt, digest: contentDigest(tx), maxWindowGroups, shadow: shadowBundle(deps.shadow) };
       return transactionWithin(deps.db, deadline, async (trx) => {
         await lockTransactionName(trx, tx.name);
         const final = await findFinalDecision(trx, tx.name);
@@ -83,6 +84,7 @@ interface Recording {
   startedAt: number;
   digest: string;
   maxWindowGroups: number;
+  shadow: PolicyBundle | null;
 }
 
 async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
@@ -90,9 +92,11 @@ async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
   const tooMany = windowGroupCapReason(plan.keys.length, r.maxWindowGroups);
   if (tooMany !== null) return outright(trx, r, "deny", tooMany);
   await lockWindowGroups(trx, plan.keys);
-  const read = plan.queries.length > 0 ? await readWindowTotals(trx, plan.queries, r.situation.now) : new Map();
-  const outcome = assess(r.bundle, r.situation, totalsByWindow(plan.queries, read));
-  const decided = await writeRow(trx, r, evaluated(r, outcome));
+  const queries = [...plan.queries, ...shadowQueries(r.shadow, r.situation)];
+  const read = queries.length > 0 ? await readWindowTotals(trx, queries, r.situation.now) : new Map();
+  const outcome = assess(r.bundle, r.situation, totalsByWindow(plan.queries, read), { trace: true });
+  const evidence: DecisionEvidence = { trace: outcome.evaluations, velocityWindows: r.bundle.windows, shadow: shadowOutcome(r.shadow, r.situation, read) };
+  const decided = await writeRow(trx, r, { ...evaluated(r, outcome), evidence });
   if (outcome.decision === "allow" && plan.charges.length > 0) {
     await recordCharges(
       trx,
@@ -120,6 +124,7 @@ interface Verdict {
   replayOf: string | null;
   policyVersion: string;
   policyDigest: string;
+  evidence?: DecisionEvidence;
 }
 
 async function writeRow(trx: Db, r: Recording, v: Verdict): Promise<Decided> {
@@ -142,6 +147,7 @@ async function writeRow(trx: Db, r: Recording, v: Verdict): Promise<Decided> {
     contentDigest: r.digest,
     requestId: r.requestId,
     durationMs: performance.now() - r.startedAt,
+    ...(v.evidence ? { evidence: v.evidence } : {}),
   });
   const { decision, reasons, replayed, replayOf, policyVersion } = v;
   return { kind: "decided", decision, decisionId, policyVersion, reasons, replayed, replayOf };

@@ -14,6 +14,8 @@ export interface AddressBookSource {
 export interface DecisionDeps {
   db: Db;
   policy: { current(): PolicyBundle };
+  /** The candidate of COUNTERSIGN_SHADOW_POLICIES, evaluated beside the live bundle and recorded only. */
+  shadow?: { current(): PolicyBundle };
   addressBook: AddressBookSource;
   clock: () => Date;
   logger: Logger;

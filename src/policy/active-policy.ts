@@ -1,12 +1,23 @@
 /**
- * The bundle in force. Loaded at boot (a bundle that does not load stops `serve`); reloaded on
- * SIGHUP and when its digest changes on disk. A reload that fails keeps the bundle in force and
- * records the error for `GET /v1/policy` — a broken pull request never unloads a good policy.
+ * The bundle in force. Loaded at boot (a bundle that does not load, or whose own tests fail, stops
+ * `serve`); reloaded on SIGHUP and when its digest changes on disk. A candidate is admitted only
+ * when it loads AND every case under its tests/ passes; otherwise it is refused, the bundle in
+ * force keeps serving, and `GET /v1/policy`, the log and the `countersign.policy.reloads` metric
+ * say why (naming the failing cases) — a broken pull request never unloads a good policy.
  */
 import { describeError, type Logger } from "../log.js";
 import type { ReadOptions } from "./bundle-files.js";
+import { runPolicyTests } from "./check.js";
 import { loadBundle } from "./load.js";
 import type { PolicyBundle } from "./types.js";
+
+export type RefusalReason = "invalid" | "tests_failed" | "unreadable";
+
+export interface FailedCase {
+  file: string;
+  name: string;
+  failures: string[];
+}
 
 export interface PolicyStatus {
   version: string;
@@ -15,30 +26,62 @@ export interface PolicyStatus {
   loadedAt: string;
   lastReloadAt: string | null;
   lastReloadError: string | null;
+  /** The bundle's own test cases that failed in the last refused reload. */
+  lastReloadFailedCases: FailedCase[];
+}
+
+export interface ReloadListener {
+  (result: "applied" | "refused", reason?: RefusalReason): void;
+}
+
+interface Refusal {
+  reason: RefusalReason;
+  message: string;
+  failedCases: FailedCase[];
+  digest: string | null;
+}
+
+type Admission = { ok: true; bundle: PolicyBundle } | { ok: false; refusal: Refusal };
+
+/** Loads a bundle and runs its own tests: the gate every bundle passes before it decides anything. */
+export async function admitBundle(directory: string, readOptions: ReadOptions = {}): Promise<Admission> {
+  const loaded = await loadBundle(directory, readOptions);
+  if (!loaded.ok) return { ok: false, refusal: { reason: "invalid", message: loaded.error.message, failedCases: [], digest: null } };
+  return testBundle(loaded.value);
+}
+
+async function testBundle(bundle: PolicyBundle): Promise<Admission> {
+  const results = await runPolicyTests(bundle);
+  const failed = results.filter((r) => !r.passed).map(({ file, name, failures }) => ({ file, name, failures }));
+  if (failed.length === 0) return { ok: true, bundle };
+  const list = failed.map((c) => `${c.file}: "${c.name}": ${c.failures.join("; ")}`);
+  const message = `policy bundle ${bundle.directory} (version ${bundle.version}) fails ${failed.length} of its ${results.length} test cases:\n${list.map((l) => `  - ${l}`).join("\n")}`;
+  return { ok: false, refusal: { reason: "tests_failed", message, failedCases: failed, digest: bundle.digest } };
 }
 
 export class ActivePolicy {
   private loadedAt: Date;
   private lastReloadAt: Date | null = null;
-  private lastReloadError: string | null = null;
+  private refusal: Refusal | null = null;
 
   private constructor(
     private bundle: PolicyBundle,
     private readonly logger: Logger,
+    private readonly onReload: ReloadListener,
     private readonly readOptions: ReadOptions = {},
   ) {
     this.loadedAt = new Date();
   }
 
-  /** Loads the bundle or throws with every problem listed. */
-  static async load(directory: string, logger: Logger, readOptions: ReadOptions = {}): Promise<ActivePolicy> {
-    const result = await loadBundle(directory, readOptions);
-    if (!result.ok) throw new Error(result.error.message);
-    return new ActivePolicy(result.value, logger, readOptions);
+  /** Loads the bundle and runs its tests, or throws with every problem or failing case listed. */
+  static async load(directory: string, logger: Logger, readOptions: ReadOptions = {}, onReload: ReloadListener = () => undefined): Promise<ActivePolicy> {
+    const admitted = await admitBundle(directory, readOptions);
+    if (!admitted.ok) throw new Error(admitted.refusal.message);
+    return new ActivePolicy(admitted.bundle, logger, onReload, readOptions);
   }
 
   static of(bundle: PolicyBundle, logger: Logger): ActivePolicy {
-    return new ActivePolicy(bundle, logger);
+    return new ActivePolicy(bundle, logger, () => undefined);
   }
 
   current(): PolicyBundle {
@@ -49,23 +92,37 @@ export class ActivePolicy {
   async reload(): Promise<boolean> {
     this.lastReloadAt = new Date();
     try {
-      const result = await loadBundle(this.bundle.directory, this.readOptions);
-      if (!result.ok) {
-        this.lastReloadError = result.error.message;
-        this.logger.warn({ directory: this.bundle.directory }, "policy reload failed; keeping the bundle in force");
+      const loaded = await loadBundle(this.bundle.directory, this.readOptions);
+      if (!loaded.ok) return this.refuse({ reason: "invalid", message: loaded.error.message, failedCases: [], digest: null });
+      const candidate = loaded.value;
+      if (candidate.digest === this.bundle.digest) {
+        this.refusal = null;
         return false;
       }
-      this.lastReloadError = null;
-      if (result.value.digest === this.bundle.digest) return false;
-      this.bundle = result.value;
+      // The same refused files are not re-tested (and re-logged) on every poll.
+      if (this.refusal !== null && this.refusal.digest === candidate.digest) return false;
+      const tested = await testBundle(candidate);
+      if (!tested.ok) return this.refuse(tested.refusal);
+      this.refusal = null;
+      this.bundle = candidate;
       this.loadedAt = new Date();
-      this.logger.info({ version: this.bundle.version, digest: this.bundle.digest }, "policy reloaded");
+      this.logger.info({ version: candidate.version, digest: candidate.digest }, "policy reloaded");
+      this.onReload("applied");
       return true;
     } catch (error) {
-      this.lastReloadError = "policy bundle could not be read";
       this.logger.error({ ...describeError(error) }, "policy reload failed");
-      return false;
+      return this.refuse({ reason: "unreadable", message: "policy bundle could not be read", failedCases: [], digest: null });
     }
+  }
+
+  private refuse(refusal: Refusal): false {
+    this.refusal = refusal;
+    this.logger.warn(
+      { directory: this.bundle.directory, reason: refusal.reason, failedCases: refusal.failedCases.map((c) => `${c.file}: ${c.name}`), error: refusal.message },
+      "policy reload refused; keeping the bundle in force",
+    );
+    this.onReload("refused", refusal.reason);
+    return false;
   }
 
   status(): PolicyStatus {
@@ -75,7 +132,8 @@ export class ActivePolicy {
       directory: this.bundle.directory,
       loadedAt: this.loadedAt.toISOString(),
       lastReloadAt: this.lastReloadAt?.toISOString() ?? null,
-      lastReloadError: this.lastReloadError,
+      lastReloadError: this.refusal?.message ?? null,
+      lastReloadFailedCases: this.refusal?.failedCases ?? [],
     };
   }
 }

@@ -11,6 +11,8 @@ export interface ServiceMetrics {
   decision(outcome: "allow" | "deny" | "defer" | "unavailable", replayed: boolean): void;
   /** An event delivery refused for its signature. */
   eventSignatureRejected(): void;
+  /** A policy reload that took effect, or was refused (invalid, tests_failed, unreadable). */
+  policyReload(result: "applied" | "refused", reason?: string): void;
 }
 
 export function createServiceMetrics(): ServiceMetrics {
@@ -21,8 +23,12 @@ export function createServiceMetrics(): ServiceMetrics {
   const rejected = meter.createCounter("countersign.events.signature_rejected", {
     description: "Event deliveries refused because x-service-signature was missing or wrong",
   });
+  const reloads = meter.createCounter("countersign.policy.reloads", {
+    description: "Policy bundle reloads by result; a refused one says why (invalid, tests_failed, unreadable)",
+  });
   return {
     decision: (outcome, replayed) => decisions.add(1, { outcome, replayed }),
     eventSignatureRejected: () => rejected.add(1),
+    policyReload: (result, reason) => reloads.add(1, reason ? { result, reason } : { result }),
   };
 }

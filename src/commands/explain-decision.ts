@@ -1,0 +1,56 @@
+/**
+ * `countersign explain --decision ID`: the trace of a recorded decision, from its row — every rule
+ * per transfer with its comparisons' operand values, as `explain FILE` prints them. Rows recorded
+ * before traces were kept are re-evaluated from their recorded facts when the bundle given is the
+ * one that decided them (same digest); otherwise only their matched rules are shown.
+ */
+import type { Db } from "../db/connect.js";
+import type { Facts } from "../facts/types.js";
+import { evaluate } from "../policy/evaluate.js";
+import { loadBundle } from "../policy/load.js";
+import type { EvaluationTrace, RuleMatch } from "../policy/types.js";
+import { printTrace } from "./explain-trace.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function explainDecision(db: Db, id: string, options: { policies: string; json: boolean }, out: (line: string) => void): Promise<number> {
+  if (!UUID.test(id)) {
+    out(`${JSON.stringify(id)} is not a decision id (a UUID)`);
+    return 2;
+  }
+  const row = await db
+    .selectFrom("decisions")
+    .select(["id", "transaction_name", "decided_at", "decision", "replayed", "replay_of", "policy_version", "policy_digest", "reasons", "matched_rules", "facts", "trace"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row) {
+    out(`no decision ${id}`);
+    return 1;
+  }
+  const facts = (row.facts ?? []) as Facts[];
+  const evaluations = (row.trace as EvaluationTrace[] | null) ?? (await reevaluated(row.policy_digest, facts, options.policies)) ?? matchedOnly(row.matched_rules as RuleMatch[]);
+  const view = { decision: row.decision, policyVersion: row.policy_version, reasons: row.reasons as string[], evaluations, facts };
+  if (options.json) {
+    out(JSON.stringify({ id: row.id, transactionName: row.transaction_name, decidedAt: row.decided_at, policyDigest: row.policy_digest, ...view }, null, 2));
+    return 0;
+  }
+  out(`decision ${row.id}: ${row.transaction_name} at ${new Date(row.decided_at).toISOString()}`);
+  if (row.replayed || row.replay_of) out(`  a repeat of decision ${row.replay_of ?? "(unknown)"}: its trace is that decision's`);
+  if (row.trace === null && facts.length > 0) out(`  (recorded without a trace${evaluations.some((e) => e.rules) ? "; re-evaluated from its recorded facts with the same bundle" : ""})`);
+  printTrace(view, out);
+  return 0;
+}
+
+/** Only with the very bundle that decided (same digest): the recorded facts then give the same evaluation. */
+async function reevaluated(digest: string, facts: Facts[], policies: string): Promise<EvaluationTrace[] | null> {
+  if (facts.length === 0) return null;
+  const loaded = await loadBundle(policies);
+  if (!loaded.ok || loaded.value.digest !== digest) return null;
+  return evaluate(loaded.value, facts, { trace: true }).evaluations;
+}
+
+function matchedOnly(matched: RuleMatch[]): EvaluationTrace[] {
+  const byTransfer = new Map<number | null, RuleMatch[]>();
+  for (const m of matched) byTransfer.set(m.transfer, [...(byTransfer.get(m.transfer) ?? []), m]);
+  return [...byTransfer].map(([transfer, ms]) => ({ transfer, decision: ms[0]!.decision, matched: ms, errors: [], byDefault: false }));
+}

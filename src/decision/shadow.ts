@@ -1,0 +1,56 @@
+/**
+ * Shadow evaluation (COUNTERSIGN_SHADOW_POLICIES): every fresh decision is also evaluated by a
+ * candidate bundle on the same situation and the same ledger read, and what it said is stored in
+ * the decision row. The answer follows the live bundle only. Evaluation is pure and in-process, so
+ * the only bound it needs is this: nothing the shadow does can throw out of here — a failure is
+ * recorded as `shadow_error` and the request goes on.
+ */
+import type { ShadowRecord } from "../audit/decision-rows.js";
+import type { PolicyBundle } from "../policy/types.js";
+import { windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/ledger.js";
+import { assess, planVelocity, totalsByWindow, type Situation } from "./assess.js";
+
+/** Shadow window names are kept apart from live ones: the same name may have another duration. */
+const PREFIX = "\u0000shadow:";
+
+export interface ShadowSource {
+  current(): PolicyBundle;
+}
+
+/** The candidate in force, or null when there is none or it cannot be read. */
+export function shadowBundle(source: ShadowSource | undefined): PolicyBundle | null {
+  try {
+    return source?.current() ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The window totals the shadow reads, to be fetched in the live read's round trip. */
+export function shadowQueries(shadow: PolicyBundle | null, situation: Situation): WindowQuery[] {
+  if (!shadow) return [];
+  try {
+    return planVelocity(shadow, situation).queries.map((q) => ({ ...q, window: PREFIX + q.window }));
+  } catch {
+    return []; // shadowOutcome meets the same failure and records it
+  }
+}
+
+export function shadowOutcome(shadow: PolicyBundle | null, situation: Situation, read: ReadonlyMap<string, WindowTotal>): ShadowRecord | undefined {
+  if (!shadow) return undefined;
+  let version = "(unknown)";
+  let digest = "(unknown)";
+  try {
+    version = shadow.version;
+    digest = shadow.digest;
+    const queries = planVelocity(shadow, situation).queries;
+    const own = new Map(queries.map((q) => [windowTotalId(q.window, q.key), read.get(windowTotalId(PREFIX + q.window, q.key))] as const));
+    const totals = totalsByWindow(queries, new Map([...own].filter((e): e is [string, WindowTotal] => e[1] !== undefined)));
+    const outcome = assess(shadow, situation, totals);
+    return { policyVersion: version, policyDigest: digest, decision: outcome.decision, matchedRules: outcome.matched, error: null };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { policyVersion: version, policyDigest: digest, decision: null, matchedRules: null, error: `shadow evaluation failed: ${message.slice(0, 200)}` };
+  }
+}
+
