@@ -36,7 +36,8 @@ async function writeTree(dir: string, files: Record<string, string>): Promise<vo
 function revision(version: string): Record<string, string> {
   return {
     "policy.yaml": `version: "${version}"\ndefault: deny\nrules:\n  - id: r\n    decision: allow\n    when: true\n`,
-    "tests/cases.yaml": `# revision ${version}\ncases: []\n`,
+    // A bundle's own cases must pass before it is served (ActivePolicy), so each revision has one.
+    "tests/cases.yaml": `# revision ${version}\ncases:\n  - name: allowed\n    transaction: {name: vaults/v1/transactions/t1, details: {evmAccountDelegation: {}}}\n    expect: allow\n`,
   };
 }
 
