@@ -40,6 +40,9 @@ describe("buildFacts: the whole document", () => {
         initiator: null,
         designatedSigners: ["users/policy-bot@treasury.example"],
         transferCount: 1,
+        payloads: [],
+        tokenAllowances: [],
+        authorizations: [],
       },
       transfer: {
         index: 0,

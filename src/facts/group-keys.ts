@@ -6,6 +6,7 @@
  * another group's key, as a separator-joined string could.
  */
 import type { GroupDimension, WindowSpec } from "../policy/types.js";
+import { assetIdentity } from "../transaction/assets.js";
 import type { Transaction } from "../transaction/types.js";
 import { normaliseAddress } from "./addresses.js";
 import type { EndpointFacts, TransferFacts } from "./types.js";
@@ -69,19 +70,5 @@ function endpointKey(e: EndpointFacts): KeyValue {
   return ["address", normaliseAddress(e.address ?? e.value)];
 }
 
-const EVM_CONTRACT_SUFFIX = /\.0x[0-9a-fA-F]{40}$/;
-
-/**
- * The asset id, with an EVM contract part lower-cased (its case is only a checksum). A bare
- * Stellar asset from a Stellar operation is qualified with its network the way the API names it
- * (`assets/asset.stellar-mainnet.CODE-ISSUER`): a testnet asset is not the mainnet one, and the
- * same asset groups together whichever body shape it arrives in.
- */
-function assetKey(t: TransferFacts): string {
-  if (t.asset.startsWith("assets/")) {
-    return t.asset.replace(EVM_CONTRACT_SUFFIX, (contract) => contract.toLowerCase());
-  }
-  const stellar = t.assetStandard === "stellarClassic" || t.assetStandard === "sep41";
-  if (!stellar || t.network === null) return t.asset;
-  return t.asset === "native" ? `assets/native.${t.network}` : `assets/asset.${t.network}.${t.asset}`;
-}
+/** One asset identity whichever way the body spelt it (src/transaction/assets.ts). */
+const assetKey = (t: TransferFacts): string => assetIdentity(t.asset, t.assetStandard, t.network);

@@ -24,6 +24,9 @@ export function txFacts(tx: Transaction): TxFacts {
     initiator: tx.initiator,
     designatedSigners: [...tx.designatedSigners],
     transferCount: tx.transfers.length,
+    payloads: [...tx.payloads],
+    tokenAllowances: tx.tokenAllowances.map((a) => ({ ...a })),
+    authorizations: tx.authorizations.map((a) => ({ ...a })),
   };
 }
 
@@ -34,10 +37,11 @@ export function txFacts(tx: Transaction): TxFacts {
  */
 export function buildTransferFacts(tx: Transaction, addressBook: AddressBookView): TransferFacts[] {
   const view = viewForVault(addressBook, tx.vault);
-  return tx.transfers.map((t) => transferFacts(t, tx.vault, view));
+  return tx.transfers.map((t) => transferFacts(t, tx, view));
 }
 
-function transferFacts(t: Transfer, vault: string, view: AddressBookView): TransferFacts {
+function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView): TransferFacts {
+  const vault = tx.vault;
   return {
     index: t.index,
     network: t.network,
@@ -45,7 +49,7 @@ function transferFacts(t: Transfer, vault: string, view: AddressBookView): Trans
     assetStandard: t.assetStandard,
     amount: t.amount,
     rawAmount: t.rawAmount,
-    source: endpointFacts(t.source, t.network, vault, view),
+    source: endpointFacts(t.source, t.network, vault, view, tx.sourceWallet),
     destination: destinationFacts(t.destination, t.network, vault, view),
     sponsor: t.sponsor,
   };
@@ -57,10 +61,20 @@ function transferFacts(t: Transfer, vault: string, view: AddressBookView): Trans
  * of the same vault that isInternalWallet accepts: with sync on, a custodied wallet the synced
  * copy lists; without, any such name unless listed external. An external wallet's keys are not the
  * platform's, so a transfer there leaves custody whatever the vault in its name.
+ *
+ * A raw source address's wallet: the one the synced copy knows for that address, whatever
+ * `request.sourceWallet` claims; only an address the copy does not know takes the claimed wallet
+ * (`claimed`), so that one wallet has one velocity group whichever shape its transfers arrive in.
  */
-function endpointFacts(e: Endpoint, network: string | null, vault: string, view: AddressBookView): EndpointFacts {
+function endpointFacts(
+  e: Endpoint,
+  network: string | null,
+  vault: string,
+  view: AddressBookView,
+  claimed: string | null = null,
+): EndpointFacts {
   const own = e.address === null ? undefined : findOwnAddress(view, vault, e.address, network);
-  const wallet = e.wallet ?? own?.wallet ?? null;
+  const wallet = e.wallet ?? own?.wallet ?? claimed;
   const ofVault = own !== undefined || (wallet !== null && vaultOf(wallet) === vault);
   const internal = ofVault && (wallet === null || isInternalWallet(view, wallet));
   return { value: e.value, kind: e.kind, wallet, address: e.address, internal };

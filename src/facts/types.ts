@@ -4,7 +4,7 @@
  * Every value is JSON (strings for amounts) so the document is stored verbatim in the audit row
  * and evaluation can be reproduced from it.
  */
-import type { AssetStandard, EndpointForm, TransactionKind } from "../transaction/types.js";
+import type { AssetStandard, Authorization, EndpointForm, TokenAllowance, TransactionKind } from "../transaction/types.js";
 
 export interface TxFacts {
   name: string;
@@ -21,6 +21,10 @@ export interface TxFacts {
   initiator: string | null;
   designatedSigners: string[];
   transferCount: number;
+  /** What the transaction carries beside its transfers that can move value or grant authority, sorted. */
+  payloads: string[];
+  tokenAllowances: TokenAllowance[];
+  authorizations: Authorization[];
 }
 
 export interface EndpointFacts {

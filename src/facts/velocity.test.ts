@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GroupDimension, WindowSpec } from "../policy/types.js";
-import { VAULT, WALLET, assetTransferBody, example, stellarBody, stellarPayment } from "../transaction/test-bodies.js";
+import { SEP41_TOKEN, VAULT, WALLET, assetTransferBody, example, stellarBody, stellarPayment } from "../transaction/test-bodies.js";
 import { buildFacts } from "./build.js";
 import { buildTransferFacts } from "./transfer-facts.js";
 import { transferGroupKeys } from "./group-keys.js";
@@ -93,7 +93,7 @@ describe("velocity: before and after this transaction", () => {
   });
 
   it("a SEP-41 payment (amount null) counts, but its amount windows have amountAfter null", () => {
-    const sep41 = { sep41Payment: { destinationAddress: "GDEST", contractAddress: "CTOKEN", rawAmount: "5000000" } };
+    const sep41 = { sep41Payment: { destinationAddress: "GDEST", contractAddress: SEP41_TOKEN, rawAmount: "5000000" } };
     const body = stellarBody([sep41, sep41]);
     const windows = [amountWindow("daily"), countWindow("hourly")];
     const totals = totalsFor(body, windows, { daily: { amount: "3", count: 1 }, hourly: { amount: "0", count: 1 } });
@@ -104,7 +104,7 @@ describe("velocity: before and after this transaction", () => {
   });
 
   it("a payment after an unknown amount in the same group has an unknown sum too", () => {
-    const body = stellarBody([stellarPayment("10000000"), { sep41Payment: { destinationAddress: "G", contractAddress: "CTOKEN", rawAmount: "1" } }, stellarPayment("10000000")]);
+    const body = stellarBody([stellarPayment("10000000"), { sep41Payment: { destinationAddress: "G", contractAddress: SEP41_TOKEN, rawAmount: "1" } }, stellarPayment("10000000")]);
     // Grouped by wallet only (a policy that sums assets would be refused at load; here it shows the poisoning).
     const bySource = amountWindow("by_source", ["sourceWallet"]);
     expect(velocity(body, [bySource]).map((v) => v.by_source?.amountAfter)).toEqual(["1", null, null]);

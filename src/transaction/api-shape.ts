@@ -1,106 +1,62 @@
 /**
- * Shape 2: the transaction as the custody API returns it from GetTransaction. The kind comes from
- * `subType` and the chain-specific objects; the transfers always come from `transfers[]`. Hints
- * such as `infoRef` and `referencedAddressesInfo` are never read (CONTRACT.md section 1).
+ * Shape 2: the transaction as the custody API returns it from GetTransaction. The transfers come
+ * from `transfers[]`, except for a Stellar transaction, whose transfers come from its decoded
+ * operations and are reconciled with `transfers[]` (stellar-api.ts). Hints such as `infoRef` and
+ * `referencedAddressesInfo` are never read (CONTRACT.md section 1).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { parseEndpoint, walletEndpoint } from "./endpoint.js";
+import { amountsAgree, knownDecimals } from "./amounts.js";
+import { assetAt, endpointAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
-import { apiStellarTransaction, apiTransfer } from "./schemas.js";
+import { apiTransfer } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
+import { sourceAt } from "./sources.js";
+import { fromApiStellar } from "./stellar-api.js";
 import { at, isRecord, makeTransfer } from "./transfer.js";
-import type { Endpoint, TransactionKind, Transfer } from "./types.js";
-
-const ASSET_TRANSFER_SUBTYPES: ReadonlySet<string> = new Set([
-  "NATIVE_TRANSFER",
-  "TOKEN_TRANSFER",
-  "NATIVE_MULTI_TRANSFER",
-  "BATCH_TRANSFER",
-  "BTC_TRANSFER",
-]);
+import type { TransactionKind, Transfer } from "./types.js";
 
 export function fromApi(
   tx: Record<string, unknown>,
-  subType: string | null,
+  kind: TransactionKind,
   transfersIn: readonly unknown[],
   ctx: ShapeContext,
 ): Result<ShapeResult, AppError> {
-  const kind = apiKind(tx, subType, ctx.path);
-  if (!kind.ok) return kind;
-  const sponsor = stellarSponsor(tx, ctx.path);
-  if (!sponsor.ok) return sponsor;
-  const transfers: Transfer[] = [];
+  const listed: Transfer[] = [];
   for (const [index, input] of transfersIn.entries()) {
-    const transfer = fromApiTransfer(index, input, sponsor.value, ctx);
+    const transfer = fromApiTransfer(index, input, ctx);
     if (!transfer.ok) return transfer;
-    transfers.push(transfer.value);
+    listed.push(transfer.value);
   }
+  if (isRecord(tx.stellarTransaction)) return fromApiStellar(tx.stellarTransaction, listed, ctx);
   // A delegation moves no value. One that lists transfers is not what it claims: its transfers
   // are kept and it is evaluated as `unknown`, never signed as a bare delegation.
-  const finalKind = kind.value === "evmAccountDelegation" && transfers.length > 0 ? "unknown" : kind.value;
-  return ok({ kind: finalKind, transfers, network: null });
+  const finalKind = kind === "evmAccountDelegation" && listed.length > 0 ? "unknown" : kind;
+  return ok({ kind: finalKind, transfers: listed, payloads: [], network: null });
 }
 
-function apiKind(tx: Record<string, unknown>, subType: string | null, path: string): Result<TransactionKind, AppError> {
-  for (const key of ["stellarTransaction", "evmAccountDelegation"] as const) {
-    if (tx[key] != null && !isRecord(tx[key])) return err(invalidAt(at(path, key), "must be an object"));
-  }
-  const stellar = isRecord(tx.stellarTransaction);
-  const transfer = subType !== null && ASSET_TRANSFER_SUBTYPES.has(subType);
-  const delegation = subType === "EVM_ACCOUNT_DELEGATION" || isRecord(tx.evmAccountDelegation);
-  // A delegation beside a transfer or a Stellar transaction must not pass as the milder of the two
-  // (a Stellar payment may legitimately carry a transfer subType, so that pair is fine).
-  if (delegation && (stellar || transfer)) {
-    return err(invalidAt(path, "describes both an EVM account delegation and another kind of transaction"));
-  }
-  if (stellar) return ok("stellarTransaction");
-  if (transfer) return ok("assetTransfer");
-  if (delegation) return ok("evmAccountDelegation");
-  return ok("unknown");
-}
-
-/** A Stellar transaction's own source account pays the fee: it is the sponsor of every transfer. */
-function stellarSponsor(tx: Record<string, unknown>, path: string): Result<string | null, AppError> {
-  if (!isRecord(tx.stellarTransaction)) return ok(null);
-  const parsed = check(apiStellarTransaction, tx.stellarTransaction, at(path, "stellarTransaction"));
-  if (!parsed.ok) return parsed;
-  return ok(parsed.value.sourceAccountAddress?.value ?? null);
-}
-
-function fromApiTransfer(
-  index: number,
-  input: unknown,
-  sponsor: string | null,
-  ctx: ShapeContext,
-): Result<Transfer, AppError> {
+function fromApiTransfer(index: number, input: unknown, ctx: ShapeContext): Result<Transfer, AppError> {
   const path = at(at(ctx.path, "transfers"), index);
   const parsed = check(apiTransfer, input, path);
   if (!parsed.ok) return parsed;
   const t = parsed.value;
-  const source = apiSource(t.sourceAddress?.value ?? null, ctx);
-  if (source === null) {
-    return err(invalidAt(at(path, "sourceAddress"), "is required when the transaction has no request.sourceWallet"));
+  const asset = assetAt(t.asset, at(path, "asset"), ctx.network);
+  if (!asset.ok) return asset;
+  const source = sourceAt(t.sourceAddress?.value ?? null, at(path, "sourceAddress"), ctx);
+  if (!source.ok) return source;
+  const destination = endpointAt(t.destinationAddress.value, at(at(path, "destinationAddress"), "value"), ctx);
+  if (!destination.ok) return destination;
+  const transfer = makeTransfer(index, {
+    asset: asset.value,
+    amount: t.amount ?? null,
+    rawAmount: t.rawAmount ?? null,
+    source: source.value,
+    destination: destination.value,
+    sponsor: null,
+    fallbackNetwork: ctx.network,
+  });
+  // Two statements of one amount that disagree: countersign never picks the milder one.
+  if (transfer.amount !== null && transfer.rawAmount !== null && !amountsAgree(transfer.amount, transfer.rawAmount, knownDecimals(transfer))) {
+    return err(invalidAt(at(path, "rawAmount"), "disagrees with amount"));
   }
-  return ok(
-    makeTransfer(index, {
-      asset: t.asset,
-      amount: t.amount ?? null,
-      rawAmount: null,
-      source,
-      destination: parseEndpoint(t.destinationAddress.value),
-      sponsor,
-      fallbackNetwork: ctx.network,
-    }),
-  );
-}
-
-/**
- * The source as written, with the transaction's own `request.sourceWallet` as its wallet, so that a
- * wallet's transfers group together whichever shape they arrive in. BTC transfers leave the source
- * address out: the wallet then stands for it.
- */
-function apiSource(value: string | null, ctx: ShapeContext): Endpoint | null {
-  if (value === null) return ctx.sourceWallet === null ? null : walletEndpoint(ctx.sourceWallet);
-  const endpoint = parseEndpoint(value);
-  return ctx.sourceWallet === null ? endpoint : { ...endpoint, wallet: ctx.sourceWallet };
+  return ok(transfer);
 }

@@ -56,3 +56,19 @@ export function stellarAmount(rawAmount: string): string {
   // Dividing an integer by 10^7 needs 7 decimal places at most: exact within big.js's 20.
   return new Dec(rawAmount).div(STELLAR_UNIT).toFixed();
 }
+
+const EVM_CONTRACT_SUFFIX = /\.0x[0-9a-fA-F]{40}$/;
+
+/**
+ * One identity per asset, whichever way a body spells it: the `assets/…` name with an EVM contract
+ * part lower-cased (its case is only a checksum), and a bare Stellar asset from a Stellar operation
+ * qualified with its network the way the API names it (`assets/asset.stellar-mainnet.CODE-ISSUER`,
+ * `assets/native.stellar-mainnet`): a testnet asset is not the mainnet one.
+ */
+export function assetIdentity(asset: string, assetStandard: AssetStandard, network: string | null): string {
+  if (asset.startsWith("assets/")) return asset.replace(EVM_CONTRACT_SUFFIX, (contract) => contract.toLowerCase());
+  const stellar = assetStandard === "stellarClassic" || assetStandard === "sep41";
+  if (!stellar || network === null) return asset;
+  const id = networkId(network);
+  return asset === "native" ? `assets/native.${id}` : `assets/asset.${id}.${asset}`;
+}

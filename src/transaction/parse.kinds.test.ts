@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { parseTransaction } from "./parse.js";
 import {
+  SEP41_TOKEN,
+  STELLAR_SPONSOR,
   STELLAR_USDC,
   TX_NAME,
   USDC_ETH,
   VAULT,
   WALLET,
   apiBody,
+  apiStellarBody,
+  apiStellarPayment,
   apiTransfer,
   assetTransferBody,
   stellarBody,
@@ -85,10 +89,12 @@ describe("kind from shape 2", () => {
       kind: "assetTransfer",
       count: 1,
     })),
-    { top: { subType: "TOKEN_TRANSFER", stellarTransaction: { operations: [] } }, transfers: one, kind: "stellarTransaction", count: 1 },
-    { top: { subType: "GENERIC_TRANSACTION", stellarTransaction: {} }, transfers: one, kind: "stellarTransaction", count: 1 },
+    { top: { subType: "TOKEN_TRANSFER", network: "networks/stellar-mainnet", stellarTransaction: { operations: [] } }, transfers: [], kind: "stellarTransaction", count: 0 },
+    // A subType that says "more than a transfer" is a payload: never a plain Stellar payment.
+    { top: { subType: "GENERIC_TRANSACTION", network: "networks/stellar-mainnet", stellarTransaction: {} }, transfers: [], kind: "unknown", count: 0 },
     { top: { subType: "EVM_ACCOUNT_DELEGATION" }, transfers: [], kind: "evmAccountDelegation", count: 0 },
-    { top: { subType: "CONTRACT_CALL", evmAccountDelegation: { chainId: "1" } }, transfers: [], kind: "evmAccountDelegation", count: 0 },
+    { top: { subType: undefined, evmAccountDelegation: { chainId: "1" } }, transfers: [], kind: "evmAccountDelegation", count: 0 },
+    { top: { subType: "CONTRACT_CALL", evmAccountDelegation: { chainId: "1" } }, transfers: [], kind: "unknown", count: 0 },
     // A "delegation" that lists transfers is not signed as a bare delegation: its transfers are kept.
     { top: { subType: "EVM_ACCOUNT_DELEGATION" }, transfers: one, kind: "unknown", count: 1 },
     { top: { subType: "TOKEN_APPROVAL", transfers: undefined }, transfers: [], kind: "unknown", count: 0 },
@@ -109,38 +115,42 @@ describe("kind from shape 2", () => {
   });
 
   it("the Stellar transaction-level source account is every transfer's sponsor", () => {
-    const tx = parsed(
-      apiBody([apiTransfer({ asset: "assets/native.stellar-mainnet" })], {
-        network: "networks/stellar-mainnet",
-        stellarTransaction: { sourceAccountAddress: { value: "GSPONSOR" } },
-      }),
-    );
-    expect(tx.transfers[0]).toMatchObject({ sponsor: "GSPONSOR", network: "stellar-mainnet", assetStandard: "native" });
+    const tx = parsed(apiStellarBody([apiStellarPayment("10000000", "GDESTA", "native")]));
+    expect(tx.transfers[0]).toMatchObject({ sponsor: STELLAR_SPONSOR, network: "stellar-mainnet", asset: "native", amount: "1" });
   });
 });
 
 describe("source and destination forms", () => {
   const other = "vaults/othervault/wallets/w9";
   const raw = (value: string) => ({ kind: "address", wallet: null, address: value });
-  const cases: { value: string; expected: Body }[] = [
+  const cases: { value: string; expected: Body; asSource?: "refused" }[] = [
     { value: WALLET, expected: { kind: "wallet", wallet: WALLET, address: null } },
     { value: `${WALLET}/addresses/addr1`, expected: { kind: "walletAddress", wallet: WALLET, address: null } },
-    { value: other, expected: { kind: "wallet", wallet: other, address: null } },
+    // A transaction spends from its own vault only.
+    { value: other, expected: { kind: "wallet", wallet: other, address: null }, asSource: "refused" },
     { value: "0x52908400098527886E0F7030069857D2E4169EE7", expected: raw("0x52908400098527886E0F7030069857D2E4169EE7") },
     { value: "bc1q3vfght7rln2c3733dl42navt8pslfya7talfns", expected: raw("bc1q3vfght7rln2c3733dl42navt8pslfya7talfns") },
-    // Near misses of a resource name are raw addresses, never wallets.
-    { value: `${WALLET}/`, expected: raw(`${WALLET}/`) },
-    { value: `${WALLET}/addresses/a/b`, expected: raw(`${WALLET}/addresses/a/b`) },
-    { value: "vaults/v/wallets/w x", expected: raw("vaults/v/wallets/w x") },
-    { value: "wallets/7a8b9c0d1e2f", expected: raw("wallets/7a8b9c0d1e2f") },
+    // The short form names a wallet of the transaction's vault.
+    { value: "wallets/7a8b9c0d1e2f", expected: { kind: "wallet", wallet: WALLET, address: null } },
+    { value: "wallets/7a8b9c0d1e2f/addresses/a1", expected: { kind: "walletAddress", wallet: WALLET, address: null } },
   ];
   it.each(cases)("as destination: $value", ({ value, expected }) => {
     const tx = parsed(assetTransferBody({ destination: value }));
     expect(tx.transfers[0]?.destination).toEqual({ value, ...expected });
   });
-  it.each(cases)("as source: $value", ({ value, expected }) => {
-    const tx = parsed(assetTransferBody({ source: value }));
-    expect(tx.transfers[0]?.source).toEqual({ value, ...expected });
+  it.each(cases)("as source: $value", ({ value, expected, asSource }) => {
+    const result = parseTransaction(assetTransferBody({ source: value }));
+    if (asSource === "refused") return expect(result.ok).toBe(false);
+    expect(result.ok && result.value.transfers[0]?.source).toEqual({ value, ...expected });
+  });
+
+  // Near misses of a resource name are neither wallets nor raw addresses: refused.
+  const malformed = [`${WALLET}/`, `${WALLET}/addresses/a/b`, "vaults/v/wallets/w x", "vaults//wallets/w", "wallets/", "", "0x 1", "assets/x"];
+  it.each(malformed)("malformed endpoint %j is refused as source and destination", (value) => {
+    for (const field of ["source", "destination"]) {
+      const result = parseTransaction(assetTransferBody({ [field]: value }));
+      expect(result.ok ? "accepted" : result.error.code).toBe("INVALID_TRANSACTION");
+    }
   });
 
   it("sponsor as given, or null", () => {
@@ -157,7 +167,8 @@ describe("shape 2 source: request.sourceWallet", () => {
     { sourceWallet: WALLET, sourceAddress: { value: null }, expected: { value: WALLET, kind: "wallet", wallet: WALLET, address: null } },
     // The API's own example writes `wallets/{w}`: qualified with the transaction's vault.
     { sourceWallet: "wallets/7a8b9c0d1e2f", sourceAddress: undefined, expected: { value: WALLET, kind: "wallet", wallet: WALLET } },
-    { sourceWallet: WALLET, sourceAddress: { value: "bc1qsrc" }, expected: { value: "bc1qsrc", kind: "address", wallet: WALLET, address: "bc1qsrc" } },
+    // A raw source stays what it says: the claimed wallet is kept beside it (tx.sourceWallet), never written over it.
+    { sourceWallet: WALLET, sourceAddress: { value: "bc1qsrc" }, expected: { value: "bc1qsrc", kind: "address", wallet: null, address: "bc1qsrc" } },
     { sourceWallet: undefined, sourceAddress: { value: "0xabc" }, expected: { value: "0xabc", kind: "address", wallet: null, address: "0xabc" } },
   ];
   it.each(cases)("sourceWallet $sourceWallet, sourceAddress $sourceAddress", ({ sourceWallet, sourceAddress, expected }) => {
@@ -187,7 +198,6 @@ describe("transfer network and asset standard", () => {
     { asset: "assets/trc20.tron-mainnet.TKieffkQXtW8Dr1hKXKGPqCqYi1UNMjJw", txNetwork: undefined, network: "tron-mainnet", standard: "other" },
     { asset: "assets/e72ff35a5b15", txNetwork: "networks/ethereum-mainnet", network: "ethereum-mainnet", standard: "other" },
     { asset: "assets/e72ff35a5b15", txNetwork: undefined, network: null, standard: "other" },
-    { asset: "assets/e72ff35a5b15", txNetwork: "ethereum-mainnet", network: "ethereum-mainnet", standard: "other" },
   ];
   it.each(cases)("$asset on $txNetwork", ({ asset, txNetwork, network, standard }) => {
     const tx = parsed(assetTransferBody({ asset }, { network: txNetwork }));
@@ -211,9 +221,9 @@ describe("Stellar operations (shape 1)", () => {
   });
 
   it("a SEP-41 payment has only a raw amount; its asset is the contract", () => {
-    const sep41 = { sep41Payment: { destinationAddress: "GDEST", sourceAddress: "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", contractAddress: "CTOKEN", rawAmount: "5000000" } };
+    const sep41 = { sep41Payment: { destinationAddress: "GDEST", sourceAddress: "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", contractAddress: SEP41_TOKEN, rawAmount: "5000000" } };
     const tx = parsed(stellarBody([sep41], "networks/stellar-testnet"));
-    expect(tx.transfers[0]).toMatchObject({ asset: "CTOKEN", assetStandard: "sep41", amount: null, rawAmount: "5000000", network: "stellar-testnet" });
+    expect(tx.transfers[0]).toMatchObject({ asset: SEP41_TOKEN, assetStandard: "sep41", amount: null, rawAmount: "5000000", network: "stellar-testnet" });
     expect(tx.network).toBe("networks/stellar-testnet");
   });
 

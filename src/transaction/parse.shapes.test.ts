@@ -31,6 +31,10 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     requestId: "6b1d2c9e-4f3a-4c1b-9a0e-2d7f5e8c1b3a",
     initiator: null,
     designatedSigners: ["users/policy-bot@treasury.example"],
+    sourceWallet: null,
+    payloads: [],
+    tokenAllowances: [],
+    authorizations: [],
     transfers: [
       {
         index: 0,
@@ -59,6 +63,10 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     requestId: null,
     initiator: "users/payout-service@treasury.example",
     designatedSigners: ["users/policy-bot@treasury.example"],
+    sourceWallet: WALLET,
+    payloads: [],
+    tokenAllowances: [],
+    authorizations: [],
     transfers: [
       {
         index: 0,
@@ -67,13 +75,17 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
         assetStandard: "erc20",
         amount: "120.5",
         rawAmount: null,
-        // The raw source address, with the transaction's own request.sourceWallet as its wallet.
-        source: { ...address("0x8ba1f109551bD432803012645Ac136ddd64DBA72"), wallet: WALLET },
+        // The raw source address as written; request.sourceWallet stays a claim beside it (tx.sourceWallet).
+        source: address("0x8ba1f109551bD432803012645Ac136ddd64DBA72"),
         destination: address("0x52908400098527886E0F7030069857D2E4169EE7"),
         sponsor: null,
       },
     ],
   },
+  // The same USDC transfer with its exact evmTransaction: still a plain transfer, no payloads.
+  "api-shape-token-transfer-evm": null as unknown as Omit<Transaction, "snapshot">,
+  // ... and with an unlimited allowance to an outsider: a payload, so the kind is unknown.
+  "api-shape-token-transfer-with-allowance": null as unknown as Omit<Transaction, "snapshot">,
   "stellar-two-payments": {
     name: "vaults/5c3f1a2b9d7e/transactions/stellar0001",
     vault: "vaults/5c3f1a2b9d7e",
@@ -88,6 +100,10 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     requestId: null,
     initiator: null,
     designatedSigners: ["users/policy-bot@treasury.example"],
+    sourceWallet: null,
+    payloads: [],
+    tokenAllowances: [],
+    authorizations: [],
     transfers: [
       {
         index: 0,
@@ -127,8 +143,33 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     requestId: null,
     initiator: null,
     designatedSigners: ["users/policy-bot@treasury.example"],
+    sourceWallet: WALLET,
+    payloads: [],
+    tokenAllowances: [],
+    authorizations: [],
     transfers: [],
   },
+};
+
+expected["api-shape-token-transfer-evm"] = {
+  ...expected["api-shape-token-transfer"],
+  name: "vaults/5c3f1a2b9d7e/transactions/2b3c4d5e6f70",
+  id: "2b3c4d5e6f70",
+};
+expected["api-shape-token-transfer-with-allowance"] = {
+  ...expected["api-shape-token-transfer"],
+  name: "vaults/5c3f1a2b9d7e/transactions/3c4d5e6f7081",
+  id: "3c4d5e6f7081",
+  kind: "unknown",
+  payloads: ["tokenAllowances"],
+  tokenAllowances: [
+    {
+      approver: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+      spender: "0x000000000000000000000000000000000000dEaD",
+      asset: USDC,
+      amount: "115792089237316195423570985008687907853269984665640564039457584007913129.639935",
+    },
+  ],
 };
 
 const wrappings: { form: string; wrap: (tx: Body) => Body }[] = [
@@ -152,11 +193,15 @@ describe("parseTransaction: the example bodies, in each wrapping", () => {
   });
 });
 
-describe("parseTransaction: unknown fields are kept in the snapshot and ignored", () => {
-  it.each(EXAMPLES)("%s with extra fields", (name) => {
-    const tx = { ...example(name), futureField: { nested: [1, 2] }, hash: "0xabc" };
-    const { snapshot, ...rest } = parsed(tx);
+describe("parseTransaction: fields the classification table does not know are payloads (fail closed)", () => {
+  it.each(EXAMPLES)("%s with an unclassified field, and with a metadata field", (name) => {
+    const withUnknown = parsed({ ...example(name), futureField: { nested: [1, 2] } });
+    expect(withUnknown.kind).toBe("unknown");
+    expect(withUnknown.payloads).toContain("futureField");
+    expect(withUnknown.snapshot).toMatchObject({ futureField: { nested: [1, 2] } });
+    // Delivery metadata is kept in the snapshot and changes nothing else.
+    const { snapshot, ...rest } = parsed({ ...example(name), hash: "0xabc", blockNumber: "12", spam: false });
     expect(rest).toEqual(expected[name]);
-    expect(snapshot).toMatchObject({ futureField: { nested: [1, 2] }, hash: "0xabc" });
+    expect(snapshot).toMatchObject({ hash: "0xabc" });
   });
 });

@@ -1,19 +1,27 @@
 /**
  * parseTransaction: a webhook body in any of the three accepted shapes (CONTRACT.md section 1)
  * to the Transaction countersign evaluates. Never throws; a body that is not a transaction is
- * NOT_A_TRANSACTION, a transaction with malformed transfers or amounts is INVALID_TRANSACTION.
+ * NOT_A_TRANSACTION, a transaction with malformed or contradictory fields is INVALID_TRANSACTION.
+ *
+ * The model, whatever the shape: the kind the markers claim (kind.ts), the transfers (from
+ * `details.*`, `transfers[]` or a Stellar transaction's operations), and the payloads — every field
+ * the classification table (field-classes.ts) names as one, every field it does not classify, and
+ * whatever the chain objects do beyond the transfers. Any payload makes the kind `unknown`.
  */
 import { AppError, err, ok, type Result } from "../errors.js";
 import { fromApi } from "./api-shape.js";
-import { qualifyWallet } from "./endpoint.js";
+import { networkId } from "./assets.js";
+import { chainObjectPayloads } from "./chain-objects.js";
+import { qualifyWallet, vaultOf } from "./endpoint.js";
+import { scanFields } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
-import { fromDetails } from "./reference-shape.js";
-import { commonFields, type CommonFields } from "./schemas.js";
+import { claimedKind } from "./kind.js";
+import { detailsKind, fromDetails } from "./reference-shape.js";
+import { TRANSACTION_NAME } from "./resource-names.js";
+import { commonFields, evmTransaction, tokenAllowances, type CommonFields } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
 import { at, isRecord } from "./transfer.js";
-import type { Transaction } from "./types.js";
-
-const TRANSACTION_NAME = /^vaults\/([A-Za-z0-9_-]{1,128})\/transactions\/([A-Za-z0-9_-]{1,128})$/;
+import type { Authorization, TokenAllowance, Transaction } from "./types.js";
 
 export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   const located = locate(body);
@@ -29,9 +37,76 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   const sourceWallet = requestSourceWallet(common.value, vault, path);
   if (!sourceWallet.ok) return sourceWallet;
   const ctx: ShapeContext = { vault, network: common.value.network ?? null, sourceWallet: sourceWallet.value, path };
-  const shape = fromShape(snapshot, common.value, ctx);
+  const model = readModel(snapshot, common.value, ctx);
+  if (!model.ok) return model;
+  const network = transactionNetwork(common.value.network ?? null, model.value.shape.network, path);
+  if (!network.ok) return network;
+  return ok({
+    name: name[0],
+    vault,
+    id: name[2],
+    kind: model.value.payloads.length > 0 ? "unknown" : model.value.shape.kind,
+    type: common.value.type ?? null,
+    subType: common.value.subType ?? null,
+    state: common.value.state ?? null,
+    network: network.value,
+    note: common.value.note ?? null,
+    externalId: common.value.externalId ?? common.value.request?.externalId ?? null,
+    requestId: common.value.requestId ?? null,
+    initiator: common.value.request?.initiator ?? null,
+    designatedSigners: [...(common.value.designatedSigners ?? [])],
+    sourceWallet: sourceWallet.value,
+    transfers: model.value.shape.transfers,
+    payloads: model.value.payloads,
+    tokenAllowances: model.value.tokenAllowances,
+    authorizations: model.value.authorizations,
+    snapshot,
+  });
+}
+
+interface Model {
+  shape: ShapeResult;
+  payloads: string[];
+  tokenAllowances: TokenAllowance[];
+  authorizations: Authorization[];
+}
+
+function readModel(snapshot: Record<string, unknown>, common: CommonFields, ctx: ShapeContext): Result<Model, AppError> {
+  const details = common.details ?? null;
+  const key = details === null ? ok(null) : detailsKind(details, ctx.path);
+  if (!key.ok) return key;
+  const markers = {
+    type: common.type ?? null,
+    subType: common.subType ?? null,
+    network: common.network ?? null,
+    detailsKind: key.value,
+    hasDetails: details !== null,
+  };
+  const claimed = claimedKind(snapshot, markers, ctx.path);
+  if (!claimed.ok) return claimed;
+  const shape = fromShape(snapshot, common, details, key.value, claimed.value.kind, ctx);
   if (!shape.ok) return shape;
-  return ok(assemble(snapshot, name[0], vault, name[2], common.value, shape.value));
+  const chain = chainObjectPayloads(snapshot, shape.value.transfers, ctx.path);
+  if (!chain.ok) return chain;
+  const extras = allowancesAndAuthorizations(snapshot, ctx.path);
+  if (!extras.ok) return extras;
+  const payloads = new Set([...scanFields(snapshot).payloads, ...claimed.value.payloads, ...shape.value.payloads, ...chain.value]);
+  return ok({ shape: shape.value, payloads: [...payloads].sort(), ...extras.value });
+}
+
+function fromShape(
+  snapshot: Record<string, unknown>,
+  common: CommonFields,
+  details: Record<string, unknown> | null,
+  key: string | null,
+  kind: Transaction["kind"],
+  ctx: ShapeContext,
+): Result<ShapeResult, AppError> {
+  const transfers = common.transfers ?? [];
+  if (details === null) return fromApi(snapshot, kind, transfers, ctx);
+  // Both shapes at once: the transfers evaluated and the ones signed could differ.
+  if (transfers.length > 0) return err(invalidAt(at(ctx.path, "transfers"), "must not be given beside details"));
+  return fromDetails(details, key, ctx);
 }
 
 /** The transaction object itself, unwrapped from `{"transaction": {...}}` when so delivered. */
@@ -50,44 +125,46 @@ function requestSourceWallet(common: CommonFields, vault: string, path: string):
   const given = common.request?.sourceWallet;
   if (given == null) return ok(null);
   const wallet = qualifyWallet(given, vault);
-  return wallet === null
-    ? err(invalidAt(at(at(path, "request"), "sourceWallet"), "must be a wallet resource name"))
+  // A transaction spends from its own vault: a wallet of another vault cannot be its source.
+  return wallet === null || vaultOf(wallet) !== vault
+    ? err(invalidAt(at(at(path, "request"), "sourceWallet"), "must be a wallet of the transaction's vault"))
     : ok(wallet);
 }
 
-function fromShape(snapshot: Record<string, unknown>, common: CommonFields, ctx: ShapeContext): Result<ShapeResult, AppError> {
-  const transfers = common.transfers ?? [];
-  if (common.details == null) return fromApi(snapshot, common.subType ?? null, transfers, ctx);
-  // Both shapes at once: the transfers evaluated and the ones signed could differ.
-  if (transfers.length > 0) return err(invalidAt(at(ctx.path, "transfers"), "must not be given beside details"));
-  return fromDetails(common.details, ctx);
+/** `tx.network` as received; a Stellar transaction's own network must be the same one. */
+function transactionNetwork(given: string | null, fromShapeNetwork: string | null, path: string): Result<string | null, AppError> {
+  if (given !== null && fromShapeNetwork !== null && networkId(given) !== networkId(fromShapeNetwork)) {
+    return err(invalidAt(at(path, "network"), "disagrees with the Stellar transaction's network"));
+  }
+  return ok(given ?? fromShapeNetwork);
 }
 
-function assemble(
+function allowancesAndAuthorizations(
   snapshot: Record<string, unknown>,
-  name: string,
-  vault: string,
-  id: string,
-  common: CommonFields,
-  shape: ShapeResult,
-): Transaction {
-  return {
-    name,
-    vault,
-    id,
-    kind: shape.kind,
-    type: common.type ?? null,
-    subType: common.subType ?? null,
-    state: common.state ?? null,
-    network: common.network ?? shape.network,
-    note: common.note ?? null,
-    externalId: common.externalId ?? common.request?.externalId ?? null,
-    requestId: common.requestId ?? null,
-    initiator: common.request?.initiator ?? null,
-    designatedSigners: [...(common.designatedSigners ?? [])],
-    transfers: shape.transfers,
-    snapshot,
-  };
+  path: string,
+): Result<{ tokenAllowances: TokenAllowance[]; authorizations: Authorization[] }, AppError> {
+  const allowances = check(tokenAllowances, snapshot.tokenAllowances, at(path, "tokenAllowances"));
+  if (!allowances.ok) return allowances;
+  let authorizations: Authorization[] = [];
+  if (snapshot.evmTransaction != null) {
+    const evm = check(evmTransaction, snapshot.evmTransaction, at(path, "evmTransaction"));
+    if (!evm.ok) return evm;
+    authorizations = (evm.value.authorizationDetails?.authorizationList ?? []).map((a) => ({
+      signer: a.signer?.value ?? null,
+      contractAddress: a.contractAddress?.value ?? null,
+      chainId: a.chainId ?? null,
+      nonce: a.nonce ?? null,
+    }));
+  }
+  return ok({
+    tokenAllowances: (allowances.value ?? []).map((a) => ({
+      approver: a.approverAddress?.value ?? null,
+      spender: a.spenderAddress?.value ?? null,
+      asset: a.asset ?? null,
+      amount: a.amount ?? null,
+    })),
+    authorizations,
+  });
 }
 
 const notATransaction = (message: string): AppError => new AppError("NOT_A_TRANSACTION", message);

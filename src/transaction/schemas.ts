@@ -5,6 +5,7 @@
  * no error message carries the offending value.
  */
 import { z } from "zod";
+import { isNetworkName, isUserName } from "./resource-names.js";
 
 export const LIMITS = {
   /** Resource names, addresses, asset ids, enum-like strings. */
@@ -42,6 +43,11 @@ export const decimalAmount = requiredString().regex(DECIMAL, "must be a plain no
 /** Smallest units: a plain non-negative integer in a JSON string. */
 export const rawAmount = requiredString().regex(INTEGER, "must be a plain non-negative integer string");
 
+/** `networks/{network_id}` */
+const networkName = identifier.refine(isNetworkName, "must be a network resource name networks/{network_id}");
+/** `users/{email}` or `users/{id}` */
+const userName = identifier.refine(isUserName, "must be a user resource name users/{user}");
+
 const object = <T extends z.core.$ZodLooseShape>(shape: T) =>
   z.object(shape, { error: (issue) => (issue.input === undefined ? "is required" : "must be an object") });
 
@@ -59,13 +65,13 @@ export const commonFields = object({
   type: optionalIdentifier,
   subType: optionalIdentifier,
   state: optionalIdentifier,
-  network: optionalIdentifier,
+  network: networkName.nullish(),
   note: optionalText,
   externalId: optionalIdentifier,
   requestId: optionalIdentifier,
-  designatedSigners: list(identifier, LIMITS.designatedSigners).nullish(),
+  designatedSigners: list(userName, LIMITS.designatedSigners).nullish(),
   request: object({
-    initiator: optionalIdentifier,
+    initiator: userName.nullish(),
     sourceWallet: optionalIdentifier,
     externalId: optionalIdentifier,
   }).nullish(),
@@ -102,7 +108,7 @@ export const sep41Payment = object({
 });
 
 export const stellarTransaction = object({
-  network: identifier,
+  network: networkName,
   sourceAddress: identifier,
   operations: list(object({ sourceAccountAddress: identifier, body: keyedObject() }), LIMITS.stellarOperations)
     .min(1, "must hold at least one operation"),
@@ -110,14 +116,72 @@ export const stellarTransaction = object({
 
 // ---- shape 2: the API's GetTransaction object ----
 
+/** An address as the API writes it, `{value, infoRef}`: only the value is read. */
+const apiAddress = object({ value: identifier });
+const optionalApiAddress = object({ value: optionalIdentifier }).nullish();
+
 export const apiTransfer = object({
-  sourceAddress: object({ value: optionalIdentifier }).nullish(),
-  destinationAddress: object({ value: identifier }),
+  sourceAddress: optionalApiAddress,
+  destinationAddress: apiAddress,
   amount: decimalAmount.nullish(),
+  rawAmount: rawAmount.nullish(),
   asset: identifier,
 });
 
-/** Only the transaction-level source is read from the API's Stellar object (it is the sponsor). */
 export const apiStellarTransaction = object({
-  sourceAccountAddress: object({ value: optionalIdentifier }).nullish(),
+  sourceAccountAddress: optionalApiAddress,
+  operations: list(
+    object({ sourceAccountAddress: optionalApiAddress, decodedBody: keyedObject().nullish() }),
+    LIMITS.stellarOperations,
+  ).nullish(),
+});
+
+/** A decoded classic payment: `amount` is in stroops (the API's own example: `10000000` is 1 XLM). */
+export const apiStellarPayment = object({ destinationAddress: apiAddress, asset: identifier, amount: rawAmount });
+
+export const apiSep41Payment = object({
+  destinationAddress: apiAddress,
+  sourceAddress: optionalApiAddress,
+  spenderAddress: optionalApiAddress,
+  contractAddress: identifier,
+  rawAmount,
+});
+
+const HEX = /^(0x)?([0-9a-fA-F]{2})*$/;
+
+export const evmTransaction = object({
+  fromAddress: optionalApiAddress,
+  toAddress: optionalApiAddress,
+  /** Wei. */
+  value: rawAmount.nullish(),
+  data: requiredString().max(2_000_000, "is too long").regex(HEX, "must be hex bytes").nullish(),
+  authorizationDetails: object({
+    authorizationList: list(
+      object({
+        signer: optionalApiAddress,
+        contractAddress: optionalApiAddress,
+        chainId: optionalIdentifier,
+        nonce: optionalIdentifier,
+      }),
+      LIMITS.transfers,
+    ).nullish(),
+  }).nullish(),
+});
+
+export const tokenAllowances = list(
+  object({
+    approverAddress: optionalApiAddress,
+    spenderAddress: optionalApiAddress,
+    asset: optionalIdentifier,
+    amount: decimalAmount.nullish(),
+  }),
+  LIMITS.transfers,
+).nullish();
+
+export const btcTransaction = object({
+  outputs: list(
+    object({ address: optionalApiAddress, amount: decimalAmount.nullish(), change: z.boolean().nullish() }),
+    LIMITS.transfers,
+  ).nullish(),
+  asset: optionalIdentifier,
 });

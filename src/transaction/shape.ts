@@ -13,8 +13,11 @@ export interface ShapeContext {
 }
 
 export interface ShapeResult {
+  /** The kind the shape describes, before payloads (any payload makes it `unknown`). */
   kind: TransactionKind;
   transfers: Transfer[];
+  /** Payloads found while reading the transfers (a Stellar `changeTrust` operation, say). */
+  payloads: string[];
   /** A network the shape itself names (a Stellar transaction's), for `tx.network` when none is given. */
   network: string | null;
 }

@@ -1,37 +1,30 @@
 /**
- * Shape 1 `details.stellarTransaction`: one transfer per operation. The reference allows exactly
- * one of `payment` (classic asset `CODE-ISSUER`, 7-decimal `rawAmount`) and `sep41Payment`
- * (contract token, raw amount only) per operation body. Any other body (createAccount, changeTrust,
- * an approval, ...) is refused: countersign could not say what value it moves, and signing part of
- * a transaction on the strength of its other operations would be signing what the policy never saw.
+ * Shape 1 `details.stellarTransaction`: its operations, as the reference describes them. Each
+ * operation body holds exactly one operation; `payment` (classic asset `CODE-ISSUER`, 7-decimal
+ * `rawAmount`) and `sep41Payment` (contract token, raw amount only) are transfers, anything else a
+ * payload (stellar-operations.ts).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { stellarAmount } from "./assets.js";
-import { parseEndpoint } from "./endpoint.js";
+import { endpointAt, stellarAssetAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { sep41Payment, stellarPayment, stellarTransaction } from "./schemas.js";
-import type { ShapeResult } from "./shape.js";
-import { at, makeTransfer, presentKeys } from "./transfer.js";
-import type { Transfer } from "./types.js";
+import type { ShapeContext, ShapeResult } from "./shape.js";
+import { sourceAt } from "./sources.js";
+import { stellarMoves, type StellarOperation } from "./stellar-operations.js";
+import { at, presentKeys } from "./transfer.js";
 
-interface StellarContext {
-  network: string;
-  /** The transaction-level source: the sponsor paying the fee. */
-  sponsor: string;
-}
-
-export function fromStellarDetails(input: unknown, path: string): Result<ShapeResult, AppError> {
+export function fromStellarDetails(input: unknown, path: string, ctx: ShapeContext): Result<ShapeResult, AppError> {
   const parsed = check(stellarTransaction, input, path);
   if (!parsed.ok) return parsed;
   const tx = parsed.value;
-  const ctx: StellarContext = { network: tx.network, sponsor: tx.sourceAddress };
-  const transfers: Transfer[] = [];
+  const operations: StellarOperation[] = [];
   for (const [index, operation] of tx.operations.entries()) {
-    const transfer = fromOperation(index, operation, at(at(path, "operations"), index), ctx);
-    if (!transfer.ok) return transfer;
-    transfers.push(transfer.value);
+    const op = fromOperation(operation, at(at(path, "operations"), index), ctx);
+    if (!op.ok) return op;
+    operations.push(op.value);
   }
-  return ok({ kind: "stellarTransaction", transfers, network: tx.network });
+  const moves = stellarMoves(operations, tx.network, tx.sourceAddress);
+  return ok({ kind: "stellarTransaction", ...moves, network: tx.network });
 }
 
 interface Operation {
@@ -39,38 +32,30 @@ interface Operation {
   body: Record<string, unknown>;
 }
 
-function fromOperation(index: number, op: Operation, path: string, ctx: StellarContext): Result<Transfer, AppError> {
+function fromOperation(op: Operation, path: string, ctx: ShapeContext): Result<StellarOperation, AppError> {
   const bodyPath = at(path, "body");
   const keys = presentKeys(op.body);
   const key = keys[0];
-  if (keys.length !== 1 || (key !== "payment" && key !== "sep41Payment")) {
-    return err(invalidAt(bodyPath, "must hold exactly one of payment, sep41Payment"));
-  }
-  return key === "payment"
-    ? fromPayment(index, op, at(bodyPath, key), ctx)
-    : fromSep41Payment(index, op, at(bodyPath, key), ctx);
+  if (keys.length !== 1 || key === undefined) return err(invalidAt(bodyPath, "must hold exactly one operation"));
+  const source = sourceAt(op.sourceAccountAddress, at(path, "sourceAccountAddress"), ctx);
+  if (!source.ok) return source;
+  if (key === "payment") return fromPayment(op.body[key], source.value, at(bodyPath, key), ctx);
+  if (key === "sep41Payment") return fromSep41Payment(op, source.value, at(bodyPath, key), ctx);
+  return ok({ kind: "other", name: key });
 }
 
-function fromPayment(index: number, op: Operation, path: string, ctx: StellarContext): Result<Transfer, AppError> {
-  const parsed = check(stellarPayment, op.body.payment, path);
+function fromPayment(input: unknown, source: StellarOperationSource, path: string, ctx: ShapeContext): Result<StellarOperation, AppError> {
+  const parsed = check(stellarPayment, input, path);
   if (!parsed.ok) return parsed;
   const p = parsed.value;
-  return ok(
-    makeTransfer(index, {
-      // As given, `native` included: the asset string is the policy's to read.
-      asset: p.asset,
-      assetStandard: "stellarClassic",
-      amount: stellarAmount(p.rawAmount),
-      rawAmount: p.rawAmount,
-      source: parseEndpoint(op.sourceAccountAddress),
-      destination: parseEndpoint(p.destinationAddress),
-      sponsor: ctx.sponsor,
-      fallbackNetwork: ctx.network,
-    }),
-  );
+  const destination = endpointAt(p.destinationAddress, at(path, "destinationAddress"), ctx);
+  if (!destination.ok) return destination;
+  const asset = stellarAssetAt(p.asset, at(path, "asset"));
+  if (!asset.ok) return asset;
+  return ok({ kind: "payment", source, destination: destination.value, asset: asset.value, rawAmount: p.rawAmount });
 }
 
-function fromSep41Payment(index: number, op: Operation, path: string, ctx: StellarContext): Result<Transfer, AppError> {
+function fromSep41Payment(op: Operation, source: StellarOperationSource, path: string, ctx: ShapeContext): Result<StellarOperation, AppError> {
   const parsed = check(sep41Payment, op.body.sep41Payment, path);
   if (!parsed.ok) return parsed;
   const p = parsed.value;
@@ -78,17 +63,11 @@ function fromSep41Payment(index: number, op: Operation, path: string, ctx: Stell
   if (p.sourceAddress != null && p.sourceAddress !== op.sourceAccountAddress) {
     return err(invalidAt(at(path, "sourceAddress"), "must equal the operation's sourceAccountAddress"));
   }
-  return ok(
-    makeTransfer(index, {
-      asset: p.contractAddress,
-      assetStandard: "sep41",
-      // The token's decimals are not in the body: only the raw amount is known.
-      amount: null,
-      rawAmount: p.rawAmount,
-      source: parseEndpoint(op.sourceAccountAddress),
-      destination: parseEndpoint(p.destinationAddress),
-      sponsor: ctx.sponsor,
-      fallbackNetwork: ctx.network,
-    }),
-  );
+  const destination = endpointAt(p.destinationAddress, at(path, "destinationAddress"), ctx);
+  if (!destination.ok) return destination;
+  const contract = stellarAssetAt(p.contractAddress, at(path, "contractAddress"));
+  if (!contract.ok) return contract;
+  return ok({ kind: "sep41Payment", source, destination: destination.value, contract: contract.value, rawAmount: p.rawAmount });
 }
+
+type StellarOperationSource = Extract<StellarOperation, { kind: "payment" }>["source"];

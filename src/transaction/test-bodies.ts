@@ -9,7 +9,14 @@ export const EVM_DEST = "0x52908400098527886E0F7030069857D2E4169EE7";
 
 export type Body = Record<string, unknown>;
 
-export const EXAMPLES = ["asset-transfer", "api-shape-token-transfer", "stellar-two-payments", "evm-delegation"] as const;
+export const EXAMPLES = [
+  "asset-transfer",
+  "api-shape-token-transfer",
+  "api-shape-token-transfer-evm",
+  "api-shape-token-transfer-with-allowance",
+  "stellar-two-payments",
+  "evm-delegation",
+] as const;
 export type ExampleName = (typeof EXAMPLES)[number];
 
 export function example(name: ExampleName): Body {
@@ -67,4 +74,39 @@ export function stellarBody(bodies: Body[], network = "networks/stellar-mainnet"
 
 export const stellarPayment = (rawAmount: string, destinationAddress = "GDESTA", asset = STELLAR_USDC): Body => ({
   payment: { destinationAddress, asset, rawAmount },
+});
+
+/** A SEP-41 token contract (the shared examples' illustrative one). */
+export const SEP41_TOKEN = "CCONTRACTXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+
+export const STELLAR_SPONSOR = "GSPONSORXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+
+/** Shape 2 with a `stellarTransaction` whose operations have the given decoded bodies, all from one sender. */
+export function apiStellarBody(decodedBodies: Body[], transfers: unknown[] = [], top: Body = {}): Body {
+  return {
+    name: TX_NAME,
+    type: "TRANSACTION",
+    subType: "TOKEN_TRANSFER",
+    network: "networks/stellar-mainnet",
+    transfers,
+    stellarTransaction: {
+      sourceAccountAddress: { value: STELLAR_SPONSOR },
+      operations: decodedBodies.map((decodedBody) => ({ sourceAccountAddress: { value: STELLAR_SENDER }, decodedBody })),
+    },
+    ...top,
+  };
+}
+
+/** A decoded classic payment as the API writes it: `amount` in stroops. */
+export const apiStellarPayment = (amount: string, destination = "GDESTA", asset = STELLAR_USDC): Body => ({
+  payment: { destinationAddress: { value: destination }, asset, amount },
+});
+
+/** A transfers[] entry for a Stellar payment, as the API lists it. */
+export const apiStellarTransfer = (amount: string, fields: Body = {}): Body => ({
+  sourceAddress: { value: STELLAR_SENDER },
+  destinationAddress: { value: "GDESTA" },
+  amount,
+  asset: `assets/asset.stellar-mainnet.${STELLAR_USDC}`,
+  ...fields,
 });

@@ -55,7 +55,33 @@ export interface Transaction {
   requestId: string | null;
   initiator: string | null;
   designatedSigners: string[];
+  /** `request.sourceWallet` as a full wallet name, or null: a claim about raw source addresses, never an override. */
+  sourceWallet: string | null;
   transfers: Transfer[];
+  /**
+   * What the transaction carries beside its transfers that can move value or grant authority
+   * (src/transaction/field-classes.ts), sorted and distinct. Non-empty makes the kind `unknown`.
+   */
+  payloads: string[];
+  /** `tokenAllowances[]` as given (also a payload): who lets whom spend how much of what. */
+  tokenAllowances: TokenAllowance[];
+  /** EIP-7702 `evmTransaction.authorizationDetails.authorizationList` as given (also a payload). */
+  authorizations: Authorization[];
   /** The transaction object as received (unwrapped from `{"transaction": ...}`), kept for the audit row. */
   snapshot: Record<string, unknown>;
+}
+
+export interface TokenAllowance {
+  approver: string | null;
+  spender: string | null;
+  asset: string | null;
+  /** Whole units, as given. */
+  amount: string | null;
+}
+
+export interface Authorization {
+  signer: string | null;
+  contractAddress: string | null;
+  chainId: string | null;
+  nonce: string | null;
 }

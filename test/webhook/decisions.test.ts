@@ -23,7 +23,8 @@ describe("co-signer webhook: the three outcomes on a Postgres server", () => {
     tdb.handle.db.selectFrom("decisions").selectAll().where("transaction_name", "=", name).orderBy("seq").execute();
 
   it("allows, and the committed row holds the answer, the snapshot and the facts", async () => {
-    const body = { ...assetTransfer(), somethingNew: { kept: true } };
+    // Delivery metadata is kept in the snapshot and changes nothing (an unclassified field would be a payload).
+    const body = { ...assetTransfer(), amlDetails: { screeningState: "READY" }, createTime: "2026-11-21T09:12:44.120Z" };
     const delivery = await cosigner.deliver(body);
     expect(delivery.verdict).toBe("signed");
     expect(delivery.body).toMatchObject({ signTransaction: true, policyVersion: "2026-11-21.1" });

@@ -83,10 +83,10 @@ describe("co-signer webhook: idempotent by transaction name", () => {
     ]);
   });
 
-  it("treats a changed state or note as the same transaction", async () => {
+  it("treats changed delivery metadata (state, timestamps, signer progress) as the same transaction", async () => {
     const original = assetTransfer();
     await cosigner.deliver(original);
-    const later = { ...original, state: "AWAITING_SIGNATURE", note: "edited" };
+    const later = { ...original, state: "AWAITING_SIGNATURE", createTime: "2026-11-21T10:00:00Z", signingSession: "vaults/v/signingSessions/s1" };
     const delivery = await cosigner.deliver(later);
     expect(delivery.verdict).toBe("signed");
     const rows = await rowsFor(original.name);

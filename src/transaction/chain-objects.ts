@@ -1,0 +1,99 @@
+/**
+ * The low-level chain objects a body carries beside its transfers (`evmTransaction`,
+ * `btcTransaction`), checked against the transfers. Whatever they do beyond the transfers is a
+ * payload: calldata other than exactly the ERC-20 `transfer(to, amount)` a transfer describes is
+ * `evmCalldata`; native value the transfers do not describe is `evmValue`; a Bitcoin output that is
+ * neither change nor a listed transfer is `btcOutputs`. A sender that is not the transfers' source
+ * is a contradiction (400).
+ */
+import { err, ok, type AppError, type Result } from "../errors.js";
+import { sameAddress } from "../facts/addresses.js";
+import { amountsAgree, sameDecimal, transferMovesRaw } from "./amounts.js";
+import { check, invalidAt } from "./issues.js";
+import { btcTransaction, evmTransaction } from "./schemas.js";
+import { at, isRecord } from "./transfer.js";
+import type { Transfer } from "./types.js";
+
+export function chainObjectPayloads(tx: Record<string, unknown>, transfers: readonly Transfer[], path: string): Result<string[], AppError> {
+  const payloads: string[] = [];
+  if (tx.evmTransaction != null) {
+    const evm = evmPayloads(tx.evmTransaction, transfers, at(path, "evmTransaction"));
+    if (!evm.ok) return evm;
+    payloads.push(...evm.value);
+  }
+  if (tx.btcTransaction != null) {
+    const btc = btcPayloads(tx.btcTransaction, transfers, at(path, "btcTransaction"));
+    if (!btc.ok) return btc;
+    payloads.push(...btc.value);
+  }
+  return ok(payloads);
+}
+
+/** `transfer(address,uint256)` */
+const ERC20_TRANSFER = "a9059cbb";
+const WORD = 64;
+const ADDRESS_WORD = /^0{24}([0-9a-f]{40})$/;
+const EVM_CONTRACT = /^assets\/erc20\.[A-Za-z0-9_-]+\.(0x[0-9a-fA-F]{40})$/;
+
+function evmPayloads(input: unknown, transfers: readonly Transfer[], path: string): Result<string[], AppError> {
+  if (!isRecord(input)) return err(invalidAt(path, "must be an object"));
+  const parsed = check(evmTransaction, input, path);
+  if (!parsed.ok) return parsed;
+  const evm = parsed.value;
+  const from = evm.fromAddress?.value ?? null;
+  if (from !== null && transfers.some((t) => t.source.address !== null && !sameAddress(t.source.address, from))) {
+    return err(invalidAt(at(at(path, "fromAddress"), "value"), "is not the transfers' source"));
+  }
+  const data = (evm.data ?? "").replace(/^0x/, "").toLowerCase();
+  const value = evm.value ?? null;
+  const to = evm.toAddress?.value ?? null;
+  const moved = value !== null && !sameDecimal(value, "0");
+  if (data === "") return ok(moved && !nativeTransfer(transfers, to, value) ? ["evmValue"] : []);
+  const payloads: string[] = [];
+  if (!tokenTransfer(transfers, to, data)) payloads.push("evmCalldata");
+  if (moved) payloads.push("evmValue");
+  return ok(payloads);
+}
+
+/** The one transfer is this native coin transfer: to `to`, of `wei`. */
+function nativeTransfer(transfers: readonly Transfer[], to: string | null, wei: string): boolean {
+  const t = transfers.length === 1 ? transfers[0] : undefined;
+  if (t === undefined || t.assetStandard !== "native" || to === null || t.destination.address === null) return false;
+  if (!sameAddress(t.destination.address, to)) return false;
+  // Every EVM network's native coin has 18 decimals.
+  return t.rawAmount !== null ? sameDecimal(t.rawAmount, wei) : t.amount !== null && amountsAgree(t.amount, wei, 18);
+}
+
+/** The calldata is exactly `transfer(destination, raw amount)` of the one transfer, sent to its token contract. */
+function tokenTransfer(transfers: readonly Transfer[], to: string | null, data: string): boolean {
+  const t = transfers.length === 1 ? transfers[0] : undefined;
+  const contract = t === undefined ? undefined : EVM_CONTRACT.exec(t.asset)?.[1];
+  if (t === undefined || contract === undefined || to === null || !sameAddress(contract, to)) return false;
+  if (data.length !== 8 + 2 * WORD || !data.startsWith(ERC20_TRANSFER)) return false;
+  const recipient = ADDRESS_WORD.exec(data.slice(8, 8 + WORD))?.[1];
+  if (recipient === undefined || t.destination.address === null || !sameAddress(`0x${recipient}`, t.destination.address)) return false;
+  const raw = BigInt(`0x${data.slice(8 + WORD)}`).toString();
+  return transferMovesRaw(t, raw);
+}
+
+/** Every output that is not change pays one listed transfer, and every listed transfer is paid. */
+function btcPayloads(input: unknown, transfers: readonly Transfer[], path: string): Result<string[], AppError> {
+  if (!isRecord(input)) return err(invalidAt(path, "must be an object"));
+  const parsed = check(btcTransaction, input, path);
+  if (!parsed.ok) return parsed;
+  const outputs = parsed.value.outputs ?? [];
+  if (outputs.length === 0) return ok([]);
+  const unpaid = new Set(transfers);
+  for (const output of outputs) {
+    if (output.change === true) continue;
+    const address = output.address?.value ?? null;
+    const amount = output.amount ?? null;
+    const paid = [...unpaid].find(
+      (t) => address !== null && amount !== null && t.destination.address !== null && t.amount !== null &&
+        t.destination.address === address && sameDecimal(t.amount, amount),
+    );
+    if (paid === undefined) return ok(["btcOutputs"]);
+    unpaid.delete(paid);
+  }
+  return ok(unpaid.size > 0 ? ["btcOutputs"] : []);
+}

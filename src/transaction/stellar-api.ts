@@ -1,0 +1,139 @@
+/**
+ * Shape 2 `stellarTransaction`: what it moves comes from its decoded operations (the same model as
+ * shape 1, stellar-operations.ts), and `transfers[]` must agree with them: every listed transfer is
+ * one decoded payment (or a createAccount's starting balance) and every decoded payment is listed.
+ * A disagreement is refused with 400 — never resolved toward the milder reading. An operation the
+ * platform did not decode is the payload `stellar:unknown`.
+ */
+import { err, ok, type AppError, type Result } from "../errors.js";
+import { sameAddress } from "../facts/addresses.js";
+import { transferMovesRaw } from "./amounts.js";
+import { assetIdentity, networkId } from "./assets.js";
+import { endpointAt, stellarAssetAt } from "./endpoint-at.js";
+import { check, invalidAt } from "./issues.js";
+import { apiSep41Payment, apiStellarPayment, apiStellarTransaction } from "./schemas.js";
+import type { ShapeContext, ShapeResult } from "./shape.js";
+import { sourceAt } from "./sources.js";
+import { stellarMoves, type StellarOperation } from "./stellar-operations.js";
+import { at, presentKeys } from "./transfer.js";
+import type { Endpoint, Transfer } from "./types.js";
+
+export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx: ShapeContext): Result<ShapeResult, AppError> {
+  const path = at(ctx.path, "stellarTransaction");
+  const parsed = check(apiStellarTransaction, input, path);
+  if (!parsed.ok) return parsed;
+  const sponsor = parsed.value.sourceAccountAddress?.value ?? null;
+  const network = ctx.network ?? listed.map((t) => t.network).find((n) => n !== null) ?? null;
+  const operations: StellarOperation[] = [];
+  const accountsCreated: Transfer[] = [];
+  for (const [index, op] of (parsed.value.operations ?? []).entries()) {
+    const opPath = at(at(path, "operations"), index);
+    // An operation without its own source acts for the transaction's source account.
+    const source = sourceAt(op.sourceAccountAddress?.value ?? sponsor, at(opPath, "sourceAccountAddress"), ctx);
+    if (!source.ok) return source;
+    const decoded = fromDecoded(op.decodedBody ?? {}, source.value, at(opPath, "decodedBody"), ctx);
+    if (!decoded.ok) return decoded;
+    operations.push(decoded.value.operation);
+    if (decoded.value.created) accountsCreated.push(decoded.value.created);
+  }
+  const moves = stellarMoves(operations, network === null ? null : `networks/${networkId(network)}`, sponsor);
+  const agreed = reconcile(listed, moves.transfers, accountsCreated, network, path);
+  if (!agreed.ok) return agreed;
+  return ok({ kind: "stellarTransaction", transfers: moves.transfers, payloads: moves.payloads, network: null });
+}
+
+interface Decoded {
+  operation: StellarOperation;
+  /** A createAccount's starting balance, as a transfer `transfers[]` may list (it stays a payload). */
+  created?: Transfer;
+}
+
+function fromDecoded(body: Record<string, unknown>, source: Endpoint, path: string, ctx: ShapeContext): Result<Decoded, AppError> {
+  const keys = presentKeys(body);
+  const key = keys[0];
+  if (keys.length > 1) return err(invalidAt(path, "must hold exactly one operation"));
+  if (key === undefined) return ok({ operation: { kind: "other", name: "unknown" } });
+  if (key === "payment") {
+    const p = check(apiStellarPayment, body[key], at(path, key));
+    if (!p.ok) return p;
+    const destination = endpointAt(p.value.destinationAddress.value, at(at(path, key), "destinationAddress"), ctx);
+    if (!destination.ok) return destination;
+    const asset = stellarAssetAt(p.value.asset, at(at(path, key), "asset"));
+    if (!asset.ok) return asset;
+    return ok({ operation: { kind: "payment", source, destination: destination.value, asset: asset.value, rawAmount: p.value.amount } });
+  }
+  if (key === "sep41Payment") return fromSep41(body[key], source, at(path, key), ctx);
+  if (key === "createAccount") return ok({ operation: { kind: "other", name: key }, ...createdAccount(body[key], source, ctx) });
+  return ok({ operation: { kind: "other", name: key } });
+}
+
+function fromSep41(input: unknown, source: Endpoint, path: string, ctx: ShapeContext): Result<Decoded, AppError> {
+  const p = check(apiSep41Payment, input, path);
+  if (!p.ok) return p;
+  const s = p.value;
+  // `transfer_from`: the operation's source spends someone else's allowance — not a plain payment.
+  if (s.spenderAddress?.value != null) return ok({ operation: { kind: "other", name: "sep41TransferFrom" } });
+  if (s.sourceAddress?.value != null && s.sourceAddress.value !== source.value) {
+    return err(invalidAt(at(at(path, "sourceAddress"), "value"), "must equal the operation's source account"));
+  }
+  const destination = endpointAt(s.destinationAddress.value, at(at(path, "destinationAddress"), "value"), ctx);
+  if (!destination.ok) return destination;
+  const contract = stellarAssetAt(s.contractAddress, at(path, "contractAddress"));
+  if (!contract.ok) return contract;
+  return ok({ operation: { kind: "sep41Payment", source, destination: destination.value, contract: contract.value, rawAmount: s.rawAmount } });
+}
+
+/** The XLM a createAccount sends, when well-formed (it is a payload either way). */
+function createdAccount(input: unknown, source: Endpoint, ctx: ShapeContext): { created?: Transfer } {
+  const p = check(apiStellarPayment.pick({ destinationAddress: true }), input, "");
+  const balance = (input as { startingBalance?: unknown } | null)?.startingBalance;
+  if (!p.ok || typeof balance !== "string" || !/^[0-9]{1,78}$/.test(balance)) return {};
+  const destination = endpointAt(p.value.destinationAddress.value, "", ctx);
+  if (!destination.ok) return {};
+  const moved = stellarMoves(
+    [{ kind: "payment", source, destination: destination.value, asset: "native", rawAmount: balance }],
+    ctx.network,
+    null,
+  );
+  return moved.transfers[0] === undefined ? {} : { created: moved.transfers[0] };
+}
+
+/** Each listed transfer pairs with one decoded one; every decoded payment must be listed (unless nothing is). */
+function reconcile(
+  listed: readonly Transfer[],
+  decoded: readonly Transfer[],
+  created: readonly Transfer[],
+  network: string | null,
+  path: string,
+): Result<void, AppError> {
+  if (listed.length === 0) return ok(undefined);
+  const unmatchedPayments = new Set(decoded);
+  const unmatchedCreated = new Set(created);
+  for (const t of listed) {
+    const payment = [...unmatchedPayments].find((d) => same(t, d, network));
+    if (payment) {
+      unmatchedPayments.delete(payment);
+      continue;
+    }
+    const account = [...unmatchedCreated].find((d) => same(t, d, network));
+    if (account) {
+      unmatchedCreated.delete(account);
+      continue;
+    }
+    return err(invalidAt(at(path, "operations"), `disagree with transfers[${t.index}]`));
+  }
+  if (unmatchedPayments.size > 0) return err(invalidAt(at(path, "operations"), "move value that transfers[] does not list"));
+  return ok(undefined);
+}
+
+/** The same movement: destination, asset identity, amount, and the source when the listing names an address. */
+function same(listed: Transfer, decoded: Transfer, network: string | null): boolean {
+  const identity = (t: Transfer) => assetIdentity(t.asset, t.assetStandard === "other" ? decoded.assetStandard : t.assetStandard, t.network ?? network);
+  if (identity(listed) !== identity(decoded)) return false;
+  if (!sameEndpoint(listed.destination, decoded.destination)) return false;
+  if (listed.source.kind === "address" && !sameEndpoint(listed.source, decoded.source)) return false;
+  return decoded.rawAmount !== null && transferMovesRaw({ ...listed, assetStandard: decoded.assetStandard }, decoded.rawAmount);
+}
+
+const sameEndpoint = (a: Endpoint, b: Endpoint): boolean =>
+  a.address !== null && b.address !== null ? sameAddress(a.address, b.address) : a.wallet !== null && a.wallet === b.wallet;
