@@ -6,12 +6,13 @@
  * objects carrying what a production deployment needs. Skipped only when no helm can be had.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { obtainHelm } from "../../scripts/helm.js";
+import { policyCheck } from "../../src/commands/policy-check.js";
 
 const CHART = path.resolve(import.meta.dirname, "../../helm/countersign");
 const EXAMPLES = readdirSync(path.join(CHART, "examples")).filter((f) => f.endsWith(".yaml")).sort();
@@ -116,6 +117,20 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
       const Model = await modelOf(object);
       expect(() => new Model(object).validate(), `${object.kind} ${object.metadata?.name}`).not.toThrow();
     }
+  });
+
+  // The other examples take their bundle from an existing ConfigMap or from git.
+  it.each(["(defaults)", "minimal.yaml"])("ships a policy bundle that passes `countersign policy check`, laid out as the pod sees it: %s", async (name) => {
+    const objects = render(name === "(defaults)" ? [] : [example(name)]);
+    const configMap = one(objects, "ConfigMap");
+    const volume = (one(objects, "Deployment").spec.template.spec.volumes as K8sObject[]).find((v) => v.name === "policies")!;
+    const bundle = mkdtempSync(path.join(scratch, "bundle-"));
+    for (const { key, path: file } of volume.configMap.items as Array<{ key: string; path: string }>) {
+      mkdirSync(path.dirname(path.join(bundle, file)), { recursive: true });
+      writeFileSync(path.join(bundle, file), configMap.data[key]);
+    }
+    const lines: string[] = [];
+    expect(await policyCheck(bundle, (line) => lines.push(line)), lines.join("\n")).toBe(0);
   });
 
   it("validation catches a broken object (the check above can fail)", async () => {
