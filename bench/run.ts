@@ -8,10 +8,14 @@ import { pgliteBenchDatabase, postgresBenchDatabase, type BenchDatabase } from "
 import { fmt } from "./stats.js";
 import { benchVelocityWindow } from "./velocity-window.js";
 import { benchThroughput, bundleWithoutWindows } from "./webhook-throughput.js";
+import { benchAuditQueries, benchSealing, reportQueries } from "./audit.js";
 
 const POLICIES = path.resolve(import.meta.dirname, "../policies");
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 10_000);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+const AUDIT_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
+/** BENCH_ONLY=audit runs the audit-trail figures alone. */
+const ONLY = process.env.BENCH_ONLY;
 
 async function withDatabase<T>(open: () => Promise<BenchDatabase>, run: (db: BenchDatabase) => Promise<T>): Promise<T> {
   const db = await open();
@@ -24,6 +28,27 @@ async function withDatabase<T>(open: () => Promise<BenchDatabase>, run: (db: Ben
 
 async function main(): Promise<void> {
   console.log(`countersign bench — node ${process.version}, ${DECISIONS} decisions per database\n`);
+  if (ONLY !== "audit") await coreFigures();
+  await auditFigures();
+}
+
+async function auditFigures(): Promise<void> {
+  console.log(`\naudit sealing: webhook decisions/s with the sealer off and on (goal: ratio >= 0.95), ${LOAD_SECONDS} s runs alternated off/on/off/on`);
+  await withDatabase(postgresBenchDatabase, async (db) => {
+    const s = await benchSealing(db.handle, POLICIES, LOAD_SECONDS);
+    const runs = (rs: typeof s.on) => rs.map((r) => r.perSecond.toFixed(0)).join(", ");
+    console.log(`  sealing off: ${runs(s.off)} decisions/s   sealing on: ${runs(s.on)} decisions/s   ratio on/off ${s.ratio.toFixed(2)}`);
+    const c = s.commitToSealed;
+    console.log(`  commit to sealed at that load: p50 ${c.p50.toFixed(2)} s   p99 ${c.p99.toFixed(2)} s   max ${c.max.toFixed(2)} s   (${c.rows} rows)`);
+  });
+  if (AUDIT_ROWS <= 0) return;
+  console.log(`\naudit queries on decisions seeded with generate_series over 12 monthly partitions: at 1% and at ${AUDIT_ROWS.toLocaleString("en")} rows (BENCH_AUDIT_ROWS)`);
+  await withDatabase(postgresBenchDatabase, async (db) => {
+    reportQueries(await benchAuditQueries(db.handle.db, AUDIT_ROWS, console.log), console.log);
+  });
+}
+
+async function coreFigures(): Promise<void> {
   console.log("decision latency in-process (decide(): facts, locks, evaluation, committed row and charges)");
   for (const open of [postgresBenchDatabase, pgliteBenchDatabase]) {
     await withDatabase(open, async (db) => {

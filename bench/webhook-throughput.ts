@@ -36,8 +36,14 @@ export function bundleWithoutWindows(policies: string): string {
   return dir;
 }
 
-export async function benchThroughput(database: DatabaseHandle, policies: string, label: string, seconds: number): Promise<ThroughputResult> {
-  const config = loadConfig({ COUNTERSIGN_HOST: "127.0.0.1", COUNTERSIGN_PORT: "0", COUNTERSIGN_POLICIES: policies, COUNTERSIGN_MIGRATE: "false" });
+export async function benchThroughput(
+  database: DatabaseHandle,
+  policies: string,
+  label: string,
+  seconds: number,
+  env: Record<string, string> = {},
+): Promise<ThroughputResult> {
+  const config = loadConfig({ COUNTERSIGN_HOST: "127.0.0.1", COUNTERSIGN_PORT: "0", COUNTERSIGN_POLICIES: policies, COUNTERSIGN_MIGRATE: "false", ...env });
   const service = await startService({ config, logger: silentLogger, database });
   try {
     const client = path.join(import.meta.dirname, "load-client.ts");
