@@ -50,6 +50,11 @@ function openPostgres(url: string, max: number): DatabaseHandle {
   // An idle client losing its server emits 'error' on the pool; without a listener that would
   // crash the process. The next checkout simply fails and the request defers.
   pool.on("error", () => undefined);
+  // A client that is checked out but between queries (inside a transaction, while the decision
+  // evaluates) has no listener of pg-pool's: a server shutting down (57P01) or a dropped socket
+  // would emit an unhandled 'error' and kill the process. The client is then not queryable: its
+  // next query fails (the decision defers) and the pool discards it on release.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   // Each checkout passes the decision deadline's guard (checkout-guard.ts), which destroys the
   // client if the deadline strikes while the decision holds it.
   const guarded = { connect: async () => guardCheckout(await pool.connect()), end: () => pool.end() };

@@ -16,6 +16,10 @@ import pg from "pg";
 export interface LocalCluster {
   url: string;
   port: number;
+  /** The data directory; its postmaster.pid names the running server (fault tests pause it). */
+  dataDir: string;
+  /** Stops the server (fast shutdown) and starts it again on the same port and data (fault tests). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -160,22 +164,31 @@ export async function startLocalCluster(installedBinDir: string): Promise<LocalC
     "-D", dataDir, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1",
     "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300",
   ]);
-  const child: ChildProcess = spawn(cmd, args, { stdio: "ignore", detached: false });
+  let child: ChildProcess = spawn(cmd, args, { stdio: "ignore", detached: false });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   await waitUntilAccepting(url, child);
+  const shutdown = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      // Signal the postmaster itself: as root the child is `runuser`, which does not pass
+      // SIGINT on. SIGINT is postgres's "fast" shutdown.
+      signalPostmaster(dataDir, "SIGINT") || child.kill("SIGINT");
+      const timer = setTimeout(() => signalPostmaster(dataDir, "SIGQUIT") || child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
   return {
     url,
     port,
+    dataDir,
+    restart: async () => {
+      await shutdown();
+      child = spawn(cmd, args, { stdio: "ignore", detached: false });
+      await waitUntilAccepting(url, child);
+    },
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        // Signal the postmaster itself: as root the child is `runuser`, which does not pass
-        // SIGINT on. SIGINT is postgres's "fast" shutdown.
-        signalPostmaster(dataDir, "SIGINT") || child.kill("SIGINT");
-        const timer = setTimeout(() => signalPostmaster(dataDir, "SIGQUIT") || child.kill("SIGKILL"), 10_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await shutdown();
       rmSync(dir, { recursive: true, force: true });
     },
   };
