@@ -14,6 +14,8 @@ const USAGE = `usage: countersign <command>
   serve                         start the service (applies migrations unless COUNTERSIGN_MIGRATE=false)
   migrate                       apply pending migrations and exit
   policy check [DIR]            validate the bundle and run its tests (default DIR: COUNTERSIGN_POLICIES or ./policies)
+  policy replay [--policies DIR] [--since 24h | --from T --to T] [--vault V] [--format table|json|markdown] [--fail-on-change]
+                                re-evaluate recorded decisions with a candidate bundle on their recorded facts (read-only)
   policy schema [policy|tests] [--write DIR]
                                 print the JSON Schema of the policy file or of the test files (or write both into DIR)
   explain [FILE|-] [--now T] [--policies DIR] [--json]
@@ -65,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     case "policy":
       if (sub === "check") return policyCheck(rest[0] ?? process.env.COUNTERSIGN_POLICIES ?? "./policies", out);
       if (sub === "schema") return runPolicySchema(rest);
+      if (sub === "replay") return runPolicyReplay(rest);
       break;
     case "explain":
       return runExplain([sub, ...rest].filter((a): a is string => a !== undefined));
@@ -92,6 +95,19 @@ export async function main(argv: string[]): Promise<number> {
 async function runPolicySchema(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { write: { type: "string" } } });
   return (await import("./commands/policy-schema.js")).policySchema(positionals[0], values.write, out);
+}
+
+async function runPolicyReplay(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      policies: { type: "string" }, since: { type: "string" }, from: { type: "string" }, to: { type: "string" },
+      vault: { type: "string" }, format: { type: "string" }, "fail-on-change": { type: "boolean", default: false },
+    },
+  });
+  const { policyReplay } = await import("./commands/policy-replay.js");
+  const policies = values.policies ?? process.env.COUNTERSIGN_POLICIES ?? "./policies";
+  return policyReplay({ ...values, policies, failOnChange: values["fail-on-change"] ?? false, now: new Date() }, withDatabase, out);
 }
 
 async function runExplain(args: string[]): Promise<number> {

@@ -22,7 +22,10 @@ const DIMENSION_ORDER: readonly GroupDimension[] = [
 
 type KeyValue = string | null | readonly [string, string];
 
-export function groupKey(window: WindowSpec, tx: Transaction, transfer: TransferFacts): string {
+/** What a group key reads from the transaction (replay rebuilds it from recorded facts). */
+export type GroupingTx = Pick<Transaction, "vault" | "initiator">;
+
+export function groupKey(window: WindowSpec, tx: GroupingTx, transfer: TransferFacts): string {
   const dimensions = DIMENSION_ORDER.filter((d) => window.groupBy.includes(d));
   return JSON.stringify(dimensions.map((d) => [d, dimensionValue(d, tx, transfer)]));
 }
@@ -47,7 +50,7 @@ export function groupKeysForTransaction(
   return [...keys].sort();
 }
 
-function dimensionValue(dimension: GroupDimension, tx: Transaction, t: TransferFacts): KeyValue {
+function dimensionValue(dimension: GroupDimension, tx: GroupingTx, t: TransferFacts): KeyValue {
   switch (dimension) {
     case "vault":
       return tx.vault;

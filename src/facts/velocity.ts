@@ -6,8 +6,7 @@
  */
 import Big from "big.js";
 import type { WindowSpec } from "../policy/types.js";
-import type { Transaction } from "../transaction/types.js";
-import { groupKey } from "./group-keys.js";
+import { groupKey, type GroupingTx } from "./group-keys.js";
 import type { TransferFacts, WindowFacts, WindowTotal, WindowTotals } from "./types.js";
 
 /** A private big.js configuration: strict (no JS numbers in), the global one left alone. */
@@ -25,7 +24,7 @@ interface Running {
 
 export function velocityFacts(
   windows: readonly WindowSpec[],
-  tx: Transaction,
+  tx: GroupingTx,
   transfers: readonly TransferFacts[],
   totals: WindowTotals,
 ): Record<string, WindowFacts>[] {

@@ -1,0 +1,30 @@
+/**
+ * `countersign policy replay`: every recorded first decision in a range, re-evaluated with a
+ * candidate bundle on its recorded facts, inside one read-only transaction (repeatable read: one
+ * consistent snapshot; read only: the database itself refuses any write). Streams the rows.
+ */
+import { sql } from "kysely";
+import type { Db } from "../db/connect.js";
+import type { PolicyBundle } from "../policy/types.js";
+import { chargeGaps, dimensionSet } from "./ledger-as-of.js";
+import { recordedDecisions, PAGE_SIZE, type ReplayRange } from "./recorded.js";
+import { replayPage } from "./replay-rows.js";
+import { ReplayTally, type ReplayReport } from "./summary.js";
+
+export interface ReplayOptions {
+  pageSize?: number;
+  listLimit?: number;
+}
+
+export async function replay(db: Db, candidate: PolicyBundle, range: ReplayRange, options: ReplayOptions = {}): Promise<ReplayReport> {
+  return db.transaction().execute(async (trx) => {
+    await sql`set transaction isolation level repeatable read, read only`.execute(trx);
+    const sets = [...new Set(candidate.windows.map((w) => dimensionSet(w.groupBy)))];
+    const coverage = await chargeGaps(trx, sets, range.to);
+    const tally = new ReplayTally(candidate, range, options.listLimit);
+    for await (const page of recordedDecisions(trx, range, options.pageSize ?? PAGE_SIZE)) {
+      for (const result of await replayPage(trx, candidate, page, coverage)) tally.add(result);
+    }
+    return tally.result();
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * What a replay found: exact counts over every row, and the changed (and not replayable)
+ * decisions themselves up to a limit, so memory stays bounded at millions of rows.
+ */
+import type { Decision, Outcome, PolicyBundle } from "../policy/types.js";
+import type { RowResult } from "./replay-rows.js";
+import type { RecordedDecision, ReplayRange } from "./recorded.js";
+
+export interface DecisionSide {
+  decision: Decision;
+  rules: string[];
+}
+
+export interface ChangedDecision {
+  decisionId: string;
+  transactionName: string;
+  vault: string;
+  decidedAt: string;
+  /** `120.5 assets/native.ethereum-mainnet`, one per transfer. */
+  amounts: string[];
+  from: DecisionSide;
+  to: DecisionSide;
+}
+
+export interface NotReplayable {
+  decisionId: string;
+  transactionName: string;
+  reason: string;
+}
+
+export interface ReplayReport {
+  candidate: { version: string; digest: string; directory: string };
+  range: { from: string; to: string; vault: string | null };
+  replayed: number;
+  unchanged: number;
+  changed: number;
+  notReplayable: number;
+  /** `allow → deny`: count */
+  transitions: Record<string, number>;
+  /** The candidate's rules (or `(default)`) that decided the changed decisions: count */
+  byRule: Record<string, number>;
+  changes: ChangedDecision[];
+  /** Changed decisions counted but not listed (over the limit). */
+  changesNotListed: number;
+  notReplayableDecisions: NotReplayable[];
+  notReplayableReasons: Record<string, number>;
+}
+
+export const DEFAULT_LIST_LIMIT = 1000;
+
+export class ReplayTally {
+  private readonly report: ReplayReport;
+
+  constructor(candidate: PolicyBundle, range: ReplayRange, private readonly listLimit = DEFAULT_LIST_LIMIT) {
+    this.report = {
+      candidate: { version: candidate.version, digest: candidate.digest, directory: candidate.directory },
+      range: { from: range.from.toISOString(), to: range.to.toISOString(), vault: range.vault ?? null },
+      replayed: 0, unchanged: 0, changed: 0, notReplayable: 0,
+      transitions: {}, byRule: {}, changes: [], changesNotListed: 0, notReplayableDecisions: [], notReplayableReasons: {},
+    };
+  }
+
+  add(result: RowResult): void {
+    const r = this.report;
+    if (result.kind === "not replayable") {
+      r.notReplayable++;
+      const kind = result.reason.replace(/ before .*$/, "");
+      r.notReplayableReasons[kind] = (r.notReplayableReasons[kind] ?? 0) + 1;
+      if (r.notReplayableDecisions.length < this.listLimit) {
+        r.notReplayableDecisions.push({ decisionId: result.row.id, transactionName: result.row.transactionName, reason: result.reason });
+      }
+      return;
+    }
+    r.replayed++;
+    const { row, outcome } = result;
+    if (outcome.decision === row.decision) {
+      r.unchanged++;
+      return;
+    }
+    r.changed++;
+    const transition = `${row.decision} → ${outcome.decision}`;
+    r.transitions[transition] = (r.transitions[transition] ?? 0) + 1;
+    const to = decidingRules(outcome);
+    for (const rule of to.length > 0 ? to : ["(default)"]) r.byRule[rule] = (r.byRule[rule] ?? 0) + 1;
+    if (r.changes.length >= this.listLimit) {
+      r.changesNotListed++;
+      return;
+    }
+    r.changes.push({
+      decisionId: row.id,
+      transactionName: row.transactionName,
+      vault: row.vault,
+      decidedAt: row.decidedAt.toISOString(),
+      amounts: amountsOf(row),
+      from: { decision: row.decision, rules: unique(row.matchedRules.filter((m) => m.decision === row.decision).map((m) => m.rule)) },
+      to: { decision: outcome.decision, rules: to },
+    });
+  }
+
+  result(): ReplayReport {
+    return this.report;
+  }
+}
+
+function decidingRules(outcome: Outcome): string[] {
+  return unique(outcome.matched.filter((m) => m.decision === outcome.decision).map((m) => m.rule));
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}
+
+function amountsOf(row: RecordedDecision): string[] {
+  return row.facts.flatMap((f) => (f.transfer ? [`${f.transfer.amount ?? `${f.transfer.rawAmount ?? "?"} (raw)`} ${f.transfer.asset}`] : []));
+}
