@@ -44,7 +44,7 @@ async function auditFigures(): Promise<void> {
   if (AUDIT_ROWS <= 0) return;
   console.log(`\naudit queries on decisions seeded with generate_series over 12 monthly partitions: at 1% and at ${AUDIT_ROWS.toLocaleString("en")} rows (BENCH_AUDIT_ROWS)`);
   await withDatabase(postgresBenchDatabase, async (db) => {
-    reportQueries(await benchAuditQueries(db.handle.db, AUDIT_ROWS, console.log), console.log);
+    reportQueries(await benchAuditQueries(db.handle.db, db.url!, AUDIT_ROWS, console.log), console.log);
   });
 }
 
