@@ -241,6 +241,15 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     expect(envOf(container(one(objects, "Deployment"), "countersign")!).COUNTERSIGN_MIGRATE).toBe("true");
   });
 
+  it("with database.migrateKey, gives the owner's URL to the migration Job only (pods serve as the writer role)", () => {
+    const hooked = render([], ["database.migrateKey=owner-url"]);
+    const owner = { secretKeyRef: { name: "countersign", key: "owner-url" } };
+    expect(envOf(one(hooked, "Job").spec.template.spec.containers[0]).COUNTERSIGN_MIGRATE_DATABASE_URL).toEqual(owner);
+    expect(envOf(container(one(hooked, "Deployment"), "countersign")!).COUNTERSIGN_MIGRATE_DATABASE_URL).toBeUndefined();
+    const gitops = render([], ["database.migrateKey=owner-url", "migrations.hook=false"]);
+    expect(envOf(container(one(gitops, "Deployment"), "countersign")!).COUNTERSIGN_MIGRATE_DATABASE_URL).toEqual(owner);
+  });
+
   it("with the HPA on, leaves replicas to it", () => {
     const objects = render([example("hpa-servicemonitor.yaml")]);
     expect(one(objects, "Deployment").spec).not.toHaveProperty("replicas");

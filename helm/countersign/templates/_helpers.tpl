@@ -61,6 +61,17 @@ swapping the `current` link under its root; the bundle is read through that link
       key: {{ .Values.database.key }}
 {{- end }}
 
+{{/* The owner's URL for migrations, when the service runs as the writer role. */}}
+{{- define "countersign.migrateDatabaseEnv" -}}
+{{- if .Values.database.migrateKey }}
+- name: COUNTERSIGN_MIGRATE_DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.database.existingSecret }}
+      key: {{ .Values.database.migrateKey }}
+{{- end }}
+{{- end }}
+
 {{/* git-sync's arguments; `oneTime` for the init container that makes the first checkout. */}}
 {{- define "countersign.gitSyncArgs" -}}
 {{- $g := .root.Values.policies.gitSync -}}
