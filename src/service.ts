@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "./config.js";
 import { openDatabase, type DatabaseHandle } from "./db/connect.js";
-import { migrateToLatest } from "./db/migrate.js";
+import { migrateAsOwner } from "./db/migrate.js";
 import type { DecisionDeps } from "./decision/deps.js";
 import { createApp } from "./http/app.js";
 import type { Logger } from "./log.js";
@@ -50,7 +50,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   let background: Background | undefined;
   try {
-    if (config.migrate) await migrate(config, database);
+    if (config.migrate) await migrateAsOwner(database.db, config.migrateDatabaseUrl);
     background = startBackground({ config, db: database.db, logger, clock, metrics });
     const running = background;
     const decision: DecisionDeps = {
@@ -96,20 +96,6 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     await background?.stop().catch(() => undefined);
     if (!options.database) await database.close().catch(() => undefined);
     throw error;
-  }
-}
-
-/** With COUNTERSIGN_MIGRATE_DATABASE_URL, migrations run as the owner and the service as the writer role. */
-async function migrate(config: Readonly<Config>, database: DatabaseHandle): Promise<void> {
-  if (!config.migrateDatabaseUrl) {
-    await migrateToLatest(database.db);
-    return;
-  }
-  const owner = await openDatabase({ url: config.migrateDatabaseUrl, maxConnections: 1 });
-  try {
-    await migrateToLatest(owner.db);
-  } finally {
-    await owner.close();
   }
 }
 

@@ -3,7 +3,7 @@ import { custodyClientFromConfig } from "../addressbook/custody-client.js";
 import { syncVault } from "../addressbook/sync.js";
 import type { Config } from "../config.js";
 import { openDatabase } from "../db/connect.js";
-import { migrateToLatest } from "../db/migrate.js";
+import { migrateAsOwner } from "../db/migrate.js";
 
 export async function addressBookSync(config: Readonly<Config>, out: (line: string) => void): Promise<number> {
   const api = config.custodyApi;
@@ -13,7 +13,7 @@ export async function addressBookSync(config: Readonly<Config>, out: (line: stri
   }
   const handle = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
-    if (config.migrate) await migrateToLatest(handle.db);
+    if (config.migrate) await migrateAsOwner(handle.db, config.migrateDatabaseUrl);
     const deps = { db: handle.db, client: custodyClientFromConfig(api), clock: () => new Date() };
     let failures = 0;
     for (const vault of api.vaults) {

@@ -7,7 +7,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from "kysely";
-import type { Db } from "./connect.js";
+import { openDatabase, type Db } from "./connect.js";
 
 // src/db/migrate.ts and dist/src/db/migrate.js both sit two levels below their migrations folder.
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.meta.url));
@@ -49,4 +49,19 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     throw new MigrationError(failed, result.error);
   }
   return (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/**
+ * Applies pending migrations through the owner's connection when one is configured
+ * (COUNTERSIGN_MIGRATE_DATABASE_URL: the service itself then runs as the writer role, which may
+ * not create or alter tables), else through `db`.
+ */
+export async function migrateAsOwner(db: Db, ownerUrl: string | undefined): Promise<string[]> {
+  if (!ownerUrl) return migrateToLatest(db);
+  const owner = await openDatabase({ url: ownerUrl, maxConnections: 1 });
+  try {
+    return await migrateToLatest(owner.db);
+  } finally {
+    await owner.close();
+  }
 }
