@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GroupDimension, WindowSpec } from "../policy/types.js";
 import {
+  STELLAR_SENDER,
   VAULT,
   WALLET,
   apiBody,
@@ -108,6 +109,40 @@ describe("groupKey: what makes two transfers share a group", () => {
       ["asset", USDC_LOWER],
       ["network", 'ethereum-mainnet"],["asset","x'],
     ]);
+  });
+});
+
+describe("issue 8: one asset identity and one wallet identity, whatever the shape", () => {
+  const daily = win(["sourceWallet", "asset"]);
+  const A = `${VAULT}/wallets/A`;
+  const B = `${VAULT}/wallets/B`;
+  const ownA = { wallet: A, walletAddress: null, address: "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", network: "ethereum-mainnet" };
+
+  it("finding 4: Stellar USDC from one wallet, in shape 1 and in the API shape, is one group", () => {
+    const stellarOwn = { wallet: A, walletAddress: null, address: STELLAR_SENDER, network: "stellar-mainnet" };
+    const reference = stellarBody([stellarPayment("1")]);
+    // The API body names a wallet in request.sourceWallet: it must not open a second window.
+    const api = apiStellarBody([apiStellarPayment("1")], [apiStellarTransfer("0.0000001")], { request: { sourceWallet: A } });
+    expect(keyOf(api, daily, view({ own: [stellarOwn] }))).toBe(keyOf(reference, daily, view({ own: [stellarOwn] })));
+    // Without a copy that knows the address, the claim stands for it: still wallet A's group.
+    expect(keyOf(api, daily)).toBe(keyOf(api, daily, view({ own: [stellarOwn] })));
+  });
+
+  it("finding 4: an EVM transfer from a wallet by name and by raw address with request.sourceWallet is one group", () => {
+    expect(keyOf(apiBody([apiTransfer()], { request: { sourceWallet: WALLET } }), daily)).toBe(keyOf(assetTransferBody(), daily));
+  });
+
+  it("finding 5: the wallet the synced copy knows for the source address wins over request.sourceWallet", () => {
+    const body = apiBody([apiTransfer({ sourceAddress: { value: ownA.address } })], { request: { sourceWallet: B } });
+    const book = view({ own: [ownA] });
+    expect(keyOf(body, daily, book)).toBe(keyOf(assetTransferBody({ source: A }), daily));
+    expect(keyOf(body, daily, book)).not.toBe(keyOf(assetTransferBody({ source: B }), daily));
+    const [facts] = buildTransferFacts(tx(body), book);
+    expect(facts?.source).toMatchObject({ wallet: A, kind: "address" });
+  });
+
+  it("finding 6: the short source form wallets/{w} groups with the full wallet name", () => {
+    expect(keyOf(assetTransferBody({ source: "wallets/7a8b9c0d1e2f" }), daily)).toBe(keyOf(assetTransferBody({ source: WALLET }), daily));
   });
 });
 

@@ -1,0 +1,56 @@
+/**
+ * The platform's published OpenAPI document (CONTRACT.md: `reference/custody-api-v2.openapi.json`).
+ * Read from the shared folder beside the repository when present (a CI clone has `../shared`), so a
+ * newer schema is checked as soon as it is published; else from the copy under test/fixtures.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+const CANDIDATES = [
+  path.resolve(REPO, "../shared/reference/custody-api-v2.openapi.json"),
+  path.resolve(REPO, "test/fixtures/custody-api-v2.openapi.json"),
+];
+
+interface Schema {
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  $ref?: string;
+  allOf?: Schema[];
+  enum?: unknown[];
+}
+
+export function custodyOpenApi(): { file: string; schemas: Record<string, Schema> } {
+  const file = CANDIDATES.find((candidate) => existsSync(candidate));
+  if (file === undefined) throw new Error("custody-api-v2.openapi.json not found");
+  const doc = JSON.parse(readFileSync(file, "utf8")) as { components: { schemas: Record<string, Schema> } };
+  return { file, schemas: doc.components.schemas };
+}
+
+/**
+ * Every field path of a schema, dotted, `[]` for array items (`transfers[].sourceAddress.value`),
+ * objects and leaves alike. A schema met again below itself is not expanded twice.
+ */
+export function fieldPaths(schemas: Record<string, Schema>, root: string): string[] {
+  const out: string[] = [];
+  const refName = (s: Schema): string | undefined => {
+    const ref = s.$ref ?? (s.allOf?.length === 1 ? s.allOf[0]?.$ref : undefined);
+    return ref?.split("/").pop();
+  };
+  const walk = (schema: Schema, prefix: string, seen: ReadonlySet<string>): void => {
+    for (const [key, child] of Object.entries(schema.properties ?? {})) {
+      const fieldPath = prefix === "" ? key : `${prefix}.${key}`;
+      out.push(fieldPath);
+      const target = child.type === "array" && child.items ? child.items : child;
+      const itemPath = child.type === "array" ? `${fieldPath}[]` : fieldPath;
+      const name = refName(target);
+      if (name !== undefined && !seen.has(name) && schemas[name]) walk(schemas[name], itemPath, new Set([...seen, name]));
+      else if (target.properties) walk(target, itemPath, seen);
+    }
+  };
+  const rootSchema = schemas[root];
+  if (!rootSchema) throw new Error(`schema ${root} not found`);
+  walk(rootSchema, "", new Set([root]));
+  return out;
+}
