@@ -31,7 +31,7 @@ export async function serve(): Promise<number> {
   process.on("SIGHUP", () => void reloadPolicies(running.policy, running.shadow));
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
-      logger.info({ signal }, "shutting down");
+      logger.info({ signal }, "shutting down: no new connections; draining requests in flight");
       running.stop().then(resolve, (error) => {
         logger.error(describeError(error), "shutdown failed");
         resolve();

@@ -87,9 +87,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       background,
       stop: async () => {
         clearInterval(poll);
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await drain(server, config.decisionTimeoutMs, logger);
         await running.stop();
         if (!options.database) await database.close();
+        logger.info({}, "stopped: requests drained, database closed");
       },
     };
   } catch (error) {
@@ -102,6 +103,24 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 /** SIGHUP and the file poll: the live bundle, and the shadow candidate beside it. */
 export async function reloadPolicies(policy: ActivePolicy, shadow: ActivePolicy | undefined): Promise<void> {
   await Promise.all([policy.reload(), shadow?.reload()]);
+}
+
+/**
+ * Stops accepting and waits for the requests in flight. A decision ends by its deadline, so after
+ * that (and a second to write the answer) any connection still open is a slow client: it is cut.
+ */
+async function drain(server: Server, decisionTimeoutMs: number, logger: Logger): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const cut = setTimeout(() => {
+    logger.warn({}, "connections still open after the decision deadline; closing them");
+    server.closeAllConnections();
+  }, decisionTimeoutMs + 1_000);
+  try {
+    await closed;
+  } finally {
+    clearTimeout(cut);
+  }
 }
 
 function listen(app: Express, host: string, port: number): Promise<Server> {

@@ -122,6 +122,10 @@ export interface Answer {
 
 export interface Load {
   answers: Answer[];
+  /** Each name's body, for redeliveries. */
+  bodies: ReadonlyMap<string, object>;
+  /** Resolves once `maxDeliveries` were made. */
+  done: Promise<Answer[]>;
   /** Stops starting deliveries and waits for the ones in flight. */
   stop(): Promise<Answer[]>;
 }
@@ -131,7 +135,11 @@ export interface Load {
  * `target()` (which may change mid-load), plus a redelivery of an earlier name every `repeatEvery`
  * deliveries; stops by itself after `maxDeliveries`.
  */
-export function startLoad(target: () => string, options: { concurrency: number; maxDeliveries: number; repeatEvery?: number; timeoutMs?: number }): Load {
+export function startLoad(
+  target: () => string,
+  options: { concurrency: number; maxDeliveries: number; repeatEvery?: number; timeoutMs?: number; wallets?: readonly string[] },
+): Load {
+  const wallets = options.wallets ?? WALLETS;
   const answers: Answer[] = [];
   let started = 0;
   let stopping = false;
@@ -146,18 +154,20 @@ export function startLoad(target: () => string, options: { concurrency: number; 
       const startedAt = performance.now();
       const delivery = await cosigner.deliver(body);
       answers.push({ name, url, startedAt, endedAt: performance.now(), delivery });
-      if (delivery.status === null) await new Promise((r) => setTimeout(r, 50)); // service unreachable: do not spin
+      if (delivery.status === null) await new Promise((r) => setTimeout(r, 250)); // service unreachable: do not spin
     }
   };
   const bodies = new Map<string, object>();
   const freshBody = (n: number) => {
-    const body = assetTransfer({ name: `${VAULT}/transactions/f${randomUUID().replaceAll("-", "")}`, amount: "1", source: WALLETS[n % WALLETS.length]! });
+    const body = assetTransfer({ name: `${VAULT}/transactions/f${randomUUID().replaceAll("-", "")}`, amount: "1", source: wallets[n % wallets.length]! });
     bodies.set(body.name, body);
     return body;
   };
   const running = Promise.all(Array.from({ length: options.concurrency }, worker));
   return {
     answers,
+    bodies,
+    done: running.then(() => answers),
     stop: async () => {
       stopping = true;
       await running;
