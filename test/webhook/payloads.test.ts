@@ -123,8 +123,7 @@ describe("co-signer webhook: payloads fail closed (issue 8)", () => {
     const withApproval = stellarPayment("api", "10000000", [approval]);
     expect((await cosigner.deliver(withApproval)).verdict).toBe("canceled");
     expect(await factsOf(withApproval.name)).toMatchObject({ kind: "unknown", payloads: ["stellar:sep41TokenApproval"] });
-    const understated = stellarPayment("api", "200000000000");
-    understated.transfers[0]!.amount = "1";
+    const understated = { ...stellarPayment("api", "200000000000"), transfers: [{ sourceAddress: { value: SENDER }, destinationAddress: { value: "GDESTA" }, amount: "1", asset: STELLAR_USDC }] };
     const refused = await cosigner.deliver(understated);
     expect(refused).toMatchObject({ verdict: "pending", status: 400 });
   });
