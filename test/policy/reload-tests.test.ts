@@ -1,0 +1,242 @@
+/**
+ * Reload runs the bundle's own tests: a bundle with a failing case is refused at boot and at
+ * SIGHUP (the bundle in force keeps serving; /v1/policy, the log and a metric say why, naming the
+ * case), and a SIGHUP to a valid bundle while 500 webhook requests are in flight swaps it with no
+ * request failing — every row carries the old or the new digest.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { metrics } from "@opentelemetry/api";
+import { AggregationTemporality, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/log.js";
+import { loadBundle } from "../../src/policy/load.js";
+import { BIN, runCli } from "../support/cli.js";
+import { assetTransfer, ETH } from "../support/bodies.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { startTestService, writeBundle } from "../support/service.js";
+
+const policy = (version: string) => `
+version: "${version}"
+default: deny
+rules:
+  - id: internal
+    decision: allow
+    when: {"var": "transfer.destination.internal"}
+`;
+
+const FAILING_CASE = "an internal transfer is denied (wrong on purpose)";
+const cases = (expect: "allow" | "deny") => `
+cases:
+  - name: an internal transfer is allowed
+    transaction: {name: vaults/v1/transactions/t1, details: {assetTransfer: {asset: ${ETH}, amount: "1", source: vaults/v1/wallets/a, destination: vaults/v1/wallets/b}}}
+    expect: allow
+  - name: ${expect === "deny" ? FAILING_CASE : "the same, again"}
+    transaction: {name: vaults/v1/transactions/t2, details: {assetTransfer: {asset: ${ETH}, amount: "2", source: vaults/v1/wallets/a, destination: vaults/v1/wallets/b}}}
+    expect: ${expect}
+`;
+
+/**
+ * Two files change; the 5 s poll may read between the writes. The order makes that in-between
+ * bundle one whose own case fails (refused), so no third bundle is ever served.
+ */
+function publish(dir: string, version: string, expectSecond: "allow" | "deny"): void {
+  const writeTests = () => writeFileSync(path.join(dir, "tests", "cases.yaml"), cases(expectSecond));
+  const writePolicy = () => writeFileSync(path.join(dir, "policy.yaml"), policy(version));
+  if (expectSecond === "deny") {
+    writeTests();
+    writePolicy();
+  } else {
+    writePolicy();
+    writeTests();
+  }
+}
+
+async function digestOf(version: string, expectSecond: "allow" | "deny"): Promise<string> {
+  const loaded = await loadBundle(writeBundle(policy(version), { "cases.yaml": cases(expectSecond) }));
+  if (!loaded.ok) throw loaded.error;
+  return loaded.value.digest;
+}
+
+interface PolicyStatus {
+  version: string;
+  digest: string;
+  lastReloadAt: string | null;
+  lastReloadError: string | null;
+  lastReloadFailedCases: { file: string; name: string; failures: string[] }[];
+}
+
+/** `countersign serve` in a child process, so SIGHUP is a real signal. */
+class ServeProcess {
+  private child: ChildProcess | undefined;
+  output = "";
+  url = "";
+
+  async start(env: Record<string, string>): Promise<void> {
+    const child = spawn(process.execPath, [BIN, "serve"], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", COUNTERSIGN_PORT: "0", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child = child;
+    child.stdout!.on("data", (d: Buffer) => (this.output += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (this.output += d.toString()));
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const url = this.output.match(/"url":"(http:\/\/[^"]+)"/);
+      if (this.output.includes('"msg":"countersign serving"') && url) {
+        this.url = url[1]!;
+        return;
+      }
+      if (child.exitCode !== null) throw new Error(`serve exited: ${this.output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`serve did not start: ${this.output}`);
+  }
+
+  sighup(): void {
+    this.child!.kill("SIGHUP");
+  }
+
+  async status(): Promise<PolicyStatus> {
+    return (await (await fetch(`${this.url}/v1/policy`)).json()) as PolicyStatus;
+  }
+
+  /** Waits until a reload (the SIGHUP's) has produced the state looked for. */
+  async until(done: (s: PolicyStatus) => boolean): Promise<PolicyStatus> {
+    for (let i = 0; i < 300; i++) {
+      const status = await this.status();
+      if (done(status)) return status;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error("no reload happened");
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+describe("reload runs the bundle's own tests", () => {
+  let tdb: TestDatabase;
+  const serve = new ServeProcess();
+  const dir = writeBundle(policy("v1"), { "cases.yaml": cases("allow") });
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    await serve.start({ DATABASE_URL: tdb.url, COUNTERSIGN_POLICIES: dir, COUNTERSIGN_DECISION_TIMEOUT: "60s" });
+  }, 90_000);
+  afterAll(async () => {
+    await serve.stop();
+    await tdb?.drop();
+  });
+
+  it("refuses at boot a bundle with a failing case, naming it", async () => {
+    const failing = writeBundle(policy("v2"), { "cases.yaml": cases("deny") });
+    const result = await runCli(["serve"], { env: { COUNTERSIGN_POLICIES: failing, COUNTERSIGN_PORT: "0", DATABASE_URL: tdb.url }, timeoutMs: 60_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`tests/cases.yaml: "${FAILING_CASE}": expected deny, got allow`);
+  });
+
+  it("refuses it at SIGHUP: the old bundle keeps serving and /v1/policy names the failing case", async () => {
+    const before = await serve.status();
+    expect(before).toMatchObject({ version: "v1", lastReloadError: null });
+    publish(dir, "v2", "deny");
+    serve.sighup();
+    const after = await serve.until((s) => s.lastReloadError !== null);
+    expect(after).toMatchObject({ version: "v1", digest: before.digest });
+    expect(after.lastReloadError).toContain(FAILING_CASE);
+    expect(after.lastReloadFailedCases).toEqual([{ file: "tests/cases.yaml", name: FAILING_CASE, failures: [expect.stringMatching(/^expected deny, got allow/)] }]);
+    expect(serve.output).toMatch(new RegExp(`"msg":"policy reload refused; keeping the bundle in force"`));
+    expect(serve.output).toContain(`"reason":"tests_failed"`);
+
+    const res = await fetch(`${serve.url}/v1/cosigner/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(assetTransfer()) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ signTransaction: true, policyVersion: "v1" });
+  });
+
+  it("swaps to a valid bundle on SIGHUP while 500 requests are in flight: none fails, every row has the old or the new digest", async () => {
+    const oldDigest = (await serve.status()).digest;
+    const newDigest = await digestOf("v3", "allow");
+    const bodies = Array.from({ length: 500 }, (_, i) => assetTransfer({ source: `vaults/5c3f1a2b9d7e/wallets/inflight${i}` }));
+    let answered = 0;
+    let swapped: Promise<PolicyStatus> | undefined;
+    const statuses = await Promise.all(
+      bodies.map(async (b) => {
+        const res = await fetch(`${serve.url}/v1/cosigner/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(b) });
+        await res.arrayBuffer();
+        if (++answered === 100) {
+          publish(dir, "v3", "allow");
+          serve.sighup();
+          swapped = serve.until((s) => s.version === "v3");
+        }
+        return res.status;
+      }),
+    );
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(await swapped).toMatchObject({ version: "v3", digest: newDigest, lastReloadError: null });
+    const rows = await tdb.handle.db
+      .selectFrom("decisions")
+      .select(["policy_digest"])
+      .where("transaction_name", "in", bodies.map((b) => b.name))
+      .execute();
+    expect(rows).toHaveLength(500);
+    const digests = new Set(rows.map((r) => r.policy_digest));
+    expect([...digests].every((d) => d === oldDigest || d === newDigest)).toBe(true);
+    expect(digests.has(oldDigest)).toBe(true);
+    expect(digests.has(newDigest)).toBe(true);
+  }, 120_000);
+});
+
+/** Collects on demand, as an exporter would. */
+class CollectingReader extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+  async counter(name: string, attributes: Record<string, unknown>): Promise<number> {
+    const { resourceMetrics } = await this.collect();
+    let total = 0;
+    for (const scope of resourceMetrics.scopeMetrics) {
+      for (const metric of scope.metrics.filter((m) => m.descriptor.name === name)) {
+        for (const point of metric.dataPoints) {
+          if (Object.entries(attributes).every(([k, v]) => point.attributes[k] === v)) total += point.value as number;
+        }
+      }
+    }
+    return total;
+  }
+}
+
+describe("the reload metric", () => {
+  it("counts refused reloads with the reason, and applied ones", async () => {
+    const reader = new CollectingReader();
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    const tdb = await createTestDatabase();
+    const dir = writeBundle(policy("m1"), { "cases.yaml": cases("allow") });
+    const service = await startTestService({ database: tdb.handle, policiesDir: dir, logger: silentLogger });
+    try {
+      publish(dir, "m2", "deny");
+      expect(await service.policy.reload()).toBe(false);
+      expect(await service.policy.reload()).toBe(false); // the same refused files: not re-tested, not re-counted
+      writeFileSync(path.join(dir, "policy.yaml"), "version: [not a string\n");
+      expect(await service.policy.reload()).toBe(false);
+      publish(dir, "m3", "allow");
+      expect(await service.policy.reload()).toBe(true);
+      expect(await reader.counter("countersign.policy.reloads", { result: "refused", reason: "tests_failed" })).toBe(1);
+      // The 5 s poll may also meet the invalid file (counted again: it is not tested, just refused).
+      expect(await reader.counter("countersign.policy.reloads", { result: "refused", reason: "invalid" })).toBeGreaterThanOrEqual(1);
+      expect(await reader.counter("countersign.policy.reloads", { result: "applied" })).toBe(1);
+      expect(service.policy.status()).toMatchObject({ version: "m3", lastReloadError: null, lastReloadFailedCases: [] });
+    } finally {
+      await service.stop();
+      await tdb.drop();
+      metrics.disable();
+    }
+  });
+});
