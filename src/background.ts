@@ -62,6 +62,7 @@ export function startBackground(options: BackgroundOptions): Background {
   const running = sync;
   const sealer = config.auditSeal ? startSealer({ db, logger }) : undefined;
   const stopPartitions = keepDecisionPartitions(db, logger);
+  const stopAgeGauge = running ? options.metrics.observeAddressBookAge(() => running.status()) : () => undefined;
   const eventsHandler = config.eventsPublicKeyPem
     ? createEventsHandler({
         db,
@@ -93,6 +94,7 @@ export function startBackground(options: BackgroundOptions): Background {
     stop: async () => {
       stopPartitions();
       await sealer?.stop();
+      stopAgeGauge();
       await running?.stop().catch((error: unknown) => logger.warn(describeError(error), "address book sync did not stop cleanly"));
     },
   };

@@ -67,6 +67,8 @@ const envSchema = z.object({
   COUNTERSIGN_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   COUNTERSIGN_POLICIES: z.string().default("./policies"),
   COUNTERSIGN_SHADOW_POLICIES: optionalString,
+  COUNTERSIGN_POLICIES_ROOT: optionalString,
+  COUNTERSIGN_POLICY_RELOAD_INTERVAL: duration("5s"),
   COUNTERSIGN_WEBHOOK_TOKEN: secret,
   COUNTERSIGN_ADMIN_TOKEN: secret,
   COUNTERSIGN_MIGRATE: boolean(true),
@@ -102,6 +104,9 @@ export interface Config {
   policiesDir: string;
   /** A candidate bundle evaluated beside the live one and recorded, never answered. */
   shadowPoliciesDir: string | undefined;
+  /** Where the bundle's symbolic links may lead (default: the bundle directory's real path). */
+  policiesRoot: string | undefined;
+  policyReloadSeconds: number;
   webhookToken: string | undefined;
   adminToken: string | undefined;
   migrate: boolean;
@@ -154,6 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     port: e.COUNTERSIGN_PORT,
     policiesDir: e.COUNTERSIGN_POLICIES,
     shadowPoliciesDir: e.COUNTERSIGN_SHADOW_POLICIES,
+    policiesRoot: e.COUNTERSIGN_POLICIES_ROOT,
+    policyReloadSeconds: e.COUNTERSIGN_POLICY_RELOAD_INTERVAL,
     webhookToken: e.COUNTERSIGN_WEBHOOK_TOKEN,
     adminToken: e.COUNTERSIGN_ADMIN_TOKEN,
     migrate: e.COUNTERSIGN_MIGRATE,

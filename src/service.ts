@@ -35,13 +35,11 @@ export interface ServiceOptions {
   database?: DatabaseHandle;
 }
 
-const POLICY_POLL_MS = 5_000;
-
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { config, logger } = options;
   const clock = options.clock ?? (() => new Date());
   const metrics = createServiceMetrics();
-  const policy = await ActivePolicy.load(config.policiesDir, logger, {}, metrics.policyReload);
+  const policy = await ActivePolicy.load(config.policiesDir, logger, { root: config.policiesRoot }, metrics.policyReload);
   const shadow = config.shadowPoliciesDir ? await ActivePolicy.load(config.shadowPoliciesDir, logger) : undefined;
   // loadConfig refuses an open webhook on any other address; on loopback it is allowed, loudly.
   if (config.webhookToken === undefined) {
@@ -73,7 +71,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       ...(background.eventsHandler ? { eventsHandler: background.eventsHandler } : {}),
     });
     const server = await listen(app, config.host, config.port);
-    const poll = setInterval(() => void reloadPolicies(policy, shadow), POLICY_POLL_MS);
+    // Polling, not fs.watch: swaps through symbolic links (ConfigMap, git-sync) are not reliably
+    // reported by inotify on every volume type, and reading a small bundle is cheap.
+    const poll = setInterval(() => void reloadPolicies(policy, shadow), config.policyReloadSeconds * 1000);
     poll.unref();
     const address = server.address() as AddressInfo;
     const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;

@@ -15,7 +15,8 @@ import { randomUUID } from "node:crypto";
 import { findFinalDecision, insertDecision, lockTransactionName, type DecisionEvidence, type FinalDecision } from "../audit/decision-rows.js";
 import type { Db } from "../db/connect.js";
 import { describeError } from "../log.js";
-import type { Decision, Outcome, PolicyBundle } from "../policy/types.js";
+import type { Decision, Outcome, PolicyBundle, RuleMatch } from "../policy/types.js";
+import { traced } from "../telemetry/tracing.js";
 import type { Transaction } from "../transaction/types.js";
 import { lockWindowGroups, readWindowTotals, recordCharges } from "../velocity/ledger.js";
 import { assess, planVelocity, situationOf, totalsByWindow, type Situation } from "./assess.js";
@@ -36,6 +37,10 @@ export interface Decided {
   reasons: string[];
   replayed: boolean;
   replayOf: string | null;
+  policyDigest: string;
+  matchedRules: RuleMatch[];
+  /** Set when the defer came from outside the policy (telemetry tells the causes apart). */
+  deferCause?: "address_book_stale";
 }
 
 export interface Unavailable {
@@ -53,7 +58,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
     const result = await withinDeadline(deps.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, startedAt, async (deadline) => {
       const bundle = deps.policy.current();
       const now = deps.clock();
-      const addressBook = await deps.addressBook.viewFor(tx.vault);
+      const addressBook = await traced("countersign.facts.address_book", () => deps.addressBook.viewFor(tx.vault));
       const situation = situationOf(tx, now, addressBook);
       const stale = deps.addressBook.staleReason(addressBook, now);
       const maxWindowGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
@@ -64,7 +69,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
         if (final) return repeat(trx, record, final);
         const ended = await reportedFailureReason(trx, tx.name);
         if (ended !== null) return outright(trx, record, "deny", ended);
-        if (stale !== null) return outright(trx, record, "defer", stale);
+        if (stale !== null) return outright(trx, record, "defer", stale, "address_book_stale");
         return evaluateAndRecord(trx, record);
       });
     });
@@ -91,10 +96,12 @@ async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
   const plan = planVelocity(r.bundle, r.situation);
   const tooMany = windowGroupCapReason(plan.keys.length, r.maxWindowGroups);
   if (tooMany !== null) return outright(trx, r, "deny", tooMany);
-  await lockWindowGroups(trx, plan.keys);
   const queries = [...plan.queries, ...shadowQueries(r.shadow, r.situation)];
-  const read = queries.length > 0 ? await readWindowTotals(trx, queries, r.situation.now) : new Map();
-  const outcome = assess(r.bundle, r.situation, totalsByWindow(plan.queries, read), { trace: true });
+  const read = await traced("countersign.facts.velocity", async () => {
+    await lockWindowGroups(trx, plan.keys);
+    return queries.length > 0 ? await readWindowTotals(trx, queries, r.situation.now) : new Map();
+  });
+  const outcome = await traced("countersign.evaluate", () => assess(r.bundle, r.situation, totalsByWindow(plan.queries, read), { trace: true }));
   const evidence: DecisionEvidence = { trace: outcome.evaluations, velocityWindows: r.bundle.windows, shadow: shadowOutcome(r.shadow, r.situation, read) };
   const decided = await writeRow(trx, r, { ...evaluated(r, outcome), evidence });
   if (outcome.decision === "allow" && plan.charges.length > 0) {
@@ -125,11 +132,12 @@ interface Verdict {
   policyVersion: string;
   policyDigest: string;
   evidence?: DecisionEvidence;
+  deferCause?: Decided["deferCause"];
 }
 
 async function writeRow(trx: Db, r: Recording, v: Verdict): Promise<Decided> {
   const decisionId = randomUUID();
-  await insertDecision(trx, {
+  await traced("countersign.audit.write", () => insertDecision(trx, {
     id: decisionId,
     decidedAt: r.situation.now,
     transactionName: r.situation.tx.name,
@@ -148,9 +156,10 @@ async function writeRow(trx: Db, r: Recording, v: Verdict): Promise<Decided> {
     requestId: r.requestId,
     durationMs: performance.now() - r.startedAt,
     ...(v.evidence ? { evidence: v.evidence } : {}),
-  });
-  const { decision, reasons, replayed, replayOf, policyVersion } = v;
-  return { kind: "decided", decision, decisionId, policyVersion, reasons, replayed, replayOf };
+  }));
+  const { decision, reasons, replayed, replayOf, policyVersion, policyDigest, matched: matchedRules } = v;
+  const cause = v.deferCause ? { deferCause: v.deferCause } : {};
+  return { kind: "decided", decision, decisionId, policyVersion, reasons, replayed, replayOf, policyDigest, matchedRules, ...cause };
 }
 
 /** A fresh evaluation by the bundle in force. */
@@ -178,6 +187,7 @@ async function repeat(trx: Db, r: Recording, final: FinalDecision): Promise<Deci
 }
 
 /** A decision made without evaluating the policy: a stale copy, a reported failure, the group cap. */
-async function outright(trx: Db, r: Recording, decision: Decision, reason: string): Promise<Decided> {
-  return writeRow(trx, r, evaluated(r, { decision, reasons: [reason], matched: [], facts: [] }));
+async function outright(trx: Db, r: Recording, decision: Decision, reason: string, deferCause?: Decided["deferCause"]): Promise<Decided> {
+  const verdict = evaluated(r, { decision, reasons: [reason], matched: [], facts: [] });
+  return writeRow(trx, r, deferCause ? { ...verdict, deferCause } : verdict);
 }

@@ -3,22 +3,59 @@
  * `npm start`) the API is a no-op and so is every count here; with one (`node --import` of an
  * instrumentation file, OTEL_* variables) they are exported like any other metric. Instruments are
  * made when the service starts, from whatever meter provider is global then.
+ * Attributes are few and bounded (outcomes, causes, rule ids, vaults): never a transaction name.
  */
 import { metrics } from "@opentelemetry/api";
 
+export type DecisionOutcome = "allow" | "deny" | "defer" | "unavailable";
+
+/** Why a webhook answer was a 503: the bounded reason of `countersign.defers`. */
+export type DeferCause = "policy_rule" | "policy_default" | "address_book_stale" | "unavailable";
+
+export interface DecisionMeasure {
+  outcome: DecisionOutcome;
+  replayed: boolean;
+  /** From the request's arrival to the answer, in seconds. */
+  seconds: number;
+  /** Set for outcome defer and unavailable. */
+  deferCause?: DeferCause;
+  /** The first matched defer rule, for deferCause policy_rule. */
+  deferRule?: string;
+}
+
+export interface VaultAge {
+  /** `vaults/{id}` */
+  vault: string;
+  /** Seconds since the copy's last good sync; null when never synced (then nothing is reported). */
+  ageSeconds: number | null;
+}
+
 export interface ServiceMetrics {
   /** A webhook answer: allow, deny, defer (recorded) or unavailable (not recorded). */
-  decision(outcome: "allow" | "deny" | "defer" | "unavailable", replayed: boolean): void;
+  decision(measure: DecisionMeasure): void;
   /** An event delivery refused for its signature. */
   eventSignatureRejected(): void;
   /** A policy reload that took effect, or was refused (invalid, tests_failed, unreadable). */
   policyReload(result: "applied" | "refused", reason?: string): void;
+  /** Reports each vault's address-book age when metrics are collected; returns the unsubscribe. */
+  observeAddressBookAge(read: () => Promise<VaultAge[]>): () => void;
 }
+
+/** Decision latency buckets in seconds: a decision takes milliseconds; the co-signer waits up to 30 s. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export function createServiceMetrics(): ServiceMetrics {
   const meter = metrics.getMeter("countersign");
   const decisions = meter.createCounter("countersign.decisions", {
     description: "Co-signer webhook answers by outcome",
+  });
+  const latency = meter.createHistogram("countersign.decision.duration", {
+    description: "Time from a webhook request's arrival to its answer, by outcome",
+    unit: "s",
+    advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
+  });
+  const defers = meter.createCounter("countersign.defers", {
+    description: "Webhook answers that left the transaction pending (503), by reason",
   });
   const rejected = meter.createCounter("countersign.events.signature_rejected", {
     description: "Event deliveries refused because x-service-signature was missing or wrong",
@@ -26,9 +63,26 @@ export function createServiceMetrics(): ServiceMetrics {
   const reloads = meter.createCounter("countersign.policy.reloads", {
     description: "Policy bundle reloads by result; a refused one says why (invalid, tests_failed, unreadable)",
   });
+  const addressBookAge = meter.createObservableGauge("countersign.address_book.age", {
+    description: "Seconds since each vault's address-book copy was last synced",
+    unit: "s",
+  });
   return {
-    decision: (outcome, replayed) => decisions.add(1, { outcome, replayed }),
+    decision: (m) => {
+      decisions.add(1, { outcome: m.outcome, replayed: m.replayed });
+      latency.record(m.seconds, { outcome: m.outcome });
+      if (m.deferCause) defers.add(1, { reason: m.deferCause, ...(m.deferRule ? { rule: m.deferRule } : {}) });
+    },
     eventSignatureRejected: () => rejected.add(1),
     policyReload: (result, reason) => reloads.add(1, reason ? { result, reason } : { result }),
+    observeAddressBookAge: (read) => {
+      const callback = async (result: { observe(value: number, attributes: { vault: string }): void }) => {
+        // The ages come from the database; while it is down there is simply no sample.
+        const ages = await read().catch(() => []);
+        for (const { vault, ageSeconds } of ages) if (ageSeconds !== null) result.observe(ageSeconds, { vault });
+      };
+      addressBookAge.addCallback(callback);
+      return () => addressBookAge.removeCallback(callback);
+    },
   };
 }

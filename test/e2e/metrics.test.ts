@@ -1,5 +1,5 @@
 import { metrics } from "@opentelemetry/api";
-import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,28 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CosignerSimulator } from "../support/cosigner.js";
 import { assetTransfer } from "../support/bodies.js";
 import { eventKeys } from "../support/event-sender.js";
+import { CollectingReader } from "../support/metric-reader.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService } from "../support/service.js";
-
-/** Collects on demand, as an exporter would, so the test can read what the service counted. */
-class CollectingReader extends MetricReader {
-  protected override async onForceFlush(): Promise<void> {}
-  protected override async onShutdown(): Promise<void> {}
-
-  async counter(name: string, attributes: Record<string, unknown> = {}): Promise<number> {
-    const { resourceMetrics } = await this.collect();
-    let total = 0;
-    for (const scope of resourceMetrics.scopeMetrics) {
-      for (const metric of scope.metrics.filter((m) => m.descriptor.name === name)) {
-        for (const point of metric.dataPoints) {
-          const matches = Object.entries(attributes).every(([k, v]) => point.attributes[k] === v);
-          if (matches) total += point.value as number;
-        }
-      }
-    }
-    return total;
-  }
-}
 
 describe("metrics through OpenTelemetry", () => {
   const reader = new CollectingReader();

@@ -6,6 +6,7 @@
 import { Router, type Response } from "express";
 import { decide, type Decided } from "../../decision/decide.js";
 import type { DecisionDeps } from "../../decision/deps.js";
+import { decisionMeasure, traceDecision } from "../../telemetry/decision.js";
 import type { ServiceMetrics } from "../../telemetry/metrics.js";
 import { parseTransaction } from "../../transaction/parse.js";
 import { requireWebhookToken } from "../auth.js";
@@ -28,13 +29,13 @@ export function webhookRouter(deps: DecisionDeps, options: WebhookOptions): Rout
     const parsed = parseTransaction(parseJsonBody(req.body));
     if (!parsed.ok) return sendAppError(res, parsed.error);
     const tx = parsed.value;
-    const result = await decide(deps, tx, requestId, res.locals.startedAt as number);
+    const startedAt = res.locals.startedAt as number;
+    const result = await traceDecision(tx, requestId, () => decide(deps, tx, requestId, startedAt));
+    options.metrics?.decision(decisionMeasure(result, (performance.now() - startedAt) / 1000));
     if (result.kind === "unavailable") {
-      options.metrics?.decision("unavailable", false);
       res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
       return sendError(res, "DEFERRED", "the decision cannot be made right now; the transaction stays pending");
     }
-    options.metrics?.decision(result.decision, result.replayed);
     deps.logger.info(
       { requestId, transaction: tx.name, decision: result.decision, decisionId: result.decisionId, replayed: result.replayed },
       "decision",

@@ -1,0 +1,49 @@
+/**
+ * Starts @opentelemetry/sdk-node, configured by the standard OTEL_* variables (exporters,
+ * endpoints, protocol, sampler, resource, service name), with the three instrumentations the
+ * service needs: incoming HTTP, express routing and pg queries. Loaded only by instrument.ts.
+ */
+import { register } from "node:module";
+import { ExpressInstrumentation, ExpressLayerType } from "@opentelemetry/instrumentation-express";
+import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
+import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
+import { NodeSDK } from "@opentelemetry/sdk-node";
+import { onTelemetryShutdown } from "./lifecycle.js";
+
+/** The service is ESM: its imports of these packages are hooked by import-in-the-middle. */
+const HOOKED_MODULES = ["express", "pg", "pg-pool", "http", "https"];
+
+/** Probes arrive every few seconds from the kubelet; their spans would drown the decisions. */
+const UNTRACED_PATHS = new Set(["/healthz", "/readyz"]);
+
+/**
+ * `?token=` is one of the ways the co-signer may send the webhook token (README); it must never
+ * reach a span. The rest are the instrumentation's own defaults, kept.
+ */
+const SECRET_QUERY_PARAMETERS = ["token", "sig", "Signature", "AWSAccessKeyId", "X-Goog-Signature"];
+
+export function startTelemetry(): NodeSDK {
+  register("@opentelemetry/instrumentation/hook.mjs", import.meta.url, { data: { include: HOOKED_MODULES } });
+  const sdk = new NodeSDK({
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? "").split("?")[0] ?? ""),
+        redactedQueryParamsServer: SECRET_QUERY_PARAMETERS,
+        redactedQueryParams: SECRET_QUERY_PARAMETERS,
+      }),
+      // One span per route handler; the generic middleware (body reading, auth) adds only noise.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // Statements are parameterised and their values are not recorded (enhancedDatabaseReporting
+      // stays off). Queries outside a traced request (the address-book sync) make no root spans.
+      new PgInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= sdk.shutdown().catch(() => undefined));
+  onTelemetryShutdown(stop);
+  // A command that ends on its own (migrate, policy check) flushes here; `serve` flushes after
+  // draining (main.ts). beforeExit fires again after the flush, hence once.
+  process.once("beforeExit", () => void stop());
+  return sdk;
+}
