@@ -1,0 +1,31 @@
+/**
+ * The webhook's decision, in process: parse → facts → evaluate through the functions the webhook
+ * itself calls (src/transaction/parse.ts, src/decision/assess.ts), with no velocity spent before.
+ * A throw propagates: in the service it would be a crash of the decision.
+ */
+import type { AddressBookView } from "../../../src/addressbook/types.js";
+import { assess, planVelocity, situationOf, totalsByWindow } from "../../../src/decision/assess.js";
+import type { Outcome, PolicyBundle } from "../../../src/policy/types.js";
+import { parseTransaction } from "../../../src/transaction/parse.js";
+import type { Transaction } from "../../../src/transaction/types.js";
+import { NOW } from "./world.js";
+
+export type Parsed = { refused: string } | { tx: Transaction };
+export type InProcess = { refused: string } | { tx: Transaction; outcome: Outcome };
+
+export function parse(body: unknown): Parsed {
+  const parsed = parseTransaction(body);
+  return parsed.ok ? { tx: parsed.value } : { refused: parsed.error.code };
+}
+
+export function evaluateParsed(bundle: PolicyBundle, parsed: Parsed, view: AddressBookView): InProcess {
+  if (!("tx" in parsed)) return parsed;
+  const situation = situationOf(parsed.tx, NOW, view);
+  const plan = planVelocity(bundle, situation);
+  return { tx: parsed.tx, outcome: assess(bundle, situation, totalsByWindow(plan.queries, new Map())) };
+}
+
+export const decideInProcess = (bundle: PolicyBundle, body: unknown, view: AddressBookView): InProcess =>
+  evaluateParsed(bundle, parse(body), view);
+
+export const signed = (result: InProcess): boolean => "outcome" in result && result.outcome.decision === "allow";
