@@ -478,6 +478,6 @@ function trusted(t: OracleTransfer, vault: string, view: AddressBookView): boole
   if (view.entries.some((e) => e.signed !== false && e.network === t.network && normaliseAddress(e.address) === address)) return true;
   const wallet = walletOf(t.destination, vault) ?? ownWalletOf(view, t.destination, t.network);
   if (wallet === null || !wallet.startsWith(`${vault}/`)) return false;
-  const known = view.ownAddresses.some((o) => o.wallet === wallet);
+  const known = view.wallets?.includes(wallet) ?? view.ownAddresses.some((o) => o.wallet === wallet);
   return known && !(view.externalWallets ?? []).includes(wallet);
 }

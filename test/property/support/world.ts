@@ -69,6 +69,8 @@ export function addressBookView(): AddressBookView {
       { wallet: EXTERNAL_WALLET, walletAddress: null, address: EXTERNAL_EVM, network: "ethereum-mainnet" },
     ],
     externalWallets: [EXTERNAL_WALLET],
+    // The custodied wallets the copy lists; UNKNOWN_WALLET is not among them.
+    wallets: [HOT, COLD],
   };
 }
 
