@@ -12,12 +12,12 @@ import { generatedBody } from "./support/bodies.js";
 import { mutatedBody } from "./support/mutations.js";
 import { permissiveAllows, read } from "./support/oracle.js";
 import { permissiveDir } from "./support/policies.js";
-import { counted, sample } from "./support/run.js";
+import { counted, sample, PROPERTY_TEST_TIMEOUT_MS } from "./support/run.js";
 import { VAULT } from "./support/world.js";
 
 const PER_GENERATOR = 150;
 
-describe("generated bodies through the HTTP service on Postgres", () => {
+describe("generated bodies through the HTTP service on Postgres", { timeout: PROPERTY_TEST_TIMEOUT_MS }, () => {
   let tdb: TestDatabase;
   let service: Awaited<ReturnType<typeof startTestService>>;
 

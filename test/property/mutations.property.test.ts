@@ -12,7 +12,7 @@ import { mutatedBody, scale } from "./support/mutations.js";
 import { read } from "./support/oracle.js";
 import { parse } from "./support/pipeline.js";
 import { exampleBundle, permissiveBundle } from "./support/policies.js";
-import { check, counted } from "./support/run.js";
+import { check, counted, PROPERTY_TEST_TIMEOUT_MS } from "./support/run.js";
 import { assertSignedOnlyWhatTheOracleAllows } from "./support/signed-only.js";
 import { addressBookView, BOOK_EVM, COLD, OUTSIDER_EVM, VAULT } from "./support/world.js";
 
@@ -52,7 +52,7 @@ const valueChange: fc.Arbitrary<(body: Body) => void> = fc.oneof(
   }),
 );
 
-describe("mutations of valid bodies", () => {
+describe("mutations of valid bodies", { timeout: PROPERTY_TEST_TIMEOUT_MS }, () => {
   it(counted("never a crash; signed only what the permissive and the example policy allow and the body shows"), () => {
     check(mutatedBody, (body) => {
       assertSignedOnlyWhatTheOracleAllows(body, setting);

@@ -14,7 +14,7 @@ import { generatedBody, plainBody, plainForExamplePolicy } from "./support/bodie
 import { examplePolicyAllows, permissiveAllows, read } from "./support/oracle.js";
 import { decideInProcess, signed } from "./support/pipeline.js";
 import { exampleBundle, permissiveBundle } from "./support/policies.js";
-import { check, counted, LIVENESS_RUNS } from "./support/run.js";
+import { check, counted, LIVENESS_RUNS, PROPERTY_TEST_TIMEOUT_MS } from "./support/run.js";
 import { assertSignedOnlyWhatTheOracleAllows } from "./support/signed-only.js";
 import { addressBookView, VAULT } from "./support/world.js";
 
@@ -23,7 +23,7 @@ const example = exampleBundle();
 const view = addressBookView();
 const unsynced = notConfiguredView(VAULT);
 
-describe("bodies generated from the OpenAPI v2Transaction schema", () => {
+describe("bodies generated from the OpenAPI v2Transaction schema", { timeout: PROPERTY_TEST_TIMEOUT_MS }, () => {
   it(counted("never a crash; signed only what the permissive and the example policy allow and the body shows"), () => {
     check(generatedBody, (body) => {
       assertSignedOnlyWhatTheOracleAllows(body, { permissive, example, view, unsynced });

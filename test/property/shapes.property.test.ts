@@ -14,7 +14,7 @@ import { microToAmount } from "./support/bodies.js";
 import { assetIdentity, normaliseAddress } from "./support/oracle.js";
 import { parse } from "./support/pipeline.js";
 import { exampleBundle } from "./support/policies.js";
-import { check, counted } from "./support/run.js";
+import { check, counted, PROPERTY_TEST_TIMEOUT_MS } from "./support/run.js";
 
 /** The space is small (sources × destinations × assets × amounts): fewer bodies cover it. */
 const RUNS = 2_000;
@@ -104,7 +104,7 @@ function sameModel(bodies: unknown[]): void {
   for (const m of models.slice(1)) expect(m, JSON.stringify(bodies)).toEqual(models[0]);
 }
 
-describe("one transaction, one model, whatever the shape", () => {
+describe("one transaction, one model, whatever the shape", { timeout: PROPERTY_TEST_TIMEOUT_MS }, () => {
   it(counted("an EVM transfer: reference, API and wrapped shapes agree on transfers and group keys", RUNS), () => {
     check(evmTransfer, (t) => sameModel(evmShapes(t)), RUNS);
   });

@@ -339,6 +339,7 @@ function stellarApiOperation(op: unknown, txSource: unknown, ctx: Context, netwo
   if (!isRecord(op.decodedBody)) return no("a stellar operation that is not decoded");
   const keys = presentKeys(op.decodedBody);
   if (keys.length !== 1) return no("a decoded operation must hold one operation");
+  if (keys[0] !== "payment" && keys[0] !== "sep41Payment") return no(`stellar operation ${keys[0]}`);
   const written = isRecord(op.sourceAccountAddress) && present(op.sourceAccountAddress.value) ? op.sourceAccountAddress.value : txSource;
   if (!nonEmptyString(written)) return no("stellar operation without a source");
   const source = sourceIdentity(written, ctx, network);
@@ -365,7 +366,7 @@ function stellarApiOperation(op: unknown, txSource: unknown, ctx: Context, netwo
     if (raw === null || !nonEmptyString(destination) || !nonEmptyString(asset)) return no("sep41Payment malformed");
     return { asset: assetIdentity(asset), network, amount: null, raw, source, destination };
   }
-  return no(`stellar operation ${keys[0]}`);
+  return no(`stellar operation ${keys[0]}`); // not reached: checked above
 }
 
 // ---- chain objects that must say exactly what the transfers say ----

@@ -22,7 +22,9 @@ export const RUNS = Math.max(DEFAULT_RUNS, intFromEnv("COUNTERSIGN_PROPERTY_RUNS
 /** The liveness checks guard the oracle against refusing everything; fewer bodies suffice there. */
 export const LIVENESS_RUNS = 2_000;
 /** Per property, shrinking included; an interrupted run fails rather than passing on fewer bodies. */
-export const TIME_LIMIT_MS = 40_000;
+export const TIME_LIMIT_MS = 50_000;
+/** The vitest timeout of a property test: above the time limit, so fast-check's own report is what fails. */
+export const PROPERTY_TEST_TIMEOUT_MS = 90_000;
 
 /** The test's own name carries the count, so CI output shows how many bodies each property saw. */
 export const counted = (what: string, runs = RUNS): string => `${what} (${runs} generated bodies, seed ${SEED})`;
