@@ -39,7 +39,14 @@ describe("the property suite's oracle", () => {
     ["a Tron vote", (b) => (b.tronTransaction = { voteWitness: { votes: [] } }), /tronTransaction.voteWitness/],
     ["an unclassified field", (b) => (b.somethingNew = { kept: true }), /unclassified field somethingNew/],
     ["rawAmount 23 orders of magnitude off", (b) => (((b.transfers as Record<string, unknown>[])[0]!).rawAmount = `1${"0".repeat(29)}`), /rawAmount/],
-    ["a source that contradicts request.sourceWallet", (b) => ((b.request as Record<string, unknown>).sourceWallet = w.COLD), /contradicts/],
+    [
+      "a source wallet that contradicts request.sourceWallet",
+      (b) => {
+        (b.transfers as Record<string, unknown>[])[0]!.sourceAddress = { value: w.HOT };
+        (b.request as Record<string, unknown>).sourceWallet = w.COLD;
+      },
+      /contradicts/,
+    ],
     ["a Stellar changeTrust", (b) => (b.stellarTransaction = { operations: [{ decodedBody: { changeTrust: { asset: w.STELLAR_USDC } } }] }), /changeTrust/],
   ];
   it.each(payloads)("does not call a small transfer signable with %s beside it", (_, change, why) => {

@@ -32,6 +32,8 @@ const no = (why: string): Reading => ({ signable: false, why });
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const present = (v: unknown): boolean => v !== undefined && v !== null;
+/** Holds something: not absent, null, an empty list or an empty object (those say nothing). */
+const carries = (v: unknown): boolean => present(v) && !(Array.isArray(v) && v.length === 0) && !(isRecord(v) && Object.keys(v).length === 0);
 const presentKeys = (r: Record<string, unknown>): string[] => Object.keys(r).filter((k) => present(r[k]));
 const nonEmptyString = (v: unknown): v is string => typeof v === "string" && v.length > 0;
 
@@ -95,7 +97,7 @@ export function read(body: unknown, view: AddressBookView): Reading {
   if (!name) return no("no valid transaction name");
   const vault = `vaults/${name[1]}`;
   for (const key of Object.keys(tx)) {
-    if (!CLASSIFIED_FIELDS.has(key) && present(tx[key])) return no(`unclassified field ${key}`);
+    if (!CLASSIFIED_FIELDS.has(key) && carries(tx[key])) return no(`unclassified field ${key}`);
   }
   for (const key of AUTHORITY_OBJECTS) if (present(tx[key])) return no(`${key} present`);
   for (const [key, metadata] of Object.entries(CHAIN_OBJECT_METADATA)) {
@@ -168,11 +170,17 @@ function networkOf(asset: string, fallback: string | null): string | null {
   return m ? m[1]! : fallback;
 }
 
+/**
+ * Whose funds move: a wallet named in the source must be `request.sourceWallet` when both are given
+ * (null: a contradiction). A raw address the synced copy knows is that wallet's, whatever the
+ * request claims (the body cannot see the copy, the facts can); an unknown one stands for itself,
+ * or for the request's wallet.
+ */
 function sourceIdentity(written: string | null, ctx: Context, network: string | null): string | null {
   if (written === null) return ctx.sourceWallet;
-  const wallet = walletOf(written, ctx.vault) ?? ownWalletOf(ctx.view, written, network);
-  if (ctx.sourceWallet !== null && wallet !== null && wallet !== ctx.sourceWallet) return null; // a contradiction
-  return ctx.sourceWallet ?? wallet ?? normaliseAddress(written);
+  const named = walletOf(written, ctx.vault);
+  if (named !== null) return ctx.sourceWallet !== null && named !== ctx.sourceWallet ? null : named;
+  return ownWalletOf(ctx.view, written, network) ?? ctx.sourceWallet ?? normaliseAddress(written);
 }
 
 export function ownWalletOf(view: AddressBookView, address: string, network: string | null): string | null {
@@ -202,8 +210,9 @@ function referenceShape(tx: Record<string, unknown>, ctx: Context): OracleTransf
   }
 }
 
+/** A key beside the allowed ones that holds something: an unclassified field. */
 const only = (r: Record<string, unknown>, allowed: readonly string[]): string | undefined =>
-  presentKeys(r).find((k) => !allowed.includes(k));
+  Object.keys(r).find((k) => !allowed.includes(k) && carries(r[k]));
 
 function assetTransfers(value: unknown, ctx: Context, batch: boolean): OracleTransfer[] | Reading {
   if (!isRecord(value)) return no("the transfer is not an object");
@@ -274,7 +283,8 @@ function apiShape(tx: Record<string, unknown>, ctx: Context): OracleTransfer[] |
     }
     return stellarApi(tx.stellarTransaction, listed, ctx);
   }
-  if (tx.type !== "TRANSACTION" || !TRANSFER_SUBTYPES.has(tx.subType as string)) return no("not a transfer by type and subType");
+  // A missing `type` is not a second kind: the transfer subType says what the body is.
+  if (!TRANSFER_SUBTYPES.has(tx.subType as string)) return no("not a transfer by subType");
   if (listed.length === 0) return no("no transfers");
   return listed;
 }
@@ -304,10 +314,16 @@ function apiTransfers(value: unknown, ctx: Context): OracleTransfer[] | Reading 
   return transfers;
 }
 
-/** raw = amount × 10^decimals, with the asset's decimals when known, else for some plausible number of them. */
+/** Tokens in practice have at most 18 decimals (ERC-20 convention); more is a disagreement. */
+const MAX_TOKEN_DECIMALS = 18;
+
+/**
+ * raw = amount × 10^decimals, with the asset's decimals when the body's asset id says them (a native
+ * coin), else for some number of them: a token's decimals are not in the body.
+ */
 function rawAgrees(asset: string, amount: Big, raw: Big): boolean {
   const known = KNOWN_DECIMALS[asset];
-  const candidates = known === undefined ? [...Array(37).keys()] : [known];
+  const candidates = known === undefined ? [...Array(MAX_TOKEN_DECIMALS + 1).keys()] : [known];
   return candidates.some((d) => amount.times(new Dec(10).pow(d)).eq(raw));
 }
 

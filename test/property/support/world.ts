@@ -41,11 +41,9 @@ export const BTC = "assets/native.bitcoin-mainnet";
 export const STELLAR_USDC_ASSET = `assets/asset.stellar-mainnet.${STELLAR_USDC}`;
 export const STELLAR_SEP41_ASSET = `assets/asset.stellar-mainnet.${STELLAR_CONTRACT}`;
 
-/** Whole-unit decimals of the assets whose decimals are known (an ERC-20's are not in the body). */
+/** Decimals countersign can know from the asset id alone: native coins. A token's are not in the body. */
 export const KNOWN_DECIMALS: Record<string, number> = {
-  [USDC_ETH]: 6,
   [ETH]: 18,
-  [USDC_POLYGON]: 6,
   [BTC]: 8,
 };
 
