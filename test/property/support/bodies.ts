@@ -191,8 +191,15 @@ export const plainStellarDetails = stellarDetails(fc.boolean());
 
 /** API shape Stellar: decoded payment operations and the `transfers[]` the platform lists for them. */
 export const plainStellarApi: fc.Arbitrary<Body> = fc
-  .record({ name: validName, ms: fc.array(micro, { minLength: 1, maxLength: 3 }), listed: fc.boolean(), subType: fc.constantFrom("TOKEN_TRANSFER", "NATIVE_TRANSFER", "GENERIC_TRANSACTION") })
-  .map(({ name, ms, listed, subType }) => ({
+  .record({
+    name: validName,
+    // Whole units as the API writes amounts; now and then a whole number, which a reader taking it
+    // for stroops would see 10^7 times smaller.
+    amounts: fc.array(fc.oneof(micro.map(microToAmount), fc.integer({ min: 1, max: 1_000_000_000 }).map(String)), { minLength: 1, maxLength: 3 }),
+    listed: fc.boolean(),
+    subType: fc.constantFrom("TOKEN_TRANSFER", "NATIVE_TRANSFER", "GENERIC_TRANSACTION"),
+  })
+  .map(({ name, amounts: ms, listed, subType }) => ({
     name,
     type: "TRANSACTION",
     subType,
@@ -204,11 +211,11 @@ export const plainStellarApi: fc.Arbitrary<Body> = fc
       fee: "100",
       operations: ms.map((m) => ({
         sourceAccountAddress: { value: w.HOT_STELLAR },
-        decodedBody: { payment: { destinationAddress: { value: w.BOOK_STELLAR }, asset: w.STELLAR_USDC, assetRef: w.STELLAR_USDC_ASSET, amount: microToAmount(m) } },
+        decodedBody: { payment: { destinationAddress: { value: w.BOOK_STELLAR }, asset: w.STELLAR_USDC, assetRef: w.STELLAR_USDC_ASSET, amount: m } },
       })),
     },
     transfers: listed
-      ? ms.map((m) => ({ sourceAddress: { value: w.HOT_STELLAR }, destinationAddress: { value: w.BOOK_STELLAR }, amount: microToAmount(m), asset: w.STELLAR_USDC_ASSET }))
+      ? ms.map((m) => ({ sourceAddress: { value: w.HOT_STELLAR }, destinationAddress: { value: w.BOOK_STELLAR }, amount: m, asset: w.STELLAR_USDC_ASSET }))
       : [],
   }));
 

@@ -57,7 +57,7 @@ const METADATA = new Set([
   "designatedSigners", "createTime", "mineTime", "confirmTime", "expireTime", "spam", "replacementTransaction",
   "externalId", "requestId", "network", "request",
 ]);
-/** Objects whose mere presence is a message, a delegation or a PSBT to sign: never a plain transfer. */
+/** Objects that, holding anything at all, are a message, a delegation or a PSBT to sign: never a plain transfer. */
 const AUTHORITY_OBJECTS = new Set([
   "evmMessage", "evmAccountDelegation", "btcPsbt", "suiSignPersonalMessage", "tonSignData", "tonProof", "solanaSignMessage",
 ]);
@@ -99,12 +99,12 @@ export function read(body: unknown, view: AddressBookView): Reading {
   for (const key of Object.keys(tx)) {
     if (!CLASSIFIED_FIELDS.has(key) && carries(tx[key])) return no(`unclassified field ${key}`);
   }
-  for (const key of AUTHORITY_OBJECTS) if (present(tx[key])) return no(`${key} present`);
+  for (const key of AUTHORITY_OBJECTS) if (carries(tx[key])) return no(`${key} present`);
   for (const [key, metadata] of Object.entries(CHAIN_OBJECT_METADATA)) {
     const why = chainObject(key, tx[key], metadata);
     if (why) return no(why);
   }
-  if (present(tx.tokenAllowances) && !(Array.isArray(tx.tokenAllowances) && tx.tokenAllowances.length === 0)) return no("tokenAllowances");
+  if (carries(tx.tokenAllowances)) return no("tokenAllowances");
   if (present(tx.type) && tx.type !== "TRANSACTION") return no(`type ${String(tx.type)}`);
   const sourceWallet = requestSourceWallet(tx, vault);
   if (sourceWallet === undefined) return no("request.sourceWallet is not a wallet of this vault");
@@ -126,14 +126,10 @@ function unwrap(body: unknown): Record<string, unknown> | null {
 }
 
 function chainObject(key: string, value: unknown, metadata: ReadonlySet<string>): string | null {
-  if (!present(value)) return null;
+  if (!carries(value)) return null;
   if (!isRecord(value)) return `${key} is not an object`;
-  for (const k of Object.keys(value)) {
-    const v = value[k];
-    if (metadata.has(k) || !present(v) || (Array.isArray(v) && v.length === 0)) continue;
-    return `${key}.${k}`;
-  }
-  return null;
+  const call = Object.keys(value).find((k) => !metadata.has(k) && carries(value[k]));
+  return call === undefined ? null : `${key}.${call}`;
 }
 
 /** undefined: present but not a wallet of this vault. */
