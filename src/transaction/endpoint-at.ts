@@ -1,6 +1,6 @@
 /** Endpoints and assets read at a JSON path: a malformed one is a 400 naming the path. */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { networkId } from "./assets.js";
+import { networkFromAsset, networkId } from "./assets.js";
 import { parseEndpoint } from "./endpoint.js";
 import { invalidAt } from "./issues.js";
 import { isAssetName, isStellarBareAsset } from "./resource-names.js";
@@ -25,9 +25,14 @@ export function assetAt(value: string, path: string, network: string | null): Re
   return err(invalidAt(path, "must be an asset resource name assets/{asset_id}"));
 }
 
-/** The asset of a Stellar operation: `native`, a classic `CODE-ISSUER`, a contract `C…`, or an asset name. */
+/**
+ * The asset of a Stellar operation: `native`, a classic `CODE-ISSUER`, a contract `C…`, or the
+ * name of an asset on a Stellar network. Another chain's asset (`assets/native.ethereum-mainnet`)
+ * in a Stellar payment would make the policy read a movement of ETH that the operation cannot make.
+ */
 export function stellarAssetAt(value: string, path: string): Result<string, AppError> {
-  return isStellarBareAsset(value) || isAssetName(value)
+  const stellarName = isAssetName(value) && (networkFromAsset(value)?.startsWith("stellar-") ?? false);
+  return isStellarBareAsset(value) || stellarName
     ? ok(value)
-    : err(invalidAt(path, "must be native, CODE-ISSUER, a contract address or an asset resource name"));
+    : err(invalidAt(path, "must be native, CODE-ISSUER, a contract address or the name of an asset on a Stellar network"));
 }

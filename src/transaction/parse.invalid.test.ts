@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTransaction } from "./parse.js";
-import { TX_NAME, USDC_ETH, WALLET, apiBody, apiStellarBody, apiTransfer, assetTransferBody, stellarBody, stellarPayment, type Body } from "./test-bodies.js";
+import { TX_NAME, USDC_ETH, WALLET, apiBody, apiStellarBody, apiStellarPayment, apiTransfer, assetTransferBody, stellarBody, stellarPayment, type Body } from "./test-bodies.js";
 
 function refusal(body: unknown): { code: string; message: string } {
   const result = parseTransaction(body);
@@ -141,6 +141,13 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
       what: "Stellar: SEP-41 source differs from the operation's",
       body: stellarBody([{ sep41Payment: { destinationAddress: "G", sourceAddress: "GOTHER", contractAddress: "C", rawAmount: "1" } }]),
       path: "details.stellarTransaction.operations[0].body.sep41Payment.sourceAddress",
+    },
+    // Found by the property tests: a Stellar payment read as a movement of another chain's asset.
+    { what: "Stellar: payment of another chain's asset", body: stellarBody([stellarPayment("1", "GDESTA", "assets/native.ethereum-mainnet")]), path: "details.stellarTransaction.operations[0].body.payment.asset" },
+    {
+      what: "API: Stellar payment of another chain's asset",
+      body: apiStellarBody([apiStellarPayment("1", "GDESTA", USDC_ETH)]),
+      path: "stellarTransaction.operations[0].decodedBody.payment.asset",
     },
     {
       what: "Stellar: SEP-41 without contract",
