@@ -5,7 +5,6 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { notConfiguredView } from "../../src/addressbook/types.js";
 import { contentDigest } from "../../src/decision/content-digest.js";
 import { payload, plainApiEvm, plainReference, plainStellarDetails } from "./support/bodies.js";
 import { mutatedBody, scale } from "./support/mutations.js";
@@ -14,9 +13,9 @@ import { parse } from "./support/pipeline.js";
 import { exampleBundle, permissiveBundle } from "./support/policies.js";
 import { check, counted, PROPERTY_TEST_TIMEOUT_MS } from "./support/run.js";
 import { assertSignedOnlyWhatTheOracleAllows } from "./support/signed-only.js";
-import { addressBookView, BOOK_EVM, COLD, OUTSIDER_EVM, VAULT } from "./support/world.js";
+import { addressBookView, BOOK_EVM, COLD, OUTSIDER_EVM } from "./support/world.js";
 
-const setting = { permissive: permissiveBundle(), example: exampleBundle(), view: addressBookView(), unsynced: notConfiguredView(VAULT) };
+const setting = { permissive: permissiveBundle(), example: exampleBundle(), view: addressBookView() };
 
 type Body = Record<string, unknown>;
 const isRecord = (v: unknown): v is Body => typeof v === "object" && v !== null && !Array.isArray(v);

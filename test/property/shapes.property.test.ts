@@ -75,7 +75,8 @@ function stellarShapes(t: { raw: number; destination: string }): unknown[] {
     request: { sourceWallet: w.HOT },
     stellarTransaction: {
       sourceAccountAddress: { value: w.SPONSOR_STELLAR },
-      operations: [{ sourceAccountAddress: { value: w.HOT_STELLAR }, decodedBody: { payment: { destinationAddress: { value: t.destination }, asset: w.STELLAR_USDC, amount } } }],
+      // The API writes a decoded payment's amount in stroops, transfers[] in whole units.
+      operations: [{ sourceAccountAddress: { value: w.HOT_STELLAR }, decodedBody: { payment: { destinationAddress: { value: t.destination }, asset: w.STELLAR_USDC, amount: String(t.raw) } } }],
     },
     transfers: [{ sourceAddress: { value: w.HOT_STELLAR }, destinationAddress: { value: t.destination }, amount, asset: w.STELLAR_USDC_ASSET }],
   };

@@ -79,7 +79,7 @@ export const api: OpenApiArbitraries = new OpenApiArbitraries(readOpenApi(), {
   "apiv2Address.value": address,
   "TransactionTokenAllowance.amount": amount,
   "TransactionTokenAllowance.asset": asset,
-  "StellarTransactionDecodedOperationBodyPayment.amount": amount,
+  "StellarTransactionDecodedOperationBodyPayment.amount": fc.oneof(fc.bigInt({ min: 0n, max: 10n ** 12n }).map(String), amount),
   "StellarTransactionDecodedOperationBodyPayment.asset": fc.constantFrom(w.STELLAR_USDC, "native", w.STELLAR_CONTRACT),
   "StellarTransactionDecodedOperationBodyPayment.assetRef": fc.constantFrom(w.STELLAR_USDC_ASSET, w.STELLAR_SEP41_ASSET),
   "StellarTransactionDecodedOperationBodySEP41Payment.contractAddress": fc.constant(w.STELLAR_CONTRACT),
@@ -190,16 +190,14 @@ const stellarDetails = (sep41: fc.Arbitrary<boolean>): fc.Arbitrary<Body> => fc
 export const plainStellarDetails = stellarDetails(fc.boolean());
 
 /** API shape Stellar: decoded payment operations and the `transfers[]` the platform lists for them. */
-export const plainStellarApi: fc.Arbitrary<Body> = fc
+const stellarApi = (subTypes: readonly string[]): fc.Arbitrary<Body> => fc
   .record({
     name: validName,
-    // Whole units as the API writes amounts; now and then a whole number, which a reader taking it
-    // for stroops would see 10^7 times smaller.
-    amounts: fc.array(fc.oneof(micro.map(microToAmount), fc.integer({ min: 1, max: 1_000_000_000 }).map(String)), { minLength: 1, maxLength: 3 }),
+    ms: fc.array(micro, { minLength: 1, maxLength: 3 }),
     listed: fc.boolean(),
-    subType: fc.constantFrom("TOKEN_TRANSFER", "NATIVE_TRANSFER", "GENERIC_TRANSACTION"),
+    subType: fc.constantFrom(...subTypes),
   })
-  .map(({ name, amounts: ms, listed, subType }) => ({
+  .map(({ name, ms, listed, subType }) => ({
     name,
     type: "TRANSACTION",
     subType,
@@ -211,18 +209,23 @@ export const plainStellarApi: fc.Arbitrary<Body> = fc
       fee: "100",
       operations: ms.map((m) => ({
         sourceAccountAddress: { value: w.HOT_STELLAR },
-        decodedBody: { payment: { destinationAddress: { value: w.BOOK_STELLAR }, asset: w.STELLAR_USDC, assetRef: w.STELLAR_USDC_ASSET, amount: m } },
+        // The decoded payment's amount is in stroops (7 decimals); transfers[] lists whole units.
+        decodedBody: { payment: { destinationAddress: { value: w.BOOK_STELLAR }, asset: w.STELLAR_USDC, assetRef: w.STELLAR_USDC_ASSET, amount: String(m * 10) } },
       })),
     },
     transfers: listed
-      ? ms.map((m) => ({ sourceAddress: { value: w.HOT_STELLAR }, destinationAddress: { value: w.BOOK_STELLAR }, amount: m, asset: w.STELLAR_USDC_ASSET }))
+      ? ms.map((m) => ({ sourceAddress: { value: w.HOT_STELLAR }, destinationAddress: { value: w.BOOK_STELLAR }, amount: microToAmount(m), asset: w.STELLAR_USDC_ASSET }))
       : [],
   }));
 
+/** Also under GENERIC_TRANSACTION, a subType the service may refuse to read as a payment (the oracle allows it). */
+export const plainStellarApi = stellarApi(["TOKEN_TRANSFER", "NATIVE_TRANSFER", "GENERIC_TRANSACTION"]);
+const stellarApiPayments = stellarApi(["TOKEN_TRANSFER", "NATIVE_TRANSFER"]);
+
 /** Bodies a correct service signs under the permissive policy. */
-export const plainBody = fc.oneof(plainApiEvm, plainReference, plainStellarDetails);
+export const plainBody = fc.oneof(plainApiEvm, plainReference, plainStellarDetails, stellarApiPayments);
 /** Bodies a correct service signs under the example policy too (it does not list the SEP-41 token). */
-export const plainForExamplePolicy = fc.oneof(plainApiEvm, plainReference, stellarDetails(fc.constant(false)));
+export const plainForExamplePolicy = fc.oneof(plainApiEvm, plainReference, stellarDetails(fc.constant(false)), stellarApiPayments);
 
 // ---- payloads: everything beside the transfers that can move value or grant authority ----
 

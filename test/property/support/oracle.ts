@@ -361,11 +361,12 @@ function stellarApiOperation(op: unknown, txSource: unknown, ctx: Context, netwo
   const destination = isRecord(body.destinationAddress) ? body.destinationAddress.value : undefined;
   if (keys[0] === "payment") {
     if (only(body, ["destinationAddress", "asset", "assetRef", "amount"])) return no("payment has unclassified fields");
-    const amount = decimal(body.amount);
-    const asset = nonEmptyString(body.assetRef) ? body.assetRef : body.asset;
-    if (amount === null || !nonEmptyString(destination) || !nonEmptyString(asset)) return no("payment malformed");
-    if (nonEmptyString(body.asset) && assetIdentity(body.asset) !== assetIdentity(asset)) return no("payment asset and assetRef disagree");
-    return { asset: assetIdentity(asset), network, amount, raw: null, source, destination };
+    // The OpenAPI document: "`10000000` (1 XLM in stroops)" — a classic payment's amount is raw, 7 decimals.
+    const raw = integer(body.amount);
+    // `assetRef` is "a weak reference … not guaranteed to be valid" (OpenAPI): the asset is `asset`.
+    const asset = body.asset;
+    if (raw === null || !nonEmptyString(destination) || !nonEmptyString(asset)) return no("payment malformed");
+    return { asset: assetIdentity(asset), network, amount: raw.div(10_000_000), raw, source, destination };
   }
   if (keys[0] === "sep41Payment") {
     if (only(body, ["sourceAddress", "destinationAddress", "contractAddress", "assetRef", "rawAmount", "spenderAddress"])) return no("sep41Payment has unclassified fields");
@@ -374,7 +375,7 @@ function stellarApiOperation(op: unknown, txSource: unknown, ctx: Context, netwo
     if (present(spender) && spender !== written) return no("sep41Payment spent by someone else's allowance");
     if (present(from) && from !== written) return no("sep41Payment source contradicts the operation's");
     const raw = integer(body.rawAmount);
-    const asset = nonEmptyString(body.assetRef) ? body.assetRef : body.contractAddress;
+    const asset = body.contractAddress;
     if (raw === null || !nonEmptyString(destination) || !nonEmptyString(asset)) return no("sep41Payment malformed");
     return { asset: assetIdentity(asset), network, amount: null, raw, source, destination };
   }
