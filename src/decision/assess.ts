@@ -8,6 +8,7 @@ import { groupKey } from "../facts/group-keys.js";
 import type { Facts, TransferFacts, WindowTotals } from "../facts/types.js";
 import { evaluate, type EvaluateOptions } from "../policy/evaluate.js";
 import type { Outcome, PolicyBundle } from "../policy/types.js";
+import type { ReviewFacts } from "../review/types.js";
 import type { Transaction } from "../transaction/types.js";
 import { windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/ledger.js";
 
@@ -17,6 +18,8 @@ export interface Situation {
   addressBook: AddressBookView;
   /** Built once from tx and addressBook: both the velocity plan and the facts read them. */
   transfers: readonly TransferFacts[];
+  /** The transaction's review for this content (src/review); none when omitted. */
+  review?: ReviewFacts;
 }
 
 export function situationOf(tx: Transaction, now: Date, addressBook: AddressBookView): Situation {
@@ -73,6 +76,7 @@ export function factsFor(bundle: PolicyBundle, situation: Situation, totals: Win
     windows: bundle.windows,
     totals,
     transfers: situation.transfers,
+    ...(situation.review ? { review: situation.review } : {}),
   });
 }
 

@@ -71,6 +71,7 @@ describe("buildFacts: the whole document", () => {
       },
       velocity: { daily_out: { amount: "0", count: 0, amountAfter: "2500.125", countAfter: 1 } },
       addressBook: { configured: true, syncedAt: "2026-11-21T11:59:00.000Z", ageSeconds: 60 },
+      review: { state: "none", approvals: 0, approvers: [] },
     });
   });
 

@@ -6,6 +6,7 @@
  */
 import type { AddressBookView } from "../addressbook/types.js";
 import type { WindowSpec } from "../policy/types.js";
+import { NO_REVIEW, type ReviewFacts } from "../review/types.js";
 import type { Transaction } from "../transaction/types.js";
 import { addressBookFacts, viewForVault } from "./address-book.js";
 import { timeFacts } from "./time.js";
@@ -22,6 +23,8 @@ export interface FactsInput {
   totals: WindowTotals;
   /** The transaction's transfer facts when the caller already built them (buildTransferFacts). */
   transfers?: readonly TransferFacts[];
+  /** The transaction's review for this content; none when omitted. */
+  review?: ReviewFacts;
 }
 
 export function buildFacts(input: FactsInput): Facts[] {
@@ -30,8 +33,9 @@ export function buildFacts(input: FactsInput): Facts[] {
   const txPart = txFacts(tx);
   const addressBook = addressBookFacts(viewForVault(input.addressBook, tx.vault), now);
   const transfers = input.transfers ?? buildTransferFacts(tx, input.addressBook);
+  const review = (): ReviewFacts => ({ ...(input.review ?? NO_REVIEW), approvers: [...(input.review ?? NO_REVIEW).approvers] });
   if (transfers.length === 0) {
-    return [{ ...time, tx: txPart, transfer: null, velocity: {}, addressBook }];
+    return [{ ...time, tx: txPart, transfer: null, velocity: {}, addressBook, review: review() }];
   }
   const velocity = velocityFacts(windows, tx, transfers, totals);
   return transfers.map((transfer, i) => ({
@@ -41,6 +45,7 @@ export function buildFacts(input: FactsInput): Facts[] {
     transfer,
     velocity: velocity[i] ?? {},
     addressBook: { ...addressBook },
+    review: review(),
   }));
 }
 

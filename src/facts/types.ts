@@ -4,6 +4,7 @@
  * Every value is JSON (strings for amounts) so the document is stored verbatim in the audit row
  * and evaluation can be reproduced from it.
  */
+import type { ReviewFacts } from "../review/types.js";
 import type { AssetStandard, Authorization, EndpointForm, TokenAllowance, TransactionKind } from "../transaction/types.js";
 
 export interface TxFacts {
@@ -101,4 +102,6 @@ export interface Facts {
   transfer: TransferFacts | null;
   velocity: Record<string, WindowFacts>;
   addressBook: AddressBookFacts;
+  /** The transaction's review (CONTRACT.md section 9); absent only in facts recorded before reviews existed. */
+  review?: ReviewFacts;
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { parseDuration } from "../duration.js";
+import { reviewersSchema, reviewProblems, ruleReviewSchema } from "../review/policy-schema.js";
 import type { GroupDimension } from "./types.js";
 
 export const GROUP_DIMENSIONS = ["vault", "sourceWallet", "destination", "asset", "network", "initiator"] as const satisfies readonly GroupDimension[];
@@ -40,6 +41,7 @@ const ruleSchema = z.strictObject({
   id: z.string().regex(RULE_ID, "a rule id is 1-128 letters, digits, _ . : or -, starting with a letter or digit"),
   decision: z.enum(["allow", "deny", "defer"], "decision is allow, deny or defer"),
   reason: z.string().min(1, "reason, when given, must not be empty").optional(),
+  review: ruleReviewSchema.optional(),
   // An empty `when:` parses as null, which never matches: surely a mistake, so say so.
   when: z.unknown().refine((when) => when !== null, "when is empty; write a JSON-logic expression (or true to always match)"),
 });
@@ -54,7 +56,11 @@ export const policySchema = z
         : "default is deny or defer",
     }),
     windows: z.array(windowSchema).default([]),
+    reviewers: reviewersSchema.optional(),
     rules: z.array(ruleSchema),
+  })
+  .superRefine((doc, ctx) => {
+    for (const p of reviewProblems(doc)) ctx.addIssue({ code: "custom", path: p.path, message: p.message });
   });
 
 export type PolicyDocument = z.output<typeof policySchema>;

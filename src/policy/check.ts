@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { AddressBookView } from "../addressbook/types.js";
 import { assess, planVelocity, situationOf, type Situation } from "../decision/assess.js";
 import type { WindowTotal, WindowTotals } from "../facts/types.js";
+import { statedReviewFacts } from "../review/facts.js";
 import { parseTransaction } from "../transaction/parse.js";
 import type { Decision, Outcome, PolicyBundle } from "./types.js";
 
@@ -41,6 +42,8 @@ const testCase = z
     addressBook: z.array(entry).optional(),
     ownWallets: z.array(ownWallet).optional(),
     velocity: z.record(z.string(), windowTotal).optional(),
+    /** Reviewer identities that approved this transaction's review (CONTRACT.md section 9). */
+    approvals: z.array(z.string().min(1)).optional(),
     transaction: z.unknown().optional(),
     transactionFile: z.string().optional(),
     expect: z.enum(["allow", "deny", "defer"]),
@@ -107,6 +110,7 @@ async function runCase(bundle: PolicyBundle, file: string, relative: string, c: 
   }
   const now = new Date(c.now ?? DEFAULT_NOW);
   const situation = situationOf(parsed.value, now, caseAddressBook(c, parsed.value.vault, now));
+  if (c.approvals) situation.review = statedReviewFacts(bundle, c.approvals, parsed.value.initiator);
   const outcome = assess(bundle, situation, caseTotals(bundle, situation, c));
   const failures = compare(outcome, c.expect, c.expectRules);
   return { file: relative, name: c.name, passed: failures.length === 0, failures, outcome };

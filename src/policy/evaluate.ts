@@ -3,6 +3,7 @@
  * the webhook, `explain`, `policy check` and replay of recorded facts all get the same answer.
  */
 import type { Facts } from "../facts/types.js";
+import { reviewMet } from "../review/requirement.js";
 import { applyLogic, applyLogicTraced, truthy } from "./decimal-logic.js";
 import { decisionReasons } from "./reasons.js";
 import type { Decision, DefaultDecision, EvaluationTrace, Outcome, PolicyBundle, Rule, RuleMatch, RuleTrace } from "./types.js";
@@ -63,6 +64,7 @@ export function evaluateFacts(bundle: PolicyBundle, facts: Facts, options: Evalu
     if (result.trace) rules.push(result.trace);
     if (result.error !== undefined) errors.push({ rule: rule.id, error: result.error });
     if (!result.matched) continue;
+    if (result.error === undefined && reviewMet(bundle, rule, facts)) continue; // a met review: the defer rule counts as not matched
     matched.push({ rule: rule.id, decision: rule.decision, transfer, ...(result.error !== undefined ? { error: result.error } : {}) });
   }
   const ruled = mostSevere(matched.map((m) => m.decision));

@@ -14,6 +14,7 @@ import { BundleLoadError, type BundleProblem } from "./load-error.js";
 import { parsePolicyDocument } from "./policy-document.js";
 import type { PolicyBundle, WindowSpec } from "./types.js";
 import { validateLogic } from "./validate-logic.js";
+import { toReviewerGroups, toRuleReview } from "../review/policy-schema.js";
 
 export { BundleLoadError, type BundleProblem } from "./load-error.js";
 
@@ -120,7 +121,11 @@ function toPolicy(doc: PolicyDocument, windows: WindowSpec[]): CompiledPolicy {
     description: doc.description ?? null,
     default: doc.default,
     windows,
-    rules: doc.rules.map((r) => ({ id: r.id, decision: r.decision, reason: r.reason ?? null, when: r.when })),
+    reviewers: toReviewerGroups(doc.reviewers),
+    rules: doc.rules.map((r) => {
+      const review = toRuleReview(r.review);
+      return { id: r.id, decision: r.decision, reason: r.reason ?? null, when: r.when, ...(review ? { review } : {}) };
+    }),
   };
 }
 

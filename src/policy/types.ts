@@ -2,6 +2,7 @@
  * A loaded, validated policy bundle (CONTRACT.md section 3) and what evaluating it yields.
  */
 import type { Facts } from "../facts/types.js";
+import type { ReviewerGroups, RuleReview } from "../review/types.js";
 import type { Comparison } from "./trace.js";
 
 export type RuleDecision = "allow" | "deny" | "defer";
@@ -26,6 +27,8 @@ export interface Rule {
   reason: string | null;
   /** A JSON-logic expression, already validated (known operations, safe var paths). */
   when: unknown;
+  /** A defer rule's review requirement (CONTRACT.md section 9): once met, the rule counts as not matched. */
+  review?: RuleReview;
 }
 
 export interface PolicyBundle {
@@ -34,6 +37,8 @@ export interface PolicyBundle {
   default: DefaultDecision;
   windows: WindowSpec[];
   rules: Rule[];
+  /** Reviewer groups (CONTRACT.md section 9); absent or empty when the bundle has none. */
+  reviewers?: ReviewerGroups;
   /** SHA-256 (hex) over the bundle's files in canonical order. */
   digest: string;
   /** The directory it was loaded from. */
