@@ -5,6 +5,7 @@
 import type { ColumnType, Generated } from "kysely";
 import type { AddressBookTables } from "../addressbook/tables.js";
 import type { EventTables } from "../events/tables.js";
+import type { ReviewTables } from "../review/tables.js";
 import type { VelocityTables } from "../velocity/tables.js";
 
 type Json = ColumnType<unknown, string, never>;
@@ -48,6 +49,6 @@ export interface DecisionsTable {
   shadow_error: LaterText;
 }
 
-export interface Database extends AddressBookTables, EventTables, VelocityTables {
+export interface Database extends AddressBookTables, EventTables, ReviewTables, VelocityTables {
   decisions: DecisionsTable;
 }

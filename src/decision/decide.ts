@@ -16,6 +16,8 @@ import { findFinalDecision, insertDecision, lockTransactionName, type DecisionEv
 import type { Db } from "../db/connect.js";
 import { describeError } from "../log.js";
 import type { Decision, Outcome, PolicyBundle, RuleMatch } from "../policy/types.js";
+import { openReview, reviewGate } from "../review/decision-step.js";
+import type { StoredReview } from "../review/store.js";
 import { traced } from "../telemetry/tracing.js";
 import type { Transaction } from "../transaction/types.js";
 import { lockWindowGroups, readWindowTotals, recordCharges } from "../velocity/ledger.js";
@@ -54,6 +56,7 @@ export function httpStatusFor(decision: Decision): number {
 }
 
 export async function decide(deps: DecisionDeps, tx: Transaction, requestId: string, startedAt = performance.now()): Promise<DecisionResult> {
+  const opened: StoredReview[] = [];
   try {
     const result = await withinDeadline(deps.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, startedAt, async (deadline) => {
       const bundle = deps.policy.current();
@@ -62,18 +65,23 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       const situation = situationOf(tx, now, addressBook);
       const stale = deps.addressBook.staleReason(addressBook, now);
       const maxWindowGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
-      const record = { bundle, situation, requestId, startedAt, digest: contentDigest(tx), maxWindowGroups, shadow: shadowBundle(deps.shadow) };
+      const record: Recording = { bundle, situation, requestId, startedAt, digest: contentDigest(tx), maxWindowGroups, shadow: shadowBundle(deps.shadow), review: null, opened };
       return transactionWithin(deps.db, deadline, async (trx) => {
         await lockTransactionName(trx, tx.name);
         const final = await findFinalDecision(trx, tx.name);
         if (final) return repeat(trx, record, final);
+        const gate = await reviewGate(trx, bundle, tx, record.digest, now);
+        if (gate.kind !== "evaluate") return outright(trx, record, "deny", gate.kind === "conflict" ? CONFLICTING_SNAPSHOT : gate.reason);
         const ended = await reportedFailureReason(trx, tx.name);
         if (ended !== null) return outright(trx, record, "deny", ended);
         if (stale !== null) return outright(trx, record, "defer", stale, "address_book_stale");
-        return evaluateAndRecord(trx, record);
+        return evaluateAndRecord(trx, { ...record, situation: { ...situation, review: gate.facts }, review: gate.review });
       });
     });
-    if (result.done) return result.value;
+    if (result.done) {
+      for (const review of opened) deps.reviews?.opened(review); // committed; never awaited
+      return result.value;
+    }
     deps.logger.warn({ requestId, transaction: tx.name, timeoutMs: result.budgetMs }, "decision deadline passed; deferring, its transaction is rolled back");
     return { kind: "unavailable" };
   } catch (error) {
@@ -90,6 +98,10 @@ interface Recording {
   digest: string;
   maxWindowGroups: number;
   shadow: PolicyBundle | null;
+  /** The transaction's review of this content, if one is open (src/review). */
+  review: StoredReview | null;
+  /** Reviews this delivery opened: announced once committed. */
+  opened: StoredReview[];
 }
 
 async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
@@ -104,6 +116,11 @@ async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
   const outcome = await traced("countersign.evaluate", () => assess(r.bundle, r.situation, totalsByWindow(plan.queries, read), { trace: true }));
   const evidence: DecisionEvidence = { trace: outcome.evaluations, velocityWindows: r.bundle.windows, shadow: shadowOutcome(r.shadow, r.situation, read) };
   const decided = await writeRow(trx, r, { ...evaluated(r, outcome), evidence });
+  if (outcome.decision === "defer" && r.review === null) {
+    const tx = r.situation.tx;
+    const opened = await openReview(trx, { bundle: r.bundle, tx, digest: r.digest, now: r.situation.now, outcome, decisionId: decided.decisionId });
+    if (opened) r.opened.push(opened);
+  }
   if (outcome.decision === "allow" && plan.charges.length > 0) {
     await recordCharges(
       trx,
@@ -186,7 +203,7 @@ async function repeat(trx: Db, r: Recording, final: FinalDecision): Promise<Deci
   });
 }
 
-/** A decision made without evaluating the policy: a stale copy, a reported failure, the group cap. */
+/** A decision made without evaluating the policy: a stale copy, a reported failure, the group cap, a closed review. */
 async function outright(trx: Db, r: Recording, decision: Decision, reason: string, deferCause?: Decided["deferCause"]): Promise<Decided> {
   const verdict = evaluated(r, { decision, reasons: [reason], matched: [], facts: [] });
   return writeRow(trx, r, deferCause ? { ...verdict, deferCause } : verdict);

@@ -3,6 +3,7 @@ import type { AddressBookView } from "../addressbook/types.js";
 import type { Db } from "../db/connect.js";
 import type { Logger } from "../log.js";
 import type { PolicyBundle } from "../policy/types.js";
+import type { StoredReview } from "../review/store.js";
 
 export interface AddressBookSource {
   /** The vault's synced copy (or a not-configured view when sync is off). */
@@ -23,4 +24,6 @@ export interface DecisionDeps {
   decisionTimeoutMs?: number;
   /** COUNTERSIGN_MAX_WINDOW_GROUPS (default 256): see group-cap.ts. */
   maxWindowGroups?: number;
+  /** Told of each review a delivery opened, after its commit (src/review/notify.ts); must not block. */
+  reviews?: { opened(review: StoredReview): void };
 }

@@ -27,7 +27,7 @@ describe("co-signer webhook: the three outcomes on a Postgres server", () => {
     const body = { ...assetTransfer(), amlDetails: { screeningState: "READY" }, createTime: "2026-11-21T09:12:44.120Z" };
     const delivery = await cosigner.deliver(body);
     expect(delivery.verdict).toBe("signed");
-    expect(delivery.body).toMatchObject({ signTransaction: true, policyVersion: "2026-11-21.1" });
+    expect(delivery.body).toMatchObject({ signTransaction: true, policyVersion: service.policy.current().version });
     const decisionId = (delivery.body as { decisionId: string }).decisionId;
     const [row] = await rowsFor(body.name);
     expect(row).toMatchObject({
@@ -37,7 +37,7 @@ describe("co-signer webhook: the three outcomes on a Postgres server", () => {
       http_status: 200,
       replayed: false,
       vault: "vaults/5c3f1a2b9d7e",
-      policy_version: "2026-11-21.1",
+      policy_version: service.policy.current().version,
       policy_digest: service.policy.current().digest,
     });
     expect(row!.transaction).toEqual(body);
@@ -95,7 +95,7 @@ describe("co-signer webhook: the three outcomes on a Postgres server", () => {
     const ready = await fetch(`${service.url}/readyz`);
     expect(ready.status).toBe(200);
     const policy = (await (await fetch(`${service.url}/v1/policy`)).json()) as Record<string, unknown>;
-    expect(policy).toMatchObject({ version: "2026-11-21.1", digest: service.policy.current().digest, lastReloadError: null });
+    expect(policy).toMatchObject({ version: service.policy.current().version, digest: service.policy.current().digest, lastReloadError: null });
     const openapi = (await (await fetch(`${service.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(openapi.paths)).toContain("/v1/cosigner/webhook");
   });

@@ -1,0 +1,81 @@
+/**
+ * A reviewer's approval or rejection (CONTRACT.md section 9). Serialised with every delivery of the
+ * same transaction by the transaction name's advisory lock, so two reviewers approving at once are
+ * both counted, once each, and no approval slips in beside a delivery reading the approvals.
+ */
+import { randomUUID } from "node:crypto";
+import { lockTransactionName } from "../audit/decision-rows.js";
+import type { Db } from "../db/connect.js";
+import { AppError, err, ok, type Result } from "../errors.js";
+import type { PolicyBundle } from "../policy/types.js";
+import { recordExpiry } from "./decision-step.js";
+import { groupMembers, isInitiator } from "./requirement.js";
+import { reviewStatus } from "./state.js";
+import { actionsOf, findReview, insertActions, type ReviewAction, type StoredReview } from "./store.js";
+import { normalIdentity } from "./types.js";
+
+export type ReviewVerb = "approve" | "reject";
+
+export interface ReviewActionRequest {
+  transactionName: string;
+  identity: string;
+  verb: ReviewVerb;
+  comment: string | null;
+  bundle: PolicyBundle;
+  now: Date;
+}
+
+export interface ReviewRecord {
+  review: StoredReview;
+  actions: ReviewAction[];
+}
+
+export async function readReview(db: Db, transactionName: string): Promise<ReviewRecord | undefined> {
+  const review = await findReview(db, transactionName);
+  if (!review) return undefined;
+  return { review, actions: (await actionsOf(db, [review])).get(transactionName) ?? [] };
+}
+
+export async function actOnReview(db: Db, request: ReviewActionRequest): Promise<Result<ReviewRecord, AppError>> {
+  return db.transaction().execute(async (trx) => {
+    await lockTransactionName(trx, request.transactionName);
+    const record = await readReview(trx, request.transactionName);
+    if (!record) return err(new AppError("NOT_FOUND", "this transaction has no review"));
+    const written = await decideAction(trx, record, request);
+    if (!written.ok) return written;
+    return ok({ review: record.review, actions: [...record.actions, ...written.value] });
+  });
+}
+
+async function decideAction(trx: Db, { review, actions }: ReviewRecord, request: ReviewActionRequest): Promise<Result<ReviewAction[], AppError>> {
+  const identity = normalIdentity(request.identity);
+  const memberships = [...new Set(review.requirements.map((r) => r.group))].flatMap((group) => {
+    const member = groupMembers(request.bundle, group).find((m) => m.identity === identity);
+    return member ? [{ group, member }] : [];
+  });
+  if (memberships.length === 0) return err(new AppError("NOT_A_REVIEWER", `${identity} is in no reviewer group this review requires`));
+  const already = (group: string) => actions.some((a) => a.action === "approved" && a.identity === identity && a.group === group);
+  const pending = memberships.filter((m) => !already(m.group));
+  // A second approval by the same identity changes nothing, whatever state the review is in now.
+  if (request.verb === "approve" && pending.length === 0) return ok([]);
+  if (request.verb === "approve" && memberships.some((m) => isInitiator(m.member, review.initiator))) {
+    return err(new AppError("INITIATOR_CANNOT_APPROVE", "the transaction's initiator cannot approve it"));
+  }
+  const status = reviewStatus(review, actions, request.now);
+  if (status.expiryUnrecorded) await recordExpiry(trx, review, request.now);
+  if (status.state !== "open") return err(new AppError("REVIEW_CLOSED", `the review is ${status.state}`));
+
+  const action = (group: string, kind: "approved" | "rejected"): ReviewAction => ({
+    id: randomUUID(),
+    at: request.now,
+    transactionName: review.transactionName,
+    contentDigest: review.contentDigest,
+    identity,
+    action: kind,
+    group,
+    comment: request.comment,
+  });
+  const written = request.verb === "approve" ? pending.map((m) => action(m.group, "approved")) : [action(memberships[0]!.group, "rejected")];
+  await insertActions(trx, written);
+  return ok(written);
+}

@@ -1,0 +1,49 @@
+/** The `Review` object of the review API (CONTRACT.md section 9), from a review and its actions. */
+import type { ReviewRecord } from "./actions.js";
+import { reviewStatus } from "./state.js";
+import type { ReviewState } from "./types.js";
+
+export interface ReviewActionView {
+  identity: string;
+  at: string;
+  comment: string | null;
+}
+
+export interface ReviewView {
+  transactionName: string;
+  vault: string;
+  state: ReviewState;
+  openedAt: string;
+  expiresAt: string;
+  contentDigest: string;
+  requirements: { rule: string; group: string; quorum: number; approvals: ReviewActionView[] }[];
+  rejection: ReviewActionView | null;
+  openedBy: string;
+  explanation: unknown;
+}
+
+export function reviewView({ review, actions }: ReviewRecord, now: Date): ReviewView {
+  const status = reviewStatus(review, actions, now);
+  const asView = (a: { identity: string | null; at: Date; comment: string | null }): ReviewActionView => ({
+    identity: a.identity ?? "",
+    at: a.at.toISOString(),
+    comment: a.comment,
+  });
+  return {
+    transactionName: review.transactionName,
+    vault: review.vault,
+    state: status.state,
+    openedAt: review.openedAt.toISOString(),
+    expiresAt: review.expiresAt.toISOString(),
+    contentDigest: review.contentDigest,
+    requirements: review.requirements.map((r) => ({
+      rule: r.rule,
+      group: r.group,
+      quorum: r.quorum,
+      approvals: status.approvals.filter((a) => a.group === r.group).map(asView),
+    })),
+    rejection: status.rejection ? asView(status.rejection) : null,
+    openedBy: review.openedBy,
+    explanation: review.explanation,
+  };
+}
