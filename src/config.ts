@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseDuration } from "./duration.js";
+import { reviewConfig, type ReviewConfig } from "./review/config.js";
 
 const optionalString = z
   .string()
@@ -84,6 +85,11 @@ const envSchema = z.object({
   COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: secret,
   COUNTERSIGN_DECISION_TIMEOUT: milliseconds("5s"),
   COUNTERSIGN_MAX_WINDOW_GROUPS: z.coerce.number().int().min(1).max(100_000).default(256),
+  COUNTERSIGN_OIDC_ISSUER: optionalString,
+  COUNTERSIGN_OIDC_AUDIENCE: optionalString,
+  COUNTERSIGN_OIDC_IDENTITY_CLAIM: optionalString,
+  COUNTERSIGN_REVIEWER_TOKENS_FILE: secret,
+  COUNTERSIGN_REVIEW_WEBHOOK_URL: optionalString,
 });
 
 export interface CustodyApiConfig {
@@ -121,6 +127,8 @@ export interface Config {
   decisionTimeoutMs: number;
   /** A transaction touching more velocity window groups than this is denied (src/decision/group-cap.ts). */
   maxWindowGroups: number;
+  /** Reviewers' credentials and the review notification webhook (src/review/config.ts). */
+  review: ReviewConfig;
 }
 
 export class ConfigError extends Error {
@@ -151,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const eventsPublicKeyPem = e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE
     ? readKeyFile("COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE", e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE, problems)
     : undefined;
+  const review = reviewConfig(e, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
@@ -171,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     eventsPublicKeyPem,
     decisionTimeoutMs: e.COUNTERSIGN_DECISION_TIMEOUT,
     maxWindowGroups: e.COUNTERSIGN_MAX_WINDOW_GROUPS,
+    review,
   });
 }
 

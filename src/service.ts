@@ -14,6 +14,9 @@ import type { Logger } from "./log.js";
 import { ActivePolicy } from "./policy/active-policy.js";
 import { createServiceMetrics } from "./telemetry/metrics.js";
 import { startBackground, type Background } from "./background.js";
+import { ReviewerAuth } from "./review/auth.js";
+import { ReviewDesk } from "./review/desk.js";
+import { ReviewNotifier } from "./review/notify.js";
 
 export interface Service {
   url: string;
@@ -51,6 +54,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     if (config.migrate) await migrateAsOwner(database.db, config.migrateDatabaseUrl);
     background = startBackground({ config, db: database.db, logger, clock, metrics });
     const running = background;
+    const notifier = config.review.webhookUrl ? new ReviewNotifier({ url: config.review.webhookUrl, logger }) : undefined;
     const decision: DecisionDeps = {
       db: database.db,
       policy,
@@ -60,7 +64,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       decisionTimeoutMs: config.decisionTimeoutMs,
       maxWindowGroups: config.maxWindowGroups,
       ...(shadow ? { shadow } : {}),
+      ...(notifier ? { reviews: notifier } : {}),
     };
+    const review = { desk: new ReviewDesk({ db: database.db, policy, clock }), auth: new ReviewerAuth(config.review, [config.webhookToken, config.adminToken]) };
     const app = createApp({
       decision,
       status: { policyStatus: () => policy.status(), policyExtras: async () => ({ ...(await running.policyExtras()), shadow: shadow?.status() ?? null }), readiness: background.readiness },
@@ -69,6 +75,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       bodyLimitBytes: config.bodyLimitBytes,
       metrics,
       ...(background.eventsHandler ? { eventsHandler: background.eventsHandler } : {}),
+      review,
     });
     const server = await listen(app, config.host, config.port);
     // Polling, not fs.watch: swaps through symbolic links (ConfigMap, git-sync) are not reliably
@@ -88,6 +95,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       stop: async () => {
         clearInterval(poll);
         await drain(server, config.decisionTimeoutMs, logger);
+        await notifier?.stop();
         await running.stop();
         if (!options.database) await database.close();
         logger.info({}, "stopped: requests drained, database closed");

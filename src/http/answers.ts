@@ -52,3 +52,52 @@ export const readiness = z.object({
   policy: z.object({ version: z.string() }),
   checks: z.record(z.string(), z.string()),
 });
+
+const reviewActionView = z.object({ identity: z.string(), at: z.string().describe("RFC 3339"), comment: z.string().nullable() });
+
+export const review = z.object({
+  transactionName: z.string(),
+  vault: z.string(),
+  state: z.enum(["open", "approved", "rejected", "expired"]),
+  openedAt: z.string(),
+  expiresAt: z.string(),
+  contentDigest: z.string().describe("the content the review and its approvals bind to"),
+  requirements: z.array(z.object({ rule: z.string(), group: z.string(), quorum: z.number().int(), approvals: z.array(reviewActionView) })),
+  rejection: reviewActionView.nullable(),
+  openedBy: z.uuid().describe("the deferring decision that opened the review"),
+  explanation: z
+    .object({
+      kind: z.string(),
+      initiator: z.string().nullable(),
+      note: z.string().nullable(),
+      externalId: z.string().nullable(),
+      policyVersion: z.string(),
+      reasons: z.array(z.string()),
+      transfers: z.array(
+        z.object({
+          index: z.number().int(),
+          network: z.string().nullable(),
+          asset: z.string(),
+          amount: z.string().nullable(),
+          rawAmount: z.string().nullable(),
+          source: z.string(),
+          destination: z.string(),
+          destinationName: z.string().nullable().describe("the address-book entry's name, when the destination is one"),
+          destinationInAddressBook: z.boolean(),
+          destinationInternal: z.boolean(),
+          velocity: z.record(z.string(), z.unknown()).describe("window usage before and after this transfer"),
+        }),
+      ),
+      deferredBy: z.array(
+        z.object({
+          rule: z.string(),
+          reason: z.string().nullable(),
+          transfers: z.array(z.number().int().nullable()),
+          review: z.object({ group: z.string(), quorum: z.number().int(), expiresAfter: z.string() }).nullable(),
+        }),
+      ),
+    })
+    .describe("what the reviewer decides on, as the opening delivery saw it"),
+});
+
+export const reviewList = z.object({ reviews: z.array(review) });

@@ -9,6 +9,9 @@ import { errorHandler, sendError } from "./envelope.js";
 import { openApiDocument } from "./openapi.js";
 import { requestContext } from "./request-context.js";
 import { evaluateRouter } from "./routes/evaluate.js";
+import { reviewRouter } from "./routes/review.js";
+import type { ReviewerAuth } from "../review/auth.js";
+import type { ReviewDesk } from "../review/desk.js";
 import { statusRouter, type StatusOptions } from "./routes/status.js";
 import { webhookRouter } from "./routes/webhook.js";
 
@@ -21,6 +24,8 @@ export interface AppOptions {
   metrics?: ServiceMetrics;
   /** `POST /v1/events`, when the event webhook is configured. */
   eventsHandler?: RequestHandler;
+  /** The review API and page (CONTRACT.md section 9). */
+  review?: { desk: ReviewDesk; auth: ReviewerAuth };
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -34,6 +39,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
   app.use(statusRouter({ db: options.decision.db, ...options.status }));
   if (options.eventsHandler) app.post("/v1/events", options.eventsHandler);
+  if (options.review) app.use(reviewRouter(options.review.desk, options.review.auth));
   app.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument());
   });

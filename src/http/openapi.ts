@@ -5,6 +5,7 @@
 import { z } from "zod";
 import * as tx from "../transaction/schemas.js";
 import * as answers from "./answers.js";
+import { reviewActionBody } from "./routes/review.js";
 
 const nameField = z.string().regex(/^vaults\/[A-Za-z0-9_-]+\/transactions\/[A-Za-z0-9_-]+$/);
 
@@ -32,6 +33,32 @@ function schema(s: z.ZodType): unknown {
 const json = (ref: string) => ({ "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } });
 const errorResponse = (description: string) => ({ description, content: json("Error") });
 
+const reviewerErrors = {
+  "401": errorResponse("missing or invalid reviewer credential (the webhook and admin tokens are not reviewer credentials)"),
+  "403": errorResponse("review is not configured"),
+};
+
+const transactionParameters = ["vault", "transaction"].map((name) => ({ name, in: "path", required: true, schema: { type: "string", pattern: "^[A-Za-z0-9_-]+$" } }));
+
+function reviewAction(summary: string, commentRequired: boolean): object {
+  return {
+    post: {
+      summary,
+      security: [{ reviewer: [] }],
+      parameters: transactionParameters,
+      requestBody: { required: commentRequired, content: json("ReviewAction") },
+      responses: {
+        "200": { description: "the review after the action", content: json("Review") },
+        "400": errorResponse(commentRequired ? "no comment, or a malformed body" : "malformed body"),
+        "401": reviewerErrors["401"],
+        "403": errorResponse("NOT_A_REVIEWER (in no required group) or INITIATOR_CANNOT_APPROVE"),
+        "404": errorResponse("no review for this transaction"),
+        "409": errorResponse("REVIEW_CLOSED: approved, rejected or expired"),
+      },
+    },
+  };
+}
+
 let cached: object | undefined;
 
 export function openApiDocument(): object {
@@ -47,6 +74,7 @@ function build(): object {
       securitySchemes: {
         webhookToken: { type: "http", scheme: "bearer", description: "COUNTERSIGN_WEBHOOK_TOKEN (also as Basic password or ?token=)" },
         adminToken: { type: "http", scheme: "bearer", description: "COUNTERSIGN_ADMIN_TOKEN" },
+        reviewer: { type: "http", scheme: "bearer", description: "an OpenID Connect ID token of COUNTERSIGN_OIDC_ISSUER, or a token of COUNTERSIGN_REVIEWER_TOKENS_FILE" },
       },
       schemas: {
         WebhookBody: schema(webhookBody),
@@ -55,6 +83,9 @@ function build(): object {
         PolicyStatus: schema(answers.policyStatus),
         Readiness: schema(answers.readiness),
         Error: schema(answers.errorEnvelope),
+        Review: schema(answers.review),
+        ReviewList: schema(answers.reviewList),
+        ReviewAction: schema(reviewActionBody),
       },
     },
     paths: {
@@ -101,6 +132,28 @@ function build(): object {
           },
         },
       },
+      "/v1/reviews": {
+        get: {
+          summary: "Reviews of deferred transactions, newest first",
+          security: [{ reviewer: [] }],
+          parameters: [{ name: "state", in: "query", required: false, schema: { type: "string", enum: ["open", "approved", "rejected", "expired"] } }],
+          responses: {
+            "200": { description: "the reviews", content: json("ReviewList") },
+            ...reviewerErrors,
+          },
+        },
+      },
+      "/v1/vaults/{vault}/transactions/{transaction}/review": {
+        get: {
+          summary: "One transaction's review, with its explanation",
+          security: [{ reviewer: [] }],
+          parameters: transactionParameters,
+          responses: { "200": { description: "the review", content: json("Review") }, "404": errorResponse("no review for this transaction"), ...reviewerErrors },
+        },
+      },
+      "/v1/vaults/{vault}/transactions/{transaction}/review:approve": reviewAction("Approve the review (a second approval by the same identity changes nothing)", false),
+      "/v1/vaults/{vault}/transactions/{transaction}/review:reject": reviewAction("Reject the review: the next delivery is denied for good", true),
+      "/review": { get: { summary: "The review page for people (HTML)", responses: { "200": { description: "HTML", content: { "text/html": {} } } } } },
       "/v1/policy": { get: { summary: "Active policy", responses: { "200": { description: "status", content: json("PolicyStatus") } } } },
       "/healthz": { get: { summary: "Liveness", responses: { "200": { description: "alive" } } } },
       "/readyz": {

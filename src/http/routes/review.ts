@@ -1,0 +1,84 @@
+/**
+ * The review API (CONTRACT.md section 9): reviewers list, read, approve and reject reviews of
+ * deferred transactions with their own credentials (src/review/auth.ts).
+ */
+import { Router, type RequestHandler } from "express";
+import { z } from "zod";
+import { AppError } from "../../errors.js";
+import { bearerOf, type Reviewer, type ReviewerAuth } from "../../review/auth.js";
+import type { ReviewDesk } from "../../review/desk.js";
+import { sendAppError, sendError } from "../envelope.js";
+import { parseJsonBody, rawBody } from "../json-body.js";
+
+const STATES = ["open", "approved", "rejected", "expired"] as const;
+const ID = /^[A-Za-z0-9_-]+$/;
+const COMMENT_MAX = 2000;
+const BODY_LIMIT = 16 * 1024;
+
+export const reviewActionBody = z.strictObject({
+  comment: z.string().trim().max(COMMENT_MAX, `a comment is at most ${COMMENT_MAX} characters`).optional(),
+});
+
+export function requireReviewer(auth: ReviewerAuth): RequestHandler {
+  return (req, res, next) => {
+    auth.authenticate(bearerOf(req.get("authorization"))).then((result) => {
+      if (!result.ok) {
+        if (result.error.code === "UNAUTHORIZED") res.setHeader("WWW-Authenticate", 'Bearer realm="countersign-review"');
+        return sendAppError(res, result.error);
+      }
+      res.locals.reviewer = result.value;
+      next();
+    }, next);
+  };
+}
+
+/** `vaults/{v}/transactions/{t}` from the path, or null when either id is malformed. */
+export function transactionNameOf(vault: unknown, transaction: unknown): string | null {
+  if (typeof vault !== "string" || typeof transaction !== "string" || !ID.test(vault) || !ID.test(transaction)) return null;
+  return `vaults/${vault}/transactions/${transaction}`;
+}
+
+/** Approve's comment is optional; reject's is required. */
+export function actionComment(verb: "approve" | "reject", comment: string | undefined): string | null | AppError {
+  const text = comment?.trim() ?? "";
+  if (verb === "reject" && text === "") return new AppError("INVALID_REQUEST", "a rejection needs a comment saying why");
+  return text === "" ? null : text;
+}
+
+export function reviewRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
+  const router = Router();
+  const reviewer = requireReviewer(auth);
+
+  router.get("/v1/reviews", reviewer, async (req, res) => {
+    const state = req.query.state;
+    if (state !== undefined && !STATES.includes(state as (typeof STATES)[number])) {
+      return sendError(res, "INVALID_REQUEST", `state is one of ${STATES.join(", ")}`);
+    }
+    res.json({ reviews: await desk.list(state as (typeof STATES)[number] | undefined) });
+  });
+
+  router.get("/v1/vaults/:vault/transactions/:transaction/review", reviewer, async (req, res) => {
+    const name = transactionNameOf(req.params.vault, req.params.transaction);
+    if (name === null) return sendError(res, "NOT_FOUND", "no such transaction");
+    const view = await desk.get(name);
+    if (!view) return sendError(res, "NOT_FOUND", "this transaction has no review");
+    res.json(view);
+  });
+
+  router.post("/v1/vaults/:vault/transactions/:transaction/:verb", reviewer, rawBody(BODY_LIMIT), async (req, res, next) => {
+    const verb = req.params.verb === "review:approve" ? "approve" : req.params.verb === "review:reject" ? "reject" : null;
+    if (verb === null) return next();
+    const name = transactionNameOf(req.params.vault, req.params.transaction);
+    if (name === null) return sendError(res, "NOT_FOUND", "no such transaction");
+    const empty = !Buffer.isBuffer(req.body) || req.body.length === 0;
+    const body = reviewActionBody.safeParse(empty ? {} : parseJsonBody(req.body));
+    if (!body.success) return sendError(res, "INVALID_REQUEST", body.error.issues.map((i) => i.message).join("; "));
+    const comment = actionComment(verb, body.data.comment);
+    if (comment instanceof AppError) return sendAppError(res, comment);
+    const { identity } = res.locals.reviewer as Reviewer;
+    const done = await desk.act(name, identity, verb, comment);
+    if (!done.ok) return sendAppError(res, done.error);
+    res.json(done.value);
+  });
+  return router;
+}

@@ -1,0 +1,102 @@
+/**
+ * Reviewer authentication (CONTRACT.md section 9): `Authorization: Bearer <token>` where the token
+ * is a reviewer token from COUNTERSIGN_REVIEWER_TOKENS_FILE (compared by SHA-256 in constant time)
+ * or an OpenID Connect ID token verified by jose against the issuer's JWKS, found by discovery.
+ * The webhook and admin tokens are never reviewer credentials, even if listed in the file.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { AppError, err, ok, type Result } from "../errors.js";
+import type { OidcConfig, ReviewConfig } from "./config.js";
+import { normalIdentity } from "./types.js";
+
+export interface Reviewer {
+  identity: string;
+  via: "oidc" | "token";
+}
+
+/** Asymmetric signatures only: an ID token signed with a shared secret is not the provider's. */
+const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+const DISCOVERY_TIMEOUT_MS = 5_000;
+
+const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest();
+const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token);
+
+export class ReviewerAuth {
+  private jwks: Promise<JWTVerifyGetKey> | undefined;
+  private readonly refused: Buffer[];
+
+  constructor(
+    private readonly config: Pick<ReviewConfig, "oidc" | "tokens">,
+    /** Credentials that are never a reviewer's: the webhook and admin tokens. */
+    refused: readonly (string | undefined)[] = [],
+  ) {
+    this.refused = refused.filter((t): t is string => t !== undefined).map(sha256);
+  }
+
+  /** Whether any reviewer credential is configured at all. */
+  get configured(): boolean {
+    return this.config.oidc !== undefined || this.config.tokens.length > 0;
+  }
+
+  async authenticate(token: string | undefined): Promise<Result<Reviewer, AppError>> {
+    if (!this.configured) return err(new AppError("FORBIDDEN", "review is disabled: configure COUNTERSIGN_OIDC_ISSUER or COUNTERSIGN_REVIEWER_TOKENS_FILE"));
+    if (token === undefined || token === "") return err(new AppError("UNAUTHORIZED", "a reviewer token is required"));
+    const digest = sha256(token);
+    if (this.refused.some((r) => timingSafeEqual(r, digest))) return err(new AppError("UNAUTHORIZED", "reviewer token is not valid"));
+    // Every listed token is compared, so timing does not tell which line matched.
+    const matches = this.config.tokens.filter((t) => timingSafeEqual(t.sha256, digest));
+    if (matches.length > 0) return ok({ identity: matches[0]!.identity, via: "token" });
+    if (this.config.oidc && looksLikeJwt(token)) return this.verifyIdToken(this.config.oidc, token);
+    return err(new AppError("UNAUTHORIZED", "reviewer token is not valid"));
+  }
+
+  private async verifyIdToken(oidc: OidcConfig, token: string): Promise<Result<Reviewer, AppError>> {
+    let keys: JWTVerifyGetKey;
+    try {
+      keys = await this.keys(oidc);
+    } catch {
+      this.jwks = undefined; // ask the provider again next time
+      return err(new AppError("UNAVAILABLE", "the identity provider cannot be reached to verify the token"));
+    }
+    try {
+      const { payload } = await jwtVerify(token, keys, { issuer: oidc.issuer, audience: oidc.audience, algorithms: ALGORITHMS });
+      const identity = payload[oidc.identityClaim];
+      if (typeof identity !== "string" || identity.trim() === "") {
+        return err(new AppError("UNAUTHORIZED", `the ID token has no ${oidc.identityClaim} claim`));
+      }
+      if (oidc.identityClaim === "email" && payload.email_verified === false) {
+        return err(new AppError("UNAUTHORIZED", "the ID token's email is not verified"));
+      }
+      return ok({ identity: normalIdentity(identity), via: "oidc" });
+    } catch (error) {
+      // jose's own errors are about the token (signature, claims, expiry, unknown key); anything else is fetching the keys.
+      if (error instanceof joseErrors.JWKSTimeout || !(error instanceof joseErrors.JOSEError)) {
+        return err(new AppError("UNAVAILABLE", "the identity provider cannot be reached to verify the token"));
+      }
+      return err(new AppError("UNAUTHORIZED", "reviewer token is not valid"));
+    }
+  }
+
+  /** The issuer's JWKS, located by OpenID Connect discovery once and then cached (jose refreshes the keys). */
+  private keys(oidc: OidcConfig): Promise<JWTVerifyGetKey> {
+    this.jwks ??= discoverJwks(oidc.issuer);
+    return this.jwks;
+  }
+}
+
+async function discoverJwks(issuer: string): Promise<JWTVerifyGetKey> {
+  const url = `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`;
+  const response = await fetch(url, { signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS), redirect: "error" });
+  if (!response.ok) throw new Error(`discovery answered ${response.status}`);
+  const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+  // The document must be the issuer's own (OpenID Connect Discovery 1.0, section 4.3).
+  if (document.issuer !== issuer || typeof document.jwks_uri !== "string") throw new Error("discovery document does not match the issuer");
+  return createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: DISCOVERY_TIMEOUT_MS });
+}
+
+/** The bearer token of a request's Authorization header. */
+export function bearerOf(header: string | undefined): string | undefined {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}

@@ -1,0 +1,93 @@
+/**
+ * The optional notification when a review opens (COUNTERSIGN_REVIEW_WEBHOOK_URL): Slack-compatible
+ * JSON (`{"text": ...}`), posted after the decision is committed, retried with exponential back-off
+ * on network errors, 429 and 5xx. It never blocks or fails a decision: `opened` only queues.
+ */
+import { describeError, type Logger } from "../log.js";
+import type { Explanation } from "./explanation.js";
+import type { StoredReview } from "./store.js";
+
+export interface NotifierOptions {
+  url: string;
+  logger: Logger;
+  attempts?: number;
+  baseDelayMs?: number;
+  timeoutMs?: number;
+}
+
+export class ReviewNotifier {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(private readonly options: NotifierOptions) {}
+
+  opened(review: StoredReview): void {
+    if (this.stopped) return;
+    this.attempt(JSON.stringify(message(review)), review.transactionName, 1);
+  }
+
+  /** Cancels pending retries and waits for requests already sent. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private attempt(body: string, transaction: string, n: number): void {
+    const sending = this.send(body).then((outcome) => {
+      if (outcome === "sent" || outcome === "refused") {
+        if (outcome === "refused") this.options.logger.warn({ transaction }, "review notification refused by the webhook; not retried");
+        return;
+      }
+      const attempts = this.options.attempts ?? 5;
+      if (n >= attempts || this.stopped) {
+        this.options.logger.warn({ transaction, attempts: n }, "review notification not delivered; giving up");
+        return;
+      }
+      const base = this.options.baseDelayMs ?? 1000;
+      const delay = base * 2 ** (n - 1) * (1 + Math.random() * 0.2);
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.attempt(body, transaction, n + 1);
+      }, delay);
+      timer.unref();
+      this.timers.add(timer);
+    });
+    this.inFlight.add(sending);
+    void sending.finally(() => this.inFlight.delete(sending));
+  }
+
+  private async send(body: string): Promise<"sent" | "retry" | "refused"> {
+    try {
+      const response = await fetch(this.options.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      if (response.ok) return "sent";
+      return response.status === 429 || response.status >= 500 ? "retry" : "refused";
+    } catch (error) {
+      this.options.logger.debug({ ...describeError(error) }, "review notification failed; will retry");
+      return "retry";
+    }
+  }
+}
+
+/** Slack's incoming-webhook format: `text`, shown by Slack and by the many services that accept its payload. */
+export function message(review: StoredReview): { text: string } {
+  const explanation = review.explanation as Partial<Explanation>;
+  const transfers = (explanation.transfers ?? []).map((t) => `${t.amount ?? t.rawAmount ?? "?"} ${t.asset} to ${t.destinationName ?? t.destination}`);
+  const why = (explanation.deferredBy ?? []).map((r) => r.reason ?? r.rule);
+  const needs = review.requirements.map((r) => `${r.quorum} of ${r.group}`).join(", ");
+  const lines = [
+    `Review needed: ${review.transactionName}`,
+    ...(transfers.length > 0 ? [`Transfers: ${transfers.join("; ")}`] : []),
+    ...(why.length > 0 ? [`Why: ${why.join("; ")}`] : []),
+    `Needs: ${needs}; expires ${review.expiresAt.toISOString()}`,
+  ];
+  return { text: lines.join("\n") };
+}

@@ -1,0 +1,254 @@
+/**
+ * Human review end to end over HTTP (issue 12, must-show 1 and 2): the co-signer simulator
+ * delivers a large transfer, reviewers act through the review API with reviewer tokens and OIDC
+ * ID tokens, and the next delivery is signed or canceled; the rows record every step.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assetTransfer, ETH } from "../support/bodies.js";
+import { ADMIN_TOKEN, ALICE, api, approve, BOB, CAROL, MALLORY, reject, reviewPath, startReviewWorld, WEBHOOK_TOKEN, type ReviewWorld } from "./support.js";
+
+/** 10 ETH between two wallets of the vault: the example policy's eth-review-threshold defers it. */
+const largeTransfer = (extra: Record<string, unknown> = {}) => ({ ...assetTransfer({ amount: "10", asset: ETH }), ...extra });
+
+describe("human review of a deferred transfer, over HTTP", () => {
+  let w: ReviewWorld;
+  let alice: string;
+  let bob: string;
+  let mallory: string;
+  let carol: string; // an OIDC ID token
+
+  beforeAll(async () => {
+    w = await startReviewWorld();
+    const token = (identity: string) => w.reviewers.tokens[identity]!;
+    [alice, bob, mallory] = [token(ALICE), token(BOB), token(MALLORY)];
+    carol = await w.issuer.idToken({ sub: "carol-1", email: "Carol@Treasury.example", email_verified: true });
+  });
+  afterAll(async () => w?.stop());
+
+  const decisions = (name: string) =>
+    w.tdb.handle.db.selectFrom("decisions").select(["id", "decision", "sign_transaction", "reasons", "replayed"]).where("transaction_name", "=", name).orderBy("seq").execute();
+  const actions = (name: string) =>
+    w.tdb.handle.db.selectFrom("review_actions").select(["action", "identity", "group", "comment", "content_digest"]).where("transaction_name", "=", name).orderBy("seq").execute();
+
+  async function deferred(body: { name: string }) {
+    const first = await w.cosigner.deliver(body);
+    expect(first.verdict).toBe("pending");
+    expect(first.status).toBe(503);
+    expect((first.body as { error: { reasons: string[] } }).error.reasons).toEqual(["ETH transfers above 5 wait for review by two treasury approvers"]);
+    return first;
+  }
+
+  it("two approvals by distinct members: the next delivery is signed, and the rows record both and the decision", async () => {
+    const body = largeTransfer();
+    const first = await deferred(body);
+    const opened = await api(w.service, "GET", reviewPath(body.name), alice);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({
+      transactionName: body.name,
+      vault: "vaults/5c3f1a2b9d7e",
+      state: "open",
+      openedAt: "2026-11-22T09:00:00.000Z",
+      expiresAt: "2026-11-23T09:00:00.000Z",
+      requirements: [{ rule: "eth-review-threshold", group: "treasury-approvers", quorum: 2, approvals: [] }],
+      rejection: null,
+      openedBy: (first.body as { error: { decisionId: string } }).error.decisionId,
+    });
+    expect(opened.body.explanation).toMatchObject({
+      kind: "assetTransfer",
+      transfers: [{ index: 0, asset: ETH, amount: "10", destination: "vaults/5c3f1a2b9d7e/wallets/cold0001", destinationInternal: true, velocity: { daily_out: { amount: "0", amountAfter: "10" } } }],
+      deferredBy: [{ rule: "eth-review-threshold", reason: "ETH transfers above 5 wait for review by two treasury approvers", review: { group: "treasury-approvers", quorum: 2, expiresAfter: "24h" } }],
+    });
+
+    const one = await approve(w, body.name, alice, "expected payout");
+    expect(one.status).toBe(200);
+    expect(one.body.state).toBe("open");
+    expect((await w.cosigner.deliver(body)).verdict).toBe("pending"); // one of two is not a quorum
+
+    const two = await approve(w, body.name, carol);
+    expect(two.status).toBe(200);
+    expect(two.body.state).toBe("approved");
+    expect((two.body.requirements as { approvals: { identity: string }[] }[])[0]!.approvals.map((a) => a.identity)).toEqual([ALICE, CAROL]);
+
+    const signed = await w.cosigner.deliver(body);
+    expect(signed.verdict).toBe("signed");
+    expect((await w.cosigner.deliver(body)).verdict).toBe("signed"); // final, repeated
+
+    const rows = await decisions(body.name);
+    expect(rows.map((r) => [r.decision, r.replayed])).toEqual([["defer", false], ["defer", false], ["allow", false], ["allow", true]]);
+    expect((await actions(body.name)).map((a) => [a.action, a.identity, a.group, a.comment])).toEqual([
+      ["opened", null, "treasury-approvers", "eth-review-threshold: 2 of treasury-approvers"],
+      ["approved", ALICE, "treasury-approvers", "expected payout"],
+      ["approved", CAROL, "treasury-approvers", null],
+    ]);
+    const facts = await w.tdb.handle.db.selectFrom("decisions").select("facts").where("id", "=", (signed.body as { decisionId: string }).decisionId).executeTakeFirstOrThrow();
+    expect((facts.facts as { review: unknown }[])[0]!.review).toEqual({ state: "approved", approvals: 2, approvers: [ALICE, CAROL] });
+    // Windows are charged when it is signed, by the signing decision: one charge per window group.
+    const charges = await w.tdb.handle.db.selectFrom("velocity_charges").select(["amount", "decision_id"]).where("transaction_name", "=", body.name).execute();
+    expect(charges).toHaveLength(2);
+    for (const c of charges) expect(c).toEqual({ amount: "10", decision_id: (signed.body as { decisionId: string }).decisionId });
+  });
+
+  it("a single rejection cancels: the next delivery is denied for good with who rejected and why", async () => {
+    const body = largeTransfer();
+    await deferred(body);
+    await approve(w, body.name, alice);
+    const refused = await reject(w, body.name, bob, "not on the payout calendar");
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ state: "rejected", rejection: { identity: BOB, comment: "not on the payout calendar" } });
+    const denied = await w.cosigner.deliver(body);
+    expect(denied.verdict).toBe("canceled");
+    expect(denied.body).toMatchObject({ signTransaction: false, reasons: [`rejected in review by ${BOB}: not on the payout calendar`] });
+    expect((await approve(w, body.name, carol)).body).toMatchObject({ error: { code: "REVIEW_CLOSED" } });
+    expect((await w.cosigner.deliver(body)).verdict).toBe("canceled");
+    expect((await decisions(body.name)).map((r) => [r.decision, r.sign_transaction, r.replayed])).toEqual([
+      ["defer", null, false],
+      ["deny", false, false],
+      ["deny", false, true],
+    ]);
+  });
+
+  it("a rejection needs a comment; a second approval by the same identity changes nothing", async () => {
+    const body = largeTransfer();
+    await deferred(body);
+    const noComment = await reject(w, body.name, alice);
+    expect(noComment.status).toBe(400);
+    expect(noComment.body).toMatchObject({ error: { code: "INVALID_REQUEST" } });
+    expect((await approve(w, body.name, alice, "first")).status).toBe(200);
+    const again = await approve(w, body.name, alice, "second");
+    expect(again.status).toBe(200);
+    expect((again.body.requirements as { approvals: unknown[] }[])[0]!.approvals).toEqual([{ identity: ALICE, at: "2026-11-22T09:00:00.000Z", comment: "first" }]);
+    expect((await actions(body.name)).filter((a) => a.action === "approved")).toHaveLength(1);
+    expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+  });
+
+  it("the initiator's approval is refused, and counts for nothing", async () => {
+    const body = largeTransfer({ request: { initiator: "users/2d2e40r3" } }); // bob's platform user
+    await deferred(body);
+    const own = await approve(w, body.name, bob);
+    expect(own.status).toBe(403);
+    expect(own.body).toMatchObject({ error: { code: "INITIATOR_CANNOT_APPROVE", requestId: expect.any(String) } });
+    await approve(w, body.name, alice);
+    expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+    expect((await actions(body.name)).map((a) => a.identity)).toEqual([null, ALICE]);
+  });
+
+  it("an initiator named users/<identity> cannot approve either", async () => {
+    const body = largeTransfer({ request: { initiator: `users/${CAROL}` } });
+    await deferred(body);
+    expect((await approve(w, body.name, carol)).body).toMatchObject({ error: { code: "INITIATOR_CANNOT_APPROVE" } });
+  });
+
+  it("a third party's credentials are refused: outsiders, unknown tokens, the webhook and admin tokens, forged or misaddressed ID tokens", async () => {
+    const body = largeTransfer();
+    await deferred(body);
+    const path = `${reviewPath(body.name)}:approve`;
+    const outsider = await api(w.service, "POST", path, mallory, {});
+    expect(outsider.status).toBe(403);
+    expect(outsider.body).toMatchObject({ error: { code: "NOT_A_REVIEWER" } });
+    const oidcOutsider = await api(w.service, "POST", path, await w.issuer.idToken({ email: "eve@elsewhere.example" }), {});
+    expect(oidcOutsider.body).toMatchObject({ error: { code: "NOT_A_REVIEWER" } });
+    const refusedTokens = [
+      undefined,
+      "not-a-reviewer-token",
+      WEBHOOK_TOKEN,
+      ADMIN_TOKEN,
+      await w.issuer.idToken({ email: CAROL }, { foreignKey: true }),
+      await w.issuer.idToken({ email: CAROL }, { audience: "someone-else" }),
+      await w.issuer.idToken({ email: CAROL }, { issuer: "https://issuer.invalid" }),
+      await w.issuer.idToken({ email: CAROL }, { expiresIn: "-1m" }),
+      await w.issuer.idToken({ email: CAROL, email_verified: false }),
+      await w.issuer.idToken({ sub: "no-email" }),
+    ];
+    for (const token of refusedTokens) {
+      const answer = await api(w.service, "POST", path, token, {});
+      expect(answer.status, String(token)).toBe(401);
+      expect(answer.body).toMatchObject({ error: { code: "UNAUTHORIZED" } });
+    }
+    expect((await api(w.service, "GET", "/v1/reviews", WEBHOOK_TOKEN)).status).toBe(401);
+    expect((await actions(body.name)).map((a) => a.action)).toEqual(["opened"]);
+    expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+  });
+
+  it("approvals of one snapshot never count for a changed one: the changed delivery is a conflicting snapshot", async () => {
+    const body = largeTransfer();
+    await deferred(body);
+    await approve(w, body.name, alice);
+    await approve(w, body.name, carol);
+    const changed = { ...body, details: { assetTransfer: { ...body.details.assetTransfer, amount: "11" } } };
+    const answer = await w.cosigner.deliver(changed);
+    expect(answer.verdict).toBe("canceled");
+    expect(answer.body).toMatchObject({ reasons: ["conflicting snapshot"] });
+    expect((await w.cosigner.deliver(body)).verdict).toBe("canceled"); // the name is decided for good
+    expect(await w.tdb.handle.db.selectFrom("velocity_charges").select("amount").where("transaction_name", "=", body.name).execute()).toEqual([]);
+  });
+
+  it("an approval after the review expired does not count: refused, and the next delivery is denied `review expired`", async () => {
+    const body = largeTransfer();
+    await deferred(body);
+    await approve(w, body.name, alice);
+    w.clock.now += 24 * 3600_000; // exactly expiresAt
+    try {
+      const late = await approve(w, body.name, carol);
+      expect(late.status).toBe(409);
+      expect(late.body).toMatchObject({ error: { code: "REVIEW_CLOSED", message: "the review is expired" } });
+      const denied = await w.cosigner.deliver(body);
+      expect(denied.verdict).toBe("canceled");
+      expect(denied.body).toMatchObject({ reasons: ["review expired"] });
+      expect((await api(w.service, "GET", reviewPath(body.name), alice)).body.state).toBe("expired");
+      expect((await actions(body.name)).map((a) => a.action)).toEqual(["opened", "approved", "expired"]);
+    } finally {
+      w.clock.now -= 24 * 3600_000;
+    }
+  });
+
+  it("two reviewers approving concurrently are counted once each", async () => {
+    const body = largeTransfer();
+    await deferred(body);
+    const answers = await Promise.all([alice, carol, alice, carol, alice, carol].map((t) => approve(w, body.name, t)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const approvals = (await actions(body.name)).filter((a) => a.action === "approved").map((a) => a.identity).sort();
+    expect(approvals).toEqual([ALICE, CAROL]);
+    expect((await api(w.service, "GET", reviewPath(body.name), alice)).body.state).toBe("approved");
+    expect((await w.cosigner.deliver(body)).verdict).toBe("signed");
+  });
+
+  it("lists reviews newest first, filtered by state; a transaction without review is 404", async () => {
+    const body = largeTransfer();
+    await deferred(body);
+    const open = await api(w.service, "GET", "/v1/reviews?state=open", carol);
+    expect(open.status).toBe(200);
+    const reviews = open.body.reviews as { transactionName: string; state: string }[];
+    expect(reviews[0]!.transactionName).toBe(body.name);
+    expect(reviews.every((r) => r.state === "open")).toBe(true);
+    const all = (await api(w.service, "GET", "/v1/reviews", carol)).body.reviews as { state: string }[];
+    expect(new Set(all.map((r) => r.state))).toEqual(new Set(["open", "approved", "rejected", "expired"]));
+    expect((await api(w.service, "GET", "/v1/reviews?state=maybe", carol)).status).toBe(400);
+    const missing = await api(w.service, "GET", reviewPath("vaults/5c3f1a2b9d7e/transactions/nothing"), carol);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: { code: "NOT_FOUND" } });
+    expect((await approve(w, "vaults/5c3f1a2b9d7e/transactions/nothing", alice)).status).toBe(404);
+  });
+
+  it("a small transfer opens no review", async () => {
+    const body = assetTransfer({ amount: "1" });
+    expect((await w.cosigner.deliver(body)).verdict).toBe("signed");
+    expect(await actions(body.name)).toEqual([]);
+  });
+});
+
+describe("the review API in /openapi.json", () => {
+  it("documents the endpoints of CONTRACT.md section 9 and the Review object", async () => {
+    const w = await startReviewWorld();
+    try {
+      const doc = (await (await fetch(`${w.service.url}/openapi.json`)).json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, { properties?: object }> } };
+      for (const path of ["/v1/reviews", "/v1/vaults/{vault}/transactions/{transaction}/review", "/v1/vaults/{vault}/transactions/{transaction}/review:approve", "/v1/vaults/{vault}/transactions/{transaction}/review:reject", "/review"]) {
+        expect(doc.paths, path).toHaveProperty([path]);
+      }
+      expect(Object.keys(doc.components.schemas.Review!.properties ?? {}).sort()).toEqual(
+        ["contentDigest", "expiresAt", "explanation", "openedAt", "openedBy", "rejection", "requirements", "state", "transactionName", "vault"],
+      );
+    } finally {
+      await w.stop();
+    }
+  });
+});
