@@ -3,7 +3,10 @@
  * delivers a large transfer, reviewers act through the review API with reviewer tokens and OIDC
  * ID tokens, and the next delivery is signed or canceled; the rows record every step.
  */
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sealPending } from "../../src/audit/sealer.js";
+import { verifyChain } from "../../src/audit/verify.js";
 import { assetTransfer, ETH } from "../support/bodies.js";
 import { ADMIN_TOKEN, ALICE, api, approve, BOB, CAROL, MALLORY, reject, reviewPath, startReviewWorld, WEBHOOK_TOKEN, type ReviewWorld } from "./support.js";
 
@@ -86,6 +89,21 @@ describe("human review of a deferred transfer, over HTTP", () => {
     const charges = await w.tdb.handle.db.selectFrom("velocity_charges").select(["amount", "decision_id"]).where("transaction_name", "=", body.name).execute();
     expect(charges).toHaveLength(2);
     for (const c of charges) expect(c).toEqual({ amount: "10", decision_id: (signed.body as { decisionId: string }).decisionId });
+
+    // The review rows are links of the audit chain and steps of the transaction's timeline.
+    await sealPending(w.tdb.handle.db);
+    const chained = await sql<{ source: string; n: number }>`
+      select source, count(*)::int as n from audit_chain c join review_actions a on c.source = 'review_actions' and c.row_key = a.id::text
+      where a.transaction_name = ${body.name} group by source`.execute(w.tdb.handle.db);
+    expect(chained.rows).toEqual([{ source: "review_actions", n: 3 }]);
+    expect((await verifyChain(w.tdb.handle.db)).ok).toBe(true);
+    const timeline = await sql<{ kind: string; outcome: string; detail: string | null }>`
+      select kind, outcome, detail from transaction_timeline where transaction_name = ${body.name} order by at, seq`.execute(w.tdb.handle.db);
+    expect(timeline.rows.filter((r) => r.kind === "review")).toEqual([
+      { kind: "review", outcome: "opened", detail: "eth-review-threshold: 2 of treasury-approvers" },
+      { kind: "review", outcome: "approved", detail: `${ALICE}: expected payout` },
+      { kind: "review", outcome: "approved", detail: CAROL },
+    ]);
   });
 
   it("a single rejection cancels: the next delivery is denied for good with who rejected and why", async () => {
