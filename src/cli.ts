@@ -8,6 +8,7 @@ import { migrateToLatest } from "./db/migrate.js";
 import { explain } from "./commands/explain.js";
 import { policyCheck } from "./commands/policy-check.js";
 import { serve } from "./main.js";
+import { shutdownTelemetry } from "./telemetry/lifecycle.js";
 
 const USAGE = `usage: countersign <command>
 
@@ -147,4 +148,6 @@ main(process.argv.slice(2)).then(
     fail(error instanceof ConfigError ? `countersign: ${error.message}` : `countersign: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   },
-);
+)
+  // With OpenTelemetry on, the last spans and metrics go out (for `serve`, after draining).
+  .finally(() => shutdownTelemetry());

@@ -6,7 +6,6 @@
 import { ConfigError, loadConfig } from "./config.js";
 import { createLogger, describeError } from "./log.js";
 import { reloadPolicies, startService } from "./service.js";
-import { shutdownTelemetry } from "./telemetry/lifecycle.js";
 
 export async function serve(): Promise<number> {
   const logger = createLogger();
@@ -41,7 +40,5 @@ export async function serve(): Promise<number> {
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
-  // The drained decisions' spans and the last metrics go out before the process ends.
-  await shutdownTelemetry();
   return 0;
 }

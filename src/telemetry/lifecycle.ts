@@ -1,8 +1,9 @@
 /**
- * The SDK is started by the `--import` file, before the service's modules load; the service ends
- * it after draining, so the last decisions' spans and metrics are exported before the process
- * exits. The hook lives on globalThis because the instrumentation file and the service may load
- * this module under two URLs (a source tree run through tsx, a compiled tree).
+ * The SDK is started by the `--import` file, before the service's modules load; cli.ts ends it
+ * when the command is done (for `serve`, after draining), so the last spans and metrics are
+ * exported before the process exits (the SDK's timers do not keep it alive). The hook
+ * lives on globalThis because the instrumentation file and the service may load this module under
+ * two URLs (a source tree run through tsx, a compiled tree).
  */
 const HOOK = Symbol.for("countersign.telemetry.shutdown");
 

@@ -42,8 +42,5 @@ export function startTelemetry(): NodeSDK {
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= sdk.shutdown().catch(() => undefined));
   onTelemetryShutdown(stop);
-  // A command that ends on its own (migrate, policy check) flushes here; `serve` flushes after
-  // draining (main.ts). beforeExit fires again after the flush, hence once.
-  process.once("beforeExit", () => void stop());
   return sdk;
 }
