@@ -7,6 +7,7 @@ import { openDatabase } from "./db/connect.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { explain } from "./commands/explain.js";
 import { policyCheck } from "./commands/policy-check.js";
+import { REVIEW_USAGE, reviewCommand } from "./commands/review.js";
 import { serve } from "./main.js";
 import { shutdownTelemetry } from "./telemetry/lifecycle.js";
 
@@ -28,6 +29,7 @@ const USAGE = `usage: countersign <command>
   audit verify [--from T] [--checkpoint POSITION:HASH]
                                 recompute the audit hash chain; exit 1 on any break
   audit checkpoint [--json]     print the latest sealed position and hash, for anchoring elsewhere
+${REVIEW_USAGE}
 `;
 
 const out = (line: string) => process.stdout.write(line + "\n");
@@ -82,6 +84,8 @@ export async function main(argv: string[]): Promise<number> {
     case "addressbook":
       if (sub === "sync") return (await import("./commands/addressbook-sync.js")).addressBookSync(config(), out);
       break;
+    case "review":
+      return reviewCommand([sub, ...rest].filter((a): a is string => a !== undefined), { out, fail, env: process.env });
     case undefined:
     case "help":
     case "--help":

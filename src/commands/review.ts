@@ -1,0 +1,146 @@
+/**
+ * `countersign review list|show|approve|reject`: an HTTP client of the running service's review API
+ * (CONTRACT.md section 9), at COUNTERSIGN_URL with the reviewer's COUNTERSIGN_REVIEWER_TOKEN.
+ */
+import { parseArgs } from "node:util";
+import type { ReviewView } from "../review/view.js";
+
+const NAME = /^vaults\/([A-Za-z0-9_-]+)\/transactions\/([A-Za-z0-9_-]+)$/;
+const STATES = ["open", "approved", "rejected", "expired"];
+const TIMEOUT_MS = 15_000;
+
+export const REVIEW_USAGE = `  review list [--state open|approved|rejected|expired] [--json]
+                                reviews of deferred transactions, newest first
+  review show NAME [--json]     one review: the transaction's explanation, approvals, state
+  review approve NAME [--comment TEXT]
+  review reject NAME --comment TEXT
+                                (review commands call the running service at COUNTERSIGN_URL, default
+                                http://127.0.0.1:8080, as the reviewer of COUNTERSIGN_REVIEWER_TOKEN)`;
+
+export interface ReviewCliIo {
+  out: (line: string) => void;
+  fail: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export async function reviewCommand(args: string[], io: ReviewCliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { state: { type: "string" }, comment: { type: "string" }, json: { type: "boolean", default: false } },
+    });
+  } catch (error) {
+    io.fail(`countersign review: ${(error as Error).message}`);
+    return 2;
+  }
+  const [verb, name] = parsed.positionals;
+  const { state, comment, json } = parsed.values;
+  const token = io.env.COUNTERSIGN_REVIEWER_TOKEN?.trim();
+  if (!token) {
+    io.fail("countersign review: set COUNTERSIGN_REVIEWER_TOKEN to your reviewer token or OIDC ID token");
+    return 2;
+  }
+  const client = new ReviewClient((io.env.COUNTERSIGN_URL?.trim() || "http://127.0.0.1:8080").replace(/\/+$/, ""), token);
+  if (verb === "list") {
+    if (state !== undefined && !STATES.includes(state)) return usage(io, `--state is one of ${STATES.join(", ")}`);
+    return report(io, await client.call("GET", `/v1/reviews${state ? `?state=${state}` : ""}`), (body) => {
+      const reviews = (body as { reviews: ReviewView[] }).reviews;
+      if (json) return io.out(JSON.stringify(reviews, null, 2));
+      if (reviews.length === 0) return io.out("no reviews");
+      for (const r of reviews) io.out(listLine(r));
+    });
+  }
+  if (verb !== "show" && verb !== "approve" && verb !== "reject") return usage(io, `unknown review command: ${verb ?? "(none)"}`);
+  const match = name ? NAME.exec(name) : null;
+  if (!match) return usage(io, "NAME is a transaction name: vaults/{vault_id}/transactions/{transaction_id}");
+  const path = `/v1/vaults/${match[1]}/transactions/${match[2]}/review`;
+  if (verb === "reject" && !comment?.trim()) return usage(io, "a rejection needs --comment saying why");
+  const answer = verb === "show"
+    ? await client.call("GET", path)
+    : await client.call("POST", `${path}:${verb}`, comment === undefined ? {} : { comment });
+  return report(io, answer, (body) => (json ? io.out(JSON.stringify(body, null, 2)) : describe(body as ReviewView).forEach((l) => io.out(l))));
+}
+
+function usage(io: ReviewCliIo, problem: string): number {
+  io.fail(`countersign review: ${problem}\n\n${REVIEW_USAGE}`);
+  return 2;
+}
+
+function report(io: ReviewCliIo, answer: Answer | Error, print: (body: unknown) => void): number {
+  if (answer instanceof Error) {
+    io.fail(`countersign review: ${answer.message}`);
+    return 1;
+  }
+  if (answer.status === 200) {
+    print(answer.body);
+    return 0;
+  }
+  const error = (answer.body as { error?: { code?: string; message?: string } } | null)?.error;
+  io.fail(`countersign review: ${answer.status} ${error?.code ?? "ERROR"}: ${error?.message ?? "unexpected answer"}`);
+  return 1;
+}
+
+class ReviewClient {
+  constructor(private readonly base: string, private readonly token: string) {}
+
+  async call(method: "GET" | "POST", path: string, body?: unknown): Promise<Answer | Error> {
+    try {
+      const response = await fetch(`${this.base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      const text = await response.text();
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: reported by status
+      }
+      return { status: response.status, body: parsed };
+    } catch (error) {
+      return new Error(`cannot reach ${this.base}: ${(error as Error).message}`);
+    }
+  }
+}
+
+const approvalsOf = (r: ReviewView) => r.requirements.map((q) => `${q.approvals.length}/${q.quorum} ${q.group}`).join(", ");
+
+function listLine(r: ReviewView): string {
+  return `${r.state.padEnd(8)} ${r.transactionName}  ${approvalsOf(r)}  expires ${r.expiresAt}`;
+}
+
+function describe(r: ReviewView): string[] {
+  const e = r.explanation as {
+    initiator?: string | null;
+    note?: string | null;
+    reasons?: string[];
+    transfers?: { index: number; amount: string | null; rawAmount: string | null; asset: string; source: string; destination: string; destinationName: string | null }[];
+    deferredBy?: { rule: string; reason: string | null }[];
+  };
+  const lines = [
+    `${r.transactionName}: ${r.state}`,
+    `  opened ${r.openedAt} (decision ${r.openedBy}), expires ${r.expiresAt}`,
+    `  content digest ${r.contentDigest}`,
+    ...(e.initiator ? [`  initiator ${e.initiator}`] : []),
+    ...(e.note ? [`  note ${e.note}`] : []),
+    ...(e.transfers ?? []).map(
+      (t) => `  transfer ${t.index}: ${t.amount ?? `${t.rawAmount} (raw)`} ${t.asset} from ${t.source} to ${t.destination}${t.destinationName ? ` (${t.destinationName})` : ""}`,
+    ),
+    ...(e.deferredBy ?? []).map((d) => `  deferred by ${d.rule}${d.reason ? `: ${d.reason}` : ""}`),
+  ];
+  for (const q of r.requirements) {
+    lines.push(`  needs ${q.quorum} of ${q.group} (rule ${q.rule}): ${q.approvals.length} approved`);
+    for (const a of q.approvals) lines.push(`    approved by ${a.identity} at ${a.at}${a.comment ? `: ${a.comment}` : ""}`);
+  }
+  if (r.rejection) lines.push(`  rejected by ${r.rejection.identity} at ${r.rejection.at}: ${r.rejection.comment ?? ""}`);
+  return lines;
+}
