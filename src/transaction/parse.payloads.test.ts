@@ -195,6 +195,8 @@ describe("finding 3: kind confusion is refused", () => {
     { what: "amount and rawAmount 23 orders of magnitude apart", body: apiBody([apiTransfer({ amount: "1", rawAmount: "100000000000000000000000" })]) },
     { what: "a native amount and rawAmount at the wrong decimals", body: apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet", amount: "1", rawAmount: "1000000" })], { subType: "NATIVE_TRANSFER" }) },
     { what: "an evmTransaction sender that is not the transfer's source", body: usdcWith({ fromAddress: { value: EVM_DEST } }) },
+    { what: "a native asset of another network than the transaction's", body: apiBody([apiTransfer({ asset: "assets/native.polygon-mainnet" })], { subType: "NATIVE_TRANSFER" }) },
+    { what: "a token of another network than the transaction's", body: assetTransferBody({ asset: "assets/erc20.polygon-mainnet.0x2791bca1f2de4661ed88a30c99a7a9449aa84174" }, { network: "networks/ethereum-mainnet" }) },
     { what: "a Stellar network in details unlike the transaction's", body: { ...stellarBody([stellarPayment("1")]), network: "networks/stellar-testnet" } },
   ];
   it.each(cases)("$what", ({ body }) => {

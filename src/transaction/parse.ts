@@ -21,7 +21,7 @@ import { TRANSACTION_NAME } from "./resource-names.js";
 import { commonFields, evmTransaction, tokenAllowances, type CommonFields } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
 import { at, isRecord } from "./transfer.js";
-import type { Authorization, TokenAllowance, Transaction } from "./types.js";
+import type { Authorization, TokenAllowance, Transaction, Transfer } from "./types.js";
 
 export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   const located = locate(body);
@@ -41,6 +41,8 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   if (!model.ok) return model;
   const network = transactionNetwork(common.value.network ?? null, model.value.shape.network, path);
   if (!network.ok) return network;
+  const onNetwork = transfersOnNetwork(model.value.shape.transfers, network.value, path);
+  if (!onNetwork.ok) return onNetwork;
   return ok({
     name: name[0],
     vault,
@@ -137,6 +139,16 @@ function transactionNetwork(given: string | null, fromShapeNetwork: string | nul
     return err(invalidAt(at(path, "network"), "disagrees with the Stellar transaction's network"));
   }
   return ok(given ?? fromShapeNetwork);
+}
+
+/**
+ * A transfer whose asset names another network than the transaction's (`assets/native.polygon-mainnet`
+ * in an Ethereum transaction) would be evaluated as the cheaper coin while the chain moves the other.
+ */
+function transfersOnNetwork(transfers: readonly Transfer[], network: string | null, path: string): Result<void, AppError> {
+  if (network === null) return ok(undefined);
+  const wrong = transfers.find((t) => t.network !== null && t.network !== networkId(network));
+  return wrong === undefined ? ok(undefined) : err(invalidAt(at(path, "network"), `disagrees with the network of transfer ${wrong.index}'s asset`));
 }
 
 function allowancesAndAuthorizations(
