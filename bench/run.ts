@@ -9,11 +9,13 @@ import { fmt } from "./stats.js";
 import { benchVelocityWindow } from "./velocity-window.js";
 import { benchThroughput, bundleWithoutWindows } from "./webhook-throughput.js";
 import { benchAuditQueries, benchSealing, reportQueries } from "./audit.js";
+import { benchReplay } from "./replay.js";
 
 const POLICIES = path.resolve(import.meta.dirname, "../policies");
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 10_000);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const AUDIT_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
+const REPLAY_ROWS = Number(process.env.BENCH_REPLAY_ROWS ?? 100_000);
 /** BENCH_ONLY=audit runs the audit-trail figures alone. */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -28,8 +30,18 @@ async function withDatabase<T>(open: () => Promise<BenchDatabase>, run: (db: Ben
 
 async function main(): Promise<void> {
   console.log(`countersign bench — node ${process.version}, ${DECISIONS} decisions per database\n`);
-  if (ONLY !== "audit") await coreFigures();
-  await auditFigures();
+  if (ONLY !== "audit" && ONLY !== "replay") await coreFigures();
+  if (ONLY !== "audit") await replayFigures();
+  if (ONLY !== "replay") await auditFigures();
+}
+
+async function replayFigures(): Promise<void> {
+  console.log(`\npolicy replay: ${REPLAY_ROWS.toLocaleString("en")} recorded decisions (BENCH_REPLAY_ROWS) re-evaluated by a candidate that lowers a limit, beside plain evaluation of the same facts in memory`);
+  await withDatabase(postgresBenchDatabase, async (db) => {
+    const r = await benchReplay(db.handle.db, POLICIES, REPLAY_ROWS);
+    console.log(`  replay (stream rows, rebuild facts, evaluate): ${r.replayPerSecond.toFixed(0).padStart(7)} decisions/s   (${r.changed.toLocaleString("en")} changed; seeded in ${r.seedSeconds.toFixed(1)} s)`);
+    console.log(`  plain evaluation, facts in memory:            ${r.evaluatePerSecond.toFixed(0).padStart(7)} decisions/s   ratio replay/evaluation ${(r.replayPerSecond / r.evaluatePerSecond).toFixed(2)}`);
+  });
 }
 
 async function auditFigures(): Promise<void> {
