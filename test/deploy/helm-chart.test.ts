@@ -259,6 +259,7 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     const env = envOf(container(one(objects, "Deployment"), "countersign")!);
     expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toMatch(/^http:\/\/otel-collector/);
     expect(env.OTEL_METRICS_EXPORTER).toContain("prometheus");
+    expect(env.OTEL_LOGS_EXPORTER).toBe("none");
   });
 
   it("with git-sync, adds the pinned sidecar and a shared volume, and points COUNTERSIGN_POLICIES into its worktree link", () => {

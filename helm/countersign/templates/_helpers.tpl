@@ -139,6 +139,9 @@ securityContext:
   value: {{ include "countersign.fullname" . | quote }}
 - name: OTEL_RESOURCE_ATTRIBUTES
   value: "k8s.namespace.name={{ .Release.Namespace }},service.version={{ default .Chart.AppVersion .Values.image.tag }}"
+# Logs go to stdout as JSON lines; no idle OTLP log exporter.
+- name: OTEL_LOGS_EXPORTER
+  value: none
 {{- end }}
 {{- if $t.otlpEndpoint }}
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
