@@ -36,3 +36,19 @@ export function stellarAssetAt(value: string, path: string): Result<string, AppE
     ? ok(value)
     : err(invalidAt(path, "must be native, CODE-ISSUER, a contract address or the name of an asset on a Stellar network"));
 }
+
+const STELLAR_CONTRACT = /^C[A-Z2-7]{40,80}$/;
+
+/**
+ * The asset of a classic `payment`: `native` or `CODE-ISSUER` (bare or as a Stellar asset name),
+ * never a contract — the reference: "the classic asset and not a contract address". A SEP-41 token
+ * moves by `sep41Payment`, and its decimals are not in the body: a "payment" of one would be read
+ * at a classic asset's 7 decimals, a guess that can understate it.
+ */
+export function classicAssetAt(value: string, path: string): Result<string, AppError> {
+  const asset = stellarAssetAt(value, path);
+  if (!asset.ok) return asset;
+  return STELLAR_CONTRACT.test(value.slice(value.lastIndexOf(".") + 1))
+    ? err(invalidAt(path, "must be a classic asset (native or CODE-ISSUER), not a contract"))
+    : asset;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTransaction } from "./parse.js";
-import { TX_NAME, USDC_ETH, WALLET, apiBody, apiStellarBody, apiStellarPayment, apiTransfer, assetTransferBody, stellarBody, stellarPayment, type Body } from "./test-bodies.js";
+import { SEP41_TOKEN, TX_NAME, USDC_ETH, WALLET, apiBody, apiStellarBody, apiStellarPayment, apiTransfer, assetTransferBody, stellarBody, stellarPayment, type Body } from "./test-bodies.js";
 
 function refusal(body: unknown): { code: string; message: string } {
   const result = parseTransaction(body);
@@ -144,6 +144,12 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
     },
     // Found by the property tests: a Stellar payment read as a movement of another chain's asset.
     { what: "Stellar: payment of another chain's asset", body: stellarBody([stellarPayment("1", "GDESTA", "assets/native.ethereum-mainnet")]), path: "details.stellarTransaction.operations[0].body.payment.asset" },
+    { what: "Stellar: classic payment of a contract token", body: stellarBody([stellarPayment("1", "GDESTA", SEP41_TOKEN)]), path: "details.stellarTransaction.operations[0].body.payment.asset" },
+    {
+      what: "API: classic payment of a contract token",
+      body: apiStellarBody([apiStellarPayment("1", "GDESTA", `assets/asset.stellar-mainnet.${SEP41_TOKEN}`)]),
+      path: "stellarTransaction.operations[0].decodedBody.payment.asset",
+    },
     {
       what: "API: Stellar payment of another chain's asset",
       body: apiStellarBody([apiStellarPayment("1", "GDESTA", USDC_ETH)]),

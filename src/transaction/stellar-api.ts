@@ -9,7 +9,7 @@ import { err, ok, type AppError, type Result } from "../errors.js";
 import { sameAddress } from "../facts/addresses.js";
 import { transferMovesRaw } from "./amounts.js";
 import { assetIdentity, networkId } from "./assets.js";
-import { endpointAt, stellarAssetAt } from "./endpoint-at.js";
+import { classicAssetAt, endpointAt, stellarAssetAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { apiSep41Payment, apiStellarPayment, apiStellarTransaction } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
@@ -58,7 +58,7 @@ function fromDecoded(body: Record<string, unknown>, source: Endpoint, path: stri
     if (!p.ok) return p;
     const destination = endpointAt(p.value.destinationAddress.value, at(at(path, key), "destinationAddress"), ctx);
     if (!destination.ok) return destination;
-    const asset = stellarAssetAt(p.value.asset, at(at(path, key), "asset"));
+    const asset = classicAssetAt(p.value.asset, at(at(path, key), "asset"));
     if (!asset.ok) return asset;
     return ok({ operation: { kind: "payment", source, destination: destination.value, asset: asset.value, rawAmount: p.value.amount } });
   }

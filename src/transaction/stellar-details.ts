@@ -5,7 +5,7 @@
  * payload (stellar-operations.ts).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { endpointAt, stellarAssetAt } from "./endpoint-at.js";
+import { classicAssetAt, endpointAt, stellarAssetAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { sep41Payment, stellarPayment, stellarTransaction } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
@@ -50,7 +50,7 @@ function fromPayment(input: unknown, source: StellarOperationSource, path: strin
   const p = parsed.value;
   const destination = endpointAt(p.destinationAddress, at(path, "destinationAddress"), ctx);
   if (!destination.ok) return destination;
-  const asset = stellarAssetAt(p.asset, at(path, "asset"));
+  const asset = classicAssetAt(p.asset, at(path, "asset"));
   if (!asset.ok) return asset;
   return ok({ kind: "payment", source, destination: destination.value, asset: asset.value, rawAmount: p.rawAmount });
 }
