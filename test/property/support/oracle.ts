@@ -352,10 +352,11 @@ function stellarApiOperation(op: unknown, txSource: unknown, ctx: Context, netwo
   const keys = presentKeys(op.decodedBody);
   if (keys.length !== 1) return no("a decoded operation must hold one operation");
   if (keys[0] !== "payment" && keys[0] !== "sep41Payment") return no(`stellar operation ${keys[0]}`);
+  // An operation without a source acts for the transaction's; without either, request.sourceWallet stands for it.
   const written = isRecord(op.sourceAccountAddress) && present(op.sourceAccountAddress.value) ? op.sourceAccountAddress.value : txSource;
-  if (!nonEmptyString(written)) return no("stellar operation without a source");
-  const source = sourceIdentity(written, ctx, network);
-  if (source === null) return no("stellar operation source contradicts request.sourceWallet");
+  if (present(written) && !nonEmptyString(written)) return no("stellar operation source malformed");
+  const source = sourceIdentity(nonEmptyString(written) ? written : null, ctx, network);
+  if (source === null) return no("stellar operation without a source, or one that contradicts request.sourceWallet");
   const body = op.decodedBody[keys[0]!];
   if (!isRecord(body)) return no("decoded operation malformed");
   const destination = isRecord(body.destinationAddress) ? body.destinationAddress.value : undefined;
