@@ -10,6 +10,7 @@ import { openApiDocument } from "./openapi.js";
 import { requestContext } from "./request-context.js";
 import { evaluateRouter } from "./routes/evaluate.js";
 import { reviewRouter } from "./routes/review.js";
+import { reviewPageRouter } from "./routes/review-page.js";
 import type { ReviewerAuth } from "../review/auth.js";
 import type { ReviewDesk } from "../review/desk.js";
 import { statusRouter, type StatusOptions } from "./routes/status.js";
@@ -39,7 +40,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
   app.use(statusRouter({ db: options.decision.db, ...options.status }));
   if (options.eventsHandler) app.post("/v1/events", options.eventsHandler);
-  if (options.review) app.use(reviewRouter(options.review.desk, options.review.auth));
+  if (options.review) app.use(reviewRouter(options.review.desk, options.review.auth), reviewPageRouter(options.review.desk, options.review.auth));
   app.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument());
   });

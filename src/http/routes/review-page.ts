@@ -1,0 +1,124 @@
+/**
+ * `GET /review`, the review page for people (CONTRACT.md section 9). Server-rendered, no scripts:
+ * a strict Content-Security-Policy forbids them outright. Signing in posts a reviewer token or an
+ * OIDC ID token, verified like an API bearer token and then kept in an HttpOnly, SameSite=Strict
+ * cookie scoped to /review. Every action form carries a CSRF token bound to that credential
+ * (HMAC keyed by it), and a cross-origin Origin header is refused.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import express, { Router, type Request, type Response } from "express";
+import type { Reviewer, ReviewerAuth } from "../../review/auth.js";
+import type { ReviewDesk } from "../../review/desk.js";
+import { loginPage, messagePage, pagePath, queuePage, REVIEW_CSS, reviewPage } from "../../review/page-html.js";
+import { actionComment, transactionNameOf } from "./review.js";
+import { AppError } from "../../errors.js";
+
+const COOKIE = "countersign_review";
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+const csrfFor = (token: string) => createHmac("sha256", token).update("countersign review form").digest("hex");
+
+function secure(res: Response, next: () => void): void {
+  res.setHeader("Content-Security-Policy", CSP);
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  // same-origin, not no-referrer: under no-referrer the browser sends `Origin: null` on our own forms.
+  res.setHeader("Referrer-Policy", "same-origin");
+  res.setHeader("Cache-Control", "no-store");
+  next();
+}
+
+function cookieToken(req: Request): string | undefined {
+  for (const part of (req.get("cookie") ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === COOKIE) return decodeURIComponent(value.join("="));
+  }
+  return undefined;
+}
+
+function setCookie(req: Request, res: Response, token: string | null): void {
+  const flags = `Path=/review; HttpOnly; SameSite=Strict${req.secure ? "; Secure" : ""}`;
+  res.setHeader("Set-Cookie", token === null ? `${COOKIE}=; ${flags}; Max-Age=0` : `${COOKIE}=${encodeURIComponent(token)}; ${flags}`);
+}
+
+/** A form posted from another origin is refused even before the CSRF token is looked at. */
+function sameOrigin(req: Request): boolean {
+  const origin = req.get("origin");
+  if (origin === undefined) return true; // older clients send none; SameSite=Strict and the CSRF token still hold
+  return origin === `${req.protocol}://${req.get("host")}`;
+}
+
+function html(res: Response, status: number, body: string): void {
+  res.status(status).type("html").send(body);
+}
+
+export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 10 });
+  router.use("/review", (_req, res, next) => secure(res, next));
+
+  router.get("/review/review.css", (_req, res) => {
+    res.type("css").setHeader("Cache-Control", "public, max-age=300").send(REVIEW_CSS);
+  });
+
+  /** The signed-in reviewer, or null after answering with the login page. */
+  async function signedIn(req: Request, res: Response): Promise<{ reviewer: Reviewer; csrf: string } | null> {
+    const token = cookieToken(req);
+    const result = await auth.authenticate(token);
+    if (result.ok) return { reviewer: result.value, csrf: csrfFor(token ?? "") };
+    if (token !== undefined) setCookie(req, res, null);
+    html(res, result.error.code === "FORBIDDEN" ? 403 : 401, loginPage(token === undefined ? null : "Your sign-in has expired or is no longer valid."));
+    return null;
+  }
+
+  router.get("/review", async (req, res) => {
+    const session = await signedIn(req, res);
+    if (!session) return;
+    html(res, 200, queuePage(session.reviewer.identity, session.csrf, await desk.list()));
+  });
+
+  router.post("/review/login", form, async (req, res) => {
+    if (!sameOrigin(req)) return html(res, 403, messagePage(null, undefined, "Refused", "This form was posted from another site."));
+    const token = typeof req.body?.token === "string" ? (req.body.token as string).trim() : "";
+    const result = await auth.authenticate(token);
+    if (!result.ok) return html(res, result.error.code === "FORBIDDEN" ? 403 : 401, loginPage(result.error.publicMessage));
+    setCookie(req, res, token);
+    res.redirect(303, "/review");
+  });
+
+  router.post("/review/logout", form, (req, res) => {
+    setCookie(req, res, null);
+    res.redirect(303, "/review");
+  });
+
+  router.get("/review/vaults/:vault/transactions/:transaction", async (req, res) => {
+    const session = await signedIn(req, res);
+    if (!session) return;
+    const name = transactionNameOf(req.params.vault, req.params.transaction);
+    const view = name ? await desk.get(name) : undefined;
+    if (!view) return html(res, 404, messagePage(session.reviewer.identity, session.csrf, "Not found", "This transaction has no review."));
+    const done = typeof req.query.done === "string" && ["approved", "rejected"].includes(req.query.done) ? `You ${req.query.done} this transaction.` : null;
+    html(res, 200, reviewPage(session.reviewer.identity, session.csrf, view, done));
+  });
+
+  router.post("/review/vaults/:vault/transactions/:transaction/:verb", form, async (req, res, next) => {
+    const verb = req.params.verb === "approve" || req.params.verb === "reject" ? req.params.verb : null;
+    if (verb === null) return next();
+    if (!sameOrigin(req)) return html(res, 403, messagePage(null, undefined, "Refused", "This form was posted from another site."));
+    const session = await signedIn(req, res);
+    if (!session) return;
+    const { identity } = session.reviewer;
+    const given = typeof req.body?.csrf === "string" ? (req.body.csrf as string) : "";
+    if (given.length !== session.csrf.length || !timingSafeEqual(Buffer.from(given), Buffer.from(session.csrf))) {
+      return html(res, 403, messagePage(identity, session.csrf, "Refused", "The form has expired; open the review again and retry."));
+    }
+    const name = transactionNameOf(req.params.vault, req.params.transaction);
+    if (name === null) return html(res, 404, messagePage(identity, session.csrf, "Not found", "No such transaction."));
+    const comment = actionComment(verb, typeof req.body?.comment === "string" ? (req.body.comment as string).slice(0, 2000) : undefined);
+    if (comment instanceof AppError) return html(res, 400, messagePage(identity, session.csrf, "Not done", comment.publicMessage));
+    const done = await desk.act(name, identity, verb, comment);
+    if (!done.ok) return html(res, done.error.status, messagePage(identity, session.csrf, "Not done", done.error.publicMessage));
+    res.redirect(303, `${pagePath(name)}?done=${verb === "approve" ? "approved" : "rejected"}`);
+  });
+  return router;
+}
