@@ -91,7 +91,7 @@ afterAll(async () => {
   }
   await database?.drop();
   if (work) {
-    if (existsSync(policies)) setWritable(policies, true);
+    if (policies && existsSync(policies)) setWritable(policies, true);
     rmSync(work, { recursive: true, force: true });
   }
 });
