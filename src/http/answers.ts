@@ -27,13 +27,41 @@ export const ruleMatch = z.object({
   error: z.string().optional(),
 });
 
+const comparison = z.object({
+  op: z.string(),
+  operands: z.array(z.object({ from: z.string().optional().describe("a var path, or the expression"), value: z.unknown() })),
+  result: z.boolean().optional(),
+  error: z.string().optional(),
+  text: z.string().describe("e.g. velocity.daily_out.amountAfter = 120500 > 100000"),
+});
+
+const evaluation = z.object({
+  transfer: z.number().int().nullable(),
+  decision: z.enum(["allow", "deny", "defer"]),
+  matched: z.array(ruleMatch),
+  errors: z.array(z.object({ rule: z.string(), error: z.string() })),
+  byDefault: z.boolean(),
+  rules: z
+    .array(
+      z.object({
+        rule: z.string(),
+        decision: z.enum(["allow", "deny", "defer"]),
+        result: z.enum(["matched", "not matched", "error"]),
+        matched: z.boolean().describe("how the rule counted (an error counts as matched for deny and defer)"),
+        error: z.string().optional(),
+        comparisons: z.array(comparison),
+      }),
+    )
+    .describe("every rule in bundle order, with its comparisons' operand values"),
+});
+
 export const evaluateAnswer = z.object({
   decision: z.enum(["allow", "deny", "defer"]),
   reasons: z.array(z.string()),
   policyVersion: z.string(),
   policyDigest: z.string(),
   matchedRules: z.array(ruleMatch),
-  evaluations: z.array(z.unknown()),
+  evaluations: z.array(evaluation),
   facts: z.array(z.record(z.string(), z.unknown())).describe("one facts document per evaluation (CONTRACT.md section 4)"),
 });
 
@@ -43,8 +71,10 @@ export const policyStatus = z.object({
   directory: z.string(),
   loadedAt: z.string(),
   lastReloadAt: z.string().nullable(),
-  lastReloadError: z.string().nullable(),
+  lastReloadError: z.string().nullable().describe("why the last reload was refused (the bundle does not load, or its own test cases fail)"),
+  lastReloadFailedCases: z.array(z.object({ file: z.string(), name: z.string(), failures: z.array(z.string()) })),
   addressBook: z.unknown().optional(),
+  shadow: z.unknown().nullable().optional().describe("the COUNTERSIGN_SHADOW_POLICIES candidate's status, or null"),
 });
 
 export const readiness = z.object({
