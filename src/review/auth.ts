@@ -95,8 +95,3 @@ async function discoverJwks(issuer: string): Promise<JWTVerifyGetKey> {
   return createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: DISCOVERY_TIMEOUT_MS });
 }
 
-/** The bearer token of a request's Authorization header. */
-export function bearerOf(header: string | undefined): string | undefined {
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  return match?.[1];
-}

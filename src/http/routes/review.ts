@@ -5,7 +5,8 @@
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
-import { bearerOf, type Reviewer, type ReviewerAuth } from "../../review/auth.js";
+import type { Reviewer, ReviewerAuth } from "../../review/auth.js";
+import { bearerToken } from "../auth.js";
 import type { ReviewDesk } from "../../review/desk.js";
 import { sendAppError, sendError } from "../envelope.js";
 import { parseJsonBody, rawBody } from "../json-body.js";
@@ -21,7 +22,7 @@ export const reviewActionBody = z.strictObject({
 
 export function requireReviewer(auth: ReviewerAuth): RequestHandler {
   return (req, res, next) => {
-    auth.authenticate(bearerOf(req.get("authorization"))).then((result) => {
+    auth.authenticate(bearerToken(req)).then((result) => {
       if (!result.ok) {
         if (result.error.code === "UNAUTHORIZED") res.setHeader("WWW-Authenticate", 'Bearer realm="countersign-review"');
         return sendAppError(res, result.error);
