@@ -34,7 +34,7 @@ function subject(facts: Partial<Facts> | undefined): string {
 }
 
 function printRule(rule: RuleTrace, out: (line: string) => void): void {
-  const state = rule.result === "error" ? `error (counts as ${rule.matched ? "matched" : "not matched"})` : rule.result;
+  const state = rule.result === "error" ? `error (counts as ${rule.matched ? "matched" : "not matched"})` : rule.reviewMet ? "not matched (review approved)" : rule.result;
   out(`  ${state} ${rule.decision} ${rule.rule}${rule.error ? `: ${rule.error}` : ""}`);
   for (const c of rule.comparisons) out(`      ${comparisonLine(c)}`);
 }

@@ -64,7 +64,11 @@ export function evaluateFacts(bundle: PolicyBundle, facts: Facts, options: Evalu
     if (result.trace) rules.push(result.trace);
     if (result.error !== undefined) errors.push({ rule: rule.id, error: result.error });
     if (!result.matched) continue;
-    if (result.error === undefined && reviewMet(bundle, rule, facts)) continue; // a met review: the defer rule counts as not matched
+    if (result.error === undefined && reviewMet(bundle, rule, facts)) {
+      // a met review: the defer rule counts as not matched, and its trace says so
+      if (result.trace) Object.assign(result.trace, { result: "not matched", matched: false, reviewMet: true });
+      continue;
+    }
     matched.push({ rule: rule.id, decision: rule.decision, transfer, ...(result.error !== undefined ? { error: result.error } : {}) });
   }
   const ruled = mostSevere(matched.map((m) => m.decision));

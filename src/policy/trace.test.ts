@@ -103,4 +103,17 @@ describe("explain with operand values", () => {
       expect(plain[0]!.rules).toBeUndefined();
     }
   });
+
+  it("a defer rule whose review requirement is met shows as not matched, with its comparison", () => {
+    const review = { group: "treasury", quorum: 1, expiresAfter: "24h", expiresAfterSeconds: 86400 };
+    const b: PolicyBundle = {
+      ...bundle([{ id: "big", decision: "defer", when: { ">": [{ var: "transfer.amount" }, "100"] } }]),
+      rules: [{ id: "big", decision: "defer", reason: null, when: { ">": [{ var: "transfer.amount" }, "100"] }, review } as Rule],
+      reviewers: { treasury: [{ identity: "alice@example.com", user: null }] },
+    };
+    const f = { ...facts("1"), review: { state: "open" as const, approvals: 1, approvers: ["alice@example.com"] } };
+    const outcome = evaluate(b, [f], { trace: true });
+    expect(outcome.matched).toEqual([]);
+    expect(outcome.evaluations[0]!.rules![0]).toMatchObject({ result: "not matched", matched: false, reviewMet: true, comparisons: [{ text: "transfer.amount = 500 > 100", result: true }] });
+  });
 });

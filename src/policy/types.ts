@@ -61,6 +61,8 @@ export interface RuleTrace {
   result: "matched" | "not matched" | "error";
   /** How the rule counted: an error counts as matched for deny and defer rules. */
   matched: boolean;
+  /** A defer rule whose `when` held but whose review requirement is met: not matched. */
+  reviewMet?: true;
   error?: string;
   comparisons: Comparison[];
 }
