@@ -16,14 +16,8 @@ import {
   stellarBody,
   stellarPayment,
   type Body,
+  parsed,
 } from "./test-bodies.js";
-import type { Transaction } from "./types.js";
-
-function parsed(body: unknown): Transaction {
-  const result = parseTransaction(body);
-  if (!result.ok) throw new Error(`expected a transaction, got ${result.error.code}: ${result.error.publicMessage}`);
-  return result.value;
-}
 
 describe("kind from shape 1 details", () => {
   const cases: { details: Body; kind: string; transfers: number }[] = [

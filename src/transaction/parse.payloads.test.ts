@@ -24,14 +24,10 @@ import {
   stellarBody,
   stellarPayment,
   type Body,
+  parsed,
 } from "./test-bodies.js";
 import type { Transaction } from "./types.js";
 
-function parsed(body: unknown): Transaction {
-  const result = parseTransaction(body);
-  if (!result.ok) throw new Error(`expected a transaction, got ${result.error.code}: ${result.error.publicMessage}`);
-  return result.value;
-}
 function refused(body: unknown): string {
   const result = parseTransaction(body);
   if (result.ok) throw new Error(`expected a refusal, got kind ${result.value.kind} payloads ${JSON.stringify(result.value.payloads)}`);

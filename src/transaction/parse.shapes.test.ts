@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseTransaction } from "./parse.js";
-import { EXAMPLES, example, type Body, type ExampleName } from "./test-bodies.js";
+import { EXAMPLES, example, type Body, type ExampleName, parsed } from "./test-bodies.js";
 import type { Endpoint, Transaction } from "./types.js";
-
-function parsed(body: unknown): Transaction {
-  const result = parseTransaction(body);
-  if (!result.ok) throw new Error(`expected a transaction, got ${result.error.code}: ${result.error.publicMessage}`);
-  return result.value;
-}
 
 const WALLET = "vaults/5c3f1a2b9d7e/wallets/7a8b9c0d1e2f";
 const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";

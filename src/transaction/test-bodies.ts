@@ -1,5 +1,7 @@
 /** Test support: the example bodies, and small bodies of each shape to vary one field at a time. */
 import { readFileSync } from "node:fs";
+import { parseTransaction } from "./parse.js";
+import type { Transaction } from "./types.js";
 
 export const VAULT = "vaults/5c3f1a2b9d7e";
 export const WALLET = `${VAULT}/wallets/7a8b9c0d1e2f`;
@@ -110,3 +112,10 @@ export const apiStellarTransfer = (amount: string, fields: Body = {}): Body => (
   asset: `assets/asset.stellar-mainnet.${STELLAR_USDC}`,
   ...fields,
 });
+
+/** The Transaction a body parses to; throws with the refusal when it does not parse. */
+export function parsed(body: unknown): Transaction {
+  const result = parseTransaction(body);
+  if (!result.ok) throw new Error(`expected a transaction, got ${result.error.code}: ${result.error.publicMessage}`);
+  return result.value;
+}
