@@ -54,7 +54,9 @@ describe("service-process faults", () => {
 
   it("SIGTERM: refuses new connections, finishes the decision in flight with its row committed, closes the pool, exits 0", async () => {
     const tdb = await freshDatabase();
-    const service = await serve(tdb);
+    // A deadline far beyond the test's own waits: on a loaded machine the default 5 s could end the
+    // held decision with a 503 before SIGTERM is even observed, which is not what this test is about.
+    const service = await serve(tdb, { COUNTERSIGN_DECISION_TIMEOUT: "60s" });
     const body = assetTransfer({ amount: "1", source: WALLETS[0] });
     // Hold the transaction's decision lock so that its delivery is in flight when SIGTERM comes.
     const holder = new pg.Client({ connectionString: tdb.url });
