@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { parseDecimalsPins, type DecimalsPins } from "./assets/decimals-pins.js";
 import { parseDuration } from "./duration.js";
 import { reviewConfig, type ReviewConfig } from "./review/config.js";
 
@@ -85,6 +86,7 @@ const envSchema = z.object({
   COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: secret,
   COUNTERSIGN_DECISION_TIMEOUT: milliseconds("5s"),
   COUNTERSIGN_MAX_WINDOW_GROUPS: z.coerce.number().int().min(1).max(100_000).default(256),
+  COUNTERSIGN_ASSET_DECIMALS: optionalString,
   COUNTERSIGN_OIDC_ISSUER: optionalString,
   COUNTERSIGN_OIDC_AUDIENCE: optionalString,
   COUNTERSIGN_OIDC_IDENTITY_CLAIM: optionalString,
@@ -129,6 +131,8 @@ export interface Config {
   maxWindowGroups: number;
   /** Reviewers' credentials and the review notification webhook (src/review/config.ts). */
   review: ReviewConfig;
+  /** COUNTERSIGN_ASSET_DECIMALS: the operator's token decimals (src/assets/decimals-pins.ts). */
+  assetDecimalsPins: DecimalsPins;
 }
 
 export class ConfigError extends Error {
@@ -160,6 +164,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ? readKeyFile("COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE", e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE, problems)
     : undefined;
   const review = reviewConfig(e, problems);
+  const pins = parseDecimalsPins(e.COUNTERSIGN_ASSET_DECIMALS);
+  problems.push(...pins.problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
@@ -181,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     decisionTimeoutMs: e.COUNTERSIGN_DECISION_TIMEOUT,
     maxWindowGroups: e.COUNTERSIGN_MAX_WINDOW_GROUPS,
     review,
+    assetDecimalsPins: pins.pins,
   });
 }
 

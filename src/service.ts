@@ -2,6 +2,7 @@
  * Assembles the running service from configuration: database, policy, address-book source,
  * event handler, HTTP app. `main.ts` starts it; end-to-end tests start it on port 0.
  */
+import { assetDecimalsFromConfig } from "./assets/from-config.js";
 import type { Express } from "express";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -59,6 +60,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       db: database.db,
       policy,
       addressBook: background.addressBook,
+      assetDecimals: assetDecimalsFromConfig(config),
       clock,
       logger,
       decisionTimeoutMs: config.decisionTimeoutMs,

@@ -10,7 +10,9 @@ export type CustodyOperation =
   | "ListWallets"
   | "ListWalletAddresses"
   | "ServiceAccountToken"
-  | "SyncVault";
+  | "SyncVault"
+  | "GetAsset"
+  | "GetVaultAsset";
 
 export type CustodyErrorCode =
   /** The service-account key cannot sign (unreadable PEM, not RSA). */

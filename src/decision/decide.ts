@@ -1,7 +1,8 @@
 /**
  * The decision path of the co-signer webhook:
  *
- *   gather (address book, outside any lock) → one database transaction:
+ *   gather (address book, asset decimals: outside any lock) → refuse a body they contradict (400)
+ *   → one database transaction:
  *     lock the transaction name → repeat a final decision, or deny one the platform reported
  *     failed before its first delivery, or
  *     lock the window groups → read totals → evaluate → decision row (+ charges when allowed)
@@ -28,6 +29,9 @@ import type { DecisionDeps } from "./deps.js";
 import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
 import { reportedFailureReason } from "./reported-failure.js";
 import { shadowBundle, shadowOutcome, shadowQueries } from "./shadow.js";
+import { verifyClaims } from "./verify-claims.js";
+import { NO_ASSET_DECIMALS } from "./deps.js";
+import type { AppError } from "../errors.js";
 
 export const CONFLICTING_SNAPSHOT = "conflicting snapshot";
 
@@ -42,14 +46,20 @@ export interface Decided {
   policyDigest: string;
   matchedRules: RuleMatch[];
   /** Set when the defer came from outside the policy (telemetry tells the causes apart). */
-  deferCause?: "address_book_stale";
+  deferCause?: "address_book_stale" | "asset_decimals_unknown";
 }
 
 export interface Unavailable {
   kind: "unavailable";
 }
 
-export type DecisionResult = Decided | Unavailable;
+/** The body contradicts facts outside it (src/decision/verify-claims.ts): 400, nothing recorded, like a parse error. */
+export interface Refused {
+  kind: "refused";
+  error: AppError;
+}
+
+export type DecisionResult = Decided | Unavailable | Refused;
 
 export function httpStatusFor(decision: Decision): number {
   return decision === "defer" ? 503 : 200;
@@ -62,6 +72,8 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       const bundle = deps.policy.current();
       const now = deps.clock();
       const addressBook = await traced("countersign.facts.address_book", () => deps.addressBook.viewFor(tx.vault));
+      const claims = await verifyClaims(tx, addressBook, deps.assetDecimals ?? NO_ASSET_DECIMALS);
+      if (claims.kind === "refused") return { kind: "refused", error: claims.error } satisfies Refused;
       const situation = situationOf(tx, now, addressBook);
       const stale = deps.addressBook.staleReason(addressBook, now);
       const maxWindowGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
@@ -75,6 +87,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
         const ended = await reportedFailureReason(trx, tx.name);
         if (ended !== null) return outright(trx, record, "deny", ended);
         if (stale !== null) return outright(trx, record, "defer", stale, "address_book_stale");
+        if (claims.kind === "unknown") return outright(trx, record, "defer", claims.reason, "asset_decimals_unknown");
         return evaluateAndRecord(trx, { ...record, situation: { ...situation, review: gate.facts }, review: gate.review });
       });
     });

@@ -1,5 +1,6 @@
 /** What the decision path needs from the rest of the service; tests pass their own. */
 import type { AddressBookView } from "../addressbook/types.js";
+import { createAssetDecimals, type AssetDecimals } from "../assets/decimals.js";
 import type { Db } from "../db/connect.js";
 import type { Logger } from "../log.js";
 import type { PolicyBundle } from "../policy/types.js";
@@ -18,6 +19,8 @@ export interface DecisionDeps {
   /** The candidate of COUNTERSIGN_SHADOW_POLICIES, evaluated beside the live bundle and recorded only. */
   shadow?: { current(): PolicyBundle };
   addressBook: AddressBookSource;
+  /** Token decimals for the unit check (src/decision/verify-claims.ts); without it, none are known. */
+  assetDecimals?: AssetDecimals;
   clock: () => Date;
   logger: Logger;
   /** COUNTERSIGN_DECISION_TIMEOUT in ms (default 5 s): see deadline.ts. */
@@ -27,3 +30,6 @@ export interface DecisionDeps {
   /** Told of each review a delivery opened, after its commit (src/review/notify.ts); must not block. */
   reviews?: { opened(review: StoredReview): void };
 }
+
+/** No custody API and no pins: every amount that needs a token's decimals stays unverified (defers). */
+export const NO_ASSET_DECIMALS: AssetDecimals = createAssetDecimals({ pins: new Map() });

@@ -29,6 +29,7 @@ export async function traceDecision(
 }
 
 function decisionAttributes(result: DecisionResult): Attributes {
+  if (result.kind === "refused") return { "countersign.decision": "refused", "countersign.error.code": result.error.code };
   if (result.kind === "unavailable") return { "countersign.decision": "unavailable", "countersign.defer.cause": "unavailable" };
   const cause = deferCause(result);
   return {
@@ -48,7 +49,7 @@ function matchedRuleIds(result: Extract<DecisionResult, { kind: "decided" }>, de
   return [...new Set(matches.map((m) => m.rule))];
 }
 
-function deferCause(result: DecisionResult): DeferCause | undefined {
+function deferCause(result: Extract<DecisionResult, { kind: "decided" | "unavailable" }>): DeferCause | undefined {
   if (result.kind === "unavailable") return "unavailable";
   if (result.decision !== "defer") return undefined;
   if (result.deferCause) return result.deferCause;
@@ -56,6 +57,7 @@ function deferCause(result: DecisionResult): DeferCause | undefined {
 }
 
 export function decisionMeasure(result: DecisionResult, seconds: number): DecisionMeasure {
+  if (result.kind === "refused") return { outcome: "refused", replayed: false, seconds };
   if (result.kind === "unavailable") return { outcome: "unavailable", replayed: false, seconds, deferCause: "unavailable" };
   const cause = deferCause(result);
   const rule = cause === "policy_rule" ? matchedRuleIds(result, "defer")[0] : undefined;

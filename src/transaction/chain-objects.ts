@@ -69,11 +69,23 @@ function tokenTransfer(transfers: readonly Transfer[], to: string | null, data: 
   const t = transfers.length === 1 ? transfers[0] : undefined;
   const contract = t === undefined ? undefined : EVM_CONTRACT.exec(t.asset)?.[1];
   if (t === undefined || contract === undefined || to === null || !sameAddress(contract, to)) return false;
-  if (data.length !== 8 + 2 * WORD || !data.startsWith(ERC20_TRANSFER)) return false;
+  const call = erc20Transfer(data);
+  if (call === null || t.destination.address === null || !sameAddress(call.recipient, t.destination.address)) return false;
+  return transferMovesRaw(t, call.raw);
+}
+
+/** `transfer(recipient, raw)` decoded from calldata (hex, `0x` optional), or null when the calldata is anything else. */
+function erc20Transfer(calldata: string): { recipient: string; raw: string } | null {
+  const data = calldata.replace(/^0x/, "").toLowerCase();
+  if (data.length !== 8 + 2 * WORD || !data.startsWith(ERC20_TRANSFER) || !/^[0-9a-f]*$/.test(data)) return null;
   const recipient = ADDRESS_WORD.exec(data.slice(8, 8 + WORD))?.[1];
-  if (recipient === undefined || t.destination.address === null || !sameAddress(`0x${recipient}`, t.destination.address)) return false;
-  const raw = BigInt(`0x${data.slice(8 + WORD)}`).toString();
-  return transferMovesRaw(t, raw);
+  if (recipient === undefined) return null;
+  return { recipient: `0x${recipient}`, raw: BigInt(`0x${data.slice(8 + WORD)}`).toString() };
+}
+
+/** The smallest-unit amount of an ERC-20 `transfer` calldata, or null when it is not one. */
+export function erc20TransferRaw(calldata: string): string | null {
+  return erc20Transfer(calldata)?.raw ?? null;
 }
 
 /** Every output that is not change pays one listed transfer, and every listed transfer is paid. */

@@ -39,6 +39,8 @@ export interface FakeCustodyApi {
   readonly requests: RecordedRequest[];
   setAddressBook(vaultId: string, entries: Record<string, unknown>[]): void;
   setWallets(vaultId: string, wallets: FakeWallet[]): void;
+  /** The platform's asset `assets/{id}` (GetAsset), or a vault-scoped one (GetVaultAsset) when `vaultId` is given. */
+  setAsset(asset: Record<string, unknown> & { name: string }, vaultId?: string): void;
   /** The next `count` requests answer `status` (default 500) before authentication. */
   failNext(count: number, status?: number): void;
   rateLimitNext(count: number): void;
@@ -52,12 +54,14 @@ export interface FakeCustodyApi {
 interface VaultData {
   entries: Record<string, unknown>[];
   wallets: FakeWallet[];
+  assets: Map<string, Record<string, unknown>>;
 }
 
 const RPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 429: 8, 500: 13, 503: 14 };
 
 export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promise<FakeCustodyApi> {
   const vaults = new Map<string, VaultData>();
+  const assets = new Map<string, Record<string, unknown>>();
   const requests: RecordedRequest[] = [];
   const faults = { failCount: 0, failStatus: 500, stallCount: 0, echo: false };
   const now = options.now ?? (() => new Date());
@@ -66,7 +70,7 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
   const vaultData = (id: string): VaultData => {
     const existing = vaults.get(id);
     if (existing) return existing;
-    const created: VaultData = { entries: [], wallets: [] };
+    const created: VaultData = { entries: [], wallets: [], assets: new Map() };
     vaults.set(id, created);
     return created;
   };
@@ -131,10 +135,18 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
 
   function route(url: URL): [number, unknown] {
     const parts = url.pathname.split("/").map(decodeURIComponent);
+    if (parts[1] === "v2" && parts[2] === "assets" && parts.length === 4) {
+      const asset = assets.get(`assets/${parts[3]}`);
+      return asset === undefined ? [404, rpcError(404, "asset not found")] : [200, { asset }];
+    }
     // ["", "v2", "vaults", v, collection, (w, "addresses")]
     if (parts[1] !== "v2" || parts[2] !== "vaults" || parts[3] === undefined) return [404, rpcError(404, "not found")];
     const vault = vaults.get(parts[3]);
     if (vault === undefined) return [403, rpcError(403, `permission denied on vaults/${parts[3]}`)];
+    if (parts.length === 6 && parts[4] === "assets") {
+      const asset = vault.assets.get(`assets/${parts[5]}`);
+      return asset === undefined ? [404, rpcError(404, "asset not found")] : [200, { asset }];
+    }
     if (parts.length === 5 && parts[4] === "addressBookEntries") {
       return pageOf(url, vault.entries, "addressBookEntries");
     }
@@ -159,6 +171,7 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
     requests,
     setAddressBook: (vaultId, entries) => void (vaultData(vaultId).entries = entries),
     setWallets: (vaultId, wallets) => void (vaultData(vaultId).wallets = wallets),
+    setAsset: (asset, vaultId) => void (vaultId === undefined ? assets : vaultData(vaultId).assets).set(asset.name, asset),
     failNext: (count, status = 500) => Object.assign(faults, { failCount: count, failStatus: status }),
     rateLimitNext: (count) => Object.assign(faults, { failCount: count, failStatus: 429 }),
     stallNext: (count = Number.POSITIVE_INFINITY) => void (faults.stallCount = count),

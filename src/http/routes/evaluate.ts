@@ -4,7 +4,8 @@
  */
 import { Router } from "express";
 import { assess, planVelocity, situationOf, totalsByWindow } from "../../decision/assess.js";
-import type { DecisionDeps } from "../../decision/deps.js";
+import { NO_ASSET_DECIMALS, type DecisionDeps } from "../../decision/deps.js";
+import { verifyClaims } from "../../decision/verify-claims.js";
 import { parseTransaction } from "../../transaction/parse.js";
 import { readWindowTotals } from "../../velocity/ledger.js";
 import { requireAdminToken } from "../auth.js";
@@ -19,9 +20,12 @@ export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string
     if (!parsed.ok) return sendAppError(res, parsed.error);
     const bundle = deps.policy.current();
     const now = deps.clock();
-    let situation, plan, read;
+    let situation, plan, read, claims;
     try {
-      situation = situationOf(parsed.value, now, await deps.addressBook.viewFor(parsed.value.vault));
+      const view = await deps.addressBook.viewFor(parsed.value.vault);
+      claims = await verifyClaims(parsed.value, view, deps.assetDecimals ?? NO_ASSET_DECIMALS);
+      if (claims.kind === "refused") return sendAppError(res, claims.error);
+      situation = situationOf(parsed.value, now, view);
       plan = planVelocity(bundle, situation);
       read = plan.queries.length > 0 ? await readWindowTotals(deps.db, plan.queries, now) : new Map();
     } catch (error) {
@@ -29,7 +33,8 @@ export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string
       return sendError(res, "UNAVAILABLE", "the facts for this evaluation cannot be read right now");
     }
     const outcome = assess(bundle, situation, totalsByWindow(plan.queries, read), { trace: true });
-    const stale = deps.addressBook.staleReason(situation.addressBook, now);
+    // The same outside-the-policy defers as the webhook, in its order.
+    const stale = deps.addressBook.staleReason(situation.addressBook, now) ?? (claims.kind === "unknown" ? claims.reason : null);
     res.json({
       decision: stale ? "defer" : outcome.decision,
       reasons: stale ? [stale] : outcome.reasons,

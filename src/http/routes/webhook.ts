@@ -32,6 +32,7 @@ export function webhookRouter(deps: DecisionDeps, options: WebhookOptions): Rout
     const startedAt = res.locals.startedAt as number;
     const result = await traceDecision(tx, requestId, () => decide(deps, tx, requestId, startedAt));
     options.metrics?.decision(decisionMeasure(result, (performance.now() - startedAt) / 1000));
+    if (result.kind === "refused") return sendAppError(res, result.error);
     if (result.kind === "unavailable") {
       res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
       return sendError(res, "DEFERRED", "the decision cannot be made right now; the transaction stays pending");

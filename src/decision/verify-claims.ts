@@ -1,0 +1,64 @@
+/**
+ * What a body claims that only facts outside it can confirm, checked before the decision's
+ * database transaction (no lock is held while the custody API answers):
+ *
+ * - a raw source address that the synced copy knows as one wallet, beside a `request.sourceWallet`
+ *   naming another: a contradiction, refused (400) like the ones the parser sees (CONTRACT.md
+ *   section 1), never decided as either wallet;
+ * - a whole amount beside a smallest-unit amount (src/transaction/unit-claims.ts): at the asset's
+ *   decimals they must be equal, else the body is refused (400); when the decimals cannot be
+ *   established the transfer's size is unknown and the decision defers (recorded, 503).
+ */
+import Big from "big.js";
+import type { AddressBookView } from "../addressbook/types.js";
+import type { AssetDecimals } from "../assets/decimals.js";
+import { AppError } from "../errors.js";
+import { findOwnAddress } from "../facts/address-book.js";
+import { traced } from "../telemetry/tracing.js";
+import type { Transaction } from "../transaction/types.js";
+import { unitClaims, type UnitClaim } from "../transaction/unit-claims.js";
+
+export type ClaimCheck = { kind: "confirmed" } | { kind: "refused"; error: AppError } | { kind: "unknown"; reason: string };
+
+/** Exact decimals with a private configuration: never touch big.js's global settings. */
+const Dec = Big();
+Dec.strict = true;
+
+export async function verifyClaims(tx: Transaction, view: AddressBookView, decimals: AssetDecimals): Promise<ClaimCheck> {
+  const source = sourceContradiction(tx, view);
+  if (source !== null) return { kind: "refused", error: source };
+  const claims = unitClaims(tx);
+  if (claims.length === 0) return { kind: "confirmed" };
+  const answers = await traced("countersign.facts.asset_decimals", () => Promise.all(claims.map((c) => decimals.decimalsOf(c.asset, tx.vault))));
+  const unknown: string[] = [];
+  for (const [i, claim] of claims.entries()) {
+    const answer = answers[i]!;
+    if (!answer.known) unknown.push(answer.reason);
+    else if (!agrees(claim, answer.decimals)) return { kind: "refused", error: disagreement(claim, answer.decimals) };
+  }
+  return unknown.length === 0 ? { kind: "confirmed" } : { kind: "unknown", reason: [...new Set(unknown)].join("; ") };
+}
+
+function agrees(claim: UnitClaim, decimals: number): boolean {
+  return new Dec(claim.amount).times(new Dec("10").pow(decimals)).eq(new Dec(claim.rawAmount));
+}
+
+function disagreement(claim: UnitClaim, decimals: number): AppError {
+  const stated = claim.statedBy === "rawAmount" ? "its rawAmount" : "the amount its evmTransaction calldata transfers";
+  const message = `transfer ${claim.transferIndex}: amount disagrees with ${stated} at the asset's ${decimals} decimals`;
+  return new AppError("INVALID_TRANSACTION", message, { details: [{ transfer: claim.transferIndex, message }] });
+}
+
+/** A raw source the copy knows as wallet A while `request.sourceWallet` claims B. */
+function sourceContradiction(tx: Transaction, view: AddressBookView): AppError | null {
+  if (tx.sourceWallet === null) return null;
+  for (const t of tx.transfers) {
+    if (t.source.wallet !== null || t.source.address === null) continue;
+    const own = findOwnAddress(view, tx.vault, t.source.address, t.network);
+    if (own !== undefined && own.wallet !== tx.sourceWallet) {
+      const message = `transfer ${t.index}: the source address belongs to another wallet of the vault than request.sourceWallet`;
+      return new AppError("INVALID_TRANSACTION", message, { details: [{ transfer: t.index, message }] });
+    }
+  }
+  return null;
+}
