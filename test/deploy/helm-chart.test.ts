@@ -13,6 +13,7 @@ import { parseAllDocuments } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { obtainHelm } from "../../scripts/helm.js";
 import { policyCheck } from "../../src/commands/policy-check.js";
+import { parseDecimalsPins } from "../../src/assets/decimals-pins.js";
 
 const CHART = path.resolve(import.meta.dirname, "../../helm/countersign");
 const EXAMPLES = readdirSync(path.join(CHART, "examples")).filter((f) => f.endsWith(".yaml")).sort();
@@ -248,6 +249,18 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     expect(envOf(container(one(hooked, "Deployment"), "countersign")!).COUNTERSIGN_MIGRATE_DATABASE_URL).toBeUndefined();
     const gitops = render([], ["database.migrateKey=owner-url", "migrations.hook=false"]);
     expect(envOf(container(one(gitops, "Deployment"), "countersign")!).COUNTERSIGN_MIGRATE_DATABASE_URL).toEqual(owner);
+  });
+
+  it("passes assetDecimals as COUNTERSIGN_ASSET_DECIMALS, JSON the service accepts, and leaves it out when empty", () => {
+    const usdc = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+    const dir = mkdtempSync(path.join(tmpdir(), "countersign-values-"));
+    const values = path.join(dir, "decimals.yaml");
+    writeFileSync(values, `assetDecimals:\n  ${usdc}: 6\n`);
+    const env = envOf(container(one(render([values]), "Deployment"), "countersign")!);
+    expect(parseDecimalsPins(env.COUNTERSIGN_ASSET_DECIMALS as string)).toEqual({ pins: new Map([[usdc, 6]]), problems: [] });
+    expect(envOf(container(one(render(), "Deployment"), "countersign")!).COUNTERSIGN_ASSET_DECIMALS).toBeUndefined();
+    writeFileSync(values, `assetDecimals:\n  usdc: 6\n`);
+    expect(() => render([values])).toThrow(/assetDecimals/);
   });
 
   it("with the HPA on, leaves replicas to it", () => {
