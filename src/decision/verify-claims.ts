@@ -9,20 +9,16 @@
  *   decimals they must be equal, else the body is refused (400); when the decimals cannot be
  *   established the transfer's size is unknown and the decision defers (recorded, 503).
  */
-import Big from "big.js";
 import type { AddressBookView } from "../addressbook/types.js";
 import type { AssetDecimals } from "../assets/decimals.js";
 import { AppError } from "../errors.js";
 import { findOwnAddress } from "../facts/address-book.js";
 import { traced } from "../telemetry/tracing.js";
+import { amountsAgree } from "../transaction/amounts.js";
 import type { Transaction } from "../transaction/types.js";
 import { unitClaims, type UnitClaim } from "../transaction/unit-claims.js";
 
 export type ClaimCheck = { kind: "confirmed" } | { kind: "refused"; error: AppError } | { kind: "unknown"; reason: string };
-
-/** Exact decimals with a private configuration: never touch big.js's global settings. */
-const Dec = Big();
-Dec.strict = true;
 
 export async function verifyClaims(tx: Transaction, view: AddressBookView, decimals: AssetDecimals): Promise<ClaimCheck> {
   const source = sourceContradiction(tx, view);
@@ -34,13 +30,9 @@ export async function verifyClaims(tx: Transaction, view: AddressBookView, decim
   for (const [i, claim] of claims.entries()) {
     const answer = answers[i]!;
     if (!answer.known) unknown.push(answer.reason);
-    else if (!agrees(claim, answer.decimals)) return { kind: "refused", error: disagreement(claim, answer.decimals) };
+    else if (!amountsAgree(claim.amount, claim.rawAmount, answer.decimals)) return { kind: "refused", error: disagreement(claim, answer.decimals) };
   }
   return unknown.length === 0 ? { kind: "confirmed" } : { kind: "unknown", reason: [...new Set(unknown)].join("; ") };
-}
-
-function agrees(claim: UnitClaim, decimals: number): boolean {
-  return new Dec(claim.amount).times(new Dec("10").pow(decimals)).eq(new Dec(claim.rawAmount));
 }
 
 function disagreement(claim: UnitClaim, decimals: number): AppError {
