@@ -202,7 +202,8 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   p(`${DECODED}.createAccount`, "stellar:createAccount"),
   p(`${DECODED}.changeTrust`, "stellar:changeTrust"),
   p(`${DECODED}.sep41TokenApproval`, "stellar:sep41TokenApproval"),
-  m("stellarTransaction.rawXdrEnvelope"),
+  // The signed envelope: decoded and reconciled with the operations (stellar-envelope.ts), in the digest.
+  x("stellarTransaction.rawXdrEnvelope"),
   // ---- shape 1: `details.*` as the reference describes it ----
   ...["asset", "amount", "source", "destination", "sponsor"].map((f) => ref(x(`details.assetTransfer.${f}`))),
   ref(t("details.assetTransfer.stellarOptions.memo")),
@@ -213,6 +214,7 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   ref(x(`${REF_STELLAR}.network`)),
   ref(x(`${REF_STELLAR}.sourceAddress`)),
   ref(x(`${REF_STELLAR}.operations[].sourceAccountAddress`)),
+  ref(x(`${REF_STELLAR}.rawXdrEnvelope`)),
   ...["destinationAddress", "asset", "rawAmount"].map((f) => ref(x(`${REF_BODY}.payment.${f}`))),
   ...["destinationAddress", "sourceAddress", "contractAddress", "rawAmount"].map((f) => ref(x(`${REF_BODY}.sep41Payment.${f}`))),
   ...["createAccount", "changeTrust", "sep41TokenApproval"].map((op) => ref(p(`${REF_BODY}.${op}`, `stellar:${op}`))),

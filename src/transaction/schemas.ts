@@ -112,6 +112,8 @@ export const stellarTransaction = object({
   sourceAddress: identifier,
   operations: list(object({ sourceAccountAddress: identifier, body: keyedObject() }), LIMITS.stellarOperations)
     .min(1, "must hold at least one operation"),
+  /** The signed envelope, base64 XDR, when the body carries it (stellar-xdr.ts decodes it). */
+  rawXdrEnvelope: z.string({ error: "must be a string" }).nullish(),
 });
 
 // ---- shape 2: the API's GetTransaction object ----
@@ -134,6 +136,8 @@ export const apiStellarTransaction = object({
     object({ sourceAccountAddress: optionalApiAddress, decodedBody: keyedObject().nullish() }),
     LIMITS.stellarOperations,
   ).nullish(),
+  /** The signed envelope, base64 XDR (stellar-xdr.ts decodes it). */
+  rawXdrEnvelope: z.string({ error: "must be a string" }).nullish(),
 });
 
 /** A decoded classic payment: `amount` is in stroops (the API's own example: `10000000` is 1 XLM). */

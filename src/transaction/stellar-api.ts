@@ -6,7 +6,6 @@
  * platform did not decode is the payload `stellar:unknown`.
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { sameAddress } from "../facts/addresses.js";
 import { transferMovesRaw } from "./amounts.js";
 import { assetIdentity, networkId } from "./assets.js";
 import { classicAssetAt, endpointAt, stellarAssetAt } from "./endpoint-at.js";
@@ -14,7 +13,8 @@ import { check, invalidAt } from "./issues.js";
 import { apiSep41Payment, apiStellarPayment, apiStellarTransaction } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
 import { sourceAt } from "./sources.js";
-import { stellarMoves, type StellarOperation } from "./stellar-operations.js";
+import { agreedOperations, readEnvelope } from "./stellar-envelope.js";
+import { sameEndpoint, stellarMoves, type StellarOperation } from "./stellar-operations.js";
 import { at, presentKeys } from "./transfer.js";
 import type { Endpoint, Transfer } from "./types.js";
 
@@ -22,37 +22,37 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
   const path = at(ctx.path, "stellarTransaction");
   const parsed = check(apiStellarTransaction, input, path);
   if (!parsed.ok) return parsed;
-  const sponsor = parsed.value.sourceAccountAddress?.value ?? null;
+  const stated = parsed.value.sourceAccountAddress?.value ?? null;
+  const raw = parsed.value.rawXdrEnvelope ?? null;
+  const envelope = raw === null ? null : readEnvelope(raw, stated, at(path, "rawXdrEnvelope"), ctx);
+  if (envelope !== null && !envelope.ok) return envelope;
+  const sponsor = stated ?? envelope?.value.source ?? null;
   const network = ctx.network ?? listed.map((t) => t.network).find((n) => n !== null) ?? null;
-  const operations: StellarOperation[] = [];
-  const accountsCreated: Transfer[] = [];
+  const stellarNetwork = network === null ? null : `networks/${networkId(network)}`;
+  const decoded: StellarOperation[] = [];
   for (const [index, op] of (parsed.value.operations ?? []).entries()) {
     const opPath = at(at(path, "operations"), index);
     // An operation without its own source acts for the transaction's source account.
     const source = sourceAt(op.sourceAccountAddress?.value ?? sponsor, at(opPath, "sourceAccountAddress"), ctx);
     if (!source.ok) return source;
-    const decoded = fromDecoded(op.decodedBody ?? {}, source.value, at(opPath, "decodedBody"), ctx);
-    if (!decoded.ok) return decoded;
-    operations.push(decoded.value.operation);
-    if (decoded.value.created) accountsCreated.push(decoded.value.created);
+    const operation = fromDecoded(op.decodedBody ?? {}, source.value, at(opPath, "decodedBody"), ctx);
+    if (!operation.ok) return operation;
+    decoded.push(operation.value);
   }
-  const moves = stellarMoves(operations, network === null ? null : `networks/${networkId(network)}`, sponsor);
-  const agreed = reconcile(listed, moves.transfers, accountsCreated, network, path);
+  const operations =
+    envelope === null ? ok(decoded) : agreedOperations(envelope.value, decoded, stellarNetwork, at(path, "rawXdrEnvelope"), at(path, "operations"));
+  if (!operations.ok) return operations;
+  const moves = stellarMoves(operations.value, stellarNetwork, sponsor);
+  const agreed = reconcile(listed, moves.transfers, accountsCreated(operations.value, ctx.network), network, path);
   if (!agreed.ok) return agreed;
   return ok({ kind: "stellarTransaction", transfers: moves.transfers, payloads: moves.payloads, network: null });
 }
 
-interface Decoded {
-  operation: StellarOperation;
-  /** A createAccount's starting balance, as a transfer `transfers[]` may list (it stays a payload). */
-  created?: Transfer;
-}
-
-function fromDecoded(body: Record<string, unknown>, source: Endpoint, path: string, ctx: ShapeContext): Result<Decoded, AppError> {
+function fromDecoded(body: Record<string, unknown>, source: Endpoint, path: string, ctx: ShapeContext): Result<StellarOperation, AppError> {
   const keys = presentKeys(body);
   const key = keys[0];
   if (keys.length > 1) return err(invalidAt(path, "must hold exactly one operation"));
-  if (key === undefined) return ok({ operation: { kind: "other", name: "unknown" } });
+  if (key === undefined) return ok({ kind: "other", name: "unknown", source });
   if (key === "payment") {
     const p = check(apiStellarPayment, body[key], at(path, key));
     if (!p.ok) return p;
@@ -60,19 +60,19 @@ function fromDecoded(body: Record<string, unknown>, source: Endpoint, path: stri
     if (!destination.ok) return destination;
     const asset = classicAssetAt(p.value.asset, at(at(path, key), "asset"));
     if (!asset.ok) return asset;
-    return ok({ operation: { kind: "payment", source, destination: destination.value, asset: asset.value, rawAmount: p.value.amount } });
+    return ok({ kind: "payment", source, destination: destination.value, asset: asset.value, rawAmount: p.value.amount });
   }
   if (key === "sep41Payment") return fromSep41(body[key], source, at(path, key), ctx);
-  if (key === "createAccount") return ok({ operation: { kind: "other", name: key }, ...createdAccount(body[key], source, ctx) });
-  return ok({ operation: { kind: "other", name: key } });
+  if (key === "createAccount") return ok({ kind: "other", name: key, source, ...createdAccount(body[key], ctx) });
+  return ok({ kind: "other", name: key, source });
 }
 
-function fromSep41(input: unknown, source: Endpoint, path: string, ctx: ShapeContext): Result<Decoded, AppError> {
+function fromSep41(input: unknown, source: Endpoint, path: string, ctx: ShapeContext): Result<StellarOperation, AppError> {
   const p = check(apiSep41Payment, input, path);
   if (!p.ok) return p;
   const s = p.value;
   // `transfer_from`: the operation's source spends someone else's allowance — not a plain payment.
-  if (s.spenderAddress?.value != null) return ok({ operation: { kind: "other", name: "sep41TransferFrom" } });
+  if (s.spenderAddress?.value != null) return ok({ kind: "other", name: "sep41TransferFrom", source });
   if (s.sourceAddress?.value != null && s.sourceAddress.value !== source.value) {
     return err(invalidAt(at(at(path, "sourceAddress"), "value"), "must equal the operation's source account"));
   }
@@ -80,22 +80,25 @@ function fromSep41(input: unknown, source: Endpoint, path: string, ctx: ShapeCon
   if (!destination.ok) return destination;
   const contract = stellarAssetAt(s.contractAddress, at(path, "contractAddress"));
   if (!contract.ok) return contract;
-  return ok({ operation: { kind: "sep41Payment", source, destination: destination.value, contract: contract.value, rawAmount: s.rawAmount } });
+  return ok({ kind: "sep41Payment", source, destination: destination.value, contract: contract.value, rawAmount: s.rawAmount });
 }
 
 /** The XLM a createAccount sends, when well-formed (it is a payload either way). */
-function createdAccount(input: unknown, source: Endpoint, ctx: ShapeContext): { created?: Transfer } {
+function createdAccount(input: unknown, ctx: ShapeContext): Pick<Extract<StellarOperation, { kind: "other" }>, "created"> {
   const p = check(apiStellarPayment.pick({ destinationAddress: true }), input, "");
   const balance = (input as { startingBalance?: unknown } | null)?.startingBalance;
   if (!p.ok || typeof balance !== "string" || !/^[0-9]{1,78}$/.test(balance)) return {};
   const destination = endpointAt(p.value.destinationAddress.value, "", ctx);
-  if (!destination.ok) return {};
-  const moved = stellarMoves(
-    [{ kind: "payment", source, destination: destination.value, asset: "native", rawAmount: balance }],
-    ctx.network,
-    null,
-  );
-  return moved.transfers[0] === undefined ? {} : { created: moved.transfers[0] };
+  return destination.ok ? { created: { destination: destination.value, rawAmount: balance } } : {};
+}
+
+/** Each createAccount's starting balance as a transfer, which `transfers[]` may list (it stays a payload). */
+function accountsCreated(operations: readonly StellarOperation[], network: string | null): Transfer[] {
+  return operations.flatMap((op) => {
+    if (op.kind !== "other" || op.created === undefined) return [];
+    const payment: StellarOperation = { kind: "payment", source: op.source, asset: "native", ...op.created };
+    return stellarMoves([payment], network, null).transfers;
+  });
 }
 
 /** Each listed transfer pairs with one decoded one; every decoded payment must be listed (unless nothing is). */
@@ -134,6 +137,3 @@ function same(listed: Transfer, decoded: Transfer, network: string | null): bool
   if (listed.source.kind === "address" && !sameEndpoint(listed.source, decoded.source)) return false;
   return decoded.rawAmount !== null && transferMovesRaw({ ...listed, assetStandard: decoded.assetStandard }, decoded.rawAmount);
 }
-
-const sameEndpoint = (a: Endpoint, b: Endpoint): boolean =>
-  a.address !== null && b.address !== null ? sameAddress(a.address, b.address) : a.wallet !== null && a.wallet === b.wallet;

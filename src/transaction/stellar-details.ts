@@ -10,6 +10,7 @@ import { check, invalidAt } from "./issues.js";
 import { sep41Payment, stellarPayment, stellarTransaction } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
 import { sourceAt } from "./sources.js";
+import { agreedOperations, readEnvelope } from "./stellar-envelope.js";
 import { stellarMoves, type StellarOperation } from "./stellar-operations.js";
 import { at, presentKeys } from "./transfer.js";
 
@@ -23,8 +24,24 @@ export function fromStellarDetails(input: unknown, path: string, ctx: ShapeConte
     if (!op.ok) return op;
     operations.push(op.value);
   }
-  const moves = stellarMoves(operations, tx.network, tx.sourceAddress);
+  const envelope = tx.rawXdrEnvelope == null ? null : withEnvelope(tx.rawXdrEnvelope, tx, operations, path, ctx);
+  if (envelope !== null && !envelope.ok) return envelope;
+  const moves = stellarMoves(envelope?.value ?? operations, tx.network, tx.sourceAddress);
   return ok({ kind: "stellarTransaction", ...moves, network: tx.network });
+}
+
+/** The operations, checked against the signed envelope (stellar-envelope.ts). */
+function withEnvelope(
+  raw: string,
+  tx: { network: string; sourceAddress: string },
+  operations: StellarOperation[],
+  path: string,
+  ctx: ShapeContext,
+): Result<StellarOperation[], AppError> {
+  const envelopePath = at(path, "rawXdrEnvelope");
+  const envelope = readEnvelope(raw, tx.sourceAddress, envelopePath, ctx);
+  if (!envelope.ok) return envelope;
+  return agreedOperations(envelope.value, operations, tx.network, envelopePath, at(path, "operations"));
 }
 
 interface Operation {
@@ -41,7 +58,7 @@ function fromOperation(op: Operation, path: string, ctx: ShapeContext): Result<S
   if (!source.ok) return source;
   if (key === "payment") return fromPayment(op.body[key], source.value, at(bodyPath, key), ctx);
   if (key === "sep41Payment") return fromSep41Payment(op, source.value, at(bodyPath, key), ctx);
-  return ok({ kind: "other", name: key });
+  return ok({ kind: "other", name: key, source: source.value });
 }
 
 function fromPayment(input: unknown, source: StellarOperationSource, path: string, ctx: ShapeContext): Result<StellarOperation, AppError> {

@@ -6,6 +6,7 @@
  * which makes the transaction `unknown`: signing it on the strength of its payments would sign what
  * the policy never saw.
  */
+import { sameAddress } from "../facts/addresses.js";
 import { stellarAmount } from "./assets.js";
 import { makeTransfer } from "./transfer.js";
 import type { Endpoint, Transfer } from "./types.js";
@@ -13,7 +14,8 @@ import type { Endpoint, Transfer } from "./types.js";
 export type StellarOperation =
   | { kind: "payment"; source: Endpoint; destination: Endpoint; asset: string; rawAmount: string }
   | { kind: "sep41Payment"; source: Endpoint; destination: Endpoint; contract: string; rawAmount: string }
-  | { kind: "other"; name: string };
+  /** `created`: what a createAccount sends (its starting balance, in XLM stroops), when known. */
+  | { kind: "other"; name: string; source: Endpoint; created?: { destination: Endpoint; rawAmount: string } };
 
 export interface StellarMoves {
   transfers: Transfer[];
@@ -40,3 +42,7 @@ export function stellarMoves(operations: readonly StellarOperation[], network: s
   }
   return { transfers, payloads };
 }
+
+/** The same account: by address when both name one, else by wallet name. */
+export const sameEndpoint = (a: Endpoint, b: Endpoint): boolean =>
+  a.address !== null && b.address !== null ? sameAddress(a.address, b.address) : a.wallet !== null && a.wallet === b.wallet;

@@ -48,6 +48,7 @@ describe("the property suite's oracle", () => {
       /contradicts/,
     ],
     ["a Stellar changeTrust", (b) => (b.stellarTransaction = { operations: [{ decodedBody: { changeTrust: { asset: w.STELLAR_USDC } } }] }), /changeTrust/],
+    ["a Stellar envelope", (b) => (b.stellarTransaction = { operations: [{ decodedBody: { changeTrust: { asset: w.STELLAR_USDC } } }], rawXdrEnvelope: "AAAA" }), /raw Stellar envelope/],
   ];
   it.each(payloads)("does not call a small transfer signable with %s beside it", (_, change, why) => {
     const body = small(evmExample);

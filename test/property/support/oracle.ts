@@ -327,6 +327,8 @@ function stellarApi(value: unknown, listed: OracleTransfer[], ctx: Context): Ora
   if (!isRecord(value)) return no("stellarTransaction is not an object");
   const extra = only(value, ["sourceAccountAddress", "sequenceNumber", "fee", "memo", "timeBounds", "operations", "rawXdrEnvelope"]);
   if (extra) return no(`stellarTransaction.${extra}`);
+  // The envelope is what gets signed; the oracle does not decode XDR, so it vouches for none.
+  if (present(value.rawXdrEnvelope)) return no("a raw Stellar envelope the oracle cannot read");
   const network = ctx.network ?? "stellar-mainnet";
   const txSource = isRecord(value.sourceAccountAddress) ? value.sourceAccountAddress.value : undefined;
   if (!Array.isArray(value.operations) || value.operations.length === 0) return no("a Stellar transaction without decoded operations");

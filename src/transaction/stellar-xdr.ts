@@ -1,0 +1,142 @@
+/**
+ * A Stellar transaction envelope (`rawXdrEnvelope`, base64 XDR) read into the operation model the
+ * decoded operations use (stellar-operations.ts). The envelope is what the co-signer signs, so it
+ * is read with the network's own XDR definitions (@stellar/stellar-base), never guessed at:
+ * v0 and v1 envelopes, and a fee bump's inner transaction (its fee source only pays the fee).
+ *
+ * Modelled like the platform's decoded bodies: `payment`, `createAccount` (its starting balance),
+ * `changeTrust`, and a Soroban token call — `transfer` (sep41Payment), `transfer_from`
+ * (sep41TransferFrom), `approve` (sep41TokenApproval) — whose authorisations cover that one call
+ * and nothing beneath it. Every other operation, or a token call authorising more, is `unknown`.
+ */
+import { Address, Asset, encodeMuxedAccountToAddress, scValToNative, StrKey, xdr } from "@stellar/stellar-base";
+import { err, ok, type AppError, type Result } from "../errors.js";
+import { endpointAt } from "./endpoint-at.js";
+import { invalidAt } from "./issues.js";
+import type { ShapeContext } from "./shape.js";
+import { sourceAt } from "./sources.js";
+import type { StellarOperation } from "./stellar-operations.js";
+import type { Endpoint } from "./types.js";
+
+export interface EnvelopeTransaction {
+  /** The transaction-level source account (a fee bump's inner transaction's). */
+  source: string;
+  operations: StellarOperation[];
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export function envelopeTransaction(base64: string, path: string, ctx: ShapeContext): Result<EnvelopeTransaction, AppError> {
+  const envelope = decodeEnvelope(base64);
+  if (envelope === null) return err(invalidAt(path, "must be a base64 XDR Stellar transaction envelope"));
+  const tx = innerTransaction(envelope);
+  if (tx === null) return err(invalidAt(path, "must be a Stellar transaction envelope (v0, v1 or fee bump)"));
+  const operations: StellarOperation[] = [];
+  for (const op of tx.operations) {
+    const source = sourceAt(op.sourceAccount() ? accountAddress(op.sourceAccount() as xdr.MuxedAccount) : tx.source, path, ctx);
+    if (!source.ok) return source;
+    const read = readOperation(op.body(), source.value, path, ctx);
+    if (!read.ok) return read;
+    operations.push(read.value);
+  }
+  return ok({ source: tx.source, operations });
+}
+
+function decodeEnvelope(base64: string): xdr.TransactionEnvelope | null {
+  // Buffer's base64 decoder skips characters it does not know: only canonical base64 is read.
+  if (base64.length === 0 || !BASE64.test(base64)) return null;
+  try {
+    return xdr.TransactionEnvelope.fromXDR(base64, "base64");
+  } catch {
+    return null;
+  }
+}
+
+function innerTransaction(envelope: xdr.TransactionEnvelope): { source: string; operations: xdr.Operation[] } | null {
+  switch (envelope.switch()) {
+    case xdr.EnvelopeType.envelopeTypeTxV0(): {
+      const tx = envelope.v0().tx();
+      return { source: StrKey.encodeEd25519PublicKey(tx.sourceAccountEd25519()), operations: tx.operations() };
+    }
+    case xdr.EnvelopeType.envelopeTypeTx(): {
+      const tx = envelope.v1().tx();
+      return { source: accountAddress(tx.sourceAccount()), operations: tx.operations() };
+    }
+    case xdr.EnvelopeType.envelopeTypeTxFeeBump(): {
+      const inner = envelope.feeBump().tx().innerTx();
+      if (inner.switch() !== xdr.EnvelopeType.envelopeTypeTx()) return null;
+      const tx = inner.v1().tx();
+      return { source: accountAddress(tx.sourceAccount()), operations: tx.operations() };
+    }
+    default:
+      return null;
+  }
+}
+
+function readOperation(body: xdr.OperationBody, source: Endpoint, path: string, ctx: ShapeContext): Result<StellarOperation, AppError> {
+  const type = body.switch();
+  if (type === xdr.OperationType.payment()) {
+    const p = body.paymentOp();
+    const destination = endpointAt(accountAddress(p.destination()), path, ctx);
+    if (!destination.ok) return destination;
+    return ok({ kind: "payment", source, destination: destination.value, asset: classicAsset(p.asset()), rawAmount: p.amount().toString() });
+  }
+  if (type === xdr.OperationType.createAccount()) {
+    const c = body.createAccountOp();
+    const destination = endpointAt(StrKey.encodeEd25519PublicKey(c.destination().ed25519()), path, ctx);
+    if (!destination.ok) return destination;
+    return ok({ kind: "other", name: "createAccount", source, created: { destination: destination.value, rawAmount: c.startingBalance().toString() } });
+  }
+  if (type === xdr.OperationType.changeTrust()) return ok({ kind: "other", name: "changeTrust", source });
+  if (type === xdr.OperationType.invokeHostFunction()) return ok(tokenCall(body.invokeHostFunctionOp(), source, ctx));
+  return ok({ kind: "other", name: "unknown", source });
+}
+
+/** `G…`, or `M…` for a muxed account: a muxed account is not read as its base account. */
+const accountAddress = (account: xdr.MuxedAccount): string => encodeMuxedAccountToAddress(account, true);
+
+/** `native` or `CODE-ISSUER`, as the operations write a classic asset. */
+function classicAsset(asset: xdr.Asset): string {
+  const a = Asset.fromOperation(asset);
+  return a.isNative() ? "native" : `${a.getCode()}-${a.getIssuer()}`;
+}
+
+const TOKEN_CALLS: Record<string, string> = { transfer: "sep41Payment", transfer_from: "sep41TransferFrom", approve: "sep41TokenApproval" };
+
+function tokenCall(op: xdr.InvokeHostFunctionOp, source: Endpoint, ctx: ShapeContext): StellarOperation {
+  const unknown: StellarOperation = { kind: "other", name: "unknown", source };
+  const fn = op.hostFunction();
+  if (fn.switch() !== xdr.HostFunctionType.hostFunctionTypeInvokeContract()) return unknown;
+  const call = fn.invokeContract();
+  const name = TOKEN_CALLS[call.functionName().toString()];
+  if (name === undefined || !authorisesOnly(op.auth(), call)) return unknown;
+  if (name !== "sep41Payment") return { kind: "other", name, source };
+  try {
+    const args = call.args();
+    if (args.length !== 3) return unknown;
+    const [from, to, amount] = [Address.fromScVal(args[0]!).toString(), Address.fromScVal(args[1]!).toString(), scValToNative(args[2]!) as unknown];
+    if (typeof amount !== "bigint" || amount < 0n || args[2]!.switch() !== xdr.ScValType.scvI128()) return unknown;
+    const sender = endpointAt(from, "", ctx);
+    const destination = endpointAt(to, "", ctx);
+    if (!sender.ok || !destination.ok) return unknown;
+    const contract = Address.fromScAddress(call.contractAddress()).toString();
+    // Whose funds move is `from`; an operation source other than `from` is compared (and refused) as such.
+    return { kind: "sep41Payment", source: sender.value, destination: destination.value, contract, rawAmount: amount.toString() };
+  } catch {
+    return unknown;
+  }
+}
+
+/** Every authorisation entry is for exactly this call, with nothing invoked beneath it. */
+function authorisesOnly(entries: readonly xdr.SorobanAuthorizationEntry[], call: xdr.InvokeContractArgs): boolean {
+  const callXdr = call.toXDR("base64");
+  return entries.every((entry) => {
+    const root = entry.rootInvocation();
+    const fn = root.function();
+    return (
+      root.subInvocations().length === 0 &&
+      fn.switch() === xdr.SorobanAuthorizedFunctionType.sorobanAuthorizedFunctionTypeContractFn() &&
+      fn.contractFn().toXDR("base64") === callXdr
+    );
+  });
+}
