@@ -98,7 +98,7 @@ export async function benchVelocityWindow(db: Kysely<Database>, options: Velocit
   return figures;
 }
 
-async function insertBenchDecision(db: Kysely<Database>, now: Date): Promise<string> {
+export async function insertBenchDecision(db: Kysely<Database>, now: Date): Promise<string> {
   const id = randomUUID();
   await db
     .insertInto("decisions")
@@ -119,7 +119,10 @@ const SEED_CHUNK = 50_000;
  * raised in the same statement exactly as recordCharges does it. In chunks, so that no statement
  * outlasts the pool's query timeout.
  */
-async function seedGroup(db: Kysely<Database>, g: { key: string; charges: number; decisionId: string; now: Date }): Promise<void> {
+export async function seedGroup(
+  db: Kysely<Database>,
+  g: { key: string; charges: number; decisionId: string; now: Date; widths?: readonly number[] },
+): Promise<void> {
   const hash = groupHashHex(g.key);
   const now = g.now.toISOString();
   await sql`insert into velocity_groups (group_hash, group_key, first_charged_at)
@@ -137,7 +140,7 @@ async function seedGroup(db: Kysely<Database>, g: { key: string; charges: number
       )
       insert into velocity_buckets as b (group_hash, width_seconds, bucket_start, amount, count)
       select c.group_hash, w.width, velocity_bucket_start(w.width, c.charged_at), sum(coalesce(c.amount, 0)), count(*)
-      from charged c cross join unnest(${[...BUCKET_WIDTHS]}::int4[]) as w(width)
+      from charged c cross join unnest(${[...(g.widths ?? BUCKET_WIDTHS)]}::int4[]) as w(width)
       group by 1, 2, 3
       on conflict (group_hash, width_seconds, bucket_start)
         do update set amount = b.amount + excluded.amount, count = b.count + excluded.count`.execute(db);
@@ -210,12 +213,12 @@ async function main(): Promise<void> {
   }
 }
 
-interface Scratch {
+export interface Scratch {
   options: { url?: string; dataDir?: string };
   drop(): Promise<void>;
 }
 
-async function scratchPostgres(url: string): Promise<Scratch> {
+export async function scratchPostgres(url: string): Promise<Scratch> {
   const name = `countersign_bench_${randomBytes(4).toString("hex")}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: url });
@@ -232,7 +235,7 @@ async function scratchPostgres(url: string): Promise<Scratch> {
   return { options: { url: scratchUrl.toString() }, drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
-function scratchPGlite(): Scratch {
+export function scratchPGlite(): Scratch {
   const dir = mkdtempSync(path.join(tmpdir(), "countersign-bench-"));
   return { options: { dataDir: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -8,7 +8,7 @@ import Big from "big.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { groupHashHex } from "./group-hash.js";
-import { planWindow } from "./window-plan.js";
+import { BUCKET_WIDTHS, planWindow } from "./window-plan.js";
 
 export interface WindowQuery {
   window: string;
@@ -32,14 +32,14 @@ interface Pieces {
   edge: { ord: number[]; hash: string[]; after: string[]; until: string[] };
 }
 
-function piecesOf(queries: readonly WindowQuery[], now: Date): Pieces {
+function piecesOf(queries: readonly WindowQuery[], now: Date, widths: readonly number[]): Pieces {
   const p: Pieces = {
     bucket: { ord: [], hash: [], width: [], from: [], until: [] },
     edge: { ord: [], hash: [], after: [], until: [] },
   };
   queries.forEach((q, ord) => {
     const hash = groupHashHex(q.key);
-    const plan = planWindow(now, q.durationSeconds);
+    const plan = planWindow(now, q.durationSeconds, widths);
     for (const range of plan.buckets) {
       p.bucket.ord.push(ord);
       p.bucket.hash.push(hash);
@@ -59,13 +59,25 @@ export async function readWindowTotals(
   trx: Kysely<Database>,
   queries: readonly WindowQuery[],
   now: Date,
+  /** The ledger's layout; only the layout bench passes another. */
+  widths: readonly number[] = BUCKET_WIDTHS,
 ): Promise<Map<string, WindowTotal>> {
   const totals = new Map<string, WindowTotal>();
   if (queries.length === 0) return totals;
-  const { bucket: b, edge: e } = piecesOf(queries, now);
+  const { rows } = await windowTotalsQuery(queries, now, widths).execute(trx);
+  for (const row of rows) {
+    const query = queries[row.ord];
+    if (query) totals.set(windowTotalId(query.window, query.key), toTotal(row));
+  }
+  return totals;
+}
+
+/** The one statement behind readWindowTotals (the layout bench EXPLAINs it). */
+export function windowTotalsQuery(queries: readonly WindowQuery[], now: Date, widths: readonly number[] = BUCKET_WIDTHS) {
+  const { bucket: b, edge: e } = piecesOf(queries, now, widths);
   // Lateral subqueries force one parameterised index range read per piece, whatever the planner
   // estimates for unnest.
-  const { rows } = await sql<{ ord: number; amount: string; count: string }>`
+  return sql<{ ord: number; amount: string; count: string }>`
     with bucket_ranges as (
       select r.ord, decode(r.hash, 'hex') as grp, r.width, r.from_at, r.until_at
       from unnest(${b.ord}::int4[], ${b.hash}::text[], ${b.width}::int4[], ${b.from}::timestamptz[], ${b.until}::timestamptz[])
@@ -88,12 +100,7 @@ export async function readWindowTotals(
       ) s
     )
     select ord, coalesce(sum(amount), 0)::text as amount, coalesce(sum(count), 0)::text as count
-    from pieces group by ord`.execute(trx);
-  for (const row of rows) {
-    const query = queries[row.ord];
-    if (query) totals.set(windowTotalId(query.window, query.key), toTotal(row));
-  }
-  return totals;
+    from pieces group by ord`;
 }
 
 /** Canonical decimal text ("1000", not "1000.000000"); a corrupt total is an internal error. */

@@ -74,6 +74,15 @@ describe("database roles on a Postgres server", () => {
     );
   });
 
+  it("lets the writer prune the velocity ledger only through velocity_prune, never delete charges itself", async () => {
+    await expect(sql`delete from velocity_charges`.execute(writer.db)).rejects.toThrow(/permission denied for table velocity_charges/);
+    await expect(sql`truncate velocity_charges`.execute(writer.db)).rejects.toThrow(/permission denied for table velocity_charges/);
+    const { rows } = await sql<{ n: number }>`select velocity_prune(now() - interval '40 days', now() - interval '400 days', 10) as n`.execute(writer.db);
+    expect(rows[0]?.n).toBe(0);
+    await expect(sql`select velocity_prune(now(), now(), 10)`.execute(writer.db)).rejects.toThrow(/keeps at least the last day/);
+    await expect(sql`select velocity_prune(now() - interval '40 days', now() - interval '400 days', 10)`.execute(auditor.db)).rejects.toThrow(/permission denied for function velocity_prune/);
+  });
+
   it("lets the writer insert and read audit rows and create months ahead through the owner's function", async () => {
     const row = decisionRow();
     await writer.db.insertInto("decisions").values(row).execute();

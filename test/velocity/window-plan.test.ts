@@ -10,7 +10,7 @@ describe("planWindow", () => {
       const plan = planWindow(NOW, duration);
       expect(plan.edgeAfter.getTime()).toBe(NOW.getTime() - duration * 1000);
       expect(plan.edgeUntil.getTime() - plan.edgeAfter.getTime()).toBeGreaterThan(0);
-      expect(plan.edgeUntil.getTime() - plan.edgeAfter.getTime()).toBeLessThanOrEqual(1000);
+      expect(plan.edgeUntil.getTime() - plan.edgeAfter.getTime()).toBeLessThanOrEqual(BUCKET_WIDTHS[0] * 1000);
       let from = plan.edgeUntil.getTime();
       plan.buckets.forEach((range, i) => {
         expect(range.widthSeconds).toBe(BUCKET_WIDTHS[i]);
@@ -26,11 +26,17 @@ describe("planWindow", () => {
     },
   );
 
-  it("leaves a start exactly on a second out of the exact edge and out of the first bucket", () => {
+  it("leaves a start exactly on a minute out of the exact edge and out of the first bucket", () => {
     const plan = planWindow(new Date("2026-11-21T12:00:00.000Z"), 60);
     expect(plan.edgeAfter.toISOString()).toBe("2026-11-21T11:59:00.000Z");
-    expect(plan.edgeUntil.toISOString()).toBe("2026-11-21T11:59:01.000Z");
-    expect(plan.buckets[0]?.from.toISOString()).toBe("2026-11-21T11:59:01.000Z");
+    expect(plan.edgeUntil.toISOString()).toBe("2026-11-21T12:00:00.000Z");
+    expect(plan.buckets[0]?.from.toISOString()).toBe("2026-11-21T12:00:00.000Z");
+  });
+
+  it("plans any layout it is given, the exact edge at most one finest bucket", () => {
+    const plan = planWindow(NOW, 86_400, [1, 60, 3600, 86400]);
+    expect(plan.edgeUntil.toISOString()).toBe("2026-11-20T12:34:57.000Z");
+    expect(plan.buckets.map((b) => b.widthSeconds)).toEqual([1, 60, 3600, 86400]);
   });
 
   it("refuses a duration that is not positive and a date that is not valid", () => {

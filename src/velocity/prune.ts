@@ -1,0 +1,107 @@
+/**
+ * Pruning the ledger in the background (migrations/20261122T1310_ledger.ts, `velocity_prune`).
+ *
+ * A bucket finer than a day is read only by a window whose start lies before it, so once it is
+ * older than the longest window in force (active bundle, and the shadow bundle when configured),
+ * no read can reach it. Kept: the longest window or FINE_FLOOR, whichever is longer, plus MARGIN
+ * (a bundle reloaded with a somewhat longer window, clocks, a void arriving late). Charges and the
+ * day buckets are kept for the retention (COUNTERSIGN_LEDGER_RETENTION), which is never shorter:
+ * `policy replay` sums the charges of past decisions' windows, and the audit views and queries
+ * list them. Every replica runs a pruner; the database's advisory lock lets one prune at a time.
+ */
+import { sql } from "kysely";
+import type { Db } from "../db/connect.js";
+import { describeError, type Logger } from "../log.js";
+
+const DAY_SECONDS = 86_400;
+/** Fine buckets are kept at least this long, whatever the bundles' windows (see README "Velocity ledger"). */
+export const FINE_FLOOR_SECONDS = 35 * DAY_SECONDS;
+export const MARGIN_SECONDS = DAY_SECONDS;
+/** Rows per statement: each batch is one short transaction. */
+export const PRUNE_BATCH = 2_000;
+
+export interface PruneHorizon {
+  /** Buckets finer than a day starting before this are deleted. */
+  fineBefore: Date;
+  /** Charges charged, and day buckets starting, before this are deleted. */
+  chargesBefore: Date;
+}
+
+export function pruneHorizon(now: Date, longestWindowSeconds: number, retentionSeconds: number): PruneHorizon {
+  const fineKeep = Math.max(longestWindowSeconds, FINE_FLOOR_SECONDS) + MARGIN_SECONDS;
+  const chargesKeep = Math.max(retentionSeconds, fineKeep);
+  return { fineBefore: new Date(now.getTime() - fineKeep * 1000), chargesBefore: new Date(now.getTime() - chargesKeep * 1000) };
+}
+
+export interface PruneResult {
+  /** Rows deleted (buckets and charges together). */
+  pruned: number;
+  batches: number;
+  /** False when another session held the pruner's lock. */
+  elected: boolean;
+}
+
+/**
+ * Batches until one deletes less than a full batch, or `maxBatches` ran. Each batch is its own
+ * transaction with a statement timeout, so no lock on the ledger is held long.
+ */
+export async function pruneLedger(db: Db, horizon: PruneHorizon, options: { batch?: number; maxBatches?: number } = {}): Promise<PruneResult> {
+  const batch = options.batch ?? PRUNE_BATCH;
+  const maxBatches = options.maxBatches ?? 1_000;
+  let pruned = 0;
+  let batches = 0;
+  while (batches < maxBatches) {
+    const deleted = await db.transaction().execute(async (trx) => {
+      await sql`set local statement_timeout = '10s'`.execute(trx);
+      const { rows } = await sql<{ deleted: number }>`
+        select velocity_prune(${horizon.fineBefore.toISOString()}::timestamptz, ${horizon.chargesBefore.toISOString()}::timestamptz, ${batch}::int) as deleted`.execute(trx);
+      return Number(rows[0]?.deleted ?? 0);
+    });
+    if (deleted < 0) return { pruned, batches, elected: false };
+    batches += 1;
+    pruned += deleted;
+    // A batch deletes up to `batch` buckets and `batch` charges: less than that and both are done.
+    if (deleted < batch) break;
+  }
+  return { pruned, batches, elected: true };
+}
+
+export interface LedgerPrunerOptions {
+  db: Db;
+  logger: Logger;
+  clock: () => Date;
+  /** The longest window of the bundles in force now (seconds); read at every run. */
+  longestWindowSeconds: () => number;
+  retentionSeconds: number;
+  intervalMs?: number;
+  onPruned?: (rows: number) => void;
+}
+
+/** Runs a minute after start and then every `intervalMs` (default an hour); returns a stop function. */
+export function startLedgerPruner(o: LedgerPrunerOptions): { stop(): Promise<void> } {
+  const intervalMs = o.intervalMs ?? 60 * 60 * 1000;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const run = () => {
+    const horizon = pruneHorizon(o.clock(), o.longestWindowSeconds(), o.retentionSeconds);
+    running = pruneLedger(o.db, horizon).then(
+      (result) => {
+        o.onPruned?.(result.pruned);
+        if (result.pruned > 0) o.logger.info({ pruned: result.pruned, batches: result.batches, fineBefore: horizon.fineBefore, chargesBefore: horizon.chargesBefore }, "velocity ledger pruned");
+      },
+      (error: unknown) => o.logger.warn(describeError(error), "velocity ledger pruning failed; retrying at the next run"),
+    );
+  };
+  const first = setTimeout(() => !stopped && run(), Math.min(intervalMs, 60_000));
+  first.unref();
+  const timer = setInterval(() => !stopped && run(), intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
