@@ -146,7 +146,18 @@ function reachableByPostgresUser(binDir: string, clusterDir: string): string {
   }
 }
 
-export async function startLocalCluster(installedBinDir: string): Promise<LocalCluster> {
+export interface LocalClusterOptions {
+  /**
+   * Keep the server's durability defaults (fsync, synchronous_commit, full_page_writes on), for
+   * benchmarks of the durable commit; tests run without them (faster, and nothing is kept).
+   */
+  durable?: boolean;
+}
+
+/** Settings that trade durability for speed: a test cluster's data is thrown away anyway. */
+const NOT_DURABLE = ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"];
+
+export async function startLocalCluster(installedBinDir: string, options: LocalClusterOptions = {}): Promise<LocalCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), "countersign-pg-"));
   if (process.getuid?.() === 0) {
     const uid = Number(execFileSync("id", ["-u", unprivilegedUser()], { encoding: "utf8" }).trim());
@@ -162,7 +173,7 @@ export async function startLocalCluster(installedBinDir: string): Promise<LocalC
   const port = await freePort();
   const [cmd, args] = asPostgresUser(path.join(binDir, "postgres"), [
     "-D", dataDir, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1",
-    "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300",
+    ...(options.durable ? [] : NOT_DURABLE), "-c", "max_connections=300",
   ]);
   let child: ChildProcess = spawn(cmd, args, { stdio: "ignore", detached: false });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
