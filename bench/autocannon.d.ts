@@ -13,6 +13,10 @@ declare module "autocannon" {
     errors: number;
     timeouts: number;
   }
-  function autocannon(options: { url: string; duration: number; connections: number; requests: Request[] }): Promise<Result>;
+  /** The running load: a promise of its result that also reports each response (latency in ms, fractional). */
+  interface Instance extends PromiseLike<Result> {
+    on(event: "response", listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
+  }
+  function autocannon(options: { url: string; duration: number; connections: number; requests: Request[] }): Instance;
   export default autocannon;
 }

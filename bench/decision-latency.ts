@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { notConfiguredView } from "../src/addressbook/types.js";
+import type { Db } from "../src/db/connect.js";
 import { decide } from "../src/decision/decide.js";
 import type { DecisionDeps } from "../src/decision/deps.js";
 import { silentLogger } from "../src/log.js";
@@ -29,17 +30,22 @@ export function benchTransaction(i: number, wallets = 10_000) {
   };
 }
 
-export async function benchDecisionLatency(db: BenchDatabase, options: { decisions: number; policies: string }): Promise<Summary> {
-  const loaded = loadBundleSync(options.policies);
+/** What decide() needs to decide in this process: the bundle at `policies`, no address book. */
+export function benchDecisionDeps(db: Db, policies: string): DecisionDeps {
+  const loaded = loadBundleSync(policies);
   if (!loaded.ok) throw loaded.error;
   const bundle = loaded.value;
-  const deps: DecisionDeps = {
-    db: db.handle.db,
+  return {
+    db,
     policy: { current: () => bundle },
     addressBook: { viewFor: async (v) => notConfiguredView(v), staleReason: () => null },
     clock: () => new Date(),
     logger: silentLogger,
   };
+}
+
+export async function benchDecisionLatency(db: BenchDatabase, options: { decisions: number; policies: string }): Promise<Summary> {
+  const deps = benchDecisionDeps(db.handle.db, options.policies);
   const run = async (i: number) => {
     const parsed = parseTransaction(benchTransaction(i));
     if (!parsed.ok) throw parsed.error;

@@ -1,15 +1,20 @@
 /**
  * The load generator, run as its own process so it does not share the service's event loop:
- * autocannon POSTs distinct co-signer deliveries (a fresh transaction name each) for a fixed time
- * and prints its result as JSON. Loopback only.
+ * autocannon POSTs distinct co-signer deliveries (a fresh transaction name each, source wallets
+ * spread over WALLETS) for a fixed time and prints its result as JSON. Every response's latency
+ * is kept (autocannon's own histogram rounds to whole milliseconds), so the percentiles are exact.
+ * Loopback only.
  */
 import autocannon from "autocannon";
 import { benchTransaction } from "./decision-latency.js";
+import { percentile } from "./stats.js";
 
-const [url, seconds, connections] = process.argv.slice(2);
-if (!url || !/^http:\/\/127\.0\.0\.1:[0-9]+\//.test(url)) throw new Error("usage: load-client http://127.0.0.1:PORT/... SECONDS CONNECTIONS");
+const [url, seconds, connections, wallets] = process.argv.slice(2);
+if (!url || !/^http:\/\/127\.0\.0\.1:[0-9]+\//.test(url)) throw new Error("usage: load-client http://127.0.0.1:PORT/... SECONDS CONNECTIONS [WALLETS]");
+const walletCount = Number(wallets ?? 10_000);
 let i = 0;
-const result = await autocannon({
+const latencies: number[] = [];
+const instance = autocannon({
   url,
   duration: Number(seconds ?? 10),
   connections: Number(connections ?? 16),
@@ -17,16 +22,20 @@ const result = await autocannon({
     {
       method: "POST",
       headers: { "content-type": "application/json" },
-      setupRequest: (request) => ({ ...request, body: JSON.stringify(benchTransaction(i++)) }),
+      setupRequest: (request) => ({ ...request, body: JSON.stringify(benchTransaction(i++, walletCount)) }),
     },
   ],
 });
+instance.on("response", (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+const result = await instance;
+latencies.sort((a, b) => a - b);
 process.stdout.write(
   JSON.stringify({
     requests: result.requests.total,
     perSecond: result.requests.average,
-    latencyP50: result.latency.p50,
-    latencyP99: result.latency.p99,
+    latencyP50: percentile(latencies, 0.5),
+    latencyP99: percentile(latencies, 0.99),
+    latencyP999: percentile(latencies, 0.999),
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,

@@ -1,6 +1,14 @@
 /**
  * `npm run bench`: prints the performance figures countersign tracks, each beside a baseline
  * measured in the same run. Bounded: a few minutes on a 2-core machine.
+ *
+ * Groups (BENCH_ONLY=<name>[,<name>...], default `throughput`; `all` runs every one):
+ *   throughput  issue 13's figures on a durable server (bench/throughput.ts)
+ *   latency     decide() in-process, Postgres and PGlite
+ *   velocity    a window's read with 1,000 vs 1,000,000 charges
+ *   webhook     in-process webhook throughput with and without windows
+ *   replay      policy replay over recorded decisions
+ *   audit       audit sealing and audit queries
  */
 import path from "node:path";
 import { benchDecisionLatency } from "./decision-latency.js";
@@ -10,14 +18,25 @@ import { benchVelocityWindow } from "./velocity-window.js";
 import { benchThroughput, bundleWithoutWindows } from "./webhook-throughput.js";
 import { benchAuditQueries, benchSealing, reportQueries } from "./audit.js";
 import { benchReplay } from "./replay.js";
+import { cleanUpAll, cleanUpOnSignals } from "./processes.js";
+import { throughputFigures } from "./throughput.js";
 
 const POLICIES = path.resolve(import.meta.dirname, "../policies");
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 10_000);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const AUDIT_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 const REPLAY_ROWS = Number(process.env.BENCH_REPLAY_ROWS ?? 100_000);
-/** BENCH_ONLY=audit runs the audit-trail figures alone. */
-const ONLY = process.env.BENCH_ONLY;
+const GROUPS = ["throughput", "latency", "velocity", "webhook", "replay", "audit"] as const;
+type Group = (typeof GROUPS)[number];
+const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? "32c2789";
+
+function chosenGroups(): Set<Group> {
+  const asked = (process.env.BENCH_ONLY ?? "throughput").split(",").map((s) => s.trim()).filter(Boolean);
+  if (asked.includes("all")) return new Set(GROUPS);
+  const unknown = asked.filter((a) => !(GROUPS as readonly string[]).includes(a));
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown group(s) ${unknown.join(", ")}; known: ${GROUPS.join(", ")}, all`);
+  return new Set(asked as Group[]);
+}
 
 async function withDatabase<T>(open: () => Promise<BenchDatabase>, run: (db: BenchDatabase) => Promise<T>): Promise<T> {
   const db = await open();
@@ -29,10 +48,19 @@ async function withDatabase<T>(open: () => Promise<BenchDatabase>, run: (db: Ben
 }
 
 async function main(): Promise<void> {
-  console.log(`countersign bench — node ${process.version}, ${DECISIONS} decisions per database\n`);
-  if (ONLY !== "audit" && ONLY !== "replay") await coreFigures();
-  if (ONLY !== "audit") await replayFigures();
-  if (ONLY !== "replay") await auditFigures();
+  const groups = chosenGroups();
+  cleanUpOnSignals();
+  console.log(`countersign bench — node ${process.version}, groups: ${[...groups].join(", ")} (BENCH_ONLY)\n`);
+  try {
+    if (groups.has("throughput")) await throughputFigures({ seconds: LOAD_SECONDS, baselineRef: BASELINE_REF });
+    if (groups.has("latency")) await latencyFigures();
+    if (groups.has("velocity")) await velocityFigures();
+    if (groups.has("webhook")) await webhookFigures();
+    if (groups.has("replay")) await replayFigures();
+    if (groups.has("audit")) await auditFigures();
+  } finally {
+    await cleanUpAll();
+  }
 }
 
 async function replayFigures(): Promise<void> {
@@ -60,15 +88,17 @@ async function auditFigures(): Promise<void> {
   });
 }
 
-async function coreFigures(): Promise<void> {
-  console.log("decision latency in-process (decide(): facts, locks, evaluation, committed row and charges)");
+async function latencyFigures(): Promise<void> {
+  console.log(`\ndecision latency in-process (decide(): facts, locks, evaluation, committed row and charges), ${DECISIONS} decisions per database (BENCH_DECISIONS)`);
   for (const open of [postgresBenchDatabase, pgliteBenchDatabase]) {
     await withDatabase(open, async (db) => {
       const s = await benchDecisionLatency(db, { decisions: DECISIONS, policies: POLICIES });
       console.log(`  ${db.label.padEnd(26)} median ${fmt(s.medianMs).padStart(9)}   p99 ${fmt(s.p99Ms).padStart(9)}   (n=${s.n})`);
     });
   }
+}
 
+async function velocityFigures(): Promise<void> {
   console.log("\nvelocity window facts: a 24 h window's totals for a group with 1,000 vs 1,000,000 charges in it (goal: ratio <= 1.5)");
   for (const open of [postgresBenchDatabase, pgliteBenchDatabase]) {
     await withDatabase(open, async (db) => {
@@ -77,8 +107,10 @@ async function coreFigures(): Promise<void> {
       console.log(`  ${db.label.padEnd(26)} 1,000: ${line(v.quiet)}   1,000,000: ${line(v.hot)}   ratio median ${v.medianRatio.toFixed(2)}, p99 ${v.p99Ratio.toFixed(2)}`);
     });
   }
+}
 
-  console.log(`\nwebhook throughput, full HTTP path, 16 connections from a second process, ${LOAD_SECONDS} s each`);
+async function webhookFigures(): Promise<void> {
+  console.log(`\nwebhook throughput in this process (service started in-process on the bench database), full HTTP path, 16 connections from a second process, ${LOAD_SECONDS} s each`);
   await withDatabase(postgresBenchDatabase, async (db) => {
     const baseline = await benchThroughput(db.handle, bundleWithoutWindows(POLICIES), "example policy without windows", LOAD_SECONDS);
     const windows = await benchThroughput(db.handle, POLICIES, "example policy (2 windows)", LOAD_SECONDS);

@@ -18,3 +18,13 @@ export function summarize(samples: number[]): Summary {
 }
 
 export const fmt = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`);
+
+/**
+ * The q-quantile of ascending samples by the nearest-rank method: the smallest sample with at
+ * least q of all samples at or below it (so p99.9 of 1,000 samples is the largest but none).
+ */
+export function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil(q * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}

@@ -16,13 +16,38 @@ import { startService } from "../src/service.js";
 
 const run = promisify(execFile);
 
-export interface ThroughputResult {
-  label: string;
+/** What bench/load-client.ts reports (latencies in milliseconds, exact over every response). */
+export interface LoadResult {
   perSecond: number;
   requests: number;
   latencyP50: number;
   latencyP99: number;
+  latencyP999: number;
   non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+export interface ThroughputResult extends LoadResult {
+  label: string;
+}
+
+/** Seconds of load before each measured run (JIT, pools, caches), not counted. */
+export const WARMUP_SECONDS = 1;
+
+/**
+ * Runs the load client (its own process) against a webhook URL on loopback: a warm-up at the same
+ * load (unless `warmup: false`), then the measured run.
+ */
+export async function runLoad(url: string, options: { seconds: number; connections: number; wallets?: number; warmup?: boolean }): Promise<LoadResult> {
+  const client = path.join(import.meta.dirname, "load-client.ts");
+  const once = async (seconds: number) => {
+    const args = ["--import", "tsx", client, url, String(seconds), String(options.connections), String(options.wallets ?? 10_000)];
+    const { stdout } = await run(process.execPath, args, { timeout: (seconds + 60) * 1000 });
+    return JSON.parse(stdout.trim().split("\n").pop()!) as LoadResult;
+  };
+  if (options.warmup !== false) await once(WARMUP_SECONDS);
+  return once(options.seconds);
 }
 
 /** The example bundle with its windows and every rule that reads them removed. */
@@ -31,6 +56,30 @@ export function bundleWithoutWindows(policies: string): string {
   delete doc.windows;
   doc.rules = doc.rules.filter((r) => !JSON.stringify(r.when).includes('"velocity.'));
   doc.version = `${doc.version}-no-windows`;
+  return writeBundle(doc);
+}
+
+/**
+ * The example bundle with every limit a velocity window is compared against raised out of reach,
+ * so that any number of transfers from one wallet are allowed (the hot-wallet figure).
+ */
+export function bundleWithLimitsOutOfReach(policies: string): string {
+  const doc = parse(readFileSync(path.join(policies, "policy.yaml"), "utf8")) as { rules: { when: unknown }[]; version: string };
+  for (const rule of doc.rules) rule.when = raiseVelocityLimits(rule.when);
+  doc.version = `${doc.version}-limits-out-of-reach`;
+  return writeBundle(doc);
+}
+
+function raiseVelocityLimits(node: unknown): unknown {
+  if (Array.isArray(node)) {
+    const comparesVelocity = node.some((x) => JSON.stringify(x).startsWith('{"var":"velocity.'));
+    return node.map((x) => (comparesVelocity && typeof x === "number" ? 1e12 : comparesVelocity && typeof x === "string" && /^[0-9.]+$/.test(x) ? "1000000000000000" : raiseVelocityLimits(x)));
+  }
+  if (node && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, raiseVelocityLimits(v)]));
+  return node;
+}
+
+function writeBundle(doc: unknown): string {
   const dir = mkdtempSync(path.join(tmpdir(), "countersign-bench-policy-"));
   writeFileSync(path.join(dir, "policy.yaml"), stringify(doc));
   return dir;
@@ -46,12 +95,7 @@ export async function benchThroughput(
   const config = loadConfig({ COUNTERSIGN_HOST: "127.0.0.1", COUNTERSIGN_PORT: "0", COUNTERSIGN_POLICIES: policies, COUNTERSIGN_MIGRATE: "false", ...env });
   const service = await startService({ config, logger: silentLogger, database });
   try {
-    const client = path.join(import.meta.dirname, "load-client.ts");
-    const { stdout } = await run(process.execPath, ["--import", "tsx", client, `${service.url}/v1/cosigner/webhook`, String(seconds), "16"], {
-      timeout: (seconds + 60) * 1000,
-    });
-    const r = JSON.parse(stdout.trim().split("\n").pop()!) as Omit<ThroughputResult, "label">;
-    return { label, ...r };
+    return { label, ...(await runLoad(`${service.url}/v1/cosigner/webhook`, { seconds, connections: 16, warmup: false })) };
   } finally {
     await service.stop();
   }

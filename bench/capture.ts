@@ -1,0 +1,51 @@
+/**
+ * Capturing the SQL one decision issues: a recording wrapper around pg's `Client.prototype.query`
+ * (text, parameters exactly as pg sends them, and the protocol: simple or extended) while the
+ * service's own `decide()` runs in this process. The SQL ceiling replays what was captured, so it
+ * follows any change to the decision's statements without anyone retyping them.
+ */
+import { createRequire } from "node:module";
+import pg from "pg";
+
+export interface CapturedStatement {
+  text: string;
+  /** Parameters as pg sends them (its prepareValue): text, null, or bytes. */
+  values: Array<string | Buffer | null>;
+  /** Sent with the extended protocol (parameters or a statement name), else as a simple query. */
+  extended: boolean;
+}
+
+const prepareValue = createRequire(import.meta.url)("pg/lib/utils.js").prepareValue as (v: unknown) => string | Buffer | null;
+
+interface QueryConfigLike {
+  text?: string;
+  values?: unknown[];
+  name?: string;
+  queryMode?: string;
+}
+
+/** Records every query any pg.Client sends while `run` is in progress. */
+export async function captureStatements(run: () => Promise<void>): Promise<CapturedStatement[]> {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  const captured: CapturedStatement[] = [];
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const statement = normalise(args[0], args[1]);
+    if (statement) captured.push(statement);
+    return original.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    proto.query = original;
+  }
+  return captured;
+}
+
+function normalise(config: unknown, values: unknown): CapturedStatement | null {
+  const c: QueryConfigLike = typeof config === "string" ? { text: config } : ((config ?? {}) as QueryConfigLike);
+  if (typeof c.text !== "string") return null;
+  const raw = (Array.isArray(values) ? values : c.values) ?? [];
+  const extended = raw.length > 0 || c.name !== undefined || c.queryMode === "extended";
+  return { text: c.text, values: raw.map((v) => prepareValue(v)), extended };
+}

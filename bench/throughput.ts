@@ -1,0 +1,118 @@
+/**
+ * The throughput group of `npm run bench` (issue 13): on one durable Postgres server, in one run,
+ * the durable floor, the SQL ceiling, the HTTP ceiling, countersign (built JavaScript, its own
+ * process) at 16 and 64 connections, a hot wallet, the embedded PGlite default and a baseline
+ * build of an earlier commit; then the ratios against the issue's goals. bench/README.md says
+ * what each figure means.
+ */
+import { rmSync } from "node:fs";
+import { cpus } from "node:os";
+import path from "node:path";
+import { captureDecisionSql } from "./decision-sql.js";
+import { freshDatabase, openDurableServer, serverSettings, type DurableServer } from "./durable-server.js";
+import { onCleanup } from "./processes.js";
+import { replay, type ReplayResult } from "./pgbench.js";
+import { bareExpressCeiling, buildCheckout, countersignRun, prepareBaseline, type ServiceFigure } from "./service-runs.js";
+import { bundleWithLimitsOutOfReach } from "./webhook-throughput.js";
+import { ratioLines } from "./goals.js";
+import { WARMUP_SECONDS } from "./webhook-throughput.js";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const POLICIES = path.join(ROOT, "policies");
+const WALLETS = 10_000;
+const PGBENCH_CLIENTS = 8;
+
+export interface ThroughputOptions {
+  seconds: number;
+  /** A git ref to build and measure beside this checkout, or "none". */
+  baselineRef: string;
+}
+
+export async function throughputFigures(o: ThroughputOptions): Promise<void> {
+  const server = await openDurableServer();
+  onCleanup(server.stop);
+  await printHeader(server, o);
+
+  const built = await buildCheckout(ROOT);
+  console.log(`  built this checkout (npm run build) in ${built.toFixed(0)} s: services run dist/ with node, no tsx`);
+  console.log(`  every HTTP figure follows a ${WARMUP_SECONDS} s warm-up at the same load, not counted`);
+
+  const { floor, ceiling } = await sqlFigures(server.url, o.seconds);
+  const http = await bareExpressCeiling(ROOT, o.seconds, 16);
+  console.log(`  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}`);
+
+  console.log(`\ncountersign, full webhook path (built JS, own process), example policy (2 windows), distinct transactions over ${WALLETS.toLocaleString("en")} wallets, ${o.seconds} s each`);
+  const at16 = await countersignRun({ root: ROOT, server: server.url, policies: POLICIES, seconds: o.seconds, connections: 16, wallets: WALLETS, label: "16 connections" });
+  printService(at16);
+  const at64 = await countersignRun({ root: ROOT, server: server.url, policies: POLICIES, seconds: o.seconds, connections: 64, wallets: WALLETS, label: "64 connections" });
+  printService(at64);
+  const hotPolicies = bundleWithLimitsOutOfReach(POLICIES);
+  onCleanup(async () => rmSync(hotPolicies, { recursive: true, force: true }));
+  const hot = await countersignRun({ root: ROOT, server: server.url, policies: hotPolicies, seconds: o.seconds, connections: 16, wallets: 1, label: "hot wallet, 16 conns" });
+  printService(hot);
+  console.log(`  (hot wallet: every transfer from one wallet, example policy with its limits out of reach; ratio hot/uncontended ${(hot.perSecond / at16.perSecond).toFixed(2)})`);
+
+  console.log(`\nPGlite, the embedded default (no DATABASE_URL), ${o.seconds} s`);
+  const pglite = await countersignRun({ root: ROOT, server: null, policies: POLICIES, seconds: o.seconds, connections: 16, wallets: WALLETS, label: "PGlite, 16 conns" });
+  printService(pglite);
+
+  const baseline = await baselineFigure(server.url, o);
+
+  console.log("\nratios (goals from issue 13)");
+  for (const line of ratioLines({ at16, floor, ceiling, hot, baseline: baseline?.figure ?? null, baselineRef: baseline?.ref ?? null })) console.log(`  ${line}`);
+}
+
+async function printHeader(server: DurableServer, o: ThroughputOptions): Promise<void> {
+  const s = await serverSettings(server.url);
+  console.log(`throughput on a durable server — ${server.label}`);
+  console.log(`  PostgreSQL ${s.version}: fsync=${s.fsync} synchronous_commit=${s.synchronousCommit} wal_sync_method=${s.walSyncMethod} full_page_writes=${s.fullPageWrites}`);
+  console.log(`  node ${process.version}, ${cpus().length} CPUs, load generator on this machine over loopback, ${o.seconds} s per figure (BENCH_LOAD_SECONDS)`);
+  if (s.fsync !== "on" || s.synchronousCommit !== "on") console.log("  WARNING: this server does not make commits durable; the figures flatter every decision");
+}
+
+async function sqlFigures(serverUrl: string, seconds: number): Promise<{ floor: ReplayResult; ceiling: ReplayResult }> {
+  const captureDb = await freshDatabase(serverUrl, "sql");
+  onCleanup(captureDb.drop);
+  const sql = await captureDecisionSql(captureDb.url, POLICIES, WALLETS);
+  const floorDb = await freshDatabase(serverUrl, "floor");
+  onCleanup(floorDb.drop);
+  const floor = await replay(floorDb.url, sql.floor, { seconds, clients: PGBENCH_CLIENTS });
+  await floorDb.drop();
+  console.log(`\nthe database alone, ${PGBENCH_CLIENTS} clients, ${seconds} s each`);
+  console.log(`  durable floor: one decision row, autocommitted, ${floor.driver}   ${fmtRate(floor.perSecond)} tps`);
+  const ceiling = await replay(captureDb.url, sql.ceiling, { seconds, clients: PGBENCH_CLIENTS });
+  await captureDb.drop();
+  const roundTrips = sql.ceiling.commands.length;
+  console.log(`  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps`);
+  return { floor, ceiling };
+}
+
+async function baselineFigure(serverUrl: string, o: ThroughputOptions): Promise<{ ref: string; figure: ServiceFigure } | null> {
+  if (o.baselineRef === "none") {
+    console.log("\nbaseline: skipped (BENCH_BASELINE_REF=none)");
+    return null;
+  }
+  const prepared = await prepareBaseline(ROOT, o.baselineRef);
+  if (!prepared.ok) {
+    console.log(`\nbaseline: skipped (${prepared.reason})`);
+    return null;
+  }
+  console.log(`\nbaseline: ${o.baselineRef} (${prepared.commit.slice(0, 7)}) built in a temporary worktree in ${prepared.buildSeconds.toFixed(0)} s, its own example policy, 16 conns, ${o.seconds} s`);
+  const figure = await countersignRun({ root: prepared.root, server: serverUrl, policies: path.join(prepared.root, "policies"), seconds: o.seconds, connections: 16, wallets: WALLETS, label: `baseline ${o.baselineRef}` });
+  printService(figure);
+  await prepared.remove();
+  return { ref: o.baselineRef, figure };
+}
+
+function printService(f: ServiceFigure): void {
+  const allowed = f.allowed === null ? "" : `   allowed ${f.allowed.toLocaleString("en")} of ${f.rows.toLocaleString("en")} rows`;
+  console.log(`  ${f.label.padEnd(22)} ${fmtRate(f.perSecond)} decisions/s   p50 ${ms(f.latencyP50)}   p99 ${ms(f.latencyP99)}   p99.9 ${ms(f.latencyP999)}   non-2xx ${f.non2xx}${f.errors ? `   errors ${f.errors}` : ""}${allowed}`);
+}
+
+export function fmtRate(n: number): string {
+  return n.toFixed(0).padStart(6);
+}
+
+function ms(n: number): string {
+  return `${n.toFixed(1)} ms`;
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import type { CapturedStatement } from "../../bench/capture.js";
+import { parsePgbenchOutput } from "../../bench/pgbench.js";
+import { buildReplayScript, literal, renderPgbenchScript, type ReplayInput } from "../../bench/replay-script.js";
+
+const NAME = "0123456789abcdef0123456789abcdef";
+const UUID = "3008b231-9da2-4692-a539-dd0b9307b175";
+const WALLET_HASH = "bb8cc73c9159e14d748b3550fd647da360da40bf6f4b05b542879b2887f7447b";
+const DIGEST = "d84c3cb5653d6003a1df87ee778b94e4a4a478db98afe2185346d08e48b3fa33";
+const LOCK_ID = "-4932348428926983859";
+
+function input(statements: CapturedStatement[], parameterTypes: string[][]): ReplayInput {
+  return {
+    statements,
+    parameterTypes,
+    nameToken: NAME,
+    walletToken: "hot7391",
+    // B: same wallet (its hash and lock id), another name and decision id; C: only the digest.
+    sameWallet: `${WALLET_HASH} ${LOCK_ID} ${DIGEST} vaults/bench/transactions/ffffffffffffffffffffffffffffffff`,
+    otherWallet: `${DIGEST}`,
+    wallets: 10_000,
+  };
+}
+
+const extended = (text: string, values: Array<string | null>): CapturedStatement => ({ text, values, extended: true });
+const simple = (text: string): CapturedStatement => ({ text, values: [], extended: false });
+
+describe("the SQL ceiling's script from captured statements", () => {
+  it("turns the name, wallet, decision id and wallet-derived values into per-transaction expressions and keeps constants", () => {
+    const script = buildReplayScript(
+      input(
+        [
+          simple("begin"),
+          extended("select pg_advisory_xact_lock(hashtextextended($1, 0))", [`decision:vaults/bench/transactions/${NAME}`]),
+          extended("select pg_advisory_xact_lock(id) from unnest($1::int8[]) as id", [`{"${LOCK_ID}"}`]),
+          extended("insert into decisions (id, transaction_name, policy_digest, facts, group_hash) values ($1, $2, $3, $4, $5)", [
+            UUID,
+            `vaults/bench/transactions/${NAME}`,
+            DIGEST,
+            `{"source":"vaults/bench/wallets/hot7391","other":"vaults/bench/wallets/hot73910"}`,
+            WALLET_HASH,
+          ]),
+          simple("commit"),
+        ],
+        [[], ["text"], ["bigint[]"], ["uuid", "text", "text", "jsonb", "text"], []],
+      ),
+    );
+    expect(script.mode).toBe("prepared");
+    expect(script.commands).toHaveLength(5);
+    const [, nameLock, groupLock, insert] = script.commands;
+    expect(nameLock).not.toContain(NAME);
+    expect(nameLock).toContain("('decision' || chr(58) || 'vaults/bench/transactions/') || (lpad(to_hex((:r1)::int8)");
+    expect(groupLock).toContain("((:g1)::int8)::text");
+    expect(groupLock).not.toContain(LOCK_ID);
+    expect(insert).not.toContain(UUID);
+    expect(insert).toContain("md5(");
+    expect(insert).toContain(`'${DIGEST}'::text`);
+    expect(insert).not.toContain(WALLET_HASH);
+    expect(insert).toContain("encode(sha256(convert_to('g2/' || ((:w)::int8)::text, 'UTF8')), 'hex')::text");
+    // hot7391 is the wallet; hot73910 is another wallet's name and stays as captured
+    expect(insert).toContain("('hot' || ((:w)::int8)::text)");
+    expect(insert).toContain("hot73910");
+    expect(script.variables.map((v) => v.name)).toEqual(["r1", "r2", "w", "g1"]);
+    expect(script.variables.find((v) => v.name === "w")!.expression).toBe("random(0, 9999)");
+  });
+
+  it("leaves no `:word` that is not one of its variables (pgbench's prepared-mode pitfall)", () => {
+    const script = buildReplayScript(
+      input([extended("select $1::jsonb, 'decision:' || $2", [`{"at":"10:41:45","name":"vaults/bench/transactions/${NAME}"}`, "x"])], [["jsonb", "text"]]),
+    );
+    const rendered = renderPgbenchScript(script);
+    const words = [...rendered.matchAll(/(?<!:):([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+    const defined = new Set(script.variables.map((v) => v.name));
+    expect(words.filter((w) => !defined.has(w!))).toEqual([]);
+  });
+
+  it("replaces $1 and $10 each by its own value", () => {
+    const values = Array.from({ length: 10 }, (_, i) => `v${i + 1}`);
+    const script = buildReplayScript(input([extended("select $1, $10", values)], [Array(10).fill("text")]));
+    expect(script.commands[0]).toBe("select 'v1'::text, 'v10'::text");
+  });
+
+  it("keeps a multi-statement simple query one round trip, joined with \\;, and runs it in simple mode", () => {
+    const script = buildReplayScript(input([simple("begin; select 'a;b'; select 1;"), extended("select $1", [null]), simple("commit")], [[], ["text"], []]));
+    expect(script.commands).toEqual(["begin\\; select 'a;b'\\; select 1", "select null::text", "commit"]);
+    expect(script.mode).toBe("simple");
+  });
+
+  it("refuses a statement that names a parameter it was not sent", () => {
+    expect(() => buildReplayScript(input([extended("select $2", ["a"])], [["text"]]))).toThrow(/names \$2/);
+  });
+
+  it("writes literals with doubled quotes and colons as chr(58)", () => {
+    expect(literal("it's")).toBe("'it''s'");
+    expect(literal("a:b:")).toBe("('a' || chr(58) || 'b' || chr(58) || '')");
+  });
+});
+
+describe("pgbench's output", () => {
+  it("reads tps without connection time and the transactions processed", () => {
+    const out = "number of transactions actually processed: 1643\nlatency average = 9.7 ms\ntps = 823.265905 (without initial connection time)\n";
+    expect(parsePgbenchOutput(out)).toEqual({ perSecond: 823.265905, transactions: 1643 });
+  });
+
+  it("refuses output without a tps line", () => {
+    expect(() => parsePgbenchOutput("pgbench: error: connection failed")).toThrow(/no tps/);
+  });
+});
