@@ -8,6 +8,8 @@ declare module "autocannon" {
   }
   interface Result {
     requests: { total: number; average: number };
+    /** Seconds the run lasted. */
+    duration: number;
     latency: { p50: number; p99: number };
     non2xx: number;
     errors: number;

@@ -32,7 +32,8 @@ latencies.sort((a, b) => a - b);
 process.stdout.write(
   JSON.stringify({
     requests: result.requests.total,
-    perSecond: result.requests.average,
+    // over the whole run (autocannon's `average` is a mean of per-second buckets)
+    perSecond: result.requests.total / result.duration,
     latencyP50: percentile(latencies, 0.5),
     latencyP99: percentile(latencies, 0.99),
     latencyP999: percentile(latencies, 0.999),
