@@ -3,7 +3,7 @@
  * decoded operations, in both shapes; every envelope here is built and signed with the network's
  * own library (test-envelopes.ts).
  */
-import { Asset, Operation } from "@stellar/stellar-base";
+import { Account, Asset, Memo, MuxedAccount, Operation } from "@stellar/stellar-base";
 import { describe, expect, it } from "vitest";
 import { contentDigest } from "../decision/content-digest.js";
 import { parseTransaction } from "./parse.js";
@@ -77,6 +77,21 @@ describe("an envelope that agrees with the decoded operations changes nothing", 
     expect(parsed(body)).toMatchObject({ kind: "unknown", payloads: ["stellar:changeTrust"] });
   });
 
+  it.each([
+    ["USDC named as an asset resource", `assets/asset.stellar-mainnet.${STELLAR_USDC}`, usdc],
+    ["XLM as native", "native", Asset.native()],
+    ["XLM as an asset resource", "assets/native.stellar-mainnet", Asset.native()],
+  ])("the asset may be spelled either way: %s", (_what, decodedAsset, asset) => {
+    const body = apiEnvelopeBody([decodedPayment("10000000", DEST, decodedAsset)], envelope([payment("10000000", DEST, asset)]));
+    expect(model(body)).toEqual(model(withoutEnvelope(body, "stellarTransaction")));
+  });
+
+  it("a muxed destination agrees only with the same muxed address", () => {
+    const muxed = new MuxedAccount(new Account(DEST, "0"), "7").accountId();
+    expect(parsed(apiEnvelopeBody([decodedPayment("1", muxed)], envelope([payment("1", muxed)]))).transfers[0]!.destination.address).toBe(muxed);
+    expect(refusal(apiEnvelopeBody([decodedPayment("1")], envelope([payment("1", muxed)]))).message).toMatch(/\(destination\)$/);
+  });
+
   it("a SEP-41 transfer agrees with its decoded sep41Payment", () => {
     const decoded = { sep41Payment: { destinationAddress: { value: DEST }, sourceAddress: { value: SENDER }, contractAddress: TOKEN, rawAmount: "5000000" } };
     const tx = parsed(apiEnvelopeBody([decoded], envelope([tokenCall("transfer", DEST, "5000000")])));
@@ -136,6 +151,36 @@ describe("an envelope that says more or other than the decoded operations is ref
     expect(refusal(referenceEnvelopeBody([referencePayment("10000000")], envelope([payment("10000000")], { source: OTHER }))).message).toBe(
       "details.stellarTransaction.rawXdrEnvelope: its source account disagrees with the transaction's source account",
     );
+  });
+});
+
+describe("the envelope must say what the body states of the transaction: fee and memo", () => {
+  const decoded = [decodedPayment("10000000")];
+  const stating = (raw: string, stated: Record<string, unknown>) => {
+    const body = apiEnvelopeBody(decoded, raw);
+    return { ...body, stellarTransaction: { ...(body.stellarTransaction as object), ...stated } };
+  };
+  const hash = Buffer.alloc(32, 0xab);
+
+  it.each([
+    ["the fee (100 stroops per operation)", envelope([payment("10000000")]), { fee: "100" }],
+    ["a fee bump's outer fee", envelope([payment("10000000")], { feeBump: true }), { fee: "400" }],
+    ["a text memo", envelope([payment("10000000")], { memo: Memo.text("invoice 7") }), { memo: { type: "TEXT", data: "invoice 7" } }],
+    ["an id memo", envelope([payment("10000000")], { memo: Memo.id("12345") }), { memo: { type: "ID", data: "12345" } }],
+    ["a hash memo (hex in any case)", envelope([payment("10000000")], { memo: Memo.hash(hash) }), { memo: { type: "HASH", data: `0x${hash.toString("hex").toUpperCase()}` } }],
+  ])("agrees: %s", (_what, raw, stated) => {
+    expect(parsed(stating(raw, stated)).kind).toBe("stellarTransaction");
+  });
+
+  it.each([
+    ["a fee 10^6 times the stated one", envelope([payment("10000000")]), { fee: "0" }, /fee/],
+    ["a fee bump's fee above the stated one", envelope([payment("10000000")], { feeBump: true }), { fee: "100" }, /fee/],
+    ["a malformed stated fee", envelope([payment("10000000")]), { fee: "1e2" }, /fee/],
+    ["another text memo", envelope([payment("10000000")], { memo: Memo.text("someone else") }), { memo: { type: "TEXT", data: "invoice 7" } }, /memo/],
+    ["another memo type", envelope([payment("10000000")], { memo: Memo.id("7") }), { memo: { type: "TEXT", data: "7" } }, /memo/],
+    ["no memo where the body states one", envelope([payment("10000000")]), { memo: { type: "ID", data: "7" } }, /memo/],
+  ])("disagrees: %s", (_what, raw, stated, why) => {
+    expect(refusal(stating(raw, stated)).message).toMatch(why);
   });
 });
 

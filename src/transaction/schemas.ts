@@ -136,6 +136,9 @@ export const apiStellarTransaction = object({
     object({ sourceAccountAddress: optionalApiAddress, decodedBody: keyedObject().nullish() }),
     LIMITS.stellarOperations,
   ).nullish(),
+  /** Checked against the envelope only (stellar-envelope.ts): not read otherwise. */
+  fee: z.unknown().optional(),
+  memo: z.unknown().optional(),
   /** The signed envelope, base64 XDR (stellar-xdr.ts decodes it). */
   rawXdrEnvelope: z.string({ error: "must be a string" }).nullish(),
 });

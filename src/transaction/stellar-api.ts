@@ -3,7 +3,9 @@
  * shape 1, stellar-operations.ts), and `transfers[]` must agree with them: every listed transfer is
  * one decoded payment (or a createAccount's starting balance) and every decoded payment is listed.
  * A disagreement is refused with 400 — never resolved toward the milder reading. An operation the
- * platform did not decode is the payload `stellar:unknown`.
+ * platform did not decode is the payload `stellar:unknown`. When the body carries the signed envelope
+ * (`rawXdrEnvelope`), the decoded operations must agree with it, or are read from it when none are
+ * given (stellar-envelope.ts).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { transferMovesRaw } from "./amounts.js";
@@ -24,7 +26,8 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
   if (!parsed.ok) return parsed;
   const stated = parsed.value.sourceAccountAddress?.value ?? null;
   const raw = parsed.value.rawXdrEnvelope ?? null;
-  const envelope = raw === null ? null : readEnvelope(raw, stated, at(path, "rawXdrEnvelope"), ctx);
+  const statements = { source: stated, fee: parsed.value.fee, memo: parsed.value.memo };
+  const envelope = raw === null ? null : readEnvelope(raw, statements, at(path, "rawXdrEnvelope"), ctx);
   if (envelope !== null && !envelope.ok) return envelope;
   const sponsor = stated ?? envelope?.value.source ?? null;
   const network = ctx.network ?? listed.map((t) => t.network).find((n) => n !== null) ?? null;

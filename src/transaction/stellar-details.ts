@@ -39,7 +39,7 @@ function withEnvelope(
   ctx: ShapeContext,
 ): Result<StellarOperation[], AppError> {
   const envelopePath = at(path, "rawXdrEnvelope");
-  const envelope = readEnvelope(raw, tx.sourceAddress, envelopePath, ctx);
+  const envelope = readEnvelope(raw, { source: tx.sourceAddress }, envelopePath, ctx);
   if (!envelope.ok) return envelope;
   return agreedOperations(envelope.value, operations, tx.network, envelopePath, at(path, "operations"));
 }

@@ -4,8 +4,8 @@
  * not read, one holding a second payment, a larger amount, another destination or a setOptions
  * would be signed as the milder decoded list says. So the envelope is decoded (stellar-xdr.ts) and
  * must agree with the decoded operations one for one — count, order, type, source account,
- * destination, asset, amount — and with the transaction-level source the body states; any
- * difference is refused with 400. With no decoded operations, the envelope's are the operations.
+ * destination, asset, amount — and with what the body states of the transaction (its source
+ * account, fee and memo, where given); any difference is refused with 400. With no decoded operations, the envelope's are the operations.
  */
 import Big from "big.js";
 import { err, ok, type AppError, type Result } from "../errors.js";
@@ -17,14 +17,37 @@ import { sameEndpoint, type StellarOperation } from "./stellar-operations.js";
 import { envelopeTransaction, type EnvelopeTransaction } from "./stellar-xdr.js";
 import { at } from "./transfer.js";
 
-/** The envelope at `path` (`….rawXdrEnvelope`), decoded; its source must be the one the body states, if any. */
-export function readEnvelope(base64: string, statedSource: string | null, path: string, ctx: ShapeContext): Result<EnvelopeTransaction, AppError> {
+/** What the body states about the transaction beside its operations; null or absent: not stated. */
+export interface Stated {
+  source: string | null;
+  fee?: unknown;
+  memo?: unknown;
+}
+
+/** The envelope at `path` (`….rawXdrEnvelope`), decoded; it must say what the body states of it. */
+export function readEnvelope(base64: string, stated: Stated, path: string, ctx: ShapeContext): Result<EnvelopeTransaction, AppError> {
   const envelope = envelopeTransaction(base64, path, ctx);
   if (!envelope.ok) return envelope;
-  if (statedSource !== null && !sameAddress(statedSource, envelope.value.source)) {
+  const signed = envelope.value;
+  if (stated.source !== null && !sameAddress(stated.source, signed.source)) {
     return err(invalidAt(path, "its source account disagrees with the transaction's source account"));
   }
+  if (stated.fee != null && !(typeof stated.fee === "string" && INTEGER.test(stated.fee) && sameRaw(stated.fee, signed.fee))) {
+    return err(invalidAt(path, "its fee disagrees with the transaction's fee"));
+  }
+  if (stated.memo != null && !sameMemo(stated.memo, signed.memo)) return err(invalidAt(path, "its memo disagrees with the transaction's memo"));
   return envelope;
+}
+
+const INTEGER = /^[0-9]{1,20}$/;
+
+/** A memo `{type, data}` as the API writes it; hashes compare as hex, with or without `0x`, in any case. */
+function sameMemo(stated: unknown, signed: EnvelopeTransaction["memo"]): boolean {
+  if (signed === null || typeof stated !== "object" || stated === null) return false;
+  const { type, data } = stated as { type?: unknown; data?: unknown };
+  if (typeof type !== "string" || typeof data !== "string" || type.toUpperCase() !== signed.type) return false;
+  const hex = (v: string) => v.replace(/^0x/i, "").toLowerCase();
+  return signed.type === "HASH" || signed.type === "RETURN" ? hex(data) === hex(signed.data) : data === signed.data;
 }
 
 /**

@@ -21,7 +21,18 @@ import type { Endpoint } from "./types.js";
 export interface EnvelopeTransaction {
   /** The transaction-level source account (a fee bump's inner transaction's). */
   source: string;
+  /** The most the fee payer pays, in stroops (a fee bump's outer fee). */
+  fee: string;
+  /** As the API writes a memo: `type` TEXT, ID, HASH or RETURN (hashes as 0x-hex), or null for none. */
+  memo: { type: string; data: string } | null;
   operations: StellarOperation[];
+}
+
+interface Inner {
+  source: string;
+  fee: string;
+  memo: xdr.Memo;
+  operations: xdr.Operation[];
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -39,7 +50,7 @@ export function envelopeTransaction(base64: string, path: string, ctx: ShapeCont
     if (!read.ok) return read;
     operations.push(read.value);
   }
-  return ok({ source: tx.source, operations });
+  return ok({ source: tx.source, fee: tx.fee, memo: memoOf(tx.memo), operations });
 }
 
 function decodeEnvelope(base64: string): xdr.TransactionEnvelope | null {
@@ -52,22 +63,42 @@ function decodeEnvelope(base64: string): xdr.TransactionEnvelope | null {
   }
 }
 
-function innerTransaction(envelope: xdr.TransactionEnvelope): { source: string; operations: xdr.Operation[] } | null {
+function innerTransaction(envelope: xdr.TransactionEnvelope): Inner | null {
   switch (envelope.switch()) {
     case xdr.EnvelopeType.envelopeTypeTxV0(): {
       const tx = envelope.v0().tx();
-      return { source: StrKey.encodeEd25519PublicKey(tx.sourceAccountEd25519()), operations: tx.operations() };
+      return { source: StrKey.encodeEd25519PublicKey(tx.sourceAccountEd25519()), fee: String(tx.fee()), memo: tx.memo(), operations: tx.operations() };
     }
-    case xdr.EnvelopeType.envelopeTypeTx(): {
-      const tx = envelope.v1().tx();
-      return { source: accountAddress(tx.sourceAccount()), operations: tx.operations() };
-    }
+    case xdr.EnvelopeType.envelopeTypeTx():
+      return v1Transaction(envelope.v1().tx(), String(envelope.v1().tx().fee()));
     case xdr.EnvelopeType.envelopeTypeTxFeeBump(): {
-      const inner = envelope.feeBump().tx().innerTx();
-      if (inner.switch() !== xdr.EnvelopeType.envelopeTypeTx()) return null;
-      const tx = inner.v1().tx();
-      return { source: accountAddress(tx.sourceAccount()), operations: tx.operations() };
+      const bump = envelope.feeBump().tx();
+      const inner = bump.innerTx();
+      // The inner transaction's own fee is not charged: the fee bump's is.
+      return inner.switch() === xdr.EnvelopeType.envelopeTypeTx() ? v1Transaction(inner.v1().tx(), bump.fee().toString()) : null;
     }
+    default:
+      return null;
+  }
+}
+
+const v1Transaction = (tx: xdr.Transaction, fee: string): Inner => ({
+  source: accountAddress(tx.sourceAccount()),
+  fee,
+  memo: tx.memo(),
+  operations: tx.operations(),
+});
+
+function memoOf(memo: xdr.Memo): EnvelopeTransaction["memo"] {
+  switch (memo.switch()) {
+    case xdr.MemoType.memoText():
+      return { type: "TEXT", data: Buffer.from(memo.text()).toString("utf8") };
+    case xdr.MemoType.memoId():
+      return { type: "ID", data: memo.id().toString() };
+    case xdr.MemoType.memoHash():
+      return { type: "HASH", data: `0x${memo.hash().toString("hex")}` };
+    case xdr.MemoType.memoReturn():
+      return { type: "RETURN", data: `0x${memo.retHash().toString("hex")}` };
     default:
       return null;
   }

@@ -3,7 +3,7 @@
  * and the bodies that carry them in both shapes (reference `details.stellarTransaction`, API
  * `stellarTransaction`) with decoded operations that agree with them unless a test says otherwise.
  */
-import { Account, Address, Asset, Keypair, nativeToScVal, Networks, Operation, TransactionBuilder, xdr } from "@stellar/stellar-base";
+import { Account, Address, Asset, Keypair, Memo, nativeToScVal, Networks, Operation, TransactionBuilder, xdr } from "@stellar/stellar-base";
 import { STELLAR_USDC, TX_NAME, type Body } from "./test-bodies.js";
 
 const keypair = (n: number) => Keypair.fromRawEd25519Seed(Buffer.alloc(32, n));
@@ -37,12 +37,14 @@ export interface EnvelopeOptions {
   source?: string;
   feeBump?: boolean;
   v0?: boolean;
+  memo?: Memo;
 }
 
 /** A signed envelope holding `operations`, base64 XDR: v1, its v0 form, or wrapped in a fee bump. */
 export function envelope(operations: xdr.Operation[], options: EnvelopeOptions = {}): string {
   const builder = new TransactionBuilder(new Account(options.source ?? SPONSOR, "41"), { fee: "100", networkPassphrase: Networks.PUBLIC });
   for (const op of operations) builder.addOperation(op);
+  if (options.memo) builder.addMemo(options.memo);
   const tx = builder.setTimeout(0).build();
   tx.sign(SPONSOR_KEY, SENDER_KEY);
   if (options.feeBump) {
