@@ -38,6 +38,8 @@ export interface EnvelopeOptions {
   feeBump?: boolean;
   v0?: boolean;
   memo?: Memo;
+  /** Leave the signatures out (they do not change what is read, and signing is slow for properties). */
+  unsigned?: boolean;
 }
 
 /** A signed envelope holding `operations`, base64 XDR: v1, its v0 form, or wrapped in a fee bump. */
@@ -46,10 +48,10 @@ export function envelope(operations: xdr.Operation[], options: EnvelopeOptions =
   for (const op of operations) builder.addOperation(op);
   if (options.memo) builder.addMemo(options.memo);
   const tx = builder.setTimeout(0).build();
-  tx.sign(SPONSOR_KEY, SENDER_KEY);
+  if (!options.unsigned) tx.sign(SPONSOR_KEY, SENDER_KEY);
   if (options.feeBump) {
     const bump = TransactionBuilder.buildFeeBumpTransaction(SPONSOR_KEY, "200", tx, Networks.PUBLIC);
-    bump.sign(SPONSOR_KEY);
+    if (!options.unsigned) bump.sign(SPONSOR_KEY);
     return bump.toEnvelope().toXDR("base64");
   }
   if (!options.v0) return tx.toEnvelope().toXDR("base64");
