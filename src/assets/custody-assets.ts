@@ -9,6 +9,7 @@ import { err, ok } from "../errors.js";
 import type { CustodyGet } from "../addressbook/custody-http.js";
 import { CustodyApiError, type CustodyOperation } from "../addressbook/errors.js";
 import type { CustodyResult } from "../addressbook/custody-client.js";
+import { canonicalAssetName } from "../transaction/assets.js";
 import { MAX_ASSET_DECIMALS } from "./decimals-pins.js";
 
 const assetResponse = z.object({
@@ -36,8 +37,9 @@ async function fetchOne(get: CustodyGet, operation: CustodyOperation, asset: str
   const parsed = assetResponse.safeParse(answer.value);
   if (!parsed.success) return err(new CustodyApiError("BAD_RESPONSE", operation, vault, "the answer is not an asset with integer decimals"));
   const { name, decimals } = parsed.data.asset;
-  // An answer about another asset (a proxy, an alias resolved elsewhere) says nothing about this one.
-  if (name != null && name !== asset) return err(new CustodyApiError("INCONSISTENT", operation, vault, "the answer names another asset"));
+  // An answer about another asset (a proxy, an alias resolved elsewhere) says nothing about this one;
+  // the case of an EVM contract address is only a checksum.
+  if (name != null && canonicalAssetName(name) !== canonicalAssetName(asset)) return err(new CustodyApiError("INCONSISTENT", operation, vault, "the answer names another asset"));
   if (decimals == null) return err(new CustodyApiError("BAD_RESPONSE", operation, vault, "the asset has no decimals"));
   return ok(decimals);
 }

@@ -73,6 +73,20 @@ describe("COUNTERSIGN_ASSET_DECIMALS", () => {
     expect(parseDecimalsPins(undefined).pins.size).toBe(0);
   });
 
+  it("matches an EVM contract whatever its case, and refuses two spellings pinned differently", async () => {
+    const checksummed = USDC.replace("0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", "0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48");
+    const { pins, problems } = parseDecimalsPins(JSON.stringify({ [checksummed]: 6 }));
+    expect(problems).toEqual([]);
+    const decimals = createAssetDecimals({ pins });
+    expect(await decimals.decimalsOf(USDC, VAULT)).toEqual({ known: true, decimals: 6 });
+    expect(await decimals.decimalsOf(checksummed, VAULT)).toEqual({ known: true, decimals: 6 });
+    expect(parseDecimalsPins(JSON.stringify({ [checksummed]: 6, [USDC]: 6 })).problems).toEqual([]);
+    expect(parseDecimalsPins(JSON.stringify({ [checksummed]: 6, [USDC]: 18 })).problems).toEqual([expect.stringMatching(/is pinned twice, to 6 and 18/)]);
+    // Only the EVM contract part is case-blind: other ids (base58 mints, opaque ids) are exact.
+    const mint = "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+    expect(await createAssetDecimals({ pins: parseDecimalsPins(JSON.stringify({ [mint]: 6 })).pins }).decimalsOf(mint.toLowerCase(), VAULT)).toMatchObject({ known: false });
+  });
+
   it.each([
     ["not json", /is not JSON/],
     ["[6]", /must be a JSON object/],

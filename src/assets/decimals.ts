@@ -9,7 +9,7 @@
  * instead of one per delivery, and recovery is quick. Concurrent questions share one call.
  */
 import type { FetchDecimals } from "./custody-assets.js";
-import type { DecimalsPins } from "./decimals-pins.js";
+import { pinnedDecimals, type DecimalsPins } from "./decimals-pins.js";
 
 export type DecimalsAnswer = { known: true; decimals: number } | { known: false; reason: string };
 
@@ -63,7 +63,7 @@ export function createAssetDecimals(options: AssetDecimalsOptions): AssetDecimal
 
   return {
     async decimalsOf(asset, vault) {
-      const pinned = options.pins.get(asset);
+      const pinned = pinnedDecimals(options.pins, asset);
       if (options.fetch === undefined) {
         return pinned !== undefined ? { known: true, decimals: pinned } : { known: false, reason: `the decimals of ${asset} are unknown (no custody API and no COUNTERSIGN_ASSET_DECIMALS pin)` };
       }

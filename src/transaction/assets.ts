@@ -59,6 +59,9 @@ export function stellarAmount(rawAmount: string): string {
 
 const EVM_CONTRACT_SUFFIX = /\.0x[0-9a-fA-F]{40}$/;
 
+/** An `assets/…` name with its EVM contract part lower-cased: its case is only a checksum. */
+export const canonicalAssetName = (asset: string): string => asset.replace(EVM_CONTRACT_SUFFIX, (contract) => contract.toLowerCase());
+
 /**
  * One identity per asset, whichever way a body spells it: the `assets/…` name with an EVM contract
  * part lower-cased (its case is only a checksum), and a bare Stellar asset from a Stellar operation
@@ -66,7 +69,7 @@ const EVM_CONTRACT_SUFFIX = /\.0x[0-9a-fA-F]{40}$/;
  * `assets/native.stellar-mainnet`): a testnet asset is not the mainnet one.
  */
 export function assetIdentity(asset: string, assetStandard: AssetStandard, network: string | null): string {
-  if (asset.startsWith("assets/")) return asset.replace(EVM_CONTRACT_SUFFIX, (contract) => contract.toLowerCase());
+  if (asset.startsWith("assets/")) return canonicalAssetName(asset);
   const stellar = assetStandard === "stellarClassic" || assetStandard === "sep41";
   if (!stellar || network === null) return asset;
   const id = networkId(network);

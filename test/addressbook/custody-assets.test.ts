@@ -21,8 +21,10 @@ describe("asset decimals from the custody API", () => {
     api.setAsset({ name: "assets/imported.v1.tok", decimals: 9 }, "v1");
     api.setAsset({ name: "assets/nodecimals", symbol: "X" });
     api.setAsset({ name: "assets/fractional", decimals: 6.5 });
+    api.setAsset({ name: "assets/negative", decimals: -1 });
+    api.setAsset({ name: "assets/text", decimals: "6" });
     const tokens = createServiceAccountTokenSource({ baseUrl: api.baseUrl, serviceAccountEmail: account.email, privateKeyPem: account.privateKeyPem });
-    fetchDecimals = createDecimalsFetcher(createCustodyGet({ baseUrl: api.baseUrl, tokens, timeoutMs: 2000, retry: { maxAttempts: 1 } }));
+    fetchDecimals = createDecimalsFetcher(createCustodyGet({ baseUrl: api.baseUrl, tokens, timeoutMs: 500, retry: { maxAttempts: 1 } }));
   });
   afterAll(() => api.close());
 
@@ -46,6 +48,8 @@ describe("asset decimals from the custody API", () => {
     };
     expect(await code("assets/nodecimals")).toBe("BAD_RESPONSE");
     expect(await code("assets/fractional")).toBe("BAD_RESPONSE");
+    expect(await code("assets/negative")).toBe("BAD_RESPONSE");
+    expect(await code("assets/text")).toBe("BAD_RESPONSE");
     expect(await code("assets/unknown")).toBe("NOT_FOUND");
   });
 
@@ -53,5 +57,21 @@ describe("asset decimals from the custody API", () => {
     api.failNext(1, 503);
     const r = await fetchDecimals(USDC, "vaults/v1");
     expect(r.ok ? null : r.error.code).toBe("UNAVAILABLE");
+  });
+
+  it("gives up with TIMEOUT when the API does not answer", async () => {
+    api.stallNext(1);
+    const r = await fetchDecimals(USDC, "vaults/v1");
+    expect(r.ok ? null : r.error.code).toBe("TIMEOUT");
+    expect(api.requests.at(-1)).toMatchObject({ path: `/v2/assets/${USDC.slice("assets/".length)}`, status: "stalled" });
+  });
+
+  it("is refused by the API's JWT check when signed with a key it does not know", async () => {
+    const stranger = createTestServiceAccount();
+    const tokens = createServiceAccountTokenSource({ baseUrl: api.baseUrl, serviceAccountEmail: stranger.email, privateKeyPem: stranger.privateKeyPem });
+    const strangerFetch = createDecimalsFetcher(createCustodyGet({ baseUrl: api.baseUrl, tokens, timeoutMs: 500, retry: { maxAttempts: 1 } }));
+    const r = await strangerFetch(USDC, "vaults/v1");
+    expect(r.ok).toBe(false);
+    expect(api.requests.at(-1)).toMatchObject({ path: `/v2/assets/${USDC.slice("assets/".length)}`, status: 401 });
   });
 });
