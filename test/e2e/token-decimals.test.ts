@@ -19,6 +19,7 @@ const EXCHANGE_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
 const HOT_ADDRESS = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
 const COLD_WALLET = `${VAULT}/wallets/cold0001`;
 const USDC_CONTRACT = "0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48";
+const ADMIN_TOKEN = "admin-token-for-token-decimals";
 
 /** The example USDC transfer under a fresh name, with `amount` and `rawAmount` as given. */
 function usdcTransfer(amount: string, rawAmount?: string): Record<string, unknown> & { name: string } {
@@ -43,6 +44,7 @@ function usdcByCalldata(amount: string, raw: bigint): Record<string, unknown> & 
 }
 
 interface Harness {
+  url: string;
   tdb: TestDatabase;
   api: FakeCustodyApi;
   cosigner: CosignerSimulator;
@@ -68,11 +70,13 @@ async function startHarness(env: Record<string, string> = {}): Promise<Harness> 
       COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: key.path,
       COUNTERSIGN_VAULTS: VAULT_ID,
       COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h",
+      COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN,
       ...env,
     },
   });
   expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
   return {
+    url: service.url,
     tdb,
     api,
     cosigner: new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` }),
@@ -87,6 +91,11 @@ async function startHarness(env: Record<string, string> = {}): Promise<Harness> 
 
 const rowsFor = (h: Harness, name: string) => h.tdb.handle.db.selectFrom("decisions").selectAll().where("transaction_name", "=", name).execute();
 const chargesFor = (h: Harness, name: string) => h.tdb.handle.db.selectFrom("velocity_charges").selectAll().where("transaction_name", "=", name).execute();
+/** The dry run of `body` (POST /v1/evaluate): status and answer. */
+async function evaluate(h: Harness, body: unknown): Promise<{ status: number; answer: Record<string, unknown> }> {
+  const response = await fetch(`${h.url}/v1/evaluate`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify(body) });
+  return { status: response.status, answer: (await response.json()) as Record<string, unknown> };
+}
 const assetRequests = (h: Harness) => h.api.requests.filter((r) => r.path.includes("/assets/"));
 
 async function expectRefused(h: Harness, delivery: Delivery, name: string, message: RegExp): Promise<void> {
@@ -144,6 +153,26 @@ describe("token decimals from the custody API", () => {
     await expectRefused(h, await h.cosigner.deliver(body), body.name, /source address belongs to another wallet of the vault than request\.sourceWallet/);
   });
 
+  it("dry run (/v1/evaluate): the same 400s for the lie, the calldata lie and the source contradiction; the honest pair is the policy's", async () => {
+    const contradiction = usdcTransfer("5");
+    (contradiction.request as Record<string, unknown>).sourceWallet = COLD_WALLET;
+    const refused = [
+      [usdcTransfer("5", "5000000000000000000"), /amount disagrees with its rawAmount at the asset's 6 decimals/],
+      [usdcByCalldata("5", 5_000_000_000_000_000_000n), /amount disagrees with the amount its evmTransaction calldata transfers/],
+      [contradiction, /source address belongs to another wallet of the vault than request\.sourceWallet/],
+    ] as const;
+    for (const [body, message] of refused) {
+      const { status, answer } = await evaluate(h, body);
+      expect(status).toBe(400);
+      expect(answer.error).toMatchObject({ code: "INVALID_TRANSACTION", message: expect.stringMatching(message) });
+    }
+    const honestBody = usdcTransfer("5", "5000000");
+    const honest = await evaluate(h, honestBody);
+    expect(honest).toMatchObject({ status: 200, answer: { decision: "allow" } });
+    expect(honest.answer).not.toHaveProperty("policyOutcome");
+    for (const body of [...refused.map(([b]) => b), honestBody]) expect(await rowsFor(h, body.name)).toEqual([]);
+  });
+
   it("asks GetVaultAsset for an asset the platform serves only through the vault", async () => {
     const imported = "assets/erc20.ethereum-mainnet.0x1111111111111111111111111111111111111111";
     h.api.setAsset({ name: imported, decimals: 2 }, VAULT_ID);
@@ -177,6 +206,14 @@ describe("token decimals unknown or in doubt: the decision defers", () => {
     await expectDeferred(h, await h.cosigner.deliver(body), body.name, /are unknown \(custody API: not found\)/);
   });
 
+  it("dry run (/v1/evaluate): defer with the reason, beside the policy's own outcome", async () => {
+    h = await startHarness();
+    h.api.failNext(10, 503);
+    const { status, answer } = await evaluate(h, usdcTransfer("5", "5000000"));
+    expect(status).toBe(200);
+    expect(answer).toMatchObject({ decision: "defer", reasons: [expect.stringMatching(/the decimals of assets\/erc20\.ethereum-mainnet\.0xa0b8.* are unknown \(custody API: unavailable\)/)], policyOutcome: "allow" });
+  });
+
   it("defers when a pin contradicts the API", async () => {
     h = await startHarness({ COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ [USDC]: 18 }) });
     const body = usdcTransfer("5", "5000000");
@@ -196,7 +233,8 @@ describe("token decimals without a custody API", () => {
       expect((delivery.body as { error: { message: string } }).error.message).toMatch(/no custody API and no COUNTERSIGN_ASSET_DECIMALS pin/);
       await unpinned.stop();
 
-      const pinned = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ [USDC]: 6 }) } });
+      // Pinned as a block explorer writes the contract (checksum case); the bodies write it lower-case.
+      const pinned = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ [`assets/erc20.ethereum-mainnet.${USDC_CONTRACT}`]: 6 }) } });
       const pinnedCosigner = new CosignerSimulator({ webhookUrl: `${pinned.url}/v1/cosigner/webhook` });
       const lie = usdcTransfer("5", "5000000000000000000");
       expect(await pinnedCosigner.deliver(lie)).toMatchObject({ verdict: "pending", status: 400 });
