@@ -84,6 +84,26 @@ describe("decision timeout and window-group cap", () => {
   });
 });
 
+describe("COUNTERSIGN_ASSET_DECIMALS", () => {
+  const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+
+  it("loads as pins, and each bad entry is its own problem", () => {
+    expect(loadConfig({ COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ [USDC]: 6 }) }).assetDecimalsPins).toEqual(new Map([[USDC, 6]]));
+    expect(loadConfig({}).assetDecimalsPins.size).toBe(0);
+    expect(problemsOf({ COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ usdc: 6, [USDC]: 6.5 }) })).toEqual([
+      expect.stringMatching(/^COUNTERSIGN_ASSET_DECIMALS: "usdc" is not an asset resource name/),
+      expect.stringMatching(/^COUNTERSIGN_ASSET_DECIMALS: assets\/erc20\..*: decimals must be an integer from 0 to 255/),
+    ]);
+  });
+
+  it("stops `countersign serve` at start, naming it", async () => {
+    const result = await runCli(["serve"], { env: { COUNTERSIGN_ASSET_DECIMALS: "{not json", COUNTERSIGN_DATA_DIR: ":memory:", COUNTERSIGN_PORT: "0" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/COUNTERSIGN_ASSET_DECIMALS: is not JSON/);
+    expect(result.stdout).not.toMatch(/countersign serving/);
+  });
+});
+
 describe("countersign serve", () => {
   it("stops at start on a blank webhook token, naming it, and never listens", async () => {
     const result = await runCli(["serve"], { env: { COUNTERSIGN_WEBHOOK_TOKEN: "", COUNTERSIGN_DATA_DIR: ":memory:", COUNTERSIGN_PORT: "0" } });
