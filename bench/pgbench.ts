@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { renderPgbenchScript, type ReplayScript } from "./replay-script.js";
+import { foldToDigits, renderPgbenchScript, type ReplayScript } from "./replay-script.js";
 
 const run = promisify(execFile);
 
@@ -20,7 +20,9 @@ export interface ReplayResult {
   driver: string;
 }
 
+/** BENCH_PGBENCH names the binary; `none` forces the Node driver. */
 export function findPgbench(): string | undefined {
+  if (process.env.BENCH_PGBENCH === "none") return undefined;
   const candidates = [process.env.BENCH_PGBENCH, "/usr/bin/pgbench"];
   try {
     candidates.push(path.join(execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim(), "pgbench"));
@@ -96,15 +98,17 @@ async function runNodeDriver(url: string, script: ReplayScript, o: { seconds: nu
 function nodeVariables(script: ReplayScript): Map<string, bigint> {
   const vars = new Map<string, bigint>();
   for (const v of script.variables) {
-    const random = /^random\(0, ([0-9]+)\)$/.exec(v.expression);
-    const hash = /^hash\(:([a-z0-9]+), ([0-9]+)\)$/.exec(v.expression);
-    if (random) vars.set(v.name, BigInt(Math.floor(Math.random() * Number.MAX_SAFE_INTEGER)) % (BigInt(random[1]!) + 1n));
-    else if (hash) vars.set(v.name, BigInt.asIntN(64, (vars.get(hash[1]!)! + 1n) * 0x9e3779b97f4a7c15n * BigInt(hash[2]!)));
-    else throw new Error(`the Node driver does not evaluate \\set ${v.name} ${v.expression}`);
+    if (v.kind === "random") {
+      const span = v.max - v.min + 1n;
+      vars.set(v.name, v.min + (BigInt(Math.floor(Math.random() * 2 ** 52)) * BigInt(Math.floor(Math.random() * 2 ** 52))) % span);
+    } else {
+      const hash = BigInt.asIntN(64, (vars.get(v.of)! + BigInt(v.seed)) * 0x9e3779b97f4a7c15n);
+      vars.set(v.name, v.digits === undefined ? hash : foldToDigits(hash, v.digits));
+    }
   }
   return vars;
 }
 
 function substitute(command: string, vars: Map<string, bigint>): string {
-  return command.replace(/(?<!:):([a-z][a-z0-9]*)/g, (whole, name: string) => (vars.has(name) ? String(vars.get(name)) : whole));
+  return command.replace(/(?<!:):([a-z][a-z0-9_]*)/g, (whole, name: string) => (vars.has(name) ? String(vars.get(name)) : whole));
 }

@@ -1,17 +1,22 @@
 /**
  * Turns the statements one decision issued (bench/capture.ts) into a pgbench script that replays
  * them as distinct decisions: the transaction name, the source wallet, the decision's UUIDs and
- * the values derived from them (group hashes, advisory-lock ids) become per-transaction
- * expressions; everything else stays exactly as captured. Pure: no database, no clock.
+ * the values derived from them (group hashes, advisory-lock ids) become per-transaction pgbench
+ * variables; everything else stays exactly as captured. Pure: no database, no clock.
  *
  * How a value is classified, from three captures: A (name 1, wallet X), B (name 2, wallet X) and
- * C (name 3, wallet Y). In A's values, the name's token and the wallet's token are known; a UUID
- * or a hash-like atom (64 hex digits, an integer of 12 digits or more) absent from B changes with
- * the decision; present in B but absent from C it changes with the wallet; present in all three it
- * is a constant (the policy digest).
+ * C (name 3, wallet Y). In A, the name's token and the wallet's token are known; a UUID or a
+ * hash-like atom (64 hex digits, an integer of 12 digits or more) absent from B changes with the
+ * decision; present in B but absent from C it changes with the wallet; present in all three it
+ * is a constant (the policy digest). Replacements are made of decimal digits, which are hex
+ * digits too, so a UUID or a hash keeps its shape.
  *
- * pgbench in `-M prepared` mode reads `:word` anywhere, string literals included, as a variable:
- * every colon in a literal is written as chr(58).
+ * Values travel two ways. A parameter of an extended-protocol statement becomes a SQL expression
+ * cast to the type the server inferred for it. A literal inside a simple-protocol query's text
+ * (values embedded with pg's escapeLiteral) keeps its place and its quotes, with `:variable`
+ * references inside it: pgbench substitutes those textually in `-M simple`, which such a script
+ * then uses. In `-M prepared` pgbench reads any `:word`, string literals included, as a
+ * variable: there every colon in a literal is written as chr(58).
  */
 import type { CapturedStatement } from "./capture.js";
 
@@ -20,7 +25,7 @@ export interface ReplayInput {
   statements: CapturedStatement[];
   /** Each statement's parameter types as the server infers them (regtype names); [] without parameters. */
   parameterTypes: string[][];
-  /** The 32 hex digits that make capture A's transaction name distinct. */
+  /** What makes capture A's transaction name distinct (its last path segment). */
   nameToken: string;
   /** Capture A's source wallet's last path segment, a prefix and a number (`hot7391`). */
   walletToken: string;
@@ -32,127 +37,158 @@ export interface ReplayInput {
   wallets: number;
 }
 
+/** A pgbench `\set`: a uniform random integer, or a hash of another variable folded to a fixed width. */
+export type Variable =
+  | { name: string; kind: "random"; min: bigint; max: bigint }
+  | { name: string; kind: "hash"; of: string; seed: number; digits?: number };
+
 export interface ReplayScript {
-  /** pgbench `\set` lines, in order. */
-  variables: Array<{ name: string; expression: string }>;
+  variables: Variable[];
   /** One SQL command per round trip. */
   commands: string[];
-  /** `prepared` unless a command holds several statements (a simple-protocol query). */
+  /** `prepared` unless a command holds several statements or literals with variables inside. */
   mode: "prepared" | "simple";
 }
 
-const INT64_MAX = "9223372036854775806";
-const NAME_HEX = "(lpad(to_hex((:r1)::int8), 16, '0') || lpad(to_hex((:r2)::int8), 16, '0'))";
+type Part = { text: string } | { variable: string };
+
+const NAME = "cs_n";
+const WALLET = "cs_w";
 const ATOM = /(?<![0-9A-Za-z.])([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{64}|-?[0-9]{12,})(?![0-9A-Za-z.])/g;
 
 export function buildReplayScript(input: ReplayInput): ReplayScript {
-  const derived = new Derived(input);
+  const values = new Values(input);
+  let inlined = false;
   const commands = input.statements.map((s, i) => {
     const types = input.parameterTypes[i] ?? [];
-    const text = withoutColonsInLiterals(s.text.trim().replace(/;\s*$/, ""));
+    const trimmed = s.text.trim().replace(/;\s*$/, "");
+    const text = s.extended
+      ? withoutColonsInLiterals(trimmed)
+      : mapLiterals(trimmed, (body, escaped) => {
+          const parts = values.parts(body);
+          if (!parts.some((p) => "variable" in p)) return null;
+          inlined = true;
+          return `'${parts.map((p) => ("variable" in p ? `:${p.variable}` : quoteBody(p.text, escaped))).join("")}'`;
+        });
     const bound = text.replace(/\$([0-9]+)/g, (_m, n: string) => {
       const k = Number(n) - 1;
       if (k >= s.values.length) throw new Error(`statement ${i + 1} names $${n} but sent ${s.values.length} parameters`);
-      return castTo(derived.expression(s.values[k]!), types[k]);
+      return castTo(values.expression(s.values[k]!), types[k]);
     });
     return splitsIntoStatements(bound) ? joinStatements(bound) : bound;
   });
-  const mode = commands.some((c) => c.includes("\\;")) ? "simple" : "prepared";
-  return { variables: derived.variables(), commands, mode };
+  const mode = inlined || commands.some((c) => c.includes("\\;")) ? "simple" : "prepared";
+  return { variables: values.variables(), commands, mode };
 }
 
 /** The script as pgbench reads it (`-f`). */
 export function renderPgbenchScript(script: ReplayScript): string {
-  const sets = script.variables.map((v) => `\\set ${v.name} ${v.expression}`);
-  return [...sets, ...script.commands.map((c) => `${c};`)].join("\n") + "\n";
+  return [...script.variables.map((v) => `\\set ${v.name} ${pgbenchExpression(v)}`), ...script.commands.map((c) => `${c};`)].join("\n") + "\n";
 }
 
-class Derived {
-  private readonly uuids = new Map<string, string>();
-  private readonly perWallet = new Map<string, string>();
-  private readonly perName = new Map<string, string>();
-  private readonly walletInts: string[] = [];
-  private readonly nameInts: string[] = [];
+function pgbenchExpression(v: Variable): string {
+  if (v.kind === "random") return `random(${v.min}, ${v.max})`;
+  if (v.digits === undefined) return `hash(:${v.of}, ${v.seed})`;
+  const low = 10n ** BigInt(v.digits - 1);
+  return `${low} + abs(mod(hash(:${v.of}, ${v.seed}), ${9n * low}))`;
+}
+
+/** Exactly `digits` decimal digits (at most 18, to stay in int8), from a hash: what pgbenchExpression computes. */
+export function foldToDigits(hash: bigint, digits: number): bigint {
+  const low = 10n ** BigInt(digits - 1);
+  const m = hash % (9n * low);
+  return low + (m < 0n ? -m : m);
+}
+
+class Values {
+  private readonly vars: Variable[] = [
+    { name: NAME, kind: "random", min: 10n ** 18n, max: 9223372036854775806n },
+    { name: WALLET, kind: "random", min: 0n, max: 0n },
+  ];
+  private readonly atoms = new Map<string, Part[]>();
   private readonly walletPrefix: string;
   private readonly walletPattern: RegExp;
+  private readonly namePattern: RegExp;
 
   constructor(private readonly input: ReplayInput) {
     const m = /^(.*?)([0-9]+)$/.exec(input.walletToken);
     if (!m) throw new Error(`wallet token ${input.walletToken} does not end in a number`);
     this.walletPrefix = m[1]!;
+    this.vars[1] = { name: WALLET, kind: "random", min: 0n, max: BigInt(input.wallets - 1) };
     this.walletPattern = new RegExp(`(?<![0-9A-Za-z])${escapeRegExp(input.walletToken)}(?![0-9])`, "g");
+    this.namePattern = new RegExp(escapeRegExp(input.nameToken), "g");
   }
 
-  variables(): ReplayScript["variables"] {
-    return [
-      { name: "r1", expression: `random(0, ${INT64_MAX})` },
-      { name: "r2", expression: `random(0, ${INT64_MAX})` },
-      { name: "w", expression: `random(0, ${this.input.wallets - 1})` },
-      ...this.walletInts.map((name, k) => ({ name, expression: `hash(:w, ${k + 1})` })),
-      ...this.nameInts.map((name, k) => ({ name, expression: `hash(:r1, ${k + 1})` })),
-    ];
+  variables(): Variable[] {
+    return this.vars;
   }
 
-  /** A SQL expression (text, or bytea for bytes) standing for one captured value. */
+  /** A parameter as a SQL expression (text, or bytea for bytes). */
   expression(value: string | Buffer | null): string {
     if (value === null) return "null";
     if (Buffer.isBuffer(value)) return `'\\x${value.toString("hex")}'`;
-    const parts: string[] = [];
-    for (const piece of this.pieces(value)) parts.push(piece.literal !== undefined ? literal(piece.literal) : piece.sql!);
-    return parts.length === 0 ? "''" : parts.length === 1 ? parts[0]! : `(${parts.join(" || ")})`;
+    const sql = this.parts(value).map((p) => ("variable" in p ? `((:${p.variable})::int8)::text` : literal(p.text)));
+    return sql.length === 0 ? "''" : sql.length === 1 ? sql[0]! : `(${sql.join(" || ")})`;
   }
 
-  private *pieces(value: string): Generator<{ literal?: string; sql?: string }> {
-    const { nameToken } = this.input;
-    const marks: Array<{ at: number; length: number; sql: string }> = [];
-    for (const m of value.matchAll(new RegExp(escapeRegExp(nameToken), "g"))) marks.push({ at: m.index, length: nameToken.length, sql: NAME_HEX });
-    for (const m of value.matchAll(this.walletPattern)) {
-      marks.push({ at: m.index, length: m[0].length, sql: `(${literal(this.walletPrefix)} || ((:w)::int8)::text)` });
-    }
+  /** The value cut into captured text and per-transaction variables. */
+  parts(value: string): Part[] {
+    const marks: Array<{ at: number; length: number; parts: Part[] }> = [];
+    for (const m of value.matchAll(this.namePattern)) marks.push({ at: m.index, length: m[0].length, parts: [{ variable: NAME }] });
+    for (const m of value.matchAll(this.walletPattern)) marks.push({ at: m.index, length: m[0].length, parts: [{ text: this.walletPrefix }, { variable: WALLET }] });
     for (const m of value.matchAll(ATOM)) {
       if (marks.some((k) => m.index < k.at + k.length && k.at < m.index + m[0].length)) continue;
-      const sql = this.atom(m[0]);
-      if (sql !== null) marks.push({ at: m.index, length: m[0].length, sql });
+      const parts = this.atom(m[0]);
+      if (parts !== null) marks.push({ at: m.index, length: m[0].length, parts });
     }
     marks.sort((a, b) => a.at - b.at);
+    const out: Part[] = [];
     let at = 0;
     for (const mark of marks) {
-      if (mark.at > at) yield { literal: value.slice(at, mark.at) };
-      yield { sql: mark.sql };
+      if (mark.at > at) out.push({ text: value.slice(at, mark.at) });
+      out.push(...mark.parts);
       at = mark.at + mark.length;
     }
-    if (at < value.length) yield { literal: value.slice(at) };
+    if (at < value.length) out.push({ text: value.slice(at) });
+    return mergeText(out);
   }
 
-  /** The expression for a UUID or hash-like atom, or null when it is the same in every capture. */
-  private atom(atom: string): string | null {
+  /** The parts standing for a UUID or hash-like atom, or null when it is the same in every capture. */
+  private atom(atom: string): Part[] | null {
+    const known = this.atoms.get(atom);
+    if (known) return known;
     const inB = this.input.sameWallet.includes(atom);
     if (inB && this.input.otherWallet.includes(atom)) return null;
-    const isUuid = atom.includes("-") && atom.length === 36;
-    const isHex = /^[0-9a-f]{64}$/.test(atom);
-    if (!inB) {
-      if (isUuid) return remember(this.uuids, atom, (k) => `(md5(${NAME_HEX} || 'u${k}')::uuid)::text`);
-      if (isHex) return remember(this.perName, atom, (k) => `encode(sha256(convert_to(${NAME_HEX} || '/n${k}', 'UTF8')), 'hex')`);
-      return remember(this.perName, atom, (k) => intVariable(this.nameInts, `n${k}`));
+    const of = inB ? WALLET : NAME;
+    const k = this.atoms.size + 1;
+    const digits = atom.length === 36 && atom.includes("-") ? [8, 4, 4, 4, 12] : /^[0-9a-f]{64}$/.test(atom) ? [18, 18, 18, 10] : null;
+    const parts: Part[] = [];
+    if (digits === null) {
+      parts.push({ variable: this.hashed(`cs_a${k}`, of, k * 10) });
+    } else {
+      digits.forEach((d, j) => {
+        if (j > 0 && atom.includes("-")) parts.push({ text: "-" });
+        parts.push({ variable: this.hashed(`cs_a${k}_${j}`, of, k * 10 + j, d) });
+      });
     }
-    if (isHex) return remember(this.perWallet, atom, (k) => `encode(sha256(convert_to('g${k}/' || ((:w)::int8)::text, 'UTF8')), 'hex')`);
-    if (isUuid) return remember(this.perWallet, atom, (k) => `(md5('g${k}/' || ((:w)::int8)::text)::uuid)::text`);
-    return remember(this.perWallet, atom, (k) => intVariable(this.walletInts, `g${k}`));
+    this.atoms.set(atom, parts);
+    return parts;
+  }
+
+  private hashed(name: string, of: string, seed: number, digits?: number): string {
+    this.vars.push({ name, kind: "hash", of, seed, ...(digits ? { digits } : {}) });
+    return name;
   }
 }
 
-function remember(map: Map<string, string>, atom: string, make: (k: number) => string): string {
-  let sql = map.get(atom);
-  if (sql === undefined) {
-    sql = make(map.size + 1);
-    map.set(atom, sql);
+function mergeText(parts: Part[]): Part[] {
+  const out: Part[] = [];
+  for (const p of parts) {
+    const last = out[out.length - 1];
+    if ("text" in p && last && "text" in last) last.text += p.text;
+    else out.push({ ...p });
   }
-  return sql;
-}
-
-function intVariable(list: string[], name: string): string {
-  list.push(name);
-  return `((:${name})::int8)::text`;
+  return out;
 }
 
 /** A SQL string literal, its colons as chr(58) so that pgbench sees no `:word`. */
@@ -166,9 +202,57 @@ function castTo(expression: string, type: string | undefined): string {
   return type && type !== "unknown" ? `${expression}::${type}` : expression;
 }
 
-/** The statement's own string literals, with their colons as chr(58). */
+/** A literal's body as written between its quotes (E'' strings double their backslashes). */
+function quoteBody(text: string, escaped: boolean): string {
+  const quoted = text.replaceAll("'", "''");
+  return escaped ? quoted.replaceAll("\\", "\\\\") : quoted;
+}
+
+/**
+ * Rewrites each string literal of a statement's text ('...' or E'...', an E staying in front)
+ * that `change`, given its decoded body, replaces (quotes included); null keeps it.
+ */
+function mapLiterals(text: string, change: (body: string, escaped: boolean) => string | null): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '"') {
+      const end = text.indexOf('"', i + 1);
+      const stop = end < 0 ? text.length : end + 1;
+      out += text.slice(i, stop);
+      i = stop;
+      continue;
+    }
+    if (ch !== "'") {
+      out += ch;
+      i++;
+      continue;
+    }
+    const escaped = /[Ee]$/.test(out) && !/[A-Za-z0-9_][Ee]$/.test(out);
+    let j = i + 1;
+    let body = "";
+    for (; j < text.length; j++) {
+      const c = text[j]!;
+      if (escaped && c === "\\") {
+        body += text[j + 1] ?? "";
+        j++;
+      } else if (c === "'" && text[j + 1] === "'") {
+        body += "'";
+        j++;
+      } else if (c === "'") break;
+      else body += c;
+    }
+    const replaced = change(body, escaped);
+    out += replaced ?? text.slice(i, j + 1);
+    i = j + 1;
+  }
+  return out;
+}
+
+/** The statement's own string literals, with their colons as chr(58) (not E'' strings: kysely writes none). */
 function withoutColonsInLiterals(text: string): string {
-  return text.replace(/(?<![A-Za-z0-9_])'((?:[^']|'')*)'/g, (whole, body: string) => (body.includes(":") ? literal(body.replaceAll("''", "'")) : whole));
+  return mapLiterals(text, (body, escaped) => (!escaped && body.includes(":") ? literal(body) : null));
 }
 
 /** Whether a simple-protocol query holds several statements (a `;` outside quotes). */
@@ -188,12 +272,16 @@ function joinStatements(text: string): string {
 function outsideQuotes(text: string): string {
   let out = "";
   let quote: string | null = null;
-  for (const ch of text) {
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
     if (quote) {
       out += " ";
-      if (ch === quote) quote = null;
+      if (quote === "E" && ch === "\\") {
+        out += " ";
+        i++;
+      } else if (ch === (quote === "E" ? "'" : quote)) quote = null;
     } else if (ch === "'" || ch === '"') {
-      quote = ch;
+      quote = ch === "'" && /[Ee]$/.test(text.slice(0, i)) && !/[A-Za-z0-9_][Ee]$/.test(text.slice(0, i)) ? "E" : ch;
       out += " ";
     } else out += ch;
   }

@@ -48,20 +48,38 @@ describe("the SQL ceiling's script from captured statements", () => {
     expect(script.mode).toBe("prepared");
     expect(script.commands).toHaveLength(5);
     const [, nameLock, groupLock, insert] = script.commands;
-    expect(nameLock).not.toContain(NAME);
-    expect(nameLock).toContain("('decision' || chr(58) || 'vaults/bench/transactions/') || (lpad(to_hex((:r1)::int8)");
-    expect(groupLock).toContain("((:g1)::int8)::text");
-    expect(groupLock).not.toContain(LOCK_ID);
+    expect(nameLock).toBe("select pg_advisory_xact_lock(hashtextextended((('decision' || chr(58) || 'vaults/bench/transactions/') || ((:cs_n)::int8)::text)::text, 0))");
+    expect(groupLock).toBe(`select pg_advisory_xact_lock(id) from unnest(('{"' || ((:cs_a1)::int8)::text || '"}')::bigint[]::int8[]) as id`);
     expect(insert).not.toContain(UUID);
-    expect(insert).toContain("md5(");
+    expect(insert).toContain("(((:cs_a2_0)::int8)::text || '-' || ((:cs_a2_1)::int8)::text || '-' ||");
     expect(insert).toContain(`'${DIGEST}'::text`);
     expect(insert).not.toContain(WALLET_HASH);
-    expect(insert).toContain("encode(sha256(convert_to('g2/' || ((:w)::int8)::text, 'UTF8')), 'hex')::text");
     // hot7391 is the wallet; hot73910 is another wallet's name and stays as captured
-    expect(insert).toContain("('hot' || ((:w)::int8)::text)");
-    expect(insert).toContain("hot73910");
-    expect(script.variables.map((v) => v.name)).toEqual(["r1", "r2", "w", "g1"]);
-    expect(script.variables.find((v) => v.name === "w")!.expression).toBe("random(0, 9999)");
+    expect(insert).toContain(`(('{"source"' || chr(58) || '"vaults/bench/wallets/hot') || ((:cs_w)::int8)::text || ('","other"' || chr(58) || '"vaults/bench/wallets/hot73910"}'))::jsonb`);
+    const byName = new Map(script.variables.map((v) => [v.name, v]));
+    expect(byName.get("cs_w")).toEqual({ name: "cs_w", kind: "random", min: 0n, max: 9999n });
+    expect(byName.get("cs_a1")).toMatchObject({ kind: "hash", of: "cs_w" }); // the lock id follows the wallet
+    expect(byName.get("cs_a2_0")).toMatchObject({ kind: "hash", of: "cs_n", digits: 8 }); // the decision id follows the decision
+    expect(byName.get("cs_a3_0")).toMatchObject({ kind: "hash", of: "cs_w", digits: 18 }); // the group hash follows the wallet
+    const rendered = renderPgbenchScript(script);
+    expect(rendered).toContain("\\set cs_a3_3 1000000000 + abs(mod(hash(:cs_w, 33), 9000000000))\n");
+    expect(rendered).toContain("\\set cs_n random(1000000000000000000, 9223372036854775806)\n");
+  });
+
+  it("templates values embedded as literals in a multi-statement simple query inside their quotes, and runs it in simple mode", () => {
+    const script = buildReplayScript(
+      input(
+        [
+          simple(`begin; select pg_advisory_xact_lock(hashtextextended('decision:vaults/bench/transactions/${NAME}', 0)); select decide('${UUID}'::uuid,  E'{"k":"a\\\\b","w":"hot7391"}', 'it''s')`),
+          simple("commit"),
+        ],
+        [[], []],
+      ),
+    );
+    expect(script.mode).toBe("simple");
+    expect(script.commands[0]).toBe(
+      `begin\\; select pg_advisory_xact_lock(hashtextextended('decision:vaults/bench/transactions/:cs_n', 0))\\; select decide(':cs_a1_0-:cs_a1_1-:cs_a1_2-:cs_a1_3-:cs_a1_4'::uuid,  E'{"k":"a\\\\b","w":"hot:cs_w"}', 'it''s')`,
+    );
   });
 
   it("leaves no `:word` that is not one of its variables (pgbench's prepared-mode pitfall)", () => {
@@ -70,6 +88,7 @@ describe("the SQL ceiling's script from captured statements", () => {
     );
     const rendered = renderPgbenchScript(script);
     const words = [...rendered.matchAll(/(?<!:):([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+    expect(words).toContain("cs_n");
     const defined = new Set(script.variables.map((v) => v.name));
     expect(words.filter((w) => !defined.has(w!))).toEqual([]);
   });
