@@ -11,7 +11,7 @@ import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assetTransfer, HOT_WALLET, VAULT } from "../support/bodies.js";
+import { assetTransfer, HOT_WALLET, transactionName, USDC, VAULT } from "../support/bodies.js";
 import { CosignerSimulator } from "../support/cosigner.js";
 import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
 import { CollectingReader } from "../support/metric-reader.js";
@@ -150,6 +150,38 @@ describe("telemetry: spans and metrics of the running service", () => {
     expect(await reader.counter("countersign.defers", { reason: "address_book_stale" })).toBe(before.stale + 1);
     const [stale] = named("countersign.decision").slice(-1);
     expect(stale!.attributes["countersign.defer.cause"]).toBe("address_book_stale");
+  });
+
+  it("counts token-amount refusals (400) as refused, and unknown token decimals as defers of their own cause", async () => {
+    api.setAsset({ name: USDC, decimals: 6 });
+    const usdc = (amount: string, rawAmount: string, asset = USDC) => ({
+      name: transactionName("tel"),
+      type: "TRANSACTION",
+      subType: "TOKEN_TRANSFER",
+      network: "networks/ethereum-mainnet",
+      request: { sourceWallet: HOT_WALLET },
+      transfers: [{ sourceAddress: { value: `0x${"a0".repeat(20)}` }, destinationAddress: { value: `0x${"c0".repeat(20)}` }, amount, rawAmount, asset }],
+    });
+    const before = {
+      refused: await reader.counter("countersign.decisions", { outcome: "refused", replayed: false }),
+      unknown: await reader.counter("countersign.defers", { reason: "asset_decimals_unknown" }),
+    };
+    expect((await cosigner.deliver(usdc("5", "5000000000000000000"))).status).toBe(400);
+    const [refused] = named("countersign.decision");
+    expect(refused!.attributes).toMatchObject({ "countersign.decision": "refused", "countersign.error.code": "INVALID_TRANSACTION" });
+    expect(childrenOf(refused!).map((s) => s.name)).toContain("countersign.facts.asset_decimals");
+
+    spans.reset();
+    const unknownAsset = "assets/erc20.ethereum-mainnet.0x3333333333333333333333333333333333333333";
+    expect((await cosigner.deliver(usdc("5", "5000000", unknownAsset))).status).toBe(503);
+    const [deferred] = named("countersign.decision");
+    expect(deferred!.attributes).toMatchObject({
+      "countersign.decision": "defer",
+      "countersign.defer.cause": "asset_decimals_unknown",
+      "countersign.defer.reason": expect.stringMatching(/the decimals of assets\/erc20\.ethereum-mainnet\.0x3333.* are unknown \(custody API: not found\)/),
+    });
+    expect(await reader.counter("countersign.decisions", { outcome: "refused", replayed: false })).toBe(before.refused + 1);
+    expect(await reader.counter("countersign.defers", { reason: "asset_decimals_unknown" })).toBe(before.unknown + 1);
   });
 
   it("reports each vault's address-book age", async () => {
