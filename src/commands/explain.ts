@@ -1,12 +1,15 @@
 /**
  * `countersign explain [FILE|-]`: evaluates one webhook body against the bundle, offline (address
- * book not configured, empty windows unless given), and prints the trace a reviewer needs.
+ * book not configured, empty windows unless given), and prints the trace a reviewer needs. What the
+ * running service checks before deciding and explain cannot (token amounts at the token's decimals)
+ * is named, so an offline "allow" is not read as the service's answer.
  */
 import { readFile } from "node:fs/promises";
 import { notConfiguredView } from "../addressbook/types.js";
 import { assess, situationOf } from "../decision/assess.js";
 import { loadBundle } from "../policy/load.js";
 import { parseTransaction } from "../transaction/parse.js";
+import { unitClaims, type UnitClaim } from "../transaction/unit-claims.js";
 import { printTrace } from "./explain-trace.js";
 
 export interface ExplainOptions {
@@ -38,7 +41,16 @@ export async function explain(options: ExplainOptions, out: (line: string) => vo
   }
   const situation = situationOf(parsed.value, options.now, notConfiguredView(parsed.value.vault));
   const outcome = assess(loaded.value, situation, new Map(), { trace: true });
-  if (options.json) out(JSON.stringify({ policyVersion: loaded.value.version, ...outcome }, null, 2));
-  else printTrace({ ...outcome, policyVersion: loaded.value.version }, out);
+  const unchecked = unitClaims(parsed.value).map(uncheckedNote);
+  if (options.json) out(JSON.stringify({ policyVersion: loaded.value.version, ...outcome, ...(unchecked.length > 0 ? { uncheckedOffline: unchecked } : {}) }, null, 2));
+  else {
+    printTrace({ ...outcome, policyVersion: loaded.value.version }, out);
+    for (const note of unchecked) out(`not checked offline: ${note}`);
+  }
   return 0;
+}
+
+function uncheckedNote(claim: UnitClaim): string {
+  const raw = claim.statedBy === "rawAmount" ? "its rawAmount" : "its evmTransaction calldata";
+  return `transfer ${claim.transferIndex}: amount ${claim.amount} against ${raw} (${claim.rawAmount}) at the decimals of ${claim.asset}; the service checks them before deciding (custody API or COUNTERSIGN_ASSET_DECIMALS): a disagreement is refused with 400, unknown decimals defer`;
 }

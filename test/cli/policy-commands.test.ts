@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { explain } from "../../src/commands/explain.js";
 import { runCli } from "../support/cli.js";
 import { EXAMPLE_POLICIES, EXAMPLES, writeBundle } from "../support/service.js";
 
@@ -87,6 +88,23 @@ describe("countersign explain", () => {
     const trace = JSON.parse(result.stdout) as { decision: string; facts: { transfer: { amount: string } }[] };
     expect(trace.decision).toBe("deny");
     expect(trace.facts[0]!.transfer.amount).toBe("120.5");
+  });
+
+  it("names the token amounts only the running service can check (the token's decimals), in text and JSON", async () => {
+    const body = JSON.parse(readFileSync(path.join(EXAMPLES, "api-shape-token-transfer.json"), "utf8")) as { transfers: Record<string, unknown>[] };
+    body.transfers[0]!.rawAmount = "120500000000000000000";
+    const run = async (json: boolean) => {
+      const lines: string[] = [];
+      const code = await explain({ file: "-", policies: EXAMPLE_POLICIES, now: new Date(), json, readStdin: async () => JSON.stringify(body) }, (l) => lines.push(l));
+      expect(code).toBe(0);
+      return lines.join("\n");
+    };
+    expect(await run(false)).toMatch(/not checked offline: transfer 0: amount 120\.5 against its rawAmount \(120500000000000000000\) at the decimals of assets\/erc20\.ethereum-mainnet\.0xa0b8.*a disagreement is refused with 400, unknown decimals defer/);
+    expect((JSON.parse(await run(true)) as { uncheckedOffline: string[] }).uncheckedOffline).toEqual([expect.stringMatching(/^transfer 0: amount 120\.5 against its rawAmount/)]);
+    // A transfer stated once needs no decimals: nothing to name.
+    delete body.transfers[0]!.rawAmount;
+    expect(await run(false)).not.toMatch(/not checked offline/);
+    expect(JSON.parse(await run(true))).not.toHaveProperty("uncheckedOffline");
   });
 
   it("refuses a malformed transaction with its error code", async () => {
