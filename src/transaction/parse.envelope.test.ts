@@ -201,6 +201,10 @@ describe("an envelope that does not decode is refused with 400", () => {
     });
   });
 
+  it("an envelope without operations", () => {
+    expect(refusal(apiEnvelopeBody(null, envelope([]))).message).toBe("stellarTransaction.rawXdrEnvelope: must hold at least one operation");
+  });
+
   it("not a string", () => {
     expect(refusal({ ...apiEnvelopeBody([decodedPayment("1")], good), stellarTransaction: { rawXdrEnvelope: 42 } }).code).toBe("INVALID_TRANSACTION");
   });

@@ -42,6 +42,8 @@ export function envelopeTransaction(base64: string, path: string, ctx: ShapeCont
   if (envelope === null) return err(invalidAt(path, "must be a base64 XDR Stellar transaction envelope"));
   const tx = innerTransaction(envelope);
   if (tx === null) return err(invalidAt(path, "must be a Stellar transaction envelope (v0, v1 or fee bump)"));
+  // The network rejects a transaction without operations; read as one, it would move nothing the policy sees.
+  if (tx.operations.length === 0) return err(invalidAt(path, "must hold at least one operation"));
   const operations: StellarOperation[] = [];
   for (const op of tx.operations) {
     const source = sourceAt(op.sourceAccount() ? accountAddress(op.sourceAccount() as xdr.MuxedAccount) : tx.source, path, ctx);
