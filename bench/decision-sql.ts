@@ -8,6 +8,7 @@ import pg from "pg";
 import { openDatabase } from "../src/db/connect.js";
 import { decide } from "../src/decision/decide.js";
 import { parseTransaction } from "../src/transaction/parse.js";
+import { connectClient } from "./durable-server.js";
 import { captureStatements, type CapturedStatement } from "./capture.js";
 import { benchDecisionDeps, benchTransaction } from "./decision-latency.js";
 import { buildReplayScript, type ReplayScript } from "./replay-script.js";
@@ -47,8 +48,7 @@ export async function captureDecisionSql(databaseUrl: string, policies: string, 
       throw new Error("three fresh decisions issued different statements: the capture cannot template them");
     }
     const haystack = (s: CapturedStatement[]) => s.map((x) => `${x.text}\n${x.values.map(String).join("\n")}`).join("\n");
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
+    const client = await connectClient(databaseUrl);
     try {
       const common = { nameToken: a.nameToken, walletToken: a.walletToken, sameWallet: haystack(b.statements), otherWallet: haystack(c.statements), wallets };
       const ceiling = buildReplayScript({ ...common, statements: a.statements, parameterTypes: await parameterTypes(client, a.statements) });

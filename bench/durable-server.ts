@@ -33,9 +33,19 @@ export async function openDurableServer(): Promise<DurableServer> {
   return { label: `local cluster from ${bin}, server defaults`, url: cluster.url, stop: cluster.stop };
 }
 
-export async function serverSettings(url: string): Promise<ServerSettings> {
+/**
+ * A connected client whose connection errors (the server shutting down on Ctrl-C) fail its
+ * queries instead of crashing the bench process with an unhandled 'error' event.
+ */
+export async function connectClient(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
+  client.on("error", () => undefined);
   await client.connect();
+  return client;
+}
+
+export async function serverSettings(url: string): Promise<ServerSettings> {
+  const client = await connectClient(url);
   try {
     const show = async (name: string) => ((await client.query(`show ${name}`)).rows[0] as Record<string, string>)[name] ?? "?";
     return {
@@ -73,8 +83,7 @@ export async function freshDatabase(serverUrl: string, purpose: string, options:
 }
 
 async function adminQuery(serverUrl: string, text: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
+  const admin = await connectClient(serverUrl);
   try {
     await admin.query(text);
   } finally {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
+import { connectClient } from "./durable-server.js";
 import { foldToDigits, renderPgbenchScript, type ReplayScript } from "./replay-script.js";
 
 const run = promisify(execFile);
@@ -79,8 +79,7 @@ async function runNodeDriver(url: string, script: ReplayScript, o: { seconds: nu
   const started = performance.now();
   await Promise.all(
     Array.from({ length: o.clients }, async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
+      const client = await connectClient(url);
       try {
         while (performance.now() < deadline) {
           const vars = nodeVariables(script);

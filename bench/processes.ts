@@ -22,17 +22,34 @@ export function onCleanup(step: () => Promise<void>): () => Promise<void> {
   return once;
 }
 
-/** Runs every pending undo step, newest first; failures are reported, not thrown. */
-export async function cleanUpAll(): Promise<void> {
-  while (cleanups.length > 0) {
-    const step = cleanups[cleanups.length - 1]!;
-    await step().catch((error: unknown) => console.error(`cleanup failed: ${String(error)}`));
-  }
+let cleaning: Promise<void> | null = null;
+
+/**
+ * Runs every pending undo step, newest first; failures are reported, not thrown. A second caller
+ * (the signal handler while the run unwinds) waits for the same pass instead of exiting mid-way.
+ */
+export function cleanUpAll(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length > 0) {
+      const step = cleanups[cleanups.length - 1]!;
+      await step().catch((error: unknown) => console.error(`cleanup failed: ${String(error)}`));
+    }
+  })().finally(() => {
+    cleaning = null;
+  });
+  return cleaning;
 }
 
+/**
+ * Ctrl-C reaches this process twice (from the terminal and again from tsx, which forwards it):
+ * every signal after the first is ignored until the cleanup has run (its steps are time-bounded).
+ */
 export function cleanUpOnSignals(): void {
+  let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
       console.error(`\n${signal}: stopping what the bench started`);
       void cleanUpAll().finally(() => process.exit(130));
     });

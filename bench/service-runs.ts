@@ -8,8 +8,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
-import { freshDatabase } from "./durable-server.js";
+import { connectClient, freshDatabase } from "./durable-server.js";
 import { onCleanup, startHttpProcess } from "./processes.js";
 import { runLoad, type LoadResult } from "./webhook-throughput.js";
 
@@ -90,8 +89,7 @@ export async function countersignRun(r: ServiceRun): Promise<ServiceFigure> {
 }
 
 async function countDecisions(url: string): Promise<{ rows: number; allowed: number }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await connectClient(url);
   try {
     const r = await client.query<{ rows: string; allowed: string }>("select count(*) as rows, count(*) filter (where decision = 'allow') as allowed from decisions");
     return { rows: Number(r.rows[0]!.rows), allowed: Number(r.rows[0]!.allowed) };

@@ -188,6 +188,9 @@ export async function startLocalCluster(installedBinDir: string, options: LocalC
       await exited;
       clearTimeout(timer);
     }
+    // The postmaster may outlive `runuser` (a signal to the whole process group ends both):
+    // its data directory is only let go once its pid file is gone.
+    for (let i = 0; i < 100 && existsSync(path.join(dataDir, "postmaster.pid")); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   };
   return {
     url,
