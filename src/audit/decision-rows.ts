@@ -50,13 +50,38 @@ function json(value: unknown): string | null {
 
 function evidenceColumns(e: DecisionEvidence | undefined) {
   return {
-    trace: json(e?.trace),
-    velocity_windows: json(e?.velocityWindows),
+    trace: e?.trace ?? null,
+    velocity_windows: e?.velocityWindows ?? null,
     shadow_policy_version: e?.shadow?.policyVersion ?? null,
     shadow_policy_digest: e?.shadow?.policyDigest ?? null,
     shadow_decision: e?.shadow?.decision ?? null,
-    shadow_matched_rules: json(e?.shadow?.matchedRules),
+    shadow_matched_rules: e?.shadow?.matchedRules ?? null,
     shadow_error: e?.shadow?.error ?? null,
+  };
+}
+
+/** The row's columns, jsonb ones as JSON values (what countersign_decision_write takes). */
+export function decisionRecord(row: DecisionRow) {
+  return {
+    id: row.id,
+    decided_at: row.decidedAt,
+    transaction_name: row.transactionName,
+    vault: row.vault,
+    decision: row.decision,
+    sign_transaction: signTransactionFor(row.decision),
+    http_status: row.httpStatus,
+    replayed: row.replayed,
+    replay_of: row.replayOf,
+    policy_version: row.policyVersion,
+    policy_digest: row.policyDigest,
+    matched_rules: row.matchedRules,
+    reasons: row.reasons,
+    facts: row.facts,
+    transaction: row.transaction,
+    content_digest: row.contentDigest,
+    request_id: row.requestId,
+    duration_ms: row.durationMs,
+    ...evidenceColumns(row.evidence),
   };
 }
 
@@ -65,28 +90,18 @@ export function signTransactionFor(decision: Decision): boolean | null {
 }
 
 export async function insertDecision(trx: Db, row: DecisionRow): Promise<void> {
+  const r = decisionRecord(row);
   await trx
     .insertInto("decisions")
     .values({
-      id: row.id,
-      decided_at: row.decidedAt,
-      transaction_name: row.transactionName,
-      vault: row.vault,
-      decision: row.decision,
-      sign_transaction: signTransactionFor(row.decision),
-      http_status: row.httpStatus,
-      replayed: row.replayed,
-      replay_of: row.replayOf,
-      policy_version: row.policyVersion,
-      policy_digest: row.policyDigest,
-      matched_rules: JSON.stringify(row.matchedRules),
-      reasons: JSON.stringify(row.reasons),
-      facts: JSON.stringify(row.facts),
-      transaction: JSON.stringify(row.transaction),
-      content_digest: row.contentDigest,
-      request_id: row.requestId,
-      duration_ms: row.durationMs,
-      ...evidenceColumns(row.evidence),
+      ...r,
+      matched_rules: JSON.stringify(r.matched_rules),
+      reasons: JSON.stringify(r.reasons),
+      facts: JSON.stringify(r.facts),
+      transaction: JSON.stringify(r.transaction),
+      trace: json(r.trace),
+      velocity_windows: json(r.velocity_windows),
+      shadow_matched_rules: json(r.shadow_matched_rules),
     })
     .execute();
 }
@@ -113,7 +128,11 @@ export async function findFinalDecision(trx: Db, transactionName: string): Promi
     .orderBy("seq", "asc")
     .limit(1)
     .executeTakeFirst();
-  if (!row) return undefined;
+  return row ? toFinalDecision(row) : undefined;
+}
+
+/** A `decisions` row's columns (as selected above) as the final decision a repeat answers with. */
+export function toFinalDecision(row: { id: string; decision: string; policy_version: string; policy_digest: string; matched_rules: unknown; reasons: unknown; content_digest: string }): FinalDecision {
   return {
     id: row.id,
     decision: row.decision as "allow" | "deny",

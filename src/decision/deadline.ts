@@ -13,9 +13,7 @@
  * On PGlite (one in-process connection) there is no connection to destroy; the check before COMMIT
  * rolls the late transaction back.
  */
-import { sql } from "kysely";
 import { runGuarded, type CheckoutGuard } from "../db/checkout-guard.js";
-import type { Db } from "../db/connect.js";
 
 export const DEFAULT_DECISION_TIMEOUT_MS = 5_000;
 
@@ -91,19 +89,4 @@ export async function withinDeadline<T>(budgetMs: number, startedAt: number, wor
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * A database transaction bounded by `deadline`: server-side timeouts from the remaining budget,
- * and a last check immediately before kysely sends COMMIT (no await lies between the two).
- */
-export function transactionWithin<T>(db: Db, deadline: Deadline, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    deadline.check();
-    const ms = String(Math.max(1, deadline.remainingMs()));
-    await sql`select set_config('statement_timeout', ${ms}, true), set_config('lock_timeout', ${ms}, true), set_config('idle_in_transaction_session_timeout', ${ms}, true)`.execute(trx);
-    const value = await work(trx);
-    deadline.check();
-    return value;
-  });
 }

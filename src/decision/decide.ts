@@ -2,36 +2,39 @@
  * The decision path of the co-signer webhook:
  *
  *   gather (address book, asset decimals: outside any lock) → refuse a body they contradict (400)
- *   → one database transaction:
- *     lock the transaction name → repeat a final decision, or deny one the platform reported
- *     failed before its first delivery, or
- *     lock the window groups → read totals → evaluate → decision row (+ charges when allowed)
- *   → commit → answer.
+ *   → one database transaction in three round trips (session.ts):
+ *     1. lock the transaction name; read its final decision, or its review, a reported failure,
+ *        and (when it can be evaluated) lock the window groups and read their totals;
+ *     → repeat the final decision, or deny a closed review or a reported failure, or defer on a
+ *       stale copy or unknown decimals, or evaluate;
+ *     2. write the decision row (+ charges when allowed, + a review a defer opens);
+ *     3. commit → answer.
  *
  * Totals are read after the locks, inside the transaction that writes the charges, so two
- * deliveries can never both spend the same room in a window. No network call happens while the
- * locks are held. Anything that throws becomes "unavailable" (503), never an answer.
+ * deliveries can never both spend the same room in a window. Between the read and the write only
+ * the evaluation runs: no network call and no other query while the locks are held. Anything that
+ * throws becomes "unavailable" (503), never an answer.
  */
 import { randomUUID } from "node:crypto";
-import { findFinalDecision, insertDecision, lockTransactionName, type DecisionEvidence, type FinalDecision } from "../audit/decision-rows.js";
-import type { Db } from "../db/connect.js";
+import { toFinalDecision, type DecisionEvidence, type DecisionRow, type FinalDecision } from "../audit/decision-rows.js";
+import type { AppError } from "../errors.js";
 import { describeError } from "../log.js";
 import type { Decision, Outcome, PolicyBundle, RuleMatch } from "../policy/types.js";
-import { openReview, reviewGate } from "../review/decision-step.js";
-import type { StoredReview } from "../review/store.js";
+import { reviewGate, reviewOpening } from "../review/decision-step.js";
+import { toAction, toReview, type ActionRow, type ReviewAction, type ReviewRow, type StoredReview } from "../review/store.js";
 import { traced } from "../telemetry/tracing.js";
 import type { Transaction } from "../transaction/types.js";
-import { lockWindowGroups, readWindowTotals, recordCharges } from "../velocity/ledger.js";
-import { assess, planVelocity, situationOf, totalsByWindow, type Situation } from "./assess.js";
+import type { WindowQuery, WindowTotal } from "../velocity/ledger.js";
+import { assess, planVelocity, situationOf, totalsByWindow, type PlannedCharge, type Situation, type VelocityPlan } from "./assess.js";
 import { contentDigest } from "./content-digest.js";
-import { DEFAULT_DECISION_TIMEOUT_MS, transactionWithin, withinDeadline } from "./deadline.js";
-import type { DecisionDeps } from "./deps.js";
+import { DEFAULT_DECISION_TIMEOUT_MS, withinDeadline } from "./deadline.js";
+import { NO_ASSET_DECIMALS, type DecisionDeps } from "./deps.js";
 import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
-import { reportedFailureReason } from "./reported-failure.js";
+import { reportedFailure } from "./reported-failure.js";
+import { withDecisionSession, type DecisionSession, type ReadResult } from "./session.js";
+import { readArgs, totalsRead, writeArgs } from "./session-args.js";
 import { shadowBundle, shadowOutcome, shadowQueries } from "./shadow.js";
-import { verifyClaims } from "./verify-claims.js";
-import { NO_ASSET_DECIMALS } from "./deps.js";
-import type { AppError } from "../errors.js";
+import { verifyClaims, type ClaimCheck } from "./verify-claims.js";
 
 export const CONFLICTING_SNAPSHOT = "conflicting snapshot";
 
@@ -75,20 +78,16 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       const claims = await verifyClaims(tx, addressBook, deps.assetDecimals ?? NO_ASSET_DECIMALS);
       if (claims.kind === "refused") return { kind: "refused", error: claims.error } satisfies Refused;
       const situation = situationOf(tx, now, addressBook);
-      const stale = deps.addressBook.staleReason(addressBook, now);
-      const maxWindowGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
-      const record: Recording = { bundle, situation, requestId, startedAt, digest: contentDigest(tx), maxWindowGroups, shadow: shadowBundle(deps.shadow), review: null, opened };
-      return transactionWithin(deps.db, deadline, async (trx) => {
-        await lockTransactionName(trx, tx.name);
-        const final = await findFinalDecision(trx, tx.name);
-        if (final) return repeat(trx, record, final);
-        const gate = await reviewGate(trx, bundle, tx, record.digest, now);
-        if (gate.kind !== "evaluate") return outright(trx, record, "deny", gate.kind === "conflict" ? CONFLICTING_SNAPSHOT : gate.reason);
-        const ended = await reportedFailureReason(trx, tx.name);
-        if (ended !== null) return outright(trx, record, "deny", ended);
-        if (stale !== null) return outright(trx, record, "defer", stale, "address_book_stale");
-        if (claims.kind === "unknown") return outright(trx, record, "defer", claims.reason, "asset_decimals_unknown");
-        return evaluateAndRecord(trx, { ...record, situation: { ...situation, review: gate.facts }, review: gate.review });
+      const shadow = shadowBundle(deps.shadow);
+      const plan = planVelocity(bundle, situation);
+      const queries = [...plan.queries, ...shadowQueries(shadow, situation)];
+      // Decided before any lock: why this delivery cannot be evaluated, if it cannot.
+      const held = deps.addressBook.staleReason(addressBook, now) !== null || claims.kind === "unknown" || windowGroupCapReason(plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS) !== null;
+      const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, review: null, opened };
+      return withDecisionSession(deps.db, deadline, async (session) => {
+        const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
+        const step = await nextStep(deps, record, read, claims);
+        return write(session, record, step);
       });
     });
     if (result.done) {
@@ -106,10 +105,12 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
 interface Recording {
   bundle: PolicyBundle;
   situation: Situation;
+  plan: VelocityPlan;
+  /** The live plan's window queries, then the shadow's. */
+  queries: WindowQuery[];
   requestId: string;
   startedAt: number;
   digest: string;
-  maxWindowGroups: number;
   shadow: PolicyBundle | null;
   /** The transaction's review of this content, if one is open (src/review). */
   review: StoredReview | null;
@@ -117,58 +118,48 @@ interface Recording {
   opened: StoredReview[];
 }
 
-async function evaluateAndRecord(trx: Db, r: Recording): Promise<Decided> {
-  const plan = planVelocity(r.bundle, r.situation);
-  const tooMany = windowGroupCapReason(plan.keys.length, r.maxWindowGroups);
-  if (tooMany !== null) return outright(trx, r, "deny", tooMany);
-  const queries = [...plan.queries, ...shadowQueries(r.shadow, r.situation)];
-  const read = await traced("countersign.facts.velocity", async () => {
-    await lockWindowGroups(trx, plan.keys);
-    return queries.length > 0 ? await readWindowTotals(trx, queries, r.situation.now) : new Map();
-  });
-  const outcome = await traced("countersign.evaluate", () => assess(r.bundle, r.situation, totalsByWindow(plan.queries, read), { trace: true }));
+/** What one delivery writes: its row's verdict and what comes with it. */
+interface Step {
+  verdict: Verdict;
+  charges?: PlannedCharge[];
+  /** Review actions to record (an expiry noticed now). */
+  actions?: ReviewAction[];
+  /** Evaluation outcome, when a deferring one may open a review. */
+  outcome?: Outcome;
+}
+
+/** From what the read found (under the name's lock), in the order CONTRACT.md gives. */
+async function nextStep(deps: DecisionDeps, r: Recording, read: ReadResult, claims: ClaimCheck): Promise<Step> {
+  if (read.final) return repeat(r, toFinalDecision(read.final as Parameters<typeof toFinalDecision>[0]));
+  const { tx, now } = r.situation;
+  const review = read.review ? toReview(read.review as ReviewRow) : undefined;
+  const gate = reviewGate(review, (read.actions ?? []).map((a) => toAction(a as unknown as ActionRow)), r.bundle, tx, r.digest, now);
+  if (gate.kind === "conflict") return outright(r, "deny", CONFLICTING_SNAPSHOT);
+  if (gate.kind === "deny") return { ...outright(r, "deny", gate.reason), ...(gate.expiry ? { actions: [gate.expiry] } : {}) };
+  if (read.failure) return outright(r, "deny", reportedFailure(read.failure.id, read.failure.new_state));
+  const stale = deps.addressBook.staleReason(r.situation.addressBook, now);
+  if (stale !== null) return outright(r, "defer", stale, "address_book_stale");
+  if (claims.kind === "unknown") return outright(r, "defer", claims.reason, "asset_decimals_unknown");
+  const tooMany = windowGroupCapReason(r.plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS);
+  if (tooMany !== null) return outright(r, "deny", tooMany);
+  r.review = gate.review;
+  return evaluateStep({ ...r, situation: { ...r.situation, review: gate.facts } }, totalsRead(read, r.queries));
+}
+
+async function evaluateStep(r: Recording, read: Map<string, WindowTotal>): Promise<Step> {
+  const outcome = await traced("countersign.evaluate", () => assess(r.bundle, r.situation, totalsByWindow(r.plan.queries, read), { trace: true }));
   const evidence: DecisionEvidence = { trace: outcome.evaluations, velocityWindows: r.bundle.windows, shadow: shadowOutcome(r.shadow, r.situation, read) };
-  const decided = await writeRow(trx, r, { ...evaluated(r, outcome), evidence });
-  if (outcome.decision === "defer" && r.review === null) {
-    const tx = r.situation.tx;
-    const opened = await openReview(trx, { bundle: r.bundle, tx, digest: r.digest, now: r.situation.now, outcome, decisionId: decided.decisionId });
-    if (opened) r.opened.push(opened);
-  }
-  if (outcome.decision === "allow" && plan.charges.length > 0) {
-    await recordCharges(
-      trx,
-      plan.charges.map((c) => ({
-        decisionId: decided.decisionId,
-        transactionName: r.situation.tx.name,
-        vault: r.situation.tx.vault,
-        transferIndex: c.transferIndex,
-        key: c.key,
-        amount: c.amount,
-        chargedAt: r.situation.now,
-      })),
-    );
-  }
-  return decided;
+  return {
+    verdict: { ...evaluated(r, outcome), evidence },
+    ...(outcome.decision === "allow" ? { charges: r.plan.charges } : {}),
+    ...(outcome.decision === "defer" ? { outcome } : {}),
+  };
 }
 
-/** What one delivery's row says, beyond what every row of the delivery carries. */
-interface Verdict {
-  decision: Decision;
-  reasons: string[];
-  matched: Outcome["matched"];
-  facts: Outcome["facts"];
-  replayed: boolean;
-  replayOf: string | null;
-  policyVersion: string;
-  policyDigest: string;
-  evidence?: DecisionEvidence;
-  deferCause?: Decided["deferCause"];
-}
-
-async function writeRow(trx: Db, r: Recording, v: Verdict): Promise<Decided> {
-  const decisionId = randomUUID();
-  await traced("countersign.audit.write", () => insertDecision(trx, {
-    id: decisionId,
+async function write(session: DecisionSession, r: Recording, step: Step): Promise<Decided> {
+  const v = step.verdict;
+  const row: DecisionRow = {
+    id: randomUUID(),
     decidedAt: r.situation.now,
     transactionName: r.situation.tx.name,
     vault: r.situation.tx.vault,
@@ -186,10 +177,31 @@ async function writeRow(trx: Db, r: Recording, v: Verdict): Promise<Decided> {
     requestId: r.requestId,
     durationMs: performance.now() - r.startedAt,
     ...(v.evidence ? { evidence: v.evidence } : {}),
-  }));
+  };
+  // The first defer of this content by a rule that asks for review opens it (src/review).
+  const opening = step.outcome && r.review === null
+    ? reviewOpening({ bundle: r.bundle, tx: r.situation.tx, digest: r.digest, now: r.situation.now, outcome: step.outcome, decisionId: row.id })
+    : null;
+  const actions = [...(step.actions ?? []), ...(opening?.actions ?? [])];
+  await traced("countersign.audit.write", () => session.write(writeArgs({ decision: row, review: opening?.review ?? null, actions, charges: step.charges ?? [] })));
+  if (opening) r.opened.push(opening.review);
   const { decision, reasons, replayed, replayOf, policyVersion, policyDigest, matched: matchedRules } = v;
   const cause = v.deferCause ? { deferCause: v.deferCause } : {};
-  return { kind: "decided", decision, decisionId, policyVersion, reasons, replayed, replayOf, policyDigest, matchedRules, ...cause };
+  return { kind: "decided", decision, decisionId: row.id, policyVersion, reasons, replayed, replayOf, policyDigest, matchedRules, ...cause };
+}
+
+/** What one delivery's row says, beyond what every row of the delivery carries. */
+interface Verdict {
+  decision: Decision;
+  reasons: string[];
+  matched: Outcome["matched"];
+  facts: Outcome["facts"];
+  replayed: boolean;
+  replayOf: string | null;
+  policyVersion: string;
+  policyDigest: string;
+  evidence?: DecisionEvidence;
+  deferCause?: Decided["deferCause"];
 }
 
 /** A fresh evaluation by the bundle in force. */
@@ -199,25 +211,27 @@ function evaluated(r: Recording, outcome: Pick<Outcome, "decision" | "reasons" |
 }
 
 /** A later delivery of a decided name: the same answer, or a denial when its content changed. */
-async function repeat(trx: Db, r: Recording, final: FinalDecision): Promise<Decided> {
+function repeat(r: Recording, final: FinalDecision): Step {
   if (final.contentDigest !== r.digest) {
     const conflict = evaluated(r, { decision: "deny", reasons: [CONFLICTING_SNAPSHOT], matched: [], facts: [] });
-    return writeRow(trx, r, { ...conflict, replayOf: final.id });
+    return { verdict: { ...conflict, replayOf: final.id } };
   }
-  return writeRow(trx, r, {
-    decision: final.decision,
-    reasons: final.reasons,
-    matched: final.matchedRules,
-    facts: [],
-    replayed: true,
-    replayOf: final.id,
-    policyVersion: final.policyVersion,
-    policyDigest: final.policyDigest,
-  });
+  return {
+    verdict: {
+      decision: final.decision,
+      reasons: final.reasons,
+      matched: final.matchedRules,
+      facts: [],
+      replayed: true,
+      replayOf: final.id,
+      policyVersion: final.policyVersion,
+      policyDigest: final.policyDigest,
+    },
+  };
 }
 
 /** A decision made without evaluating the policy: a stale copy, a reported failure, the group cap, a closed review. */
-async function outright(trx: Db, r: Recording, decision: Decision, reason: string, deferCause?: Decided["deferCause"]): Promise<Decided> {
+function outright(r: Recording, decision: Decision, reason: string, deferCause?: Decided["deferCause"]): Step {
   const verdict = evaluated(r, { decision, reasons: [reason], matched: [], facts: [] });
-  return writeRow(trx, r, deferCause ? { ...verdict, deferCause } : verdict);
+  return { verdict: deferCause ? { ...verdict, deferCause } : verdict };
 }

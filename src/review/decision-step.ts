@@ -1,6 +1,6 @@
 /**
- * The review's part in the decision path (CONTRACT.md section 9), called by src/decision/decide.ts
- * inside the database transaction that holds the transaction name's lock:
+ * The review's part in the decision path (CONTRACT.md section 9), applied by src/decision/decide.ts
+ * to what it read under the transaction name's lock, its writes joining the decision's own:
  *
  * - before evaluation, `reviewGate`: a review of other content is a conflicting snapshot; a
  *   rejected or expired review denies; otherwise its valid approvals become the `review.*` facts;
@@ -14,7 +14,7 @@ import type { Transaction } from "../transaction/types.js";
 import { explain } from "./explanation.js";
 import { reviewFacts } from "./facts.js";
 import { reviewStatus } from "./state.js";
-import { actionsOf, findReview, insertActions, insertReview, type Requirement, type StoredReview } from "./store.js";
+import { insertActions, type Requirement, type ReviewAction, type StoredReview } from "./store.js";
 import { NO_REVIEW, type ReviewFacts } from "./types.js";
 
 export const REVIEW_EXPIRED = "review expired";
@@ -22,29 +22,31 @@ export const rejectedReason = (identity: string, comment: string) => `rejected i
 
 export type ReviewGate =
   | { kind: "conflict"; review: StoredReview }
-  | { kind: "deny"; reason: string }
+  /** `expiry`: the expired action to record with the denial, when none is recorded yet. */
+  | { kind: "deny"; reason: string; expiry?: ReviewAction }
   | { kind: "evaluate"; facts: ReviewFacts; review: StoredReview | null };
 
-export async function reviewGate(trx: Db, bundle: PolicyBundle, tx: Transaction, digest: string, now: Date): Promise<ReviewGate> {
-  const review = await findReview(trx, tx.name);
+/** The gate for the name's review (read under its lock) and that review's actions on its content. */
+export function reviewGate(review: StoredReview | undefined, actions: readonly ReviewAction[], bundle: PolicyBundle, tx: Transaction, digest: string, now: Date): ReviewGate {
   if (!review) return { kind: "evaluate", facts: NO_REVIEW, review: null };
   if (review.contentDigest !== digest) return { kind: "conflict", review };
-  const status = reviewStatus(review, (await actionsOf(trx, [review])).get(tx.name) ?? [], now);
+  const status = reviewStatus(review, actions, now);
   if (status.state === "rejected" && status.rejection) {
     return { kind: "deny", reason: rejectedReason(status.rejection.identity ?? "", status.rejection.comment ?? "") };
   }
   if (status.state === "expired") {
-    if (status.expiryUnrecorded) await recordExpiry(trx, review, now);
-    return { kind: "deny", reason: REVIEW_EXPIRED };
+    return { kind: "deny", reason: REVIEW_EXPIRED, ...(status.expiryUnrecorded ? { expiry: expiryAction(review, now) } : {}) };
   }
   const approvals = status.approvals.map((a) => ({ identity: a.identity ?? "", group: a.group ?? "" }));
   return { kind: "evaluate", facts: reviewFacts(bundle, status.state, approvals, tx.initiator), review };
 }
 
+function expiryAction(review: StoredReview, now: Date): ReviewAction {
+  return { id: randomUUID(), at: now, transactionName: review.transactionName, contentDigest: review.contentDigest, identity: null, action: "expired", group: null, comment: null };
+}
+
 export async function recordExpiry(trx: Db, review: StoredReview, now: Date): Promise<void> {
-  await insertActions(trx, [
-    { id: randomUUID(), at: now, transactionName: review.transactionName, contentDigest: review.contentDigest, identity: null, action: "expired", group: null, comment: null },
-  ]);
+  await insertActions(trx, [expiryAction(review, now)]);
 }
 
 /** The defer rules that matched and ask for review: the requirements of a review opened now. */
@@ -67,8 +69,8 @@ export interface OpeningDelivery {
   decisionId: string;
 }
 
-/** Opens the review when this deferring delivery is the first to need one; returns it, or null. */
-export async function openReview(trx: Db, d: OpeningDelivery): Promise<StoredReview | null> {
+/** The review this deferring delivery opens, with its "opened" actions, or null when none is needed. */
+export function reviewOpening(d: OpeningDelivery): { review: StoredReview; actions: ReviewAction[] } | null {
   const requirements = requirementsOf(d.bundle, d.outcome);
   if (requirements.length === 0) return null;
   const shortest = Math.min(...requirements.map((r) => d.bundle.rules.find((rule) => rule.id === r.rule)!.review!.expiresAfterSeconds));
@@ -84,19 +86,15 @@ export async function openReview(trx: Db, d: OpeningDelivery): Promise<StoredRev
     requirements,
     explanation: explain(d.bundle, d.outcome),
   };
-  await insertReview(trx, review);
-  await insertActions(
-    trx,
-    [...new Set(requirements.map((r) => r.group))].map((group) => ({
-      id: randomUUID(),
-      at: d.now,
-      transactionName: review.transactionName,
-      contentDigest: review.contentDigest,
-      identity: null,
-      action: "opened" as const,
-      group,
-      comment: requirements.filter((r) => r.group === group).map((r) => `${r.rule}: ${r.quorum} of ${r.group}`).join("; "),
-    })),
-  );
-  return review;
+  const actions = [...new Set(requirements.map((r) => r.group))].map((group) => ({
+    id: randomUUID(),
+    at: d.now,
+    transactionName: review.transactionName,
+    contentDigest: review.contentDigest,
+    identity: null,
+    action: "opened" as const,
+    group,
+    comment: requirements.filter((r) => r.group === group).map((r) => `${r.rule}: ${r.quorum} of ${r.group}`).join("; "),
+  }));
+  return { review, actions };
 }

@@ -42,7 +42,7 @@ const REVIEW_COLUMNS = [
   "id", "transaction_name", "vault", "content_digest", "opened_at", "expires_at", "opened_by", "initiator", "requirements", "explanation",
 ] as const;
 
-type ReviewRow = {
+export type ReviewRow = {
   id: string;
   transaction_name: string;
   vault: string;
@@ -55,7 +55,7 @@ type ReviewRow = {
   explanation: unknown;
 };
 
-const toReview = (r: ReviewRow): StoredReview => ({
+export const toReview = (r: ReviewRow): StoredReview => ({
   id: r.id,
   transactionName: r.transaction_name,
   vault: r.vault,
@@ -99,35 +99,63 @@ export async function actionsOf(db: Db, reviews: readonly StoredReview[]): Promi
     .execute();
   for (const r of rows) {
     if (digests.get(r.transaction_name) !== r.content_digest) continue; // an action on other content never carries over
-    byName.get(r.transaction_name)!.push({
-      id: r.id,
-      at: new Date(r.at),
-      transactionName: r.transaction_name,
-      contentDigest: r.content_digest,
-      identity: r.identity,
-      action: r.action,
-      group: r.group,
-      comment: r.comment,
-    });
+    byName.get(r.transaction_name)!.push(toAction(r));
   }
   return byName;
 }
 
+export interface ActionRow {
+  id: string;
+  at: Date | string;
+  transaction_name: string;
+  content_digest: string;
+  identity: string | null;
+  action: ReviewActionKind;
+  group: string | null;
+  comment: string | null;
+}
+
+export const toAction = (r: ActionRow): ReviewAction => ({
+  id: r.id,
+  at: new Date(r.at),
+  transactionName: r.transaction_name,
+  contentDigest: r.content_digest,
+  identity: r.identity,
+  action: r.action,
+  group: r.group,
+  comment: r.comment,
+});
+
+/** A review as the columns of its row (jsonb columns as JSON values). */
+export const reviewRecord = (review: StoredReview) => ({
+  id: review.id,
+  transaction_name: review.transactionName,
+  vault: review.vault,
+  content_digest: review.contentDigest,
+  opened_at: review.openedAt,
+  expires_at: review.expiresAt,
+  opened_by: review.openedBy,
+  initiator: review.initiator,
+  requirements: review.requirements,
+  explanation: review.explanation,
+});
+
+/** An action as the columns of its row. */
+export const actionRecord = (a: ReviewAction) => ({
+  id: a.id,
+  at: a.at,
+  transaction_name: a.transactionName,
+  content_digest: a.contentDigest,
+  identity: a.identity,
+  action: a.action,
+  group: a.group,
+  comment: a.comment,
+});
+
 export async function insertReview(db: Db, review: StoredReview): Promise<void> {
   await db
     .insertInto("reviews")
-    .values({
-      id: review.id,
-      transaction_name: review.transactionName,
-      vault: review.vault,
-      content_digest: review.contentDigest,
-      opened_at: review.openedAt,
-      expires_at: review.expiresAt,
-      opened_by: review.openedBy,
-      initiator: review.initiator,
-      requirements: JSON.stringify(review.requirements),
-      explanation: JSON.stringify(review.explanation),
-    })
+    .values({ ...reviewRecord(review), requirements: JSON.stringify(review.requirements), explanation: JSON.stringify(review.explanation) })
     .execute();
 }
 
@@ -135,17 +163,6 @@ export async function insertActions(db: Db, actions: readonly ReviewAction[]): P
   if (actions.length === 0) return;
   await db
     .insertInto("review_actions")
-    .values(
-      actions.map((a) => ({
-        id: a.id,
-        at: a.at,
-        transaction_name: a.transactionName,
-        content_digest: a.contentDigest,
-        identity: a.identity,
-        action: a.action,
-        group: a.group,
-        comment: a.comment,
-      })),
-    )
+    .values(actions.map(actionRecord))
     .execute();
 }

@@ -27,12 +27,12 @@ export function windowTotalId(window: string, key: string): string {
 }
 
 /** Flattened per-query pieces, as parallel arrays for unnest (one statement, any number of queries). */
-interface Pieces {
+export interface Pieces {
   bucket: { ord: number[]; hash: string[]; width: number[]; from: string[]; until: string[] };
   edge: { ord: number[]; hash: string[]; after: string[]; until: string[] };
 }
 
-function piecesOf(queries: readonly WindowQuery[], now: Date, widths: readonly number[]): Pieces {
+export function piecesOf(queries: readonly WindowQuery[], now: Date, widths: readonly number[]): Pieces {
   const p: Pieces = {
     bucket: { ord: [], hash: [], width: [], from: [], until: [] },
     edge: { ord: [], hash: [], after: [], until: [] },
@@ -104,7 +104,7 @@ export function windowTotalsQuery(queries: readonly WindowQuery[], now: Date, wi
 }
 
 /** Canonical decimal text ("1000", not "1000.000000"); a corrupt total is an internal error. */
-function toTotal(row: { amount: string; count: string }): WindowTotal {
+export function toTotal(row: { amount: string; count: string }): WindowTotal {
   const count = Number(row.count);
   if (!Number.isSafeInteger(count) || count < 0) throw new Error("velocity count is not a non-negative integer");
   return { amount: new Big(row.amount).toFixed(), count };

@@ -1,0 +1,76 @@
+/**
+ * Issue 13: a decision costs at most three database round trips — `begin; …; read`, `write`,
+ * `commit` (src/decision/session.ts) — whichever way it goes. Counted on the real pg client of the
+ * running service: every `Client.query` call is one message sent and one answer awaited.
+ * (The audit sealer is off so that no background query lands in the count.)
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assetTransfer } from "../support/bodies.js";
+import { CosignerSimulator } from "../support/cosigner.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { startTestService } from "../support/service.js";
+
+describe("round trips per decision", () => {
+  let tdb: TestDatabase;
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  let cosigner: CosignerSimulator;
+  const original = pg.Client.prototype.query;
+  let sent: string[] | null = null;
+
+  beforeAll(async () => {
+    // Before any client is made: the pool binds each client's query method when it hands it out.
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+      sent?.push(String(text).trim().slice(0, 60));
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    tdb = await createTestDatabase();
+    service = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_AUDIT_SEAL: "false" } });
+    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+  });
+  afterAll(async () => {
+    pg.Client.prototype.query = original;
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  /** The queries one delivery of `body` sends, and its verdict. */
+  async function deliver(body: unknown) {
+    sent = [];
+    try {
+      const delivery = await cosigner.deliver(body);
+      return { verdict: delivery.verdict, queries: sent };
+    } finally {
+      sent = null;
+    }
+  }
+
+  it("signs a fresh transfer with charges in three: begin and read, write, commit", async () => {
+    const { verdict, queries } = await deliver(assetTransfer());
+    expect(verdict).toBe("signed");
+    expect(queries).toHaveLength(3);
+    expect(queries[0]).toMatch(/^begin;/);
+    expect(queries[1]).toMatch(/countersign_decision_write/);
+    expect(queries[2]).toBe("commit");
+  });
+
+  it("repeats a decided transaction in three", async () => {
+    const body = assetTransfer();
+    expect((await deliver(body)).verdict).toBe("signed");
+    const again = await deliver(body);
+    expect(again.verdict).toBe("signed");
+    expect(again.queries).toHaveLength(3);
+  });
+
+  it("denies in three, and defers opening a review in three", async () => {
+    const denied = await deliver(assetTransfer({ amount: "25" }));
+    expect(denied.verdict).toBe("canceled");
+    expect(denied.queries).toHaveLength(3);
+    const deferred = await deliver(assetTransfer({ amount: "6" }));
+    expect(deferred.verdict).toBe("pending");
+    expect(deferred.queries).toHaveLength(3);
+    const reviews = await tdb.handle.db.selectFrom("reviews").select("transaction_name").execute();
+    expect(reviews.length).toBe(1);
+  });
+});
