@@ -1,12 +1,13 @@
 /**
  * The decision path of the co-signer webhook:
  *
- *   gather (address book, asset decimals: outside any lock) → refuse a body they contradict (400)
+ *   gather (address book, asset decimals: outside any lock)
  *   → one database transaction in three round trips (session.ts):
  *     1. lock the transaction name; read its final decision, or its review, a reported failure,
  *        and (when it can be evaluated) lock the window groups and read their totals;
- *     → repeat the final decision, or deny a closed review or a reported failure, or defer on a
- *       stale copy or unknown decimals, or evaluate;
+ *     → repeat the final decision, or refuse (400, nothing written) a body the gathered facts
+ *       contradict, or deny a closed review or a reported failure, or defer on a stale copy or
+ *       unknown decimals, or evaluate;
  *     2. write the decision row (+ charges when allowed, + a review a defer opens);
  *     3. commit → answer.
  *
@@ -76,16 +77,18 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       const now = deps.clock();
       const addressBook = await traced("countersign.facts.address_book", () => deps.addressBook.viewFor(tx.vault));
       const claims = await verifyClaims(tx, addressBook, deps.assetDecimals ?? NO_ASSET_DECIMALS);
-      if (claims.kind === "refused") return { kind: "refused", error: claims.error } satisfies Refused;
       const situation = situationOf(tx, now, addressBook);
       const shadow = shadowBundle(deps.shadow);
       const plan = planVelocity(bundle, situation);
       const queries = [...plan.queries, ...shadowQueries(shadow, situation)];
       // Decided before any lock: why this delivery cannot be evaluated, if it cannot.
-      const held = deps.addressBook.staleReason(addressBook, now) !== null || claims.kind === "unknown" || windowGroupCapReason(plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS) !== null;
+      const held = deps.addressBook.staleReason(addressBook, now) !== null || claims.kind !== "confirmed" || windowGroupCapReason(plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS) !== null;
       const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, review: null, opened };
       return withDecisionSession(deps.db, deadline, async (session) => {
         const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
+        // A decided name is answered as decided, whatever the copy learned since; otherwise a body
+        // the facts contradict is refused (400) and nothing is written.
+        if (claims.kind === "refused" && !read.final) return { kind: "refused", error: claims.error } satisfies Refused;
         const step = await nextStep(deps, record, read, claims);
         return write(session, record, step);
       });

@@ -45,6 +45,7 @@ function usdcByCalldata(amount: string, raw: bigint): Record<string, unknown> & 
 
 interface Harness {
   url: string;
+  service: Awaited<ReturnType<typeof startTestService>>;
   tdb: TestDatabase;
   api: FakeCustodyApi;
   cosigner: CosignerSimulator;
@@ -77,6 +78,7 @@ async function startHarness(env: Record<string, string> = {}): Promise<Harness> 
   expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
   return {
     url: service.url,
+    service,
     tdb,
     api,
     cosigner: new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` }),
@@ -171,6 +173,29 @@ describe("token decimals from the custody API", () => {
     expect(honest).toMatchObject({ status: 200, answer: { decision: "allow" } });
     expect(honest.answer).not.toHaveProperty("policyOutcome");
     for (const body of [...refused.map(([b]) => b), honestBody]) expect(await rowsFor(h, body.name)).toEqual([]);
+  });
+
+  it("answers a decided transaction as decided even when a later sync makes its source contradict request.sourceWallet", async () => {
+    const body = usdcTransfer("5");
+    expect((await h.cosigner.deliver(body)).verdict).toBe("signed");
+    // The hot wallet's address now belongs to the cold wallet, as far as the copy knows.
+    h.api.setWallets(VAULT_ID, [
+      fakeData.wallet(VAULT_ID, HOT_WALLET.split("/").at(-1)!, []),
+      fakeData.wallet(VAULT_ID, "cold0001", [{ id: "a0", address: HOT_ADDRESS, network: ETH_NETWORK }]),
+    ]);
+    try {
+      expect((await h.service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
+      const again = await h.cosigner.deliver(body);
+      expect(again).toMatchObject({ verdict: "signed", status: 200 });
+      const fresh = usdcTransfer("5");
+      expect(await h.cosigner.deliver(fresh)).toMatchObject({ verdict: "pending", status: 400 });
+    } finally {
+      h.api.setWallets(VAULT_ID, [
+        fakeData.wallet(VAULT_ID, HOT_WALLET.split("/").at(-1)!, [{ id: "a0", address: HOT_ADDRESS, network: ETH_NETWORK }]),
+        fakeData.wallet(VAULT_ID, "cold0001", [{ id: "a0", address: `0x${"c0".repeat(20)}`, network: ETH_NETWORK }]),
+      ]);
+      await h.service.background.sync!.syncAll();
+    }
   });
 
   it("asks GetVaultAsset for an asset the platform serves only through the vault", async () => {
