@@ -5,10 +5,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../src/db/connect.js";
 import { migrateToLatest } from "../src/db/migrate.js";
+import { freshDatabase } from "./durable-server.js";
 import { findPostgresBinaries, startLocalCluster } from "../test/support/local-cluster.js";
 
 export interface BenchDatabase {
@@ -28,25 +27,15 @@ export async function postgresBenchDatabase(): Promise<BenchDatabase> {
     server = cluster.url;
     stopCluster = cluster.stop;
   }
-  const name = `cs_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), maxConnections: 20 });
-  await migrateToLatest(handle.db);
+  const database = await freshDatabase(server, "figures");
+  const handle = await openDatabase({ url: database.url, maxConnections: 20 });
   return {
     label: stopCluster ? "Postgres (local cluster)" : "Postgres (DATABASE_URL)",
     handle,
-    url: url.toString(),
+    url: database.url,
     close: async () => {
       await handle.close();
-      const a = new pg.Client({ connectionString: server });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
+      await database.drop();
       await stopCluster?.();
     },
   };

@@ -50,7 +50,7 @@ async function withDatabase<T>(open: () => Promise<BenchDatabase>, run: (db: Ben
 async function main(): Promise<void> {
   const groups = chosenGroups();
   cleanUpOnSignals();
-  console.log(`countersign bench — node ${process.version}, groups: ${[...groups].join(", ")} (BENCH_ONLY)\n`);
+  console.log(`countersign bench — node ${process.version}, groups: ${[...groups].join(", ")} (BENCH_ONLY)`);
   try {
     if (groups.has("throughput")) await throughputFigures({ seconds: LOAD_SECONDS, baselineRef: BASELINE_REF });
     if (groups.has("latency")) await latencyFigures();

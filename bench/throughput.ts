@@ -64,7 +64,7 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
 
 async function printHeader(server: DurableServer, o: ThroughputOptions): Promise<void> {
   const s = await serverSettings(server.url);
-  console.log(`throughput on a durable server — ${server.label}`);
+  console.log(`\nthroughput on a durable server — ${server.label}`);
   console.log(`  PostgreSQL ${s.version}: fsync=${s.fsync} synchronous_commit=${s.synchronousCommit} wal_sync_method=${s.walSyncMethod} full_page_writes=${s.fullPageWrites}`);
   console.log(`  node ${process.version}, ${cpus().length} CPUs, load generator on this machine over loopback, ${o.seconds} s per figure (BENCH_LOAD_SECONDS)`);
   if (s.fsync !== "on" || s.synchronousCommit !== "on") console.log("  WARNING: this server does not make commits durable; the figures flatter every decision");
