@@ -24,22 +24,43 @@ interface QueryConfigLike {
   queryMode?: string;
 }
 
-/** Records every query any pg.Client sends while `run` is in progress. */
-export async function captureStatements(run: () => Promise<void>): Promise<CapturedStatement[]> {
+export interface StatementRecorder {
+  /** The statements every pg.Client sent while `run` was in progress. */
+  capture(run: () => Promise<void>): Promise<CapturedStatement[]>;
+  /** Puts pg's own `query` back. */
+  uninstall(): void;
+}
+
+/**
+ * Wraps `pg.Client.prototype.query`. Install it before any client exists: a client may keep its
+ * own bound copy of `query` (connect.ts wraps each pooled client once), which then goes through
+ * the wrapper only if the wrapper was there first.
+ */
+export function installStatementRecorder(): StatementRecorder {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
-  const captured: CapturedStatement[] = [];
+  let sink: CapturedStatement[] | null = null;
   proto.query = function (this: unknown, ...args: unknown[]) {
-    const statement = normalise(args[0], args[1]);
-    if (statement) captured.push(statement);
+    const statement = sink ? normalise(args[0], args[1]) : null;
+    if (statement) sink!.push(statement);
     return original.apply(this, args);
   };
-  try {
-    await run();
-  } finally {
-    proto.query = original;
-  }
-  return captured;
+  return {
+    async capture(run) {
+      const captured: CapturedStatement[] = [];
+      sink = captured;
+      try {
+        await run();
+      } finally {
+        sink = null;
+      }
+      if (captured.length === 0) throw new Error("no statement went through pg.Client.prototype.query: the capture saw nothing");
+      return captured;
+    },
+    uninstall() {
+      proto.query = original;
+    },
+  };
 }
 
 function normalise(config: unknown, values: unknown): CapturedStatement | null {

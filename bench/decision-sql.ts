@@ -9,7 +9,7 @@ import { openDatabase } from "../src/db/connect.js";
 import { decide } from "../src/decision/decide.js";
 import { parseTransaction } from "../src/transaction/parse.js";
 import { connectClient } from "./durable-server.js";
-import { captureStatements, type CapturedStatement } from "./capture.js";
+import { installStatementRecorder, type CapturedStatement } from "./capture.js";
 import { benchDecisionDeps, benchTransaction } from "./decision-latency.js";
 import { buildReplayScript, type ReplayScript } from "./replay-script.js";
 
@@ -24,6 +24,7 @@ const CAPTURE_WALLET = 7391;
 const OTHER_WALLET = 4242;
 
 export async function captureDecisionSql(databaseUrl: string, policies: string, wallets: number): Promise<DecisionSql> {
+  const recorder = installStatementRecorder();
   const handle = await openDatabase({ url: databaseUrl, maxConnections: 2 });
   try {
     const deps = benchDecisionDeps(handle.db, policies);
@@ -32,7 +33,7 @@ export async function captureDecisionSql(databaseUrl: string, policies: string, 
       const parsed = parseTransaction(body);
       if (!parsed.ok) throw parsed.error;
       let decisionId = "";
-      const statements = await captureStatements(async () => {
+      const statements = await recorder.capture(async () => {
         const result = await decide(deps, parsed.value, "bench");
         if (result.kind !== "decided" || result.decision !== "allow") throw new Error(`the captured decision was not a fresh allow: ${JSON.stringify(result)}`);
         decisionId = result.decisionId;
@@ -43,7 +44,8 @@ export async function captureDecisionSql(databaseUrl: string, policies: string, 
     const a = await once(CAPTURE_WALLET);
     const b = await once(CAPTURE_WALLET);
     const c = await once(OTHER_WALLET);
-    const shape = (s: CapturedStatement[]) => s.map((x) => x.text).join("\n");
+    // Compared without their literals: a simple-protocol text embeds the values that vary.
+    const shape = (s: CapturedStatement[]) => s.map((x) => x.text.replace(/'(?:[^']|'')*'/g, "''")).join("\n");
     if (shape(a.statements) !== shape(b.statements) || shape(a.statements) !== shape(c.statements)) {
       throw new Error("three fresh decisions issued different statements: the capture cannot template them");
     }
@@ -60,6 +62,7 @@ export async function captureDecisionSql(databaseUrl: string, policies: string, 
     }
   } finally {
     await handle.close();
+    recorder.uninstall();
   }
 }
 
