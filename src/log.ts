@@ -7,10 +7,12 @@
  * belong in the audit row, not in logs. As a second line of defence the fields named in
  * REDACTED_PATHS are replaced by "[redacted]" whatever is passed.
  *
- * Lines go to pino's default destination: one write(2) of a finished line to file descriptor 1,
- * no worker thread, no buffering to lose on a crash. On Linux a write to a pipe or file returns
- * at once unless the reader (the container runtime) stops draining it, which is the same as a
- * plain process.stdout.write.
+ * Lines go to file descriptor 1 through pino's asynchronous destination (sonic-boom, no worker
+ * thread): a line is handed to the kernel without the event loop waiting for the write, and lines
+ * written while one write is in flight go out together in the next. A reader that stops draining
+ * stdout (a stalled container runtime) therefore never holds up a decision; pino flushes what is
+ * pending when the process exits. A SIGKILL can lose the last lines: the decision itself is in
+ * its audit row, which is committed before any answer.
  */
 import { pino, stdTimeFunctions, type DestinationStream, type LevelWithSilent } from "pino";
 import { logContext } from "./telemetry/log-context.js";
@@ -45,7 +47,7 @@ export function logLevelFrom(env: NodeJS.ProcessEnv): LevelWithSilent {
 
 export function createLogger(options: { level?: Level; write?: (line: string) => void } = {}): Logger {
   const write = options.write;
-  const destination: DestinationStream | undefined = write ? { write: (line: string) => write(line.replace(/\n$/, "")) } : undefined;
+  const destination: DestinationStream = write ? { write: (line: string) => write(line.replace(/\n$/, "")) } : pino.destination({ dest: 1, sync: false });
   const log = pino(
     {
       level: options.level ?? logLevelFrom(process.env),
