@@ -19,6 +19,7 @@ import type { ServiceMetrics } from "./telemetry/metrics.js";
 import { voidCharges } from "./velocity/ledger.js";
 import { keepDecisionPartitions } from "./audit/partitions.js";
 import { startSealer } from "./audit/sealer.js";
+import { startLedgerPruner } from "./velocity/prune.js";
 
 export interface Background {
   addressBook: AddressBookSource;
@@ -36,6 +37,8 @@ export interface BackgroundOptions {
   logger: Logger;
   clock: () => Date;
   metrics: ServiceMetrics;
+  /** The longest velocity window of the bundles in force (active and shadow), for the ledger pruner. */
+  longestWindowSeconds: () => number;
 }
 
 const NOT_CONFIGURED: AddressBookSource = { viewFor: async (vault) => notConfiguredView(vault), staleReason: () => null };
@@ -62,6 +65,12 @@ export function startBackground(options: BackgroundOptions): Background {
   const running = sync;
   const sealer = config.auditSeal ? startSealer({ db, logger }) : undefined;
   const stopPartitions = keepDecisionPartitions(db, logger);
+  const pruner = startLedgerPruner({
+    db, logger, clock,
+    longestWindowSeconds: options.longestWindowSeconds,
+    retentionSeconds: config.ledgerRetentionSeconds,
+    onPruned: (rows) => options.metrics.ledgerPruned(rows),
+  });
   const stopAgeGauge = running ? options.metrics.observeAddressBookAge(() => running.status()) : () => undefined;
   const eventsHandler = config.eventsPublicKeyPem
     ? createEventsHandler({
@@ -94,6 +103,7 @@ export function startBackground(options: BackgroundOptions): Background {
     stop: async () => {
       stopPartitions();
       await sealer?.stop();
+      await pruner.stop();
       stopAgeGauge();
       await running?.stop().catch((error: unknown) => logger.warn(describeError(error), "address book sync did not stop cleanly"));
     },

@@ -25,6 +25,7 @@ const USAGE = `usage: countersign <command>
   explain --decision ID [--json]
                                 print the trace of a recorded decision (every rule, operand values)
   velocity void NAME            void the velocity charges of transaction NAME (it did not move money)
+  velocity prune                delete expired velocity buckets and charges now (the service also does it hourly)
   addressbook sync              fetch the configured vaults' address books once and exit
   audit verify [--from T] [--checkpoint POSITION:HASH]
                                 recompute the audit hash chain; exit 1 on any break
@@ -76,6 +77,7 @@ export async function main(argv: string[]): Promise<number> {
       return runExplain([sub, ...rest].filter((a): a is string => a !== undefined));
     case "velocity":
       if (sub === "void" && rest[0]) return (await import("./commands/velocity-void.js")).velocityVoid(rest[0], withDatabase, out);
+      if (sub === "prune" && rest.length === 0) return (await import("./commands/velocity-prune.js")).velocityPrune(config(), withDatabase, out);
       break;
     case "audit":
       if (sub === "verify") return (await import("./commands/audit.js")).auditVerify(rest, withDatabase, out);

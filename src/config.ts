@@ -76,6 +76,7 @@ const envSchema = z.object({
   COUNTERSIGN_MIGRATE: boolean(true),
   COUNTERSIGN_MIGRATE_DATABASE_URL: optionalString,
   COUNTERSIGN_AUDIT_SEAL: boolean(true),
+  COUNTERSIGN_LEDGER_RETENTION: duration("400d"),
   COUNTERSIGN_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   COUNTERSIGN_API_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: optionalString,
@@ -122,6 +123,8 @@ export interface Config {
   migrateDatabaseUrl: string | undefined;
   /** Link audit rows into the hash chain in the background (README "Audit trail integrity"). */
   auditSeal: boolean;
+  /** How long velocity charges (and day buckets) are kept; never less than the fine buckets' horizon (src/velocity/prune.ts). */
+  ledgerRetentionSeconds: number;
   bodyLimitBytes: number;
   custodyApi: CustodyApiConfig | undefined;
   eventsPublicKeyPem: string | undefined;
@@ -181,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     migrate: e.COUNTERSIGN_MIGRATE,
     migrateDatabaseUrl: e.COUNTERSIGN_MIGRATE_DATABASE_URL,
     auditSeal: e.COUNTERSIGN_AUDIT_SEAL,
+    ledgerRetentionSeconds: e.COUNTERSIGN_LEDGER_RETENTION,
     bodyLimitBytes: e.COUNTERSIGN_BODY_LIMIT,
     custodyApi,
     eventsPublicKeyPem,

@@ -53,7 +53,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let background: Background | undefined;
   try {
     if (config.migrate) await migrateAsOwner(database.db, config.migrateDatabaseUrl);
-    background = startBackground({ config, db: database.db, logger, clock, metrics });
+    const longestWindowSeconds = () => Math.max(0, ...[policy, shadow].flatMap((p) => p?.current().windows.map((w) => w.durationSeconds) ?? []));
+    background = startBackground({ config, db: database.db, logger, clock, metrics, longestWindowSeconds });
     const running = background;
     const notifier = config.review.webhookUrl ? new ReviewNotifier({ url: config.review.webhookUrl, logger }) : undefined;
     const decision: DecisionDeps = {

@@ -39,6 +39,8 @@ export interface ServiceMetrics {
   policyReload(result: "applied" | "refused", reason?: string): void;
   /** Reports each vault's address-book age when metrics are collected; returns the unsubscribe. */
   observeAddressBookAge(read: () => Promise<VaultAge[]>): () => void;
+  /** Rows (expired buckets and charges) the background pruner deleted. */
+  ledgerPruned(rows: number): void;
 }
 
 /** Decision latency buckets in seconds: a decision takes milliseconds; the co-signer waits up to 30 s. */
@@ -63,6 +65,9 @@ export function createServiceMetrics(): ServiceMetrics {
   const reloads = meter.createCounter("countersign.policy.reloads", {
     description: "Policy bundle reloads by result; a refused one says why (invalid, tests_failed, unreadable)",
   });
+  const pruned = meter.createCounter("countersign.velocity.pruned_rows", {
+    description: "Expired velocity buckets and charges deleted by the background pruner",
+  });
   const addressBookAge = meter.createObservableGauge("countersign.address_book.age", {
     description: "Seconds since each vault's address-book copy was last synced",
     unit: "s",
@@ -74,6 +79,7 @@ export function createServiceMetrics(): ServiceMetrics {
       if (m.deferCause) defers.add(1, { reason: m.deferCause, ...(m.deferRule ? { rule: m.deferRule } : {}) });
     },
     eventSignatureRejected: () => rejected.add(1),
+    ledgerPruned: (rows) => pruned.add(rows),
     policyReload: (result, reason) => reloads.add(1, reason ? { result, reason } : { result }),
     observeAddressBookAge: (read) => {
       const callback = async (result: { observe(value: number, attributes: { vault: string }): void }) => {

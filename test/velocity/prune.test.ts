@@ -5,9 +5,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../src/db/connect.js";
-import { FINE_FLOOR_SECONDS, pruneHorizon, pruneLedger, type PruneHorizon } from "../../src/velocity/prune.js";
+import { createLogger } from "../../src/log.js";
+import { FINE_FLOOR_SECONDS, pruneHorizon, pruneLedger, startLedgerPruner, type PruneHorizon } from "../../src/velocity/prune.js";
 import { readWindowTotals, voidCharges, windowTotalId } from "../../src/velocity/ledger.js";
 import { backends, chargeTransaction, secondsBefore } from "./support.js";
 
@@ -98,6 +99,43 @@ describe("one pruner at a time", () => {
         expect(await pruneLedger(db, horizon)).toEqual({ pruned: 0, batches: 0, elected: false });
       });
       expect(await pruneLedger(db, horizon)).toMatchObject({ elected: true });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("pruneHorizon", () => {
+  const now = new Date("2026-11-22T12:00:00.000Z");
+  it("keeps fine buckets for the longest window in force (at least the floor) plus a day, and charges at least as long", () => {
+    const long = pruneHorizon(now, 90 * DAY, 10 * DAY);
+    expect(long.fineBefore.toISOString()).toBe("2026-08-23T12:00:00.000Z"); // 91 days
+    expect(long.chargesBefore).toEqual(long.fineBefore); // a retention shorter than that is raised to it
+    const short = pruneHorizon(now, 3600, 400 * DAY);
+    expect((now.getTime() - short.fineBefore.getTime()) / 1000).toBe(FINE_FLOOR_SECONDS + DAY);
+    expect((now.getTime() - short.chargesBefore.getTime()) / 1000).toBe(400 * DAY);
+  });
+});
+
+describe("the background pruner", () => {
+  it("prunes on its schedule with the bundles' longest window, and reports the rows", async () => {
+    const { db, close } = await backends[0]!.open();
+    try {
+      const key = JSON.stringify([["sourceWallet", `w-${randomUUID()}`]]);
+      const now = new Date();
+      await chargeTransaction(db, [{ key, amount: "1", at: secondsBefore(now, 50 * DAY) }]);
+      await chargeTransaction(db, [{ key, amount: "1", at: secondsBefore(now, 60) }]);
+      const reported: number[] = [];
+      const pruner = startLedgerPruner({
+        db, logger: createLogger({ write: () => undefined }), clock: () => new Date(), longestWindowSeconds: () => DAY,
+        retentionSeconds: 40 * DAY, intervalMs: 20, onPruned: (rows) => reported.push(rows),
+      });
+      await vi.waitFor(() => expect(reported.length).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
+      await pruner.stop();
+      // The old charge, its minute, hour and day buckets.
+      expect(reported[0]).toBe(4);
+      const { rows } = await sql<{ n: string }>`select count(*)::text as n from velocity_charges`.execute(db);
+      expect(rows[0]?.n).toBe("1");
     } finally {
       await close();
     }
