@@ -82,7 +82,11 @@ export function startLedgerPruner(o: LedgerPrunerOptions): { stop(): Promise<voi
   const intervalMs = o.intervalMs ?? 60 * 60 * 1000;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
+  let busy = false;
   const run = () => {
+    // A pass still going when the next is due (a slow database, a short interval): skip, never overlap.
+    if (busy) return;
+    busy = true;
     const horizon = pruneHorizon(o.clock(), o.longestWindowSeconds(), o.retentionSeconds);
     running = pruneLedger(o.db, horizon).then(
       (result) => {
@@ -90,7 +94,9 @@ export function startLedgerPruner(o: LedgerPrunerOptions): { stop(): Promise<voi
         if (result.pruned > 0) o.logger.info({ pruned: result.pruned, batches: result.batches, fineBefore: horizon.fineBefore, chargesBefore: horizon.chargesBefore }, "velocity ledger pruned");
       },
       (error: unknown) => o.logger.warn(describeError(error), "velocity ledger pruning failed; retrying at the next run"),
-    );
+    ).finally(() => {
+      busy = false;
+    });
   };
   const first = setTimeout(() => !stopped && run(), Math.min(intervalMs, 60_000));
   first.unref();
