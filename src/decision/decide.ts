@@ -81,15 +81,17 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       const shadow = shadowBundle(deps.shadow);
       const plan = planVelocity(bundle, situation);
       const queries = [...plan.queries, ...shadowQueries(shadow, situation)];
-      // Decided before any lock: why this delivery cannot be evaluated, if it cannot.
-      const held = deps.addressBook.staleReason(addressBook, now) !== null || claims.kind !== "confirmed" || windowGroupCapReason(plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS) !== null;
+      // Known before any lock: why this delivery cannot be evaluated, if it cannot.
+      const stale = deps.addressBook.staleReason(addressBook, now);
+      const tooMany = windowGroupCapReason(plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS);
+      const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null;
       const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, review: null, opened };
       return withDecisionSession(deps.db, deadline, async (session) => {
         const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
         // A decided name is answered as decided, whatever the copy learned since; otherwise a body
         // the facts contradict is refused (400) and nothing is written.
         if (claims.kind === "refused" && !read.final) return { kind: "refused", error: claims.error } satisfies Refused;
-        const step = await nextStep(deps, record, read, claims);
+        const step = await nextStep(record, read, { claims, stale, tooMany });
         return write(session, record, step);
       });
     });
@@ -131,8 +133,17 @@ interface Step {
   outcome?: Outcome;
 }
 
+/** Why a delivery cannot be evaluated, found before the transaction. */
+interface Held {
+  claims: ClaimCheck;
+  /** The address-book copy is too old to judge by. */
+  stale: string | null;
+  /** The transaction touches more window groups than COUNTERSIGN_MAX_WINDOW_GROUPS. */
+  tooMany: string | null;
+}
+
 /** From what the read found (under the name's lock), in the order CONTRACT.md gives. */
-async function nextStep(deps: DecisionDeps, r: Recording, read: ReadResult, claims: ClaimCheck): Promise<Step> {
+async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany }: Held): Promise<Step> {
   if (read.final) return repeat(r, toFinalDecision(read.final as Parameters<typeof toFinalDecision>[0]));
   const { tx, now } = r.situation;
   const review = read.review ? toReview(read.review as ReviewRow) : undefined;
@@ -140,10 +151,8 @@ async function nextStep(deps: DecisionDeps, r: Recording, read: ReadResult, clai
   if (gate.kind === "conflict") return outright(r, "deny", CONFLICTING_SNAPSHOT);
   if (gate.kind === "deny") return { ...outright(r, "deny", gate.reason), ...(gate.expiry ? { actions: [gate.expiry] } : {}) };
   if (read.failure) return outright(r, "deny", reportedFailure(read.failure.id, read.failure.new_state));
-  const stale = deps.addressBook.staleReason(r.situation.addressBook, now);
   if (stale !== null) return outright(r, "defer", stale, "address_book_stale");
   if (claims.kind === "unknown") return outright(r, "defer", claims.reason, "asset_decimals_unknown");
-  const tooMany = windowGroupCapReason(r.plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS);
   if (tooMany !== null) return outright(r, "deny", tooMany);
   r.review = gate.review;
   return evaluateStep({ ...r, situation: { ...r.situation, review: gate.facts } }, totalsRead(read, r.queries));
