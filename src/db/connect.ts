@@ -8,6 +8,7 @@ import pg from "pg";
 import { guardCheckout } from "./checkout-guard.js";
 import type { Database } from "./schema.js";
 import { PGliteDialect } from "./pglite-dialect.js";
+import { pgPipeline, registerPipelines } from "./pipeline.js";
 
 export type Db = Kysely<Database>;
 
@@ -46,6 +47,9 @@ function openPostgres(url: string, max: number): DatabaseHandle {
     statement_timeout: STATEMENT_TIMEOUT_MS,
     query_timeout: STATEMENT_TIMEOUT_MS + 1_000,
     application_name: "countersign",
+    // Statements issued without awaiting go out together (pipeline.ts: the decision's first round
+    // trip); awaited one at a time, as kysely does, nothing changes.
+    pipeline: true,
   });
   // An idle client losing its server emits 'error' on the pool; without a listener that would
   // crash the process. The next checkout simply fails and the request defers.
@@ -57,8 +61,16 @@ function openPostgres(url: string, max: number): DatabaseHandle {
   pool.on("connect", (client) => client.on("error", () => undefined));
   // Each checkout passes the decision deadline's guard (checkout-guard.ts), which destroys the
   // client if the deadline strikes while the decision holds it.
-  const guarded = { connect: async () => guardCheckout(lastResultOfMany(await pool.connect())), end: () => pool.end() };
+  const guarded = { connect: async () => guardCheckout(await pool.connect()), end: () => pool.end() };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
+  registerPipelines(db, async (work) => {
+    const client = await guarded.connect();
+    try {
+      return await work(pgPipeline(client));
+    } finally {
+      client.release();
+    }
+  });
   return { db, kind: "postgres", close: () => db.destroy() };
 }
 
@@ -70,24 +82,4 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: "pglite", close: () => db.destroy() };
-}
-
-const ANSWERS_LAST = Symbol("countersign.answersLast");
-
-/**
- * A text of several statements (simple protocol, no parameters) gets one result per statement from
- * pg; kysely reads one. The decision's first round trip is such a text (`begin; …; select …`,
- * src/decision/session.ts): its answer is its last statement's.
- */
-function lastResultOfMany(client: pg.PoolClient): pg.PoolClient {
-  const marked = client as pg.PoolClient & { [ANSWERS_LAST]?: true };
-  if (marked[ANSWERS_LAST]) return client;
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as { query: unknown }).query = (...args: unknown[]) => {
-    const answer = query(...args);
-    if (typeof args[0] !== "string" || !(answer instanceof Promise)) return answer;
-    return answer.then((result: unknown) => (Array.isArray(result) ? result.at(-1) : result));
-  };
-  marked[ANSWERS_LAST] = true;
-  return client;
 }

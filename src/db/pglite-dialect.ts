@@ -18,9 +18,6 @@ import {
   type TransactionSettings,
 } from "kysely";
 
-/** `begin; …` — a text of several statements, as src/decision/session.ts sends. */
-const MANY_STATEMENTS = /^\s*begin\s*;/i;
-
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
 
@@ -37,12 +34,7 @@ class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PGlite) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    // Several statements in one text (the decision's first round trip, src/decision/session.ts)
-    // go through the simple protocol, which takes no parameters; the answer is the last one's.
-    const result =
-      compiled.parameters.length === 0 && MANY_STATEMENTS.test(compiled.sql)
-        ? ((await this.pglite.exec(compiled.sql, { rowMode: "object" })).at(-1) as Awaited<ReturnType<PGlite["query"]>> & { rows: R[] })
-        : await this.pglite.query<R>(compiled.sql, compiled.parameters as unknown[], { rowMode: "object" });
+    const result = await this.pglite.query<R>(compiled.sql, compiled.parameters as unknown[], { rowMode: "object" });
     const affected = result.affectedRows;
     return {
       rows: result.rows,
