@@ -1,7 +1,7 @@
 /**
  * Capturing the SQL one decision issues: a recording wrapper around pg's `Client.prototype.query`
- * (text, parameters exactly as pg sends them, and the protocol: simple or extended) while the
- * service's own `decide()` runs in this process. The SQL ceiling replays what was captured, so it
+ * (text, parameters exactly as pg sends them, the protocol — simple or extended — and the round
+ * trip it went in) while the service's own `decide()` runs in this process. The SQL ceiling replays what was captured, so it
  * follows any change to the decision's statements without anyone retyping them.
  */
 import { createRequire } from "node:module";
@@ -13,6 +13,11 @@ export interface CapturedStatement {
   values: Array<string | Buffer | null>;
   /** Sent with the extended protocol (parameters or a statement name), else as a simple query. */
   extended: boolean;
+  /**
+   * The round trip it went in, counted from 0: a statement joins the one in progress when its
+   * client pipelines (src/db/pipeline.ts) and an earlier statement of that client is unanswered.
+   */
+  roundTrip: number;
 }
 
 const prepareValue = createRequire(import.meta.url)("pg/lib/utils.js").prepareValue as (v: unknown) => string | Buffer | null;
@@ -40,10 +45,21 @@ export function installStatementRecorder(): StatementRecorder {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   let sink: CapturedStatement[] | null = null;
-  proto.query = function (this: unknown, ...args: unknown[]) {
+  const unanswered = new WeakMap<object, number>();
+  proto.query = function (this: pg.Client, ...args: unknown[]) {
+    const waiting = unanswered.get(this) ?? 0;
     const statement = sink ? normalise(args[0], args[1]) : null;
-    if (statement) sink!.push(statement);
-    return original.apply(this, args);
+    if (statement) {
+      const last = sink!.at(-1);
+      const joins = last !== undefined && waiting > 0 && this.pipeline;
+      sink!.push({ ...statement, roundTrip: last === undefined ? 0 : joins ? last.roundTrip : last.roundTrip + 1 });
+    }
+    const answer = original.apply(this, args);
+    if (!(answer instanceof Promise)) return answer;
+    unanswered.set(this, waiting + 1);
+    const answered = () => unanswered.set(this, (unanswered.get(this) ?? 1) - 1);
+    answer.then(answered, answered);
+    return answer;
   };
   return {
     async capture(run) {
@@ -63,7 +79,7 @@ export function installStatementRecorder(): StatementRecorder {
   };
 }
 
-function normalise(config: unknown, values: unknown): CapturedStatement | null {
+function normalise(config: unknown, values: unknown): Omit<CapturedStatement, "roundTrip"> | null {
   const c: QueryConfigLike = typeof config === "string" ? { text: config } : ((config ?? {}) as QueryConfigLike);
   if (typeof c.text !== "string") return null;
   const raw = (Array.isArray(values) ? values : c.values) ?? [];

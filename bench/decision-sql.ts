@@ -106,6 +106,7 @@ async function decisionRowInsert(client: pg.Client, decisionId: string): Promise
     text: `insert into decisions (${present.map((c) => quoteIdent(c.name)).join(", ")}) values (${present.map((c, i) => `$${i + 1}::${c.type}`).join(", ")})`,
     values: present.map((c) => stored[c.name]!),
     extended: true,
+    roundTrip: 0,
   };
 }
 

@@ -44,8 +44,10 @@ export type Variable =
 
 export interface ReplayScript {
   variables: Variable[];
-  /** One SQL command per round trip. */
+  /** One SQL command per statement sent (a multi-statement simple query is one). */
   commands: string[];
+  /** Each command's round trip, counted from 0: commands sharing one are pipelined. */
+  roundTrips: number[];
   /** `prepared` unless a command holds several statements or literals with variables inside. */
   mode: "prepared" | "simple";
 }
@@ -78,12 +80,22 @@ export function buildReplayScript(input: ReplayInput): ReplayScript {
     return splitsIntoStatements(bound) ? joinStatements(bound) : bound;
   });
   const mode = inlined || commands.some((c) => c.includes("\\;")) ? "simple" : "prepared";
-  return { variables: values.variables(), commands, mode };
+  const roundTrips = input.statements.map((s) => s.roundTrip);
+  if (mode === "simple" && new Set(roundTrips).size < roundTrips.length) throw new Error("pipelined statements cannot replay in pgbench's simple mode");
+  return { variables: values.variables(), commands, roundTrips, mode };
 }
 
-/** The script as pgbench reads it (`-f`). */
+/** The script as pgbench reads it (`-f`): commands sharing a round trip inside \startpipeline … \endpipeline. */
 export function renderPgbenchScript(script: ReplayScript): string {
-  return [...script.variables.map((v) => `\\set ${v.name} ${pgbenchExpression(v)}`), ...script.commands.map((c) => `${c};`)].join("\n") + "\n";
+  const lines = script.variables.map((v) => `\\set ${v.name} ${pgbenchExpression(v)}`);
+  script.commands.forEach((c, i) => {
+    const trip = script.roundTrips[i];
+    const pipelined = script.roundTrips.filter((t) => t === trip).length > 1;
+    if (pipelined && script.roundTrips[i - 1] !== trip) lines.push("\\startpipeline");
+    lines.push(`${c};`);
+    if (pipelined && script.roundTrips[i + 1] !== trip) lines.push("\\endpipeline");
+  });
+  return lines.join("\n") + "\n";
 }
 
 function pgbenchExpression(v: Variable): string {

@@ -82,7 +82,7 @@ async function sqlFigures(serverUrl: string, seconds: number): Promise<{ floor: 
   console.log(`  durable floor: one decision row, autocommitted, ${floor.driver}   ${fmtRate(floor.perSecond)} tps`);
   const ceiling = await replay(captureDb.url, sql.ceiling, { seconds, clients: PGBENCH_CLIENTS });
   await captureDb.drop();
-  const roundTrips = sql.ceiling.commands.length;
+  const roundTrips = new Set(sql.ceiling.roundTrips).size;
   console.log(`  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps`);
   return { floor, ceiling };
 }

@@ -9,9 +9,10 @@ const WALLET_HASH = "bb8cc73c9159e14d748b3550fd647da360da40bf6f4b05b542879b2887f
 const DIGEST = "d84c3cb5653d6003a1df87ee778b94e4a4a478db98afe2185346d08e48b3fa33";
 const LOCK_ID = "-4932348428926983859";
 
-function input(statements: CapturedStatement[], parameterTypes: string[][]): ReplayInput {
+/** Statements without a round trip each go in their own. */
+function input(statements: Array<Omit<CapturedStatement, "roundTrip"> & { roundTrip?: number }>, parameterTypes: string[][]): ReplayInput {
   return {
-    statements,
+    statements: statements.map((s, i) => ({ ...s, roundTrip: s.roundTrip ?? i })),
     parameterTypes,
     nameToken: NAME,
     walletToken: "hot7391",
@@ -22,8 +23,8 @@ function input(statements: CapturedStatement[], parameterTypes: string[][]): Rep
   };
 }
 
-const extended = (text: string, values: Array<string | null>): CapturedStatement => ({ text, values, extended: true });
-const simple = (text: string): CapturedStatement => ({ text, values: [], extended: false });
+const extended = (text: string, values: Array<string | null>, roundTrip?: number) => ({ text, values, extended: true, ...(roundTrip === undefined ? {} : { roundTrip }) });
+const simple = (text: string, roundTrip?: number) => ({ text, values: [] as string[], extended: false, ...(roundTrip === undefined ? {} : { roundTrip }) });
 
 describe("the SQL ceiling's script from captured statements", () => {
   it("turns the name, wallet, decision id and wallet-derived values into per-transaction expressions and keeps constants", () => {
@@ -103,6 +104,20 @@ describe("the SQL ceiling's script from captured statements", () => {
     const script = buildReplayScript(input([simple("begin; select 'a;b'; select 1;"), extended("select $1", [null]), simple("commit")], [[], ["text"], []]));
     expect(script.commands).toEqual(["begin\\; select 'a;b'\\; select 1", "select null::text", "commit"]);
     expect(script.mode).toBe("simple");
+  });
+
+  it("replays statements pipelined in one round trip inside \\startpipeline and \\endpipeline, in prepared mode", () => {
+    const script = buildReplayScript(
+      input([simple("begin", 0), extended("select set_config('x', $1, true)", ["5"], 0), extended("select $1", ["a"], 0), extended("select $1", ["b"], 1), simple("commit", 2)], [[], ["text"], ["text"], ["text"], []]),
+    );
+    expect(script.mode).toBe("prepared");
+    expect(script.roundTrips).toEqual([0, 0, 0, 1, 2]);
+    const body = renderPgbenchScript(script).split("\n").filter((l) => !l.startsWith("\\set"));
+    expect(body).toEqual(["\\startpipeline", "begin;", "select set_config('x', '5'::text, true);", "select 'a'::text;", "\\endpipeline", "select 'b'::text;", "commit;", ""]);
+  });
+
+  it("refuses pipelined statements that would need simple mode", () => {
+    expect(() => buildReplayScript(input([simple("begin; select 1", 0), simple("select 2", 0)], [[], []]))).toThrow(/pipelined/);
   });
 
   it("refuses a statement that names a parameter it was not sent", () => {
