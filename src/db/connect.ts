@@ -66,7 +66,8 @@ function openPostgres(url: string, max: number): DatabaseHandle {
   registerPipelines(db, async (work) => {
     const client = await guarded.connect();
     try {
-      return await work(pgPipeline(client));
+      // pg.Pool hands out pg.Client instances; PoolClient's type leaves out their connection.
+      return await work(pgPipeline(client as unknown as pg.Client));
     } finally {
       client.release();
     }

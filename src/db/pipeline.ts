@@ -51,12 +51,19 @@ export function withPipeline<T>(db: Db, work: (pipeline: Pipeline) => Promise<T>
 }
 
 /** A pipeline over a pg client created with `pipeline: true`. */
-export function pgPipeline(client: pg.ClientBase): Pipeline {
+export function pgPipeline(client: pg.Client): Pipeline {
   return {
     async send(statements) {
-      const answers = statements.map((s) =>
-        client.query<Record<string, unknown>>(s.name === undefined ? { text: s.text, values: [...(s.values ?? [])] } : { name: s.name, text: s.text, values: [...(s.values ?? [])] }),
-      );
+      // pg writes each query as it is issued; corked, the batch leaves in one write (one syscall,
+      // one wake-up of the server process) instead of one per statement.
+      const socket = client.connection.stream;
+      socket.cork();
+      let answers: Promise<pg.QueryResult<Record<string, unknown>>>[];
+      try {
+        answers = statements.map((s) => client.query<Record<string, unknown>>({ ...(s.name === undefined ? {} : { name: s.name }), text: s.text, values: [...(s.values ?? [])] }));
+      } finally {
+        socket.uncork();
+      }
       // Every answer is awaited before anything is reported, so that the connection is quiet when
       // the caller rolls back: a statement behind a failed one fails too (aborted transaction).
       const settled = await Promise.allSettled(answers);
