@@ -10,6 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { connectClient } from "./durable-server.js";
 import { foldToDigits, renderPgbenchScript, type ReplayScript } from "./replay-script.js";
+import { withCpuSplit, type CpuSplit } from "./cpu-split.js";
 
 const run = promisify(execFile);
 
@@ -18,6 +19,8 @@ export interface ReplayResult {
   transactions: number;
   /** `pgbench -M prepared`, `pgbench -M simple` or the Node driver. */
   driver: string;
+  /** The machine's CPU split during the run. */
+  cpu?: CpuSplit | null;
 }
 
 /** BENCH_PGBENCH names the binary; `none` forces the Node driver. */
@@ -43,7 +46,8 @@ export function findPgbench(): string | undefined {
 
 export async function replay(url: string, script: ReplayScript, options: { seconds: number; clients: number }): Promise<ReplayResult> {
   const pgbench = findPgbench();
-  return pgbench ? runPgbench(pgbench, url, script, options) : runNodeDriver(url, script, options);
+  const { value, cpu } = await withCpuSplit(() => (pgbench ? runPgbench(pgbench, url, script, options) : runNodeDriver(url, script, options)));
+  return { ...value, cpu };
 }
 
 async function runPgbench(bin: string, url: string, script: ReplayScript, o: { seconds: number; clients: number }): Promise<ReplayResult> {

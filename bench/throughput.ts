@@ -8,6 +8,7 @@
 import { rmSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
+import { fmtSteal } from "./cpu-split.js";
 import { captureDecisionSql } from "./decision-sql.js";
 import { freshDatabase, openDurableServer, serverSettings, type DurableServer } from "./durable-server.js";
 import { onCleanup } from "./processes.js";
@@ -21,6 +22,8 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const POLICIES = path.join(ROOT, "policies");
 const WALLETS = 10_000;
 const PGBENCH_CLIENTS = 8;
+/** A figure measured while this much of the CPU time was stolen is flagged under the ratios. */
+const STEAL_WARNING_PCT = 5;
 
 export interface ThroughputOptions {
   seconds: number;
@@ -39,7 +42,7 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
 
   const { floor, ceiling } = await sqlFigures(server.url, o.seconds);
   const http = await bareExpressCeiling(ROOT, o.seconds, 16);
-  console.log(`  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}`);
+  console.log(`  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}${fmtSteal(http.cpu)}`);
 
   console.log(`\ncountersign, full webhook path (built JS, own process), example policy (2 windows), distinct transactions over ${WALLETS.toLocaleString("en")} wallets, ${o.seconds} s each`);
   const at16 = await countersignRun({ root: ROOT, server: server.url, policies: POLICIES, seconds: o.seconds, connections: 16, wallets: WALLETS, label: "16 connections" });
@@ -60,6 +63,8 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
 
   console.log("\nratios (goals from issue 13)");
   for (const line of ratioLines({ at16, floor, ceiling, hot, baseline: baseline?.figure ?? null, baselineRef: baseline?.ref ?? null })) console.log(`  ${line}`);
+  const stolen = [floor, ceiling, http, at16, at64, hot, pglite, baseline?.figure].filter((f) => (f?.cpu?.stealPct ?? 0) >= STEAL_WARNING_PCT);
+  if (stolen.length > 0) console.log(`  WARNING: ${stolen.length} figure(s) ran while the hypervisor took ${STEAL_WARNING_PCT}% or more of this machine's CPU (steal): those figures, and ratios built on them, understate the code`);
 }
 
 async function printHeader(server: DurableServer, o: ThroughputOptions): Promise<void> {
@@ -79,11 +84,11 @@ async function sqlFigures(serverUrl: string, seconds: number): Promise<{ floor: 
   const floor = await replay(floorDb.url, sql.floor, { seconds, clients: PGBENCH_CLIENTS });
   await floorDb.drop();
   console.log(`\nthe database alone, ${PGBENCH_CLIENTS} clients, ${seconds} s each`);
-  console.log(`  durable floor: one decision row, autocommitted, ${floor.driver}   ${fmtRate(floor.perSecond)} tps`);
+  console.log(`  durable floor: one decision row, autocommitted, ${floor.driver}   ${fmtRate(floor.perSecond)} tps${fmtSteal(floor.cpu)}`);
   const ceiling = await replay(captureDb.url, sql.ceiling, { seconds, clients: PGBENCH_CLIENTS });
   await captureDb.drop();
   const roundTrips = new Set(sql.ceiling.roundTrips).size;
-  console.log(`  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps`);
+  console.log(`  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps${fmtSteal(ceiling.cpu)}`);
   return { floor, ceiling };
 }
 
@@ -106,7 +111,7 @@ async function baselineFigure(serverUrl: string, o: ThroughputOptions): Promise<
 
 function printService(f: ServiceFigure): void {
   const allowed = f.allowed === null ? "" : `   allowed ${f.allowed.toLocaleString("en")} of ${f.rows.toLocaleString("en")} rows`;
-  console.log(`  ${f.label.padEnd(22)} ${fmtRate(f.perSecond)} decisions/s   p50 ${ms(f.latencyP50)}   p99 ${ms(f.latencyP99)}   p99.9 ${ms(f.latencyP999)}   non-2xx ${f.non2xx}${f.errors ? `   errors ${f.errors}` : ""}${allowed}`);
+  console.log(`  ${f.label.padEnd(22)} ${fmtRate(f.perSecond)} decisions/s   p50 ${ms(f.latencyP50)}   p99 ${ms(f.latencyP99)}   p99.9 ${ms(f.latencyP999)}   non-2xx ${f.non2xx}${f.errors ? `   errors ${f.errors}` : ""}${allowed}${fmtSteal(f.cpu)}`);
 }
 
 export function fmtRate(n: number): string {

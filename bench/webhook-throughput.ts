@@ -13,6 +13,7 @@ import { loadConfig } from "../src/config.js";
 import type { DatabaseHandle } from "../src/db/connect.js";
 import { silentLogger } from "../src/log.js";
 import { startService } from "../src/service.js";
+import { withCpuSplit, type CpuSplit } from "./cpu-split.js";
 
 const run = promisify(execFile);
 
@@ -26,6 +27,8 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** The machine's CPU split during the measured run (not the warm-up). */
+  cpu?: CpuSplit | null;
 }
 
 export interface ThroughputResult extends LoadResult {
@@ -47,7 +50,8 @@ export async function runLoad(url: string, options: { seconds: number; connectio
     return JSON.parse(stdout.trim().split("\n").pop()!) as LoadResult;
   };
   if (options.warmup !== false) await once(WARMUP_SECONDS);
-  return once(options.seconds);
+  const { value, cpu } = await withCpuSplit(() => once(options.seconds));
+  return { ...value, cpu };
 }
 
 /** The example bundle with its windows and every rule that reads them removed. */
