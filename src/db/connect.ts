@@ -8,7 +8,7 @@ import pg from "pg";
 import { guardCheckout } from "./checkout-guard.js";
 import type { Database } from "./schema.js";
 import { PGliteDialect } from "./pglite-dialect.js";
-import { pgPipeline, registerPipelines } from "./pipeline.js";
+import { pglitePipeline, pgPipeline, registerPipelines } from "./pipeline.js";
 
 export type Db = Kysely<Database>;
 
@@ -82,5 +82,7 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
   const pglite = new PGlite(inMemory ? undefined : `${dataDir}/pgdata`);
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  // Holding kysely's connection is holding the dialect's mutex: PGlite is then this work's alone.
+  registerPipelines(db, (work) => db.connection().execute(() => work(pglitePipeline(pglite))));
   return { db, kind: "pglite", close: () => db.destroy() };
 }

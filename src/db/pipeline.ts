@@ -5,10 +5,11 @@
  * On a Postgres server the pool's clients run in node-postgres's pipeline mode (connect.ts): the
  * statements of one `send` go out without waiting for each other's answers, and the server runs
  * them in order, each with its own sync point. A named statement is parsed and planned once per
- * connection, then only bound and executed. On PGlite, in process, where a round trip costs a
- * function call, they simply run one after another on its one connection.
+ * connection, then only bound and executed. On PGlite, in process, a batch goes as one
+ * simple-protocol text: each PGlite call is a trip through its WASM protocol loop, which costs more
+ * than these statements do.
  */
-import { CompiledQuery } from "kysely";
+import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import type { Db } from "./connect.js";
 
@@ -29,25 +30,15 @@ export type PipelineOpener = <T>(work: (pipeline: Pipeline) => Promise<T>) => Pr
 
 const openers = new WeakMap<Db, PipelineOpener>();
 
-/** Called by connect.ts for a database whose connections can pipeline. */
+/** Called by connect.ts for each database it opens. */
 export function registerPipelines(db: Db, opener: PipelineOpener): void {
   openers.set(db, opener);
 }
 
 export function withPipeline<T>(db: Db, work: (pipeline: Pipeline) => Promise<T>): Promise<T> {
   const opener = openers.get(db);
-  if (opener) return opener(work);
-  return db.connection().execute((conn) =>
-    work({
-      async send(statements) {
-        let rows: Record<string, unknown>[] = [];
-        for (const s of statements) {
-          rows = (await conn.executeQuery<Record<string, unknown>>(CompiledQuery.raw(s.text, [...(s.values ?? [])]))).rows;
-        }
-        return rows;
-      },
-    }),
-  );
+  if (!opener) throw new Error("this database was not opened by openDatabase: it has no pipeline");
+  return opener(work);
 }
 
 /** A pipeline over a pg client created with `pipeline: true`. */
@@ -72,4 +63,31 @@ export function pgPipeline(client: pg.Client): Pipeline {
       return (settled.at(-1) as PromiseFulfilledResult<pg.QueryResult<Record<string, unknown>>>).value.rows;
     },
   };
+}
+
+/**
+ * A pipeline over PGlite, used while the caller holds its one connection (the dialect's mutex):
+ * one statement goes as it is; several go as one text through `exec`, their parameters written in
+ * as string literals (escaped as pg's escapeLiteral does). Statement texts are this codebase's own
+ * constants, whose `$n` never stand inside a literal.
+ */
+export function pglitePipeline(pglite: PGlite): Pipeline {
+  return {
+    async send(statements) {
+      if (statements.length === 1) {
+        const s = statements[0]!;
+        return (await pglite.query<Record<string, unknown>>(s.text, [...(s.values ?? [])], { rowMode: "object" })).rows;
+      }
+      const text = statements.map((s) => s.text.replace(/\$([0-9]+)/g, (_m, n: string) => literalOf(s.values?.[Number(n) - 1]))).join(";\n");
+      const results = await pglite.exec(text, { rowMode: "object" });
+      return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
+    },
+  };
+}
+
+function literalOf(value: unknown): string {
+  if (typeof value !== "string" && typeof value !== "number") throw new TypeError("a batched PGlite statement takes only string or number parameters");
+  const text = String(value);
+  const quoted = text.replace(/'/g, "''");
+  return text.includes("\\") ? ` E'${quoted.replace(/\\/g, "\\\\")}'` : `'${quoted}'`;
 }
