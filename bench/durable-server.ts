@@ -44,6 +44,24 @@ export async function connectClient(url: string): Promise<pg.Client> {
   return client;
 }
 
+/**
+ * A CHECKPOINT before a figure, so that every figure starts from the same point: otherwise the WAL
+ * one figure wrote (pgbench's floor writes tens of thousands of rows) is flushed by a checkpoint in
+ * the middle of the next, and figures measured later in the run look better than earlier ones.
+ * Needs superuser or pg_checkpoint; without either the figure simply runs without it.
+ */
+export async function checkpoint(url: string): Promise<boolean> {
+  const client = await connectClient(url);
+  try {
+    await client.query("checkpoint");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end();
+  }
+}
+
 export async function serverSettings(url: string): Promise<ServerSettings> {
   const client = await connectClient(url);
   try {
