@@ -79,53 +79,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`alter table velocity_buckets add constraint velocity_buckets_aligned
     check (bucket_start = velocity_bucket_start(width_seconds, bucket_start))`.execute(db);
   await setDecisionCompression(db, "pglz");
-  await sql`
-    create or replace function countersign_decision_write(args jsonb) returns void language plpgsql as $$
-    begin
-      insert into decisions (
-        id, decided_at, transaction_name, vault, decision, sign_transaction, http_status, replayed, replay_of,
-        policy_version, policy_digest, matched_rules, reasons, facts, transaction, content_digest, request_id,
-        duration_ms, trace, velocity_windows, shadow_policy_version, shadow_policy_digest, shadow_decision,
-        shadow_matched_rules, shadow_error)
-      select
-        id, decided_at, transaction_name, vault, decision, sign_transaction, http_status, replayed, replay_of,
-        policy_version, policy_digest, matched_rules, reasons, facts, transaction, content_digest, request_id,
-        duration_ms, trace, velocity_windows, shadow_policy_version, shadow_policy_digest, shadow_decision,
-        shadow_matched_rules, shadow_error
-      from jsonb_populate_record(null::decisions, args->'decision');
-
-      if args->'review' is not null and args->'review' <> 'null'::jsonb then
-        insert into reviews (id, transaction_name, vault, content_digest, opened_at, expires_at, opened_by, initiator, requirements, explanation)
-        select id, transaction_name, vault, content_digest, opened_at, expires_at, opened_by, initiator, requirements, explanation
-        from jsonb_populate_record(null::reviews, args->'review');
-      end if;
-
-      insert into review_actions (id, at, transaction_name, content_digest, identity, action, "group", comment)
-      select id, at, transaction_name, content_digest, identity, action, "group", comment
-      from jsonb_populate_recordset(null::review_actions, coalesce(args->'actions', '[]'::jsonb));
-
-      if jsonb_array_length(coalesce(args->'charges', '[]'::jsonb)) > 0 then
-        insert into velocity_groups (group_hash, group_key, first_charged_at)
-        select decode(g.hash, 'hex'), g.key, g.at
-        from jsonb_to_recordset(args->'groups') as g(hash text, key text, at timestamptz)
-        on conflict (group_hash) do nothing;
-
-        with input as (
-          select c.decision_id, c.transaction_name, c.vault, c.transfer_index, decode(c.hash, 'hex') as group_hash, c.amount, c.charged_at
-          from jsonb_to_recordset(args->'charges')
-            as c(decision_id uuid, transaction_name text, vault text, transfer_index int, hash text, amount numeric, charged_at timestamptz)
-        ), charged as (
-          insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, charged_at)
-          select decision_id, transaction_name, vault, transfer_index, group_hash, amount, charged_at from input
-        )
-        insert into velocity_buckets as b (group_hash, width_seconds, bucket_start, amount, count)
-        select i.group_hash, w.width::int, velocity_bucket_start(w.width::int, i.charged_at), sum(coalesce(i.amount, 0)), count(*)
-        from input i cross join jsonb_array_elements_text(args->'widths') as w(width)
-        group by 1, 2, 3
-        on conflict (group_hash, width_seconds, bucket_start)
-          do update set amount = b.amount + excluded.amount, count = b.count + excluded.count;
-      end if;
-    end $$`.execute(db);
+  // countersign_decision_write stays as it is: it writes exactly the rows the earlier one did.
 }
 
 /** Every jsonb column of `decisions` and of each existing partition, when the server offers `method`. */
