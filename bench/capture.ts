@@ -1,8 +1,9 @@
 /**
  * Capturing the SQL one decision issues: a recording wrapper around pg's `Client.prototype.query`
  * (text, parameters exactly as pg sends them, the protocol — simple or extended — and the round
- * trip it went in) while the service's own `decide()` runs in this process. The SQL ceiling replays what was captured, so it
- * follows any change to the decision's statements without anyone retyping them.
+ * trip it went in) while the service's own `decide()` runs in this process. The SQL ceiling
+ * replays what was captured, so it follows any change to the decision's statements without anyone
+ * retyping them. test/decision/round-trips.test.ts counts the service's round trips with it.
  */
 import { createRequire } from "node:module";
 import pg from "pg";

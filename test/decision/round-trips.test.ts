@@ -1,12 +1,13 @@
 /**
  * Issue 13: a decision costs at most three database round trips — `begin`, timeouts and read
  * pipelined; `write`; `commit` (src/decision/session.ts) — whichever way it goes. Counted on the
- * real pg client of the running service: a query joins the round trip in progress only when the
- * client is in pipeline mode and an earlier query of that client is still unanswered; any other
- * query starts a round trip. (The audit sealer is off so that no background query lands in the count.)
+ * real pg client of the running service by the bench's statement recorder (bench/capture.ts): a
+ * query joins the round trip in progress only when the client is in pipeline mode and an earlier
+ * query of that client is still unanswered; any other query starts a round trip. (The audit sealer
+ * is off so that no background query lands in the count.)
  */
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installStatementRecorder, type StatementRecorder } from "../../bench/capture.js";
 import { assetTransfer } from "../support/bodies.js";
 import { CosignerSimulator } from "../support/cosigner.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
@@ -16,46 +17,29 @@ describe("round trips per decision", () => {
   let tdb: TestDatabase;
   let service: Awaited<ReturnType<typeof startTestService>>;
   let cosigner: CosignerSimulator;
-  const original = pg.Client.prototype.query;
-  /** Round trips of the delivery in progress, each the statements it carried. */
-  let sent: string[][] | null = null;
-  const unanswered = new WeakMap<pg.Client, number>();
+  let recorder: StatementRecorder;
 
   beforeAll(async () => {
-    // Before any client is made: the pool binds each client's query method when it hands it out.
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text;
-      const waiting = unanswered.get(this) ?? 0;
-      if (sent) {
-        if (waiting === 0 || !this.pipeline || sent.length === 0) sent.push([]);
-        sent.at(-1)!.push(String(text).trim().slice(0, 60));
-      }
-      const answer = (original as (...a: unknown[]) => unknown).apply(this, args);
-      if (!(answer instanceof Promise)) return answer;
-      unanswered.set(this, waiting + 1);
-      const answered = () => unanswered.set(this, (unanswered.get(this) ?? 1) - 1);
-      answer.then(answered, answered);
-      return answer;
-    } as typeof original;
+    recorder = installStatementRecorder();
     tdb = await createTestDatabase();
     service = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_AUDIT_SEAL: "false" } });
     cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
   });
   afterAll(async () => {
-    pg.Client.prototype.query = original;
+    recorder?.uninstall();
     await service?.stop();
     await tdb?.drop();
   });
 
-  /** The queries one delivery of `body` sends, and its verdict. */
+  /** One delivery of `body`: its verdict, and the statements it sent grouped by round trip. */
   async function deliver(body: unknown) {
-    sent = [];
-    try {
-      const delivery = await cosigner.deliver(body);
-      return { verdict: delivery.verdict, queries: sent };
-    } finally {
-      sent = null;
-    }
+    let verdict = "";
+    const statements = await recorder.capture(async () => {
+      verdict = (await cosigner.deliver(body)).verdict;
+    });
+    const queries: string[][] = [];
+    for (const s of statements) (queries[s.roundTrip] ??= []).push(s.text.trim().slice(0, 60));
+    return { verdict, queries };
   }
 
   it("signs a fresh transfer with charges in three: begin and read, write, commit", async () => {
