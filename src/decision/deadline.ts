@@ -4,14 +4,18 @@
  * - the answer races a timer, so no wait (pool, lock, statement, a paused server) holds it longer;
  * - inside the decision's transaction, `statement_timeout` and `lock_timeout` are set from the
  *   remaining budget, so the server itself gives up on waits;
- * - the transaction re-checks the deadline as its last step, immediately before COMMIT is sent:
- *   COMMIT is only ever sent before the deadline;
+ * - COMMIT is only ever sent before the deadline, and it runs only if the server, by its own
+ *   clock, finished the write within the budget the service had left when the transaction began
+ *   (`countersign_decision_in_time`, pipelined between the write and the COMMIT: session.ts). A
+ *   write held past the deadline after it was sent — by a lock, a paused server — fails that check,
+ *   and the COMMIT behind it rolls back;
  * - at the deadline, every Postgres connection the decision holds is destroyed (checkout-guard.ts):
  *   an uncommitted transaction dies with its session, even on a server that was paused and resumes.
- * A COMMIT already sent when the deadline strikes may still complete; its row then stands and the
+ * A COMMIT that passed the check when the deadline strikes may still complete (the server's budget
+ * starts when `begin` reaches it, a network hop after the service's); its row then stands and the
  * next delivery of the transaction repeats its answer (idempotency), so nothing is lost or doubled.
- * On PGlite (one in-process connection) there is no connection to destroy; the check before COMMIT
- * rolls the late transaction back.
+ * On PGlite (one in-process connection) there is no connection to destroy; the checks roll the late
+ * transaction back.
  */
 import { runGuarded, type CheckoutGuard } from "../db/checkout-guard.js";
 

@@ -2,14 +2,14 @@
  * The decision path of the co-signer webhook:
  *
  *   gather (address book, asset decimals: outside any lock)
- *   → one database transaction in three round trips (session.ts):
+ *   → one database transaction in two round trips (session.ts):
  *     1. lock the transaction name; read its final decision, or its review, a reported failure,
  *        and (when it can be evaluated) lock the window groups and read their totals;
  *     → repeat the final decision, or refuse (400, nothing written) a body the gathered facts
  *       contradict, or deny a closed review or a reported failure, or defer on a stale copy or
  *       unknown decimals, or evaluate;
- *     2. write the decision row (+ charges when allowed, + a review a defer opens);
- *     3. commit → answer.
+ *     2. write the decision row (+ charges when allowed, + a review a defer opens) and commit,
+ *        the server checking the deadline in between → answer.
  *
  * Totals are read after the locks, inside the transaction that writes the charges, so two
  * deliveries can never both spend the same room in a window. Between the read and the write only

@@ -1,16 +1,20 @@
 /**
- * A decision's database work in three round trips (migration 20261122T1300_decision_functions):
+ * A decision's database work in two round trips (migrations 20261122T1300_decision_functions,
+ * 20261122T1400_decision_in_time):
  *
  *   1. `begin`, `set_config(timeouts)`, `select countersign_decision_read($1)` — pipelined, sent
  *      together (src/db/pipeline.ts): the transaction starts, takes the name's lock, reads the
  *      final decision or the review, the reported failure, and (when evaluation may follow) takes
  *      the window groups' locks and reads their totals;
- *   2. `select countersign_decision_write($1)` — the decision row, review, charges and buckets;
- *   3. `commit`, sent only after the deadline was checked (deadline.ts).
+ *   2. `select countersign_decision_write($1)` — the decision row, review, charges and buckets —
+ *      then `select countersign_decision_in_time($1)` and `commit`, pipelined: the server commits
+ *      only if the write finished within the budget the service had left at `begin`; otherwise
+ *      the check fails, the transaction is aborted and the COMMIT behind it rolls back.
  *
- * The read and the write are named statements: parsed and planned once per connection, their
- * arguments bound as one jsonb parameter. Anything that fails rolls back; a connection whose
- * rollback fails is not queryable and the pool discards it.
+ * A delivery refused before any write (a body its facts contradict) ends with a COMMIT of its own,
+ * which writes nothing. The read, the write and the check are named statements: parsed and planned
+ * once per connection, their arguments bound as parameters. Anything that fails rolls back; a
+ * connection whose rollback fails is not queryable and the pool discards it.
  */
 import type { Db } from "../db/connect.js";
 import { withPipeline, type Pipeline, type Statement } from "../db/pipeline.js";
@@ -49,28 +53,37 @@ const TIMEOUTS: Statement = {
 };
 const READ = { name: "countersign_decision_read", text: "select countersign_decision_read($1::jsonb) as read" };
 const WRITE = { name: "countersign_decision_write", text: "select countersign_decision_write($1::jsonb)" };
+const IN_TIME = { name: "countersign_decision_in_time", text: "select countersign_decision_in_time($1::float8)" };
 
-/** Runs `work` in one transaction on one connection, committing after it returns (deadline permitting). */
+/**
+ * Runs `work` in one transaction on one connection. The transaction commits with the write, or,
+ * when `work` wrote nothing, after it returns; either way only within the deadline.
+ */
 export function withDecisionSession<T>(db: Db, deadline: Deadline, work: (session: DecisionSession) => Promise<T>): Promise<T> {
   return withPipeline(db, async (pipeline) => {
     let open = false;
+    let budgetMs = "";
     const session: DecisionSession = {
       read: async (args) => {
         deadline.check();
-        const ms = String(Math.max(1, deadline.remainingMs()));
+        budgetMs = String(Math.max(1, deadline.remainingMs()));
         open = true;
-        const rows = await pipeline.send([{ text: "begin" }, { ...TIMEOUTS, values: [ms] }, { ...READ, values: [JSON.stringify(args)] }]);
+        const rows = await pipeline.send([{ text: "begin" }, { ...TIMEOUTS, values: [budgetMs] }, { ...READ, values: [JSON.stringify(args)] }]);
         return rows[0]!.read as ReadResult;
       },
       write: async (args) => {
-        await pipeline.send([{ ...WRITE, values: [JSON.stringify(args)] }]);
+        deadline.check();
+        await pipeline.send([{ ...WRITE, values: [JSON.stringify(args)] }, { ...IN_TIME, values: [budgetMs] }, { text: "commit" }]);
+        open = false;
       },
     };
     try {
       const value = await work(session);
-      deadline.check();
-      await pipeline.send([{ text: "commit" }]);
-      open = false;
+      if (open) {
+        deadline.check();
+        await pipeline.send([{ text: "commit" }]);
+        open = false;
+      }
       return value;
     } catch (error) {
       if (open) await rollback(pipeline);

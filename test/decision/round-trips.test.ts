@@ -1,6 +1,7 @@
 /**
- * Issue 13: a decision costs at most three database round trips — `begin`, timeouts and read
- * pipelined; `write`; `commit` (src/decision/session.ts) — whichever way it goes. Counted on the
+ * Issue 13: a decision costs two database round trips — `begin`, timeouts and read pipelined;
+ * then the write, the server's deadline check and `commit` pipelined (src/decision/session.ts) —
+ * whichever way it goes. Counted on the
  * real pg client of the running service by the bench's statement recorder (bench/capture.ts): a
  * query joins the round trip in progress only when the client is in pipeline mode and an earlier
  * query of that client is still unanswered; any other query starts a round trip. (The audit sealer
@@ -42,33 +43,32 @@ describe("round trips per decision", () => {
     return { verdict, queries };
   }
 
-  it("signs a fresh transfer with charges in three: begin and read, write, commit", async () => {
+  it("signs a fresh transfer with charges in two: begin and read; write, deadline check and commit", async () => {
     const { verdict, queries } = await deliver(assetTransfer());
     expect(verdict).toBe("signed");
-    expect(queries).toHaveLength(3);
+    expect(queries).toHaveLength(2);
     expect(queries[0]).toHaveLength(3);
     expect(queries[0]![0]).toBe("begin");
     expect(queries[0]![1]).toMatch(/set_config\('statement_timeout'/);
     expect(queries[0]![2]).toMatch(/countersign_decision_read/);
-    expect(queries[1]).toEqual([expect.stringMatching(/countersign_decision_write/)]);
-    expect(queries[2]).toEqual(["commit"]);
+    expect(queries[1]).toEqual([expect.stringMatching(/countersign_decision_write/), expect.stringMatching(/countersign_decision_in_time/), "commit"]);
   });
 
-  it("repeats a decided transaction in three", async () => {
+  it("repeats a decided transaction in two", async () => {
     const body = assetTransfer();
     expect((await deliver(body)).verdict).toBe("signed");
     const again = await deliver(body);
     expect(again.verdict).toBe("signed");
-    expect(again.queries).toHaveLength(3);
+    expect(again.queries).toHaveLength(2);
   });
 
-  it("denies in three, and defers opening a review in three", async () => {
+  it("denies in two, and defers opening a review in two", async () => {
     const denied = await deliver(assetTransfer({ amount: "25" }));
     expect(denied.verdict).toBe("canceled");
-    expect(denied.queries).toHaveLength(3);
+    expect(denied.queries).toHaveLength(2);
     const deferred = await deliver(assetTransfer({ amount: "6" }));
     expect(deferred.verdict).toBe("pending");
-    expect(deferred.queries).toHaveLength(3);
+    expect(deferred.queries).toHaveLength(2);
     const reviews = await tdb.handle.db.selectFrom("reviews").select("transaction_name").execute();
     expect(reviews.length).toBe(1);
   });
