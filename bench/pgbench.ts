@@ -10,7 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { connectClient } from "./durable-server.js";
 import { foldToDigits, renderPgbenchScript, type ReplayScript } from "./replay-script.js";
-import { withCpuSplit, type CpuSplit } from "./cpu-split.js";
+import { reapedChildrenTicks, withCpuSplit, type CpuSplit, type TicksReader } from "./cpu-split.js";
 
 const run = promisify(execFile);
 
@@ -44,9 +44,11 @@ export function findPgbench(): string | undefined {
   return undefined;
 }
 
-export async function replay(url: string, script: ReplayScript, options: { seconds: number; clients: number }): Promise<ReplayResult> {
+/** Replays `script`, watching the CPU time of `watched` (pgbench's own is added where it runs). */
+export async function replay(url: string, script: ReplayScript, options: { seconds: number; clients: number; watched?: Record<string, TicksReader> }): Promise<ReplayResult> {
   const pgbench = findPgbench();
-  const { value, cpu } = await withCpuSplit(() => (pgbench ? runPgbench(pgbench, url, script, options) : runNodeDriver(url, script, options)));
+  const watched = pgbench ? { ...options.watched, pgbench: reapedChildrenTicks() } : options.watched;
+  const { value, cpu } = await withCpuSplit(() => (pgbench ? runPgbench(pgbench, url, script, options) : runNodeDriver(url, script, options)), watched);
   return { ...value, cpu };
 }
 

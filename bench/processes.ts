@@ -58,6 +58,7 @@ export function cleanUpOnSignals(): void {
 
 export interface HttpProcess {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -81,7 +82,7 @@ export async function startHttpProcess(args: string[], options: { env: NodeJS.Pr
     await stop();
     throw new Error(`${options.label} did not start: ${String(error)}\n${stderr}`);
   }
-  return { url, stop };
+  return { url, pid: child.pid!, stop };
 }
 
 async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {

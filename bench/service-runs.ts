@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { processTicks, type TicksReader } from "./cpu-split.js";
 import { checkpoint, connectClient, freshDatabase } from "./durable-server.js";
 import { onCleanup, startHttpProcess } from "./processes.js";
 import { runLoad, type LoadResult } from "./webhook-throughput.js";
@@ -46,7 +47,7 @@ function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 export async function bareExpressCeiling(root: string, seconds: number, connections: number): Promise<LoadResult> {
   const app = await startHttpProcess([path.join(root, "bench/bare-express.mjs")], { env: serviceEnv({}), cwd: root, readyPath: "/healthz", label: "bare express" });
   try {
-    return await runLoad(`${app.url}/v1/cosigner/webhook`, { seconds, connections });
+    return await runLoad(`${app.url}/v1/cosigner/webhook`, { seconds, connections, watched: { "bare express": processTicks(app.pid) } });
   } finally {
     await app.stop();
   }
@@ -57,6 +58,8 @@ export interface ServiceRun {
   root: string;
   /** The durable server's URL, or null for the embedded PGlite. */
   server: string | null;
+  /** The durable server's CPU time, where it can be read. */
+  serverCpu?: TicksReader | null;
   policies: string;
   seconds: number;
   connections: number;
@@ -78,7 +81,8 @@ export async function countersignRun(r: ServiceRun): Promise<ServiceFigure> {
     const service = await startHttpProcess([path.join(r.root, "dist/src/cli.js"), "serve"], { env, cwd: r.root, readyPath: "/readyz", label: `countersign (${r.label})` });
     let load: LoadResult;
     try {
-      load = await runLoad(`${service.url}/v1/cosigner/webhook`, { seconds: r.seconds, connections: r.connections, wallets: r.wallets });
+      const watched = { service: processTicks(service.pid), ...(r.server && r.serverCpu ? { postgres: r.serverCpu } : {}) };
+      load = await runLoad(`${service.url}/v1/cosigner/webhook`, { seconds: r.seconds, connections: r.connections, wallets: r.wallets, watched });
     } finally {
       await service.stop();
     }

@@ -8,7 +8,7 @@
 import { rmSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
-import { fmtSteal } from "./cpu-split.js";
+import { fmtCpuPer, fmtSteal, serverTicks, type TicksReader } from "./cpu-split.js";
 import { captureDecisionSql } from "./decision-sql.js";
 import { checkpoint, freshDatabase, openDurableServer, serverSettings, type DurableServer } from "./durable-server.js";
 import { onCleanup } from "./processes.js";
@@ -36,22 +36,24 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
   onCleanup(server.stop);
   await printHeader(server, o);
 
+  const serverCpu = server.postmasterPid === null ? null : serverTicks(server.postmasterPid);
   const built = await buildCheckout(ROOT);
   console.log(`  built this checkout (npm run build) in ${built.toFixed(0)} s: services run dist/ with node, no tsx`);
   console.log(`  every HTTP figure follows a ${WARMUP_SECONDS} s warm-up at the same load, not counted`);
 
-  const { floor, ceiling } = await sqlFigures(server.url, o.seconds);
+  const { floor, ceiling } = await sqlFigures(server.url, o.seconds, serverCpu);
   const http = await bareExpressCeiling(ROOT, o.seconds, 16);
   console.log(`  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}${fmtSteal(http.cpu)}`);
+  printCpu("request", http.requests, http.cpu?.processMs);
 
   console.log(`\ncountersign, full webhook path (built JS, own process), example policy (2 windows), distinct transactions over ${WALLETS.toLocaleString("en")} wallets, ${o.seconds} s each`);
-  const at16 = await countersignRun({ root: ROOT, server: server.url, policies: POLICIES, seconds: o.seconds, connections: 16, wallets: WALLETS, label: "16 connections" });
+  const at16 = await countersignRun({ root: ROOT, server: server.url, serverCpu, policies: POLICIES, seconds: o.seconds, connections: 16, wallets: WALLETS, label: "16 connections" });
   printService(at16);
-  const at64 = await countersignRun({ root: ROOT, server: server.url, policies: POLICIES, seconds: o.seconds, connections: 64, wallets: WALLETS, label: "64 connections" });
+  const at64 = await countersignRun({ root: ROOT, server: server.url, serverCpu, policies: POLICIES, seconds: o.seconds, connections: 64, wallets: WALLETS, label: "64 connections" });
   printService(at64);
   const hotPolicies = bundleWithLimitsOutOfReach(POLICIES);
   onCleanup(async () => rmSync(hotPolicies, { recursive: true, force: true }));
-  const hot = await countersignRun({ root: ROOT, server: server.url, policies: hotPolicies, seconds: o.seconds, connections: 16, wallets: 1, label: "hot wallet, 16 conns" });
+  const hot = await countersignRun({ root: ROOT, server: server.url, serverCpu, policies: hotPolicies, seconds: o.seconds, connections: 16, wallets: 1, label: "hot wallet, 16 conns" });
   printService(hot);
   console.log(`  (hot wallet: every transfer from one wallet, example policy with its limits out of reach; ratio hot/uncontended ${(hot.perSecond / at16.perSecond).toFixed(2)})`);
 
@@ -59,7 +61,7 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
   const pglite = await countersignRun({ root: ROOT, server: null, policies: POLICIES, seconds: o.seconds, connections: 16, wallets: WALLETS, label: "PGlite, 16 conns" });
   printService(pglite);
 
-  const baseline = await baselineFigure(server.url, o);
+  const baseline = await baselineFigure(server.url, serverCpu, o);
 
   console.log("\nratios (goals from issue 13)");
   for (const line of ratioLines({ at16, floor, ceiling, hot, baseline: baseline?.figure ?? null, baselineRef: baseline?.ref ?? null })) console.log(`  ${line}`);
@@ -75,26 +77,29 @@ async function printHeader(server: DurableServer, o: ThroughputOptions): Promise
   if (s.fsync !== "on" || s.synchronousCommit !== "on") console.log("  WARNING: this server does not make commits durable; the figures flatter every decision");
 }
 
-async function sqlFigures(serverUrl: string, seconds: number): Promise<{ floor: ReplayResult; ceiling: ReplayResult }> {
+async function sqlFigures(serverUrl: string, seconds: number, serverCpu: TicksReader | null): Promise<{ floor: ReplayResult; ceiling: ReplayResult }> {
+  const watched: Record<string, TicksReader> = serverCpu ? { postgres: serverCpu } : {};
   const captureDb = await freshDatabase(serverUrl, "sql");
   onCleanup(captureDb.drop);
   const sql = await captureDecisionSql(captureDb.url, POLICIES, WALLETS);
   const floorDb = await freshDatabase(serverUrl, "floor");
   onCleanup(floorDb.drop);
   await checkpoint(serverUrl);
-  const floor = await replay(floorDb.url, sql.floor, { seconds, clients: PGBENCH_CLIENTS });
+  const floor = await replay(floorDb.url, sql.floor, { seconds, clients: PGBENCH_CLIENTS, watched });
   await floorDb.drop();
   console.log(`\nthe database alone, ${PGBENCH_CLIENTS} clients, ${seconds} s each`);
   console.log(`  durable floor: one decision row, autocommitted, ${floor.driver}   ${fmtRate(floor.perSecond)} tps${fmtSteal(floor.cpu)}`);
+  printCpu("transaction", floor.transactions, floor.cpu?.processMs);
   await checkpoint(serverUrl);
-  const ceiling = await replay(captureDb.url, sql.ceiling, { seconds, clients: PGBENCH_CLIENTS });
+  const ceiling = await replay(captureDb.url, sql.ceiling, { seconds, clients: PGBENCH_CLIENTS, watched });
   await captureDb.drop();
   const roundTrips = new Set(sql.ceiling.roundTrips).size;
   console.log(`  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps${fmtSteal(ceiling.cpu)}`);
+  printCpu("transaction", ceiling.transactions, ceiling.cpu?.processMs);
   return { floor, ceiling };
 }
 
-async function baselineFigure(serverUrl: string, o: ThroughputOptions): Promise<{ ref: string; figure: ServiceFigure } | null> {
+async function baselineFigure(serverUrl: string, serverCpu: TicksReader | null, o: ThroughputOptions): Promise<{ ref: string; figure: ServiceFigure } | null> {
   if (o.baselineRef === "none") {
     console.log("\nbaseline: skipped (BENCH_BASELINE_REF=none)");
     return null;
@@ -105,7 +110,7 @@ async function baselineFigure(serverUrl: string, o: ThroughputOptions): Promise<
     return null;
   }
   console.log(`\nbaseline: ${o.baselineRef} (${prepared.commit.slice(0, 7)}) built in a temporary worktree in ${prepared.buildSeconds.toFixed(0)} s, its own example policy, 16 conns, ${o.seconds} s`);
-  const figure = await countersignRun({ root: prepared.root, server: serverUrl, policies: path.join(prepared.root, "policies"), seconds: o.seconds, connections: 16, wallets: WALLETS, label: `baseline ${o.baselineRef}` });
+  const figure = await countersignRun({ root: prepared.root, server: serverUrl, serverCpu, policies: path.join(prepared.root, "policies"), seconds: o.seconds, connections: 16, wallets: WALLETS, label: `baseline ${o.baselineRef}` });
   printService(figure);
   await prepared.remove();
   return { ref: o.baselineRef, figure };
@@ -114,6 +119,13 @@ async function baselineFigure(serverUrl: string, o: ThroughputOptions): Promise<
 function printService(f: ServiceFigure): void {
   const allowed = f.allowed === null ? "" : `   allowed ${f.allowed.toLocaleString("en")} of ${f.rows.toLocaleString("en")} rows`;
   console.log(`  ${f.label.padEnd(22)} ${fmtRate(f.perSecond)} decisions/s   p50 ${ms(f.latencyP50)}   p99 ${ms(f.latencyP99)}   p99.9 ${ms(f.latencyP999)}   non-2xx ${f.non2xx}${f.errors ? `   errors ${f.errors}` : ""}${allowed}${fmtSteal(f.cpu)}`);
+  printCpu("decision", f.requests, f.cpu?.processMs);
+}
+
+/** The watched processes' CPU time per unit of work, under the figure it belongs to. */
+function printCpu(unit: string, units: number, processMs: Record<string, number> | undefined): void {
+  const line = fmtCpuPer(unit, units, processMs);
+  if (line) console.log(`    ${line}`);
 }
 
 export function fmtRate(n: number): string {

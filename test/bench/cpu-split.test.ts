@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { fmtSteal, splitBetween, withCpuSplit } from "../../bench/cpu-split.js";
+import { fmtCpuPer, fmtSteal, parentIfNamed, parseProcStat, processTicks, splitBetween, withCpuSplit } from "../../bench/cpu-split.js";
 
 describe("the CPU split printed beside each bench figure", () => {
   it("reads steal and idle (with iowait) as shares of all ticks between two samples", () => {
@@ -17,5 +18,33 @@ describe("the CPU split printed beside each bench figure", () => {
   it("hands back what the measured work returned", async () => {
     const { value } = await withCpuSplit(async () => 42);
     expect(value).toBe(42);
+  });
+
+  it("reads a process's CPU time after a command name holding spaces and parentheses", () => {
+    // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime ...
+    const stat = "4242 (node (a) b) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 30 7 3 20 0 11 0";
+    expect(parseProcStat(stat)).toEqual({ ppid: 17, own: 280, reaped: 10 });
+    expect(parseProcStat("1 (x) S 0")).toBeNull();
+  });
+
+  it("reports the CPU time a watched process spent during the run, per unit of work", async () => {
+    const { cpu } = await withCpuSplit(
+      async () => {
+        // 100 ms of this process's CPU, however long the machine takes to give it
+        const start = process.cpuUsage();
+        const used = () => process.cpuUsage(start);
+        while (used().user + used().system < 100_000) Math.sqrt(Math.random());
+      },
+      { bench: processTicks(process.pid), gone: () => null },
+    );
+    expect(cpu?.processMs?.bench).toBeGreaterThanOrEqual(80);
+    expect(cpu?.processMs).not.toHaveProperty("gone");
+    expect(fmtCpuPer("decision", 100, { service: 171, postgres: 164 })).toBe("cpu per decision: service 1.71 ms   postgres 1.64 ms");
+    expect(fmtCpuPer("decision", 100, {})).toBe("");
+  });
+
+  it("finds a process's parent only when the process has the expected name", () => {
+    expect(parentIfNamed(process.pid, "no-such-name")).toBeNull();
+    expect(parentIfNamed(process.pid, readFileSync("/proc/self/comm", "utf8").trim())).toBe(process.ppid);
   });
 });
