@@ -6,9 +6,10 @@
  * say why (naming the failing cases) — a broken pull request never unloads a good policy.
  */
 import { describeError, type Logger } from "../log.js";
-import type { ReadOptions } from "./bundle-files.js";
+import { readBundleFiles, type ReadOptions } from "./bundle-files.js";
 import { runPolicyTests } from "./check.js";
-import { loadBundle } from "./load.js";
+import { bundleDigest } from "./digest.js";
+import { bundleFromFiles, loadBundle } from "./load.js";
 import type { PolicyBundle } from "./types.js";
 
 export type RefusalReason = "invalid" | "tests_failed" | "unreadable";
@@ -92,15 +93,19 @@ export class ActivePolicy {
   async reload(): Promise<boolean> {
     this.lastReloadAt = new Date();
     try {
-      const loaded = await loadBundle(this.bundle.directory, this.readOptions);
-      if (!loaded.ok) return this.refuse({ reason: "invalid", message: loaded.error.message, failedCases: [], digest: null });
-      const candidate = loaded.value;
-      if (candidate.digest === this.bundle.digest) {
+      const read = await readBundleFiles(this.bundle.directory, this.readOptions);
+      // Files as they were are not compiled again: compiling blocks the event loop (tens of ms for
+      // the example bundle) and this runs every poll, under load. The digest covers every byte.
+      const digest = read.problems.length === 0 ? bundleDigest(read.files) : null;
+      if (digest === this.bundle.digest) {
         this.refusal = null;
         return false;
       }
       // The same refused files are not re-tested (and re-logged) on every poll.
-      if (this.refusal !== null && this.refusal.digest === candidate.digest) return false;
+      if (digest !== null && this.refusal?.digest === digest) return false;
+      const loaded = bundleFromFiles(this.bundle.directory, read.files, read.problems);
+      if (!loaded.ok) return this.refuse({ reason: "invalid", message: loaded.error.message, failedCases: [], digest: null });
+      const candidate = loaded.value;
       const tested = await testBundle(candidate);
       if (!tested.ok) return this.refuse(tested.refusal);
       this.refusal = null;
