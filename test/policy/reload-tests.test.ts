@@ -162,29 +162,36 @@ describe("reload runs the bundle's own tests", () => {
   it("swaps to a valid bundle on SIGHUP while 500 requests are in flight: none fails, every row has the old or the new digest", async () => {
     const oldDigest = (await serve.status()).digest;
     const newDigest = await digestOf("v3", "allow");
-    const bodies = Array.from({ length: 500 }, (_, i) => assetTransfer({ source: `vaults/5c3f1a2b9d7e/wallets/inflight${i}` }));
-    let answered = 0;
+    // 500 deliveries in flight from the first moment until the swap is seen, each answered one
+    // replaced by a new one; then one more from each, begun after the swap. (A fixed burst of 500
+    // could all be answered before the reload finished, and then prove nothing about the swap.)
+    const names: string[] = [];
+    const statuses: number[] = [];
     let swapped: Promise<PolicyStatus> | undefined;
-    const statuses = await Promise.all(
-      bodies.map(async (b) => {
-        const res = await fetch(`${serve.url}/v1/cosigner/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(b) });
-        await res.arrayBuffer();
-        if (++answered === 100) {
-          publish(dir, "v3", "allow");
-          serve.sighup();
-          swapped = serve.until((s) => s.version === "v3");
-        }
-        return res.status;
+    let swapSeen = false;
+    const deliver = async () => {
+      const body = assetTransfer({ source: `vaults/5c3f1a2b9d7e/wallets/inflight${names.length}` });
+      names.push(body.name);
+      const res = await fetch(`${serve.url}/v1/cosigner/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+      if (statuses.length === 100) {
+        publish(dir, "v3", "allow");
+        serve.sighup();
+        swapped = serve.until((st) => st.version === "v3").finally(() => (swapSeen = true));
+      }
+    };
+    await Promise.all(
+      Array.from({ length: 500 }, async () => {
+        do await deliver();
+        while (!swapSeen);
+        await deliver();
       }),
     );
-    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(statuses.filter((st) => st !== 200)).toEqual([]);
     expect(await swapped).toMatchObject({ version: "v3", digest: newDigest, lastReloadError: null });
-    const rows = await tdb.handle.db
-      .selectFrom("decisions")
-      .select(["policy_digest"])
-      .where("transaction_name", "in", bodies.map((b) => b.name))
-      .execute();
-    expect(rows).toHaveLength(500);
+    const rows = await tdb.handle.db.selectFrom("decisions").select(["policy_digest"]).where("transaction_name", "in", names).execute();
+    expect(rows).toHaveLength(names.length);
     const digests = new Set(rows.map((r) => r.policy_digest));
     expect([...digests].every((d) => d === oldDigest || d === newDigest)).toBe(true);
     expect(digests.has(oldDigest)).toBe(true);
