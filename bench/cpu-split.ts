@@ -120,9 +120,13 @@ export async function withCpuSplit<T>(run: () => Promise<T>, watched: Record<str
   return { value, cpu: Object.keys(processMs).length > 0 ? { ...split, processMs } : split };
 }
 
-/** `   steal 3%` (nothing where it could not be read). */
-export function fmtSteal(cpu: CpuSplit | null | undefined): string {
-  return cpu ? `   steal ${cpu.stealPct.toFixed(0)}%` : "";
+/**
+ * `   steal 3%   idle 15%` (nothing where it could not be read). Idle is printed because a figure
+ * can be limited without any CPU being full: with the service, Postgres and the load client on the
+ * same cores, a core idles while the only runnable work is one single-threaded process's.
+ */
+export function fmtMachineCpu(cpu: CpuSplit | null | undefined): string {
+  return cpu ? `   steal ${cpu.stealPct.toFixed(0)}%   idle ${cpu.idlePct.toFixed(0)}%` : "";
 }
 
 /** `cpu per decision: service 1.71 ms  postgres 1.64 ms` — each group's CPU time over `units`; empty when none was read. */

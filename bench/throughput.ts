@@ -8,7 +8,7 @@
 import { rmSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
-import { fmtCpuPer, fmtSteal, serverTicks, type TicksReader } from "./cpu-split.js";
+import { fmtCpuPer, fmtMachineCpu, serverTicks, type TicksReader } from "./cpu-split.js";
 import { captureDecisionSql } from "./decision-sql.js";
 import { checkpoint, freshDatabase, openDurableServer, serverSettings, type DurableServer } from "./durable-server.js";
 import { onCleanup } from "./processes.js";
@@ -43,7 +43,7 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
 
   const { floor, ceiling } = await sqlFigures(server.url, o.seconds, serverCpu);
   const http = await bareExpressCeiling(ROOT, o.seconds, 16);
-  console.log(`  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}${fmtSteal(http.cpu)}`);
+  console.log(`  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}${fmtMachineCpu(http.cpu)}`);
   printCpu("request", http.requests, http.cpu?.processMs);
 
   console.log(`\ncountersign, full webhook path (built JS, own process), example policy (2 windows), distinct transactions over ${WALLETS.toLocaleString("en")} wallets, ${o.seconds} s each`);
@@ -88,13 +88,13 @@ async function sqlFigures(serverUrl: string, seconds: number, serverCpu: TicksRe
   const floor = await replay(floorDb.url, sql.floor, { seconds, clients: PGBENCH_CLIENTS, watched });
   await floorDb.drop();
   console.log(`\nthe database alone, ${PGBENCH_CLIENTS} clients, ${seconds} s each`);
-  console.log(`  durable floor: one decision row, autocommitted, ${floor.driver}   ${fmtRate(floor.perSecond)} tps${fmtSteal(floor.cpu)}`);
+  console.log(`  durable floor: one decision row, autocommitted, ${floor.driver}   ${fmtRate(floor.perSecond)} tps${fmtMachineCpu(floor.cpu)}`);
   printCpu("transaction", floor.transactions, floor.cpu?.processMs);
   await checkpoint(serverUrl);
   const ceiling = await replay(captureDb.url, sql.ceiling, { seconds, clients: PGBENCH_CLIENTS, watched });
   await captureDb.drop();
   const roundTrips = new Set(sql.ceiling.roundTrips).size;
-  console.log(`  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps${fmtSteal(ceiling.cpu)}`);
+  console.log(`  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps${fmtMachineCpu(ceiling.cpu)}`);
   printCpu("transaction", ceiling.transactions, ceiling.cpu?.processMs);
   return { floor, ceiling };
 }
@@ -118,7 +118,7 @@ async function baselineFigure(serverUrl: string, serverCpu: TicksReader | null, 
 
 function printService(f: ServiceFigure): void {
   const allowed = f.allowed === null ? "" : `   allowed ${f.allowed.toLocaleString("en")} of ${f.rows.toLocaleString("en")} rows`;
-  console.log(`  ${f.label.padEnd(22)} ${fmtRate(f.perSecond)} decisions/s   p50 ${ms(f.latencyP50)}   p99 ${ms(f.latencyP99)}   p99.9 ${ms(f.latencyP999)}   non-2xx ${f.non2xx}${f.errors ? `   errors ${f.errors}` : ""}${allowed}${fmtSteal(f.cpu)}`);
+  console.log(`  ${f.label.padEnd(22)} ${fmtRate(f.perSecond)} decisions/s   p50 ${ms(f.latencyP50)}   p99 ${ms(f.latencyP99)}   p99.9 ${ms(f.latencyP999)}   non-2xx ${f.non2xx}${f.errors ? `   errors ${f.errors}` : ""}${allowed}${fmtMachineCpu(f.cpu)}`);
   printCpu("decision", f.requests, f.cpu?.processMs);
 }
 
