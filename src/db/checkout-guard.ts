@@ -1,12 +1,15 @@
 /**
- * Ties the Postgres connections a piece of work checks out to a guard (the decision deadline,
- * src/decision/deadline.ts) without threading it through every repository function: the pool
- * wrapper in connect.ts asks `guardCheckout` about each client it hands out, within the work's
- * async context. When the guard expires, every client the work still holds is destroyed rather
- * than returned to the pool: a server that was paused then finds its session gone and rolls the
- * transaction back; it can never commit it later.
+ * Ties the Postgres connection a decision checks out to its guard (the decision deadline,
+ * src/decision/deadline.ts): the pipeline opener in connect.ts passes the guard it was given to
+ * `guardCheckout`. When the guard expires, the client is destroyed rather than returned to the
+ * pool: a server that was paused then finds its session gone and rolls the transaction back; it
+ * can never commit it later.
+ *
+ * The guard is passed, not found in an AsyncLocalStorage scope: on Node 20 any AsyncLocalStorage
+ * turns on async_hooks' promise hook for every promise in the process, which cost the service
+ * about a tenth of its CPU per decision (issue 13's note). Only the decision's transaction needs
+ * the guard; its other reads (the address-book copy) commit nothing.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 
 export interface CheckoutGuard {
   readonly expired: boolean;
@@ -21,23 +24,16 @@ export class CheckoutRefused extends Error {
   }
 }
 
-const scope = new AsyncLocalStorage<CheckoutGuard>();
-
-export function runGuarded<T>(guard: CheckoutGuard, work: () => Promise<T>): Promise<T> {
-  return scope.run(guard, work);
-}
-
 /** What connect.ts needs of a pooled pg client. */
 export interface ReleasableClient {
   release(error?: Error | boolean): void;
 }
 
 /**
- * Called by the pool wrapper for each checkout. Outside guarded work: the client as is. Inside: a
+ * Called by the pipeline opener for each checkout. Without a guard: the client as is. With one: a
  * client whose release is idempotent, destroyed (released with an error) if the guard expires first.
  */
-export function guardCheckout<C extends ReleasableClient>(client: C): C {
-  const guard = scope.getStore();
+export function guardCheckout<C extends ReleasableClient>(client: C, guard: CheckoutGuard | undefined): C {
   if (guard === undefined) return client;
   if (guard.expired) {
     // The wait for a free connection outlived the deadline: hand it back unused.

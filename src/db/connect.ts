@@ -59,12 +59,11 @@ function openPostgres(url: string, max: number): DatabaseHandle {
   // would emit an unhandled 'error' and kill the process. The client is then not queryable: its
   // next query fails (the decision defers) and the pool discards it on release.
   pool.on("connect", (client) => client.on("error", () => undefined));
-  // Each checkout passes the decision deadline's guard (checkout-guard.ts), which destroys the
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // The decision's checkout passes its deadline's guard (checkout-guard.ts), which destroys the
   // client if the deadline strikes while the decision holds it.
-  const guarded = { connect: async () => guardCheckout(await pool.connect()), end: () => pool.end() };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
-  registerPipelines(db, async (work) => {
-    const client = await guarded.connect();
+  registerPipelines(db, async (work, guard) => {
+    const client = guardCheckout(await pool.connect(), guard);
     try {
       // pg.Pool hands out pg.Client instances; PoolClient's type leaves out their connection.
       return await work(pgPipeline(client as unknown as pg.Client));

@@ -11,6 +11,7 @@
  */
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
+import type { CheckoutGuard } from "./checkout-guard.js";
 import type { Db } from "./connect.js";
 
 export interface Statement {
@@ -25,8 +26,8 @@ export interface Pipeline {
   send(statements: readonly Statement[]): Promise<Record<string, unknown>[]>;
 }
 
-/** Holds one connection for `work`, then hands it back. */
-export type PipelineOpener = <T>(work: (pipeline: Pipeline) => Promise<T>) => Promise<T>;
+/** Holds one connection for `work`, then hands it back; a guard's expiry destroys it (checkout-guard.ts). */
+export type PipelineOpener = <T>(work: (pipeline: Pipeline) => Promise<T>, guard?: CheckoutGuard) => Promise<T>;
 
 const openers = new WeakMap<Db, PipelineOpener>();
 
@@ -35,10 +36,10 @@ export function registerPipelines(db: Db, opener: PipelineOpener): void {
   openers.set(db, opener);
 }
 
-export function withPipeline<T>(db: Db, work: (pipeline: Pipeline) => Promise<T>): Promise<T> {
+export function withPipeline<T>(db: Db, work: (pipeline: Pipeline) => Promise<T>, guard?: CheckoutGuard): Promise<T> {
   const opener = openers.get(db);
   if (!opener) throw new Error("this database was not opened by openDatabase: it has no pipeline");
-  return opener(work);
+  return opener(work, guard);
 }
 
 /** A pipeline over a pg client created with `pipeline: true`. */

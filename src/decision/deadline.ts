@@ -9,7 +9,8 @@
  *   (`countersign_decision_in_time`, pipelined between the write and the COMMIT: session.ts). A
  *   write held past the deadline after it was sent — by a lock, a paused server — fails that check,
  *   and the COMMIT behind it rolls back;
- * - at the deadline, every Postgres connection the decision holds is destroyed (checkout-guard.ts):
+ * - at the deadline, the Postgres connection the decision's transaction holds is destroyed
+ *   (checkout-guard.ts, given the deadline by session.ts):
  *   an uncommitted transaction dies with its session, even on a server that was paused and resumes.
  * A COMMIT that passed the check when the deadline strikes may still complete (the server's budget
  * starts when `begin` reaches it, a network hop after the service's); its row then stands and the
@@ -17,7 +18,7 @@
  * On PGlite (one in-process connection) there is no connection to destroy; the checks roll the late
  * transaction back.
  */
-import { runGuarded, type CheckoutGuard } from "../db/checkout-guard.js";
+import type { CheckoutGuard } from "../db/checkout-guard.js";
 
 export const DEFAULT_DECISION_TIMEOUT_MS = 5_000;
 
@@ -85,7 +86,7 @@ export async function withinDeadline<T>(budgetMs: number, startedAt: number, wor
       resolve({ done: false, budgetMs });
     }, deadline.remainingMs());
   });
-  const running = runGuarded(deadline, () => work(deadline)).then((value): WithinDeadline<T> => ({ done: true, value }));
+  const running = work(deadline).then((value): WithinDeadline<T> => ({ done: true, value }));
   // After the deadline the abandoned work fails (destroyed connection, DeadlinePassed): expected.
   running.catch(() => undefined);
   try {

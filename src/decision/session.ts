@@ -89,7 +89,7 @@ export function withDecisionSession<T>(db: Db, deadline: Deadline, work: (sessio
       if (open) await rollback(pipeline);
       throw error;
     }
-  });
+  }, deadline);
 }
 
 async function rollback(pipeline: Pipeline): Promise<void> {
