@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestContext } from "./http/request-context.js";
 import { createLogger, logLevelFrom } from "./log.js";
-import { withLogContext } from "./telemetry/log-context.js";
+import { requestIdOf } from "./http/envelope.js";
 import { traced } from "./telemetry/tracing.js";
 
 function capture(level?: "debug" | "info" | "warn" | "error") {
@@ -45,21 +45,13 @@ describe("log lines", () => {
     expect(lines[0]).toMatchObject({ token: "[redacted]", headers: { authorization: "[redacted]" }, body: "[redacted]" });
   });
 
-  it("carry the request id of the work they are written for; the caller's own fields win", () => {
-    const { logger, lines } = capture();
-    withLogContext({ requestId: "req-1" }, () => logger.info({}, "inside"));
-    withLogContext({ requestId: "req-1" }, () => logger.info({ requestId: "given" }, "given"));
-    logger.info({}, "outside");
-    expect(lines.map((l) => [l.msg, l.requestId])).toEqual([["inside", "req-1"], ["given", "given"], ["outside", undefined]]);
-  });
-
-  it("carry the request id through an HTTP request's asynchronous handling", async () => {
+  it("carry the request id a handler names, the one answered in X-Request-Id, after asynchronous work", async () => {
     const { logger, lines } = capture();
     const app = express();
     app.use(requestContext);
     app.post("/x", express.raw({ type: () => true }), async (_req, res) => {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      logger.info({}, "handled");
+      logger.info({ requestId: requestIdOf(res) }, "handled");
       res.end();
     });
     const server = app.listen(0, "127.0.0.1");

@@ -1,7 +1,7 @@
 /**
- * One JSON line per event on stdout, through pino. Every line carries the request id of the
- * request it was written for and the trace and span ids of the active span (when OpenTelemetry
- * is on), so a line leads to its trace and a trace to its lines.
+ * One JSON line per event on stdout, through pino. A line written for a request carries its
+ * request id (the handler passes it), and every line the trace and span ids of the active span
+ * (when OpenTelemetry is on), so a line leads to its trace and a trace to its lines.
  *
  * Never pass request bodies, tokens or key material here: bodies hold addresses and amounts and
  * belong in the audit row, not in logs. As a second line of defence the fields named in
@@ -15,7 +15,6 @@
  * its audit row, which is committed before any answer.
  */
 import { pino, stdTimeFunctions, type DestinationStream, type LevelWithSilent } from "pino";
-import { logContext } from "./telemetry/log-context.js";
 import { activeTraceIds } from "./telemetry/tracing.js";
 
 type Level = "debug" | "info" | "warn" | "error";
@@ -55,7 +54,7 @@ export function createLogger(options: { level?: Level; write?: (line: string) =>
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
       // Fields passed by the caller win over these.
-      mixin: () => ({ ...logContext(), ...activeTraceIds() }),
+      mixin: () => activeTraceIds(),
     },
     destination,
   );
