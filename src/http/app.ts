@@ -32,6 +32,9 @@ export interface AppOptions {
 export function createApp(options: AppOptions): express.Express {
   const app = express();
   app.disable("x-powered-by");
+  // No ETag: every answer here is fresh (a decision, a status); computing one hashed each co-signer
+  // answer for nothing (src/http/request-body.ts says what dropping it and body-parser saved).
+  app.set("etag", false);
   app.set("trust proxy", false);
   app.set("query parser", "simple");
   app.use(requestContext);

@@ -3,14 +3,31 @@
  * co-signer's is not guaranteed), a byte limit, strict UTF-8, and a structural check before any
  * recursive code touches the value — a nesting bomb or a `__proto__` key is refused here.
  */
-import express, { type RequestHandler } from "express";
+import type { RequestHandler } from "express";
 import { AppError } from "../errors.js";
+import { readRequestBody, RequestBodyError, type BodyFailure } from "./request-body.js";
 
 export const MAX_JSON_DEPTH = 64;
 const MAX_JSON_NODES = 200_000;
 
+const BODY_ERRORS: Record<BodyFailure, () => AppError> = {
+  too_large: () => new AppError("PAYLOAD_TOO_LARGE", "request body is over the size limit"),
+  unsupported_encoding: () => new AppError("UNSUPPORTED_MEDIA_TYPE", "request body encoding is not supported"),
+  unreadable: () => new AppError("BAD_JSON", "request body could not be read"),
+  already_read: () => new AppError("INTERNAL", "internal error"),
+};
+
+/** Sets `req.body` to the body's bytes (any content type, decoded, at most `limitBytes`). */
 export function rawBody(limitBytes: number): RequestHandler {
-  return express.raw({ type: () => true, limit: limitBytes, inflate: true });
+  return (req, _res, next) => {
+    readRequestBody(req, limitBytes).then(
+      (body) => {
+        req.body = body;
+        next();
+      },
+      (error: unknown) => next(error instanceof RequestBodyError ? BODY_ERRORS[error.reason]() : error),
+    );
+  };
 }
 
 /** Parses the raw body read by `rawBody`; throws AppError BAD_JSON. */
