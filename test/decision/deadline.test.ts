@@ -19,13 +19,25 @@ const HOLD_MS = 6_000;
 
 type Service = Awaited<ReturnType<typeof startTestService>>;
 
-/** Delivers `body` while `hold` keeps the database busy; the hold ends at the answer or after HOLD_MS. */
-async function deliverDuringHold(cosigner: CosignerSimulator, body: unknown, hold: (released: Promise<void>) => Promise<void>): Promise<Delivery> {
+/**
+ * Delivers `body` once `hold` keeps the database busy (it calls `held` when its hold is in place);
+ * the hold ends at the answer or after HOLD_MS.
+ */
+async function deliverDuringHold(
+  cosigner: CosignerSimulator,
+  body: unknown,
+  hold: (released: Promise<void>, held: () => void) => Promise<void>,
+): Promise<Delivery> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
+  let held!: () => void;
+  const inPlace = new Promise<void>((resolve) => (held = resolve));
   const timer = setTimeout(release, HOLD_MS);
-  const holding = hold(released);
+  const holding = hold(released, held);
   try {
+    // A delivery sent before the hold is in place would be decided at once (a race the test lost
+    // once decisions got faster).
+    await Promise.race([inPlace, holding]);
     return await cosigner.deliver(body);
   } finally {
     release();
@@ -55,10 +67,11 @@ describe("decision deadline on a Postgres server", () => {
 
   it("a lock held past the deadline: 503 at the deadline, nothing committed after the lock is freed", async () => {
     const body = assetTransfer();
-    const delivery = await deliverDuringHold(cosigner, body, async (released) => {
+    const delivery = await deliverDuringHold(cosigner, body, async (released, held) => {
       const other = new pg.Client({ connectionString: tdb.url });
       await other.connect();
       await other.query("select pg_advisory_lock(hashtextextended($1, 0))", [`decision:${body.name}`]);
+      held();
       await released;
       await other.end();
     });
@@ -71,9 +84,14 @@ describe("decision deadline on a Postgres server", () => {
 
   it("every pooled connection busy past the deadline: 503, and the late checkout decides nothing", async () => {
     const body = assetTransfer();
-    const delivery = await deliverDuringHold(cosigner, body, async (released) => {
+    const delivery = await deliverDuringHold(cosigner, body, async (released, held) => {
       // Both connections of the pool of 2 are taken by transactions that wait for the release.
-      await Promise.all([0, 1].map(() => tdb.handle.db.transaction().execute(() => released)));
+      let open = 0;
+      const holdOne = () => {
+        if (++open === 2) held();
+        return released;
+      };
+      await Promise.all([0, 1].map(() => tdb.handle.db.transaction().execute(holdOne)));
     });
     expect(delivery.status).toBe(503);
     await tdb.handle.db.selectFrom("decisions").select("id").limit(1).execute();
@@ -100,8 +118,11 @@ describe("decision deadline on the embedded PGlite", () => {
 
   it("its one connection busy past the deadline: 503, and the queued transaction is rolled back, not committed", async () => {
     const body = assetTransfer();
-    const delivery = await deliverDuringHold(cosigner, body, async (released) => {
-      await handle.db.transaction().execute(() => released);
+    const delivery = await deliverDuringHold(cosigner, body, async (released, held) => {
+      await handle.db.transaction().execute(() => {
+        held();
+        return released;
+      });
     });
     expect(delivery.status).toBe(503);
     // The connection is handed out in order: once this read runs, the decision's transaction is over.
