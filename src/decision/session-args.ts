@@ -54,9 +54,9 @@ export function writeArgs(w: WriteParts): Record<string, unknown> {
   const d = w.decision;
   const charges = (w.charges ?? []).map((c) => {
     if (c.amount !== null && !PLAIN_DECIMAL.test(c.amount)) throw new Error("charge amount is not a plain decimal");
-    return { decision_id: d.id, transaction_name: d.transactionName, vault: d.vault, transfer_index: c.transferIndex, hash: groupHashHex(c.key), amount: c.amount, charged_at: d.decidedAt };
+    return { transfer_index: c.transferIndex, hash: groupHashHex(c.key), amount: c.amount };
   });
-  const groups = [...new Set((w.charges ?? []).map((c) => c.key))].map((key) => ({ hash: groupHashHex(key), key, at: d.decidedAt }));
+  const groups = [...new Set((w.charges ?? []).map((c) => c.key))].map((key) => ({ hash: groupHashHex(key), key }));
   return {
     decision: decisionRecord(d),
     review: w.review ? reviewRecord(w.review) : null,

@@ -1,23 +1,23 @@
 /**
  * A decision's database work in two round trips (migrations 20261122T1300_decision_functions,
- * 20261122T1400_decision_in_time):
+ * 20261122T1400_decision_in_time, 20261124T0900_decision_statement_costs):
  *
- *   1. `begin`, `set_config(timeouts)`, `select countersign_decision_read($1)` — pipelined, sent
- *      together (src/db/pipeline.ts): the transaction starts, takes the name's lock, reads the
- *      final decision or the review, the reported failure, and (when evaluation may follow) takes
- *      the window groups' locks and reads their totals;
- *   2. `select countersign_decision_write($1)` — the decision row, review, charges and buckets —
- *      then `select countersign_decision_in_time($1)` and `commit`, pipelined: the server commits
+ *   1. `begin`, `select countersign_decision_read($1, budget)` — pipelined, sent together
+ *      (src/db/pipeline.ts): the transaction starts, sets its timeouts from the budget, takes the
+ *      name's lock, reads the final decision or the review, the reported failure, and (when
+ *      evaluation may follow) takes the window groups' locks and reads their totals;
+ *   2. `select countersign_decision_write($1, budget)` — the decision row, review, charges and
+ *      buckets, then the server's own deadline check — and `commit`, pipelined: the server commits
  *      only if the write finished within the budget the service had left at `begin`; otherwise
  *      the check fails, the transaction is aborted and the COMMIT behind it rolls back.
  *
  * A delivery refused before any write (a body its facts contradict) ends with a COMMIT of its own,
- * which writes nothing. The read, the write and the check are named statements: parsed and planned
- * once per connection, their arguments bound as parameters. Anything that fails rolls back; a
- * connection whose rollback fails is not queryable and the pool discards it.
+ * which writes nothing. The read and the write are named statements: parsed and planned once per
+ * connection, their arguments bound as parameters. Anything that fails rolls back; a connection
+ * whose rollback fails is not queryable and the pool discards it.
  */
 import type { Db } from "../db/connect.js";
-import { withPipeline, type Pipeline, type Statement } from "../db/pipeline.js";
+import { withPipeline, type Pipeline } from "../db/pipeline.js";
 import type { Deadline } from "./deadline.js";
 
 export interface WindowPiecesJson {
@@ -47,13 +47,8 @@ export interface DecisionSession {
   write(args: Record<string, unknown>): Promise<void>;
 }
 
-const TIMEOUTS: Statement = {
-  name: "countersign_decision_timeouts",
-  text: "select set_config('statement_timeout', $1, true), set_config('lock_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $1, true)",
-};
-const READ = { name: "countersign_decision_read", text: "select countersign_decision_read($1::jsonb) as read" };
-const WRITE = { name: "countersign_decision_write", text: "select countersign_decision_write($1::jsonb)" };
-const IN_TIME = { name: "countersign_decision_in_time", text: "select countersign_decision_in_time($1::float8)" };
+const READ = { name: "countersign_decision_read_2", text: "select countersign_decision_read($1::jsonb, $2::float8) as read" };
+const WRITE = { name: "countersign_decision_write_2", text: "select countersign_decision_write($1::jsonb, $2::float8)" };
 
 /**
  * Runs `work` in one transaction on one connection. The transaction commits with the write, or,
@@ -68,12 +63,12 @@ export function withDecisionSession<T>(db: Db, deadline: Deadline, work: (sessio
         deadline.check();
         budgetMs = String(Math.max(1, deadline.remainingMs()));
         open = true;
-        const rows = await pipeline.send([{ text: "begin" }, { ...TIMEOUTS, values: [budgetMs] }, { ...READ, values: [JSON.stringify(args)] }]);
+        const rows = await pipeline.send([{ text: "begin" }, { ...READ, values: [JSON.stringify(args), budgetMs] }]);
         return rows[0]!.read as ReadResult;
       },
       write: async (args) => {
         deadline.check();
-        await pipeline.send([{ ...WRITE, values: [JSON.stringify(args)] }, { ...IN_TIME, values: [budgetMs] }, { text: "commit" }]);
+        await pipeline.send([{ ...WRITE, values: [JSON.stringify(args), budgetMs] }, { text: "commit" }]);
         open = false;
       },
     };
