@@ -14,7 +14,8 @@
  * pending when the process exits. A SIGKILL can lose the last lines: the decision itself is in
  * its audit row, which is committed before any answer.
  */
-import { pino, stdTimeFunctions, type DestinationStream, type LevelWithSilent } from "pino";
+import { pino, type DestinationStream, type LevelWithSilent } from "pino";
+import { isoTime } from "./iso-time.js";
 import { activeTraceIds } from "./telemetry/tracing.js";
 
 type Level = "debug" | "info" | "warn" | "error";
@@ -50,7 +51,8 @@ export function createLogger(options: { level?: Level; write?: (line: string) =>
   const log = pino(
     {
       level: options.level ?? logLevelFrom(process.env),
-      timestamp: stdTimeFunctions.isoTime,
+      // pino's stdTimeFunctions.isoTime, with the faster formatter (src/iso-time.ts).
+      timestamp: () => `,"time":"${isoTime(Date.now())}"`,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
       // Fields passed by the caller win over these.

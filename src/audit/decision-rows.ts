@@ -4,6 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
+import { isoDate } from "../iso-time.js";
 import type { Decision, RuleMatch } from "../policy/types.js";
 
 export interface DecisionRow {
@@ -60,11 +61,11 @@ function evidenceColumns(e: DecisionEvidence | undefined) {
   };
 }
 
-/** The row's columns, jsonb ones as JSON values (what countersign_decision_write takes). */
+/** The row's columns, jsonb ones as JSON values and the time as ISO 8601 text (what countersign_decision_write takes). */
 export function decisionRecord(row: DecisionRow) {
   return {
     id: row.id,
-    decided_at: row.decidedAt,
+    decided_at: isoDate(row.decidedAt),
     transaction_name: row.transactionName,
     vault: row.vault,
     decision: row.decision,

@@ -1,4 +1,5 @@
 /** now, nowHour, nowWeekday: the decision time in UTC, so a policy reads the same hour anywhere. */
+import { isoTime } from "../iso-time.js";
 
 export interface TimeFacts {
   now: string;
@@ -9,7 +10,7 @@ export interface TimeFacts {
 export function timeFacts(now: Date): TimeFacts {
   return {
     // RFC 3339 UTC to the second: `2026-11-21T12:00:00Z`.
-    now: now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    now: `${isoTime(now.getTime()).slice(0, -5)}Z`,
     nowHour: now.getUTCHours(),
     // 0 = Sunday, as JavaScript counts.
     nowWeekday: now.getUTCDay(),

@@ -7,6 +7,7 @@
 import Big from "big.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
+import { isoDate } from "../iso-time.js";
 import { groupHashHex } from "./group-hash.js";
 import { BUCKET_WIDTHS, planWindow } from "./window-plan.js";
 
@@ -44,13 +45,13 @@ export function piecesOf(queries: readonly WindowQuery[], now: Date, widths: rea
       p.bucket.ord.push(ord);
       p.bucket.hash.push(hash);
       p.bucket.width.push(range.widthSeconds);
-      p.bucket.from.push(range.from.toISOString());
-      p.bucket.until.push(range.until?.toISOString() ?? "infinity");
+      p.bucket.from.push(isoDate(range.from));
+      p.bucket.until.push(range.until === null ? "infinity" : isoDate(range.until));
     }
     p.edge.ord.push(ord);
     p.edge.hash.push(hash);
-    p.edge.after.push(plan.edgeAfter.toISOString());
-    p.edge.until.push(plan.edgeUntil.toISOString());
+    p.edge.after.push(isoDate(plan.edgeAfter));
+    p.edge.until.push(isoDate(plan.edgeUntil));
   });
   return p;
 }
