@@ -3,7 +3,6 @@
  * event handler, HTTP app. `main.ts` starts it; end-to-end tests start it on port 0.
  */
 import { assetDecimalsFromConfig } from "./assets/from-config.js";
-import type { Express } from "express";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "./config.js";
@@ -11,6 +10,8 @@ import { openDatabase, type DatabaseHandle } from "./db/connect.js";
 import { migrateAsOwner } from "./db/migrate.js";
 import type { DecisionDeps } from "./decision/deps.js";
 import { createApp } from "./http/app.js";
+import { webhookEndpoint } from "./http/routes/webhook.js";
+import { createHttpServer } from "./http/server.js";
 import type { Logger } from "./log.js";
 import { ActivePolicy } from "./policy/active-policy.js";
 import { createServiceMetrics } from "./telemetry/metrics.js";
@@ -73,14 +74,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const app = createApp({
       decision,
       status: { policyStatus: () => policy.status(), policyExtras: async () => ({ ...(await running.policyExtras()), shadow: shadow?.status() ?? null }), readiness: background.readiness },
-      webhookToken: config.webhookToken,
       adminToken: config.adminToken,
       bodyLimitBytes: config.bodyLimitBytes,
-      metrics,
       ...(background.eventsHandler ? { eventsHandler: background.eventsHandler } : {}),
       review,
     });
-    const server = await listen(app, config.host, config.port);
+    const webhook = webhookEndpoint(decision, { webhookToken: config.webhookToken, bodyLimitBytes: config.bodyLimitBytes, metrics });
+    const server = await listen(createHttpServer(app, webhook), config.host, config.port);
     // Polling, not fs.watch: swaps through symbolic links (ConfigMap, git-sync) are not reliably
     // reported by inotify on every volume type, and reading a small bundle is cheap.
     const poll = setInterval(() => void reloadPolicies(policy, shadow), config.policyReloadSeconds * 1000);
@@ -134,9 +134,9 @@ async function drain(server: Server, decisionTimeoutMs: number, logger: Logger):
   }
 }
 
-function listen(app: Express, host: string, port: number): Promise<Server> {
+function listen(server: Server, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    server.listen(port, host);
     server.once("listening", () => resolve(server));
     server.once("error", reject);
     // Co-signer requests are small; slow clients must not hold sockets for long.

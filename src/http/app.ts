@@ -1,10 +1,10 @@
 /**
  * The express application: routes in the order a request meets them, the 404 and the one error
- * envelope. Built from its dependencies so tests run it on port 0 with their own.
+ * envelope. Built from its dependencies so tests run it on port 0 with their own. The co-signer's
+ * webhook is not among them: server.ts hands it to its own endpoint (routes/webhook.ts).
  */
 import express, { type RequestHandler } from "express";
 import type { DecisionDeps } from "../decision/deps.js";
-import type { ServiceMetrics } from "../telemetry/metrics.js";
 import { errorHandler, sendError } from "./envelope.js";
 import { openApiDocument } from "./openapi.js";
 import { requestContext } from "./request-context.js";
@@ -14,15 +14,12 @@ import { reviewPageRouter } from "./routes/review-page.js";
 import type { ReviewerAuth } from "../review/auth.js";
 import type { ReviewDesk } from "../review/desk.js";
 import { statusRouter, type StatusOptions } from "./routes/status.js";
-import { webhookRouter } from "./routes/webhook.js";
 
 export interface AppOptions {
   decision: DecisionDeps;
   status: Omit<StatusOptions, "db">;
-  webhookToken: string | undefined;
   adminToken: string | undefined;
   bodyLimitBytes: number;
-  metrics?: ServiceMetrics;
   /** `POST /v1/events`, when the event webhook is configured. */
   eventsHandler?: RequestHandler;
   /** The review API and page (CONTRACT.md section 9). */
@@ -38,8 +35,6 @@ export function createApp(options: AppOptions): express.Express {
   app.set("trust proxy", false);
   app.set("query parser", "simple");
   app.use(requestContext);
-  const { webhookToken, bodyLimitBytes, metrics } = options;
-  app.use(webhookRouter(options.decision, { webhookToken, bodyLimitBytes, ...(metrics ? { metrics } : {}) }));
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
   app.use(statusRouter({ db: options.decision.db, ...options.status }));
   if (options.eventsHandler) app.post("/v1/events", options.eventsHandler);

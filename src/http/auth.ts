@@ -14,14 +14,19 @@ export function tokensEqual(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-export function bearerToken(req: Request): string | undefined {
-  const header = req.get("authorization");
+/** The challenge a 401 from the webhook carries. */
+export const WEBHOOK_CHALLENGE = 'Bearer realm="countersign", Basic realm="countersign"';
+
+function bearerOf(header: string | undefined): string | undefined {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];
 }
 
-function basicPassword(req: Request): string | undefined {
-  const header = req.get("authorization");
+export function bearerToken(req: Request): string | undefined {
+  return bearerOf(req.get("authorization"));
+}
+
+function basicPassword(header: string | undefined): string | undefined {
   const match = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
   if (!match?.[1]) return undefined;
   const decoded = Buffer.from(match[1], "base64").toString("utf8");
@@ -29,26 +34,18 @@ function basicPassword(req: Request): string | undefined {
   return colon >= 0 ? decoded.slice(colon + 1) : undefined;
 }
 
-function queryToken(req: Request): string | undefined {
-  const value = req.query.token;
-  return typeof value === "string" ? value : undefined;
+/**
+ * Every credential a webhook request offers: a bearer token or a Basic password in its
+ * Authorization header, and a `token` query parameter given once (given twice, it is no credential).
+ */
+export function webhookCredentials(authorization: string | undefined, query: URLSearchParams): string[] {
+  const tokens = query.getAll("token");
+  return [bearerOf(authorization), basicPassword(authorization), tokens.length === 1 ? tokens[0] : undefined].filter((t): t is string => t !== undefined);
 }
 
-/** Every credential the request offers for the webhook. */
-export function webhookCredentials(req: Request): string[] {
-  return [bearerToken(req), basicPassword(req), queryToken(req)].filter((t): t is string => t !== undefined);
-}
-
-export function requireWebhookToken(expected: string | undefined): RequestHandler {
-  return (req, res, next) => {
-    if (expected === undefined) return next();
-    const offered = webhookCredentials(req);
-    // Check every offered credential so timing does not reveal which form matched.
-    const matched = offered.map((t) => tokensEqual(t, expected)).some(Boolean);
-    if (matched) return next();
-    res.setHeader("WWW-Authenticate", 'Bearer realm="countersign", Basic realm="countersign"');
-    sendError(res, "UNAUTHORIZED", offered.length === 0 ? "webhook token required" : "webhook token is not valid");
-  };
+/** Whether `offered` holds the webhook token: every credential is compared, so timing does not tell which form matched. */
+export function webhookTokenOffered(offered: readonly string[], expected: string): boolean {
+  return offered.map((t) => tokensEqual(t, expected)).some(Boolean);
 }
 
 export function requireAdminToken(expected: string | undefined): RequestHandler {

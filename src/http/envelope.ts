@@ -16,8 +16,13 @@ export function requestIdOf(res: Response): string {
   return generated;
 }
 
+/** The envelope's body. */
+export function errorBody(code: ErrorCode, message: string, requestId: string, extra: Record<string, unknown> = {}) {
+  return { error: { code, message, requestId, ...extra } };
+}
+
 export function sendError(res: Response, code: ErrorCode, message: string, extra: Record<string, unknown> = {}): void {
-  res.status(ERROR_STATUS[code]).json({ error: { code, message, requestId: requestIdOf(res), ...extra } });
+  res.status(ERROR_STATUS[code]).json(errorBody(code, message, requestIdOf(res), extra));
 }
 
 export function sendAppError(res: Response, error: AppError): void {

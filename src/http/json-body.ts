@@ -17,6 +17,11 @@ const BODY_ERRORS: Record<BodyFailure, () => AppError> = {
   already_read: () => new AppError("INTERNAL", "internal error"),
 };
 
+/** What a failed body read is answered with: an AppError for a RequestBodyError, else the error itself. */
+export function bodyReadError(error: unknown): unknown {
+  return error instanceof RequestBodyError ? BODY_ERRORS[error.reason]() : error;
+}
+
 /** Sets `req.body` to the body's bytes (any content type, decoded, at most `limitBytes`). */
 export function rawBody(limitBytes: number): RequestHandler {
   return (req, _res, next) => {
@@ -25,7 +30,7 @@ export function rawBody(limitBytes: number): RequestHandler {
         req.body = body;
         next();
       },
-      (error: unknown) => next(error instanceof RequestBodyError ? BODY_ERRORS[error.reason]() : error),
+      (error: unknown) => next(bodyReadError(error)),
     );
   };
 }

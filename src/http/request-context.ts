@@ -4,9 +4,13 @@ import type { RequestHandler } from "express";
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The caller's X-Request-Id when it is sane, else a fresh one. */
+export function requestIdFrom(given: string | string[] | undefined): string {
+  return typeof given === "string" && SANE_ID.test(given) ? given : randomUUID();
+}
+
 export const requestContext: RequestHandler = (req, res, next) => {
-  const given = req.get("x-request-id");
-  const requestId = given && SANE_ID.test(given) ? given : randomUUID();
+  const requestId = requestIdFrom(req.headers["x-request-id"]);
   res.locals.requestId = requestId;
   res.locals.startedAt = performance.now();
   res.setHeader("X-Request-Id", requestId);

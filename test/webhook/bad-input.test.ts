@@ -110,6 +110,13 @@ describe("co-signer webhook: bad input gets a clear 4xx, never 200", () => {
       expect(response.status).toBe(401);
     });
 
+    it("takes no token from a query that gives it twice", async () => {
+      const response = await fetch(`${url}?token=${TOKEN}&token=${TOKEN}`, { method: "POST", body: body() });
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toMatch(/^Bearer realm="countersign"/);
+      expect(await response.json()).toMatchObject({ error: { code: "UNAUTHORIZED", message: "webhook token required" } });
+    });
+
     it.each([
       ["a bearer token", { authorization: `Bearer ${TOKEN}` }, ""],
       ["the Basic password (https://cosigner:TOKEN@host/...)", { authorization: `Basic ${Buffer.from(`cosigner:${TOKEN}`).toString("base64")}` }, ""],
@@ -118,6 +125,34 @@ describe("co-signer webhook: bad input gets a clear 4xx, never 200", () => {
       const response = await fetch(`${url}${query}`, { method: "POST", body: body(), headers });
       expect(response.status).toBe(200);
     });
+  });
+
+  it("takes the path as express did: any letter case, one trailing slash, a query after", async () => {
+    for (const path of ["/v1/cosigner/webhook/", "/V1/Cosigner/WEBHOOK", "/v1/cosigner/webhook/?x=1"]) {
+      const response = await post(JSON.stringify(assetTransfer()), {}, `${service.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ signTransaction: true });
+    }
+    for (const path of ["/v1/cosigner/webhooks", "/v1/cosigner/webhook//", "/v1/cosigner"]) {
+      const response = await post(JSON.stringify(assetTransfer()), {}, `${service.url}${path}`);
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it("answers other methods on the webhook's path with 404 in the envelope", async () => {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: "NOT_FOUND" } });
+  });
+
+  it("echoes a sane X-Request-Id in the header and the envelope, and replaces one that is not", async () => {
+    const echoed = await post("{", { "x-request-id": "cosigner-poll-42" });
+    expect(echoed.headers.get("x-request-id")).toBe("cosigner-poll-42");
+    expect(await echoed.json()).toMatchObject({ error: { code: "BAD_JSON", requestId: "cosigner-poll-42" } });
+    const replaced = await post("{", { "x-request-id": "has spaces; not an id" });
+    const id = replaced.headers.get("x-request-id");
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await replaced.json()).toMatchObject({ error: { requestId: id } });
   });
 
   it("answers an unknown route with 404 in the envelope", async () => {
