@@ -21,8 +21,13 @@ import { sql, type Kysely } from "kysely";
  *   table was a seventh of the backend's instructions per decision. Every charge of a decision is
  *   stamped with the decision's time (it always was), which is what makes one bucket per group
  *   and width.
- * - The reported-failure lookup compares against an array instead of a semi-join on a
- *   set-returning function.
+ * - The read starts as few executors as it can: the timeouts, the name's lock and each group's
+ *   lock are single function calls (PL/pgSQL evaluates those without the executor; the lock ids
+ *   and the failed states come as array literals, not jsonb to unnest), the lookups build their
+ *   jsonb without a subquery around them, and the window totals come back per piece, in arrays
+ *   (the service adds them up per window), instead of through a sort, a group and a jsonb per row.
+ *   What it found comes back as OUT columns, not one jsonb built around it. Each group's hash is
+ *   sent once, not once per piece.
  *
  * The one-argument functions stay (a process of the previous version may still call them during a
  * rolling upgrade); a later migration may drop them.
@@ -30,69 +35,72 @@ import { sql, type Kysely } from "kysely";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
-    create function countersign_decision_read(args jsonb, budget_ms double precision) returns jsonb language plpgsql as $$
+    create function countersign_decision_read(
+      args jsonb, budget_ms double precision,
+      out final jsonb, out review jsonb, out actions jsonb, out failure jsonb,
+      out total_ords int[], out total_amounts text[], out total_counts text[]
+    ) language plpgsql as $$
     declare
       tx_name text := args->>'name';
       budget text := greatest(1, floor(budget_ms))::bigint::text;
-      failed_states text[] := array(select jsonb_array_elements_text(args->'failedStates'));
-      found_final jsonb;
-      found_review jsonb;
-      found_actions jsonb;
-      found_failure jsonb;
-      found_totals jsonb;
+      failed_states text[] := (args->>'failedStates')::text[];
       lock_id int8;
     begin
-      perform set_config('lock_timeout', budget, true), set_config('statement_timeout', budget, true),
-        set_config('idle_in_transaction_session_timeout', budget, true);
+      -- Single function calls are PL/pgSQL simple expressions: no executor is started for them.
+      perform set_config('lock_timeout', budget, true);
+      perform set_config('statement_timeout', budget, true);
+      perform set_config('idle_in_transaction_session_timeout', budget, true);
       perform pg_advisory_xact_lock(hashtextextended('decision:' || tx_name, 0));
-      select to_jsonb(d) into found_final from (
-        select id, decision, policy_version, policy_digest, matched_rules, reasons, content_digest
-        from decisions
-        where transaction_name = tx_name and decision in ('allow', 'deny') and replayed = false and replay_of is null
-        order by seq limit 1
-      ) d;
-      if found_final is not null then
-        return jsonb_build_object('final', found_final);
+      select jsonb_build_object('id', d.id, 'decision', d.decision, 'policy_version', d.policy_version, 'policy_digest', d.policy_digest,
+          'matched_rules', d.matched_rules, 'reasons', d.reasons, 'content_digest', d.content_digest)
+        into final
+        from decisions d
+        where d.transaction_name = tx_name and d.decision in ('allow', 'deny') and d.replayed = false and d.replay_of is null
+        order by d.seq limit 1;
+      if final is not null then
+        return;
       end if;
-      select to_jsonb(r) into found_review from (
-        select id, transaction_name, vault, content_digest, opened_at, expires_at, opened_by, initiator, requirements, explanation
-        from reviews where transaction_name = tx_name order by seq desc limit 1
-      ) r;
-      if found_review is not null then
-        select coalesce(jsonb_agg(to_jsonb(a) order by a.seq), '[]'::jsonb) into found_actions from (
+      select jsonb_build_object('id', r.id, 'transaction_name', r.transaction_name, 'vault', r.vault, 'content_digest', r.content_digest,
+          'opened_at', r.opened_at, 'expires_at', r.expires_at, 'opened_by', r.opened_by, 'initiator', r.initiator,
+          'requirements', r.requirements, 'explanation', r.explanation)
+        into review
+        from reviews r where r.transaction_name = tx_name order by r.seq desc limit 1;
+      if review is not null then
+        select coalesce(jsonb_agg(to_jsonb(a) order by a.seq), '[]'::jsonb) into actions from (
           select seq, id, at, transaction_name, content_digest, identity, action, "group", comment
-          from review_actions where transaction_name = tx_name and content_digest = found_review->>'content_digest'
+          from review_actions where transaction_name = tx_name and content_digest = review->>'content_digest'
         ) a;
       end if;
-      select to_jsonb(e) into found_failure from (
-        select id, new_state from events
-        where resource = tx_name and type = 'TRANSACTION_STATE_UPDATED' and new_state = any (failed_states)
-        order by seq limit 1
-      ) e;
-      if found_failure is null and (args->>'evaluate')::boolean then
+      select jsonb_build_object('id', e.id, 'new_state', e.new_state) into failure
+        from events e
+        where e.resource = tx_name and e.type = 'TRANSACTION_STATE_UPDATED' and e.new_state = any (failed_states)
+        order by e.seq limit 1;
+      if failure is null and (args->>'evaluate')::boolean then
         -- One lock after another in the order given (ascending ids): queue, never deadlock.
-        for lock_id in select x::int8 from jsonb_array_elements_text(args->'locks') as x loop
+        foreach lock_id in array (args->>'locks')::int8[] loop
           perform pg_advisory_xact_lock(lock_id);
         end loop;
-        with pieces as (
-          select b.ord, s.amount, s.count
-          from jsonb_to_recordset(args->'buckets') as b(ord int, hash text, width int, from_at timestamptz, until_at timestamptz)
-          cross join lateral (
-            select sum(v.amount) as amount, sum(v.count) as count from velocity_buckets v
-            where v.group_hash = decode(b.hash, 'hex') and v.width_seconds = b.width and v.bucket_start >= b.from_at and v.bucket_start < b.until_at
-          ) s
-          union all
-          select e.ord, s.amount, s.count
-          from jsonb_to_recordset(args->'edges') as e(ord int, hash text, after_at timestamptz, until_at timestamptz)
-          cross join lateral (
-            select sum(c.amount) as amount, count(*) as count from velocity_charges c
-            where c.group_hash = decode(e.hash, 'hex') and c.voided_at is null and c.charged_at > e.after_at and c.charged_at < e.until_at
-          ) s
-        )
-        select coalesce(jsonb_agg(jsonb_build_object('ord', t.ord, 'amount', t.amount::text, 'count', t.count::text)), '[]'::jsonb) into found_totals
-        from (select ord, coalesce(sum(amount), 0) as amount, coalesce(sum(count), 0) as count from pieces group by ord) t;
+        -- Each piece's sum, as three arrays in step; the service adds a window's pieces up.
+        select array_agg(p.ord), array_agg(coalesce(p.amount, 0)::text), array_agg(coalesce(p.count, 0)::text)
+          into total_ords, total_amounts, total_counts
+          from (
+            select b.ord, s.amount, s.count
+            from jsonb_to_recordset(args->'buckets') as b(ord int, width int, from_at timestamptz, until_at timestamptz)
+            cross join lateral (
+              select sum(v.amount) as amount, sum(v.count) as count from velocity_buckets v
+              where v.group_hash = decode(args->'hashes'->>b.ord, 'hex') and v.width_seconds = b.width
+                and v.bucket_start >= b.from_at and v.bucket_start < b.until_at
+            ) s
+            union all
+            select e.ord, s.amount, s.count
+            from jsonb_to_recordset(args->'edges') as e(ord int, after_at timestamptz, until_at timestamptz)
+            cross join lateral (
+              select sum(c.amount) as amount, count(*) as count from velocity_charges c
+              where c.group_hash = decode(args->'hashes'->>e.ord, 'hex') and c.voided_at is null
+                and c.charged_at > e.after_at and c.charged_at < e.until_at
+            ) s
+          ) p;
       end if;
-      return jsonb_build_object('review', found_review, 'actions', coalesce(found_actions, '[]'::jsonb), 'failure', found_failure, 'totals', found_totals);
     end $$`.execute(db);
 
   await sql`

@@ -6,30 +6,47 @@
 import { decisionRecord, type DecisionRow } from "../audit/decision-rows.js";
 import { FAILED_TRANSACTION_STATES } from "../events/effects.js";
 import { actionRecord, reviewRecord, type ReviewAction, type StoredReview } from "../review/store.js";
-import { groupHashHex, groupLockId } from "../velocity/group-hash.js";
-import { piecesOf, toTotal, windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/read.js";
-import { BUCKET_WIDTHS } from "../velocity/window-plan.js";
+import { isoDate } from "../iso-time.js";
+import { groupHashHex, lockIdOfHash } from "../velocity/group-hash.js";
+import { addTotals, toTotal, windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/read.js";
+import { BUCKET_WIDTHS, planWindow } from "../velocity/window-plan.js";
 import type { ReadArgs, ReadResult } from "./session.js";
 
+/** The failed states as a Postgres text[] literal: plain identifiers, so nothing needs quoting. */
+const FAILED_STATES = `{${[...FAILED_TRANSACTION_STATES].map((state) => {
+  if (!/^[A-Z_]+$/.test(state)) throw new Error(`transaction state ${state} is not a plain identifier`);
+  return state;
+}).join(",")}}`;
+
 export function readArgs(name: string, lockKeys: readonly string[], queries: readonly WindowQuery[], now: Date, evaluate: boolean): ReadArgs {
-  const p = piecesOf(queries, now, BUCKET_WIDTHS);
-  const ids = [...new Set(lockKeys.map(groupLockId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return {
-    name,
-    failedStates: [...FAILED_TRANSACTION_STATES],
-    evaluate,
-    locks: ids.map(String),
-    buckets: p.bucket.ord.map((ord, i) => ({ ord, hash: p.bucket.hash[i]!, width: p.bucket.width[i]!, from_at: p.bucket.from[i]!, until_at: p.bucket.until[i]! })),
-    edges: p.edge.ord.map((ord, i) => ({ ord, hash: p.edge.hash[i]!, after_at: p.edge.after[i]!, until_at: p.edge.until[i]! })),
-  };
+  const hashes = new Map<string, string>();
+  const hashOf = (key: string) => hashes.get(key) ?? hashes.set(key, groupHashHex(key)).get(key)!;
+  const ids = [...new Set(lockKeys.map((key) => lockIdOfHash(hashOf(key))))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const args: ReadArgs = { name, failedStates: FAILED_STATES, evaluate, locks: `{${ids.join(",")}}`, hashes: [], buckets: [], edges: [] };
+  queries.forEach((query, ord) => {
+    args.hashes.push(hashOf(query.key));
+    const plan = planWindow(now, query.durationSeconds, BUCKET_WIDTHS);
+    for (const range of plan.buckets) {
+      args.buckets.push({ ord, width: range.widthSeconds, from_at: isoDate(range.from), until_at: range.until === null ? "infinity" : isoDate(range.until) });
+    }
+    args.edges.push({ ord, after_at: isoDate(plan.edgeAfter), until_at: isoDate(plan.edgeUntil) });
+  });
+  return args;
 }
 
-/** The totals read, by windowTotalId, as readWindowTotals returns them. */
+/** The totals read, by windowTotalId, as readWindowTotals returns them: each query's pieces added up. */
 export function totalsRead(read: ReadResult, queries: readonly WindowQuery[]): Map<string, WindowTotal> {
+  const byOrd = new Map<number, WindowTotal>();
+  const ords = read.total_ords ?? [];
+  ords.forEach((ord, i) => {
+    const piece = toTotal({ amount: read.total_amounts?.[i] ?? "", count: read.total_counts?.[i] ?? "" });
+    const sum = byOrd.get(ord);
+    byOrd.set(ord, sum ? addTotals(sum, piece) : piece);
+  });
   const totals = new Map<string, WindowTotal>();
-  for (const row of read.totals ?? []) {
-    const query = queries[row.ord];
-    if (query) totals.set(windowTotalId(query.window, query.key), toTotal(row));
+  for (const [ord, total] of byOrd) {
+    const query = queries[ord];
+    if (query) totals.set(windowTotalId(query.window, query.key), total);
   }
   return totals;
 }

@@ -20,26 +20,34 @@ import type { Db } from "../db/connect.js";
 import { withPipeline, type Pipeline } from "../db/pipeline.js";
 import type { Deadline } from "./deadline.js";
 
+/** The pieces of each window query (by its index, `ord`): bucket ranges and the exact edge. */
 export interface WindowPiecesJson {
-  buckets: { ord: number; hash: string; width: number; from_at: string; until_at: string }[];
-  edges: { ord: number; hash: string; after_at: string; until_at: string }[];
+  /** Each query's group hash, hex, by ord. */
+  hashes: string[];
+  buckets: { ord: number; width: number; from_at: string; until_at: string }[];
+  edges: { ord: number; after_at: string; until_at: string }[];
 }
 
 export interface ReadArgs extends WindowPiecesJson {
   name: string;
-  failedStates: readonly string[];
+  /** A Postgres text[] literal: the transaction states that end it without moving money. */
+  failedStates: string;
   /** Whether evaluation may follow: take the group locks and read the totals. */
   evaluate: boolean;
-  /** Group lock ids, ascending, as decimal strings. */
-  locks: string[];
+  /** A Postgres int8[] literal: the group lock ids, ascending. */
+  locks: string;
 }
 
+/** The read's columns; null where it found nothing or did not look. */
 export interface ReadResult {
-  final?: Record<string, unknown>;
-  review?: Record<string, unknown> | null;
-  actions?: Record<string, unknown>[];
-  failure?: { id: string; new_state: string } | null;
-  totals?: { ord: number; amount: string; count: string }[] | null;
+  final: Record<string, unknown> | null;
+  review: Record<string, unknown> | null;
+  actions: Record<string, unknown>[] | null;
+  failure: { id: string; new_state: string } | null;
+  /** The sum of each piece read, in three arrays in step: its query's ord (several per window query), amount, count. */
+  total_ords: number[] | null;
+  total_amounts: string[] | null;
+  total_counts: string[] | null;
 }
 
 export interface DecisionSession {
@@ -47,7 +55,7 @@ export interface DecisionSession {
   write(args: Record<string, unknown>): Promise<void>;
 }
 
-const READ = { name: "countersign_decision_read_2", text: "select countersign_decision_read($1::jsonb, $2::float8) as read" };
+const READ = { name: "countersign_decision_read_2", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
 const WRITE = { name: "countersign_decision_write_2", text: "select countersign_decision_write($1::jsonb, $2::float8)" };
 
 /**
@@ -64,7 +72,7 @@ export function withDecisionSession<T>(db: Db, deadline: Deadline, work: (sessio
         budgetMs = String(Math.max(1, deadline.remainingMs()));
         open = true;
         const rows = await pipeline.send([{ text: "begin" }, { ...READ, values: [JSON.stringify(args), budgetMs] }]);
-        return rows[0]!.read as ReadResult;
+        return rows[0] as unknown as ReadResult;
       },
       write: async (args) => {
         deadline.check();

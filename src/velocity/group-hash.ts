@@ -15,5 +15,10 @@ export function groupHashHex(key: string): string {
  * groups sharing an id (chance ~ n²/2⁶⁵) only serialise each other, which is harmless.
  */
 export function groupLockId(key: string): bigint {
-  return Buffer.from(groupHashHex(key).slice(0, 16), "hex").readBigInt64BE(0);
+  return lockIdOfHash(groupHashHex(key));
+}
+
+/** groupLockId from the key's hash (groupHashHex), when the caller has it already. */
+export function lockIdOfHash(hashHex: string): bigint {
+  return BigInt.asIntN(64, BigInt(`0x${hashHex.slice(0, 16)}`));
 }

@@ -104,6 +104,13 @@ export function windowTotalsQuery(queries: readonly WindowQuery[], now: Date, wi
     from pieces group by ord`;
 }
 
+/** Two pieces of one window added up. */
+export function addTotals(a: WindowTotal, b: WindowTotal): WindowTotal {
+  const count = a.count + b.count;
+  if (!Number.isSafeInteger(count)) throw new Error("velocity count is out of range");
+  return { amount: new Big(a.amount).plus(b.amount).toFixed(), count };
+}
+
 /** Canonical decimal text ("1000", not "1000.000000"); a corrupt total is an internal error. */
 export function toTotal(row: { amount: string; count: string }): WindowTotal {
   const count = Number(row.count);

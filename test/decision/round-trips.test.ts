@@ -39,7 +39,7 @@ describe("round trips per decision", () => {
       verdict = (await cosigner.deliver(body)).verdict;
     });
     const queries: string[][] = [];
-    for (const s of statements) (queries[s.roundTrip] ??= []).push(s.text.trim().slice(0, 60));
+    for (const s of statements) (queries[s.roundTrip] ??= []).push(s.text.trim().slice(0, 80));
     return { verdict, queries };
   }
 
