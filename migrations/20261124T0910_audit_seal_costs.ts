@@ -1,20 +1,21 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The sealer, same chain, a third of the work per row. A callgrind count of a backend sealing
- * decision rows put it at ~1.7 million instructions a row — nearly half again what the decision's
- * own SQL costs — two thirds of it in `audit_canonical_row`, which builds the row's jsonb three
- * times over (`to_jsonb`, `- 'written_xid'`, then `jsonb_each` into `jsonb_object_agg` to drop
- * the nulls) under four SET clauses, and most of the rest in one INSERT per chain entry.
+ * The sealer, same chain, under two fifths of the work per row. A callgrind count of a backend
+ * sealing decision rows put it at ~1.7 million instructions a row — nearly half again what the
+ * decision's own SQL costs — two thirds of it in `audit_canonical_row`, which builds the row's
+ * jsonb three times over (`to_jsonb`, `- 'written_xid'`, then `jsonb_each` into
+ * `jsonb_object_agg` to drop the nulls) under four SET clauses, and most of the rest in one INSERT
+ * per chain entry.
  *
- * `audit_seal` now:
+ * `audit_seal` now (0.64 million instructions a row; README "What a decision costs"):
  * - pins the printing settings once for the whole batch (its own SET clauses) instead of per row;
- * - computes each row's canonical jsonb as `to_jsonb(t) - keys`, where `keys` is `written_xid` and
- *   the row's top-level keys whose value is null: SQL NULL in any column, or JSON null in a json
- *   or jsonb column. The expression is written per table from the catalog when the batch starts.
- *   A jsonb value keeps its pairs in one canonical order however it was built, so its text, and the
- *   digest, are the ones `audit_canonical_row` gives (README "Integrity: the hash chain"; checked
- *   row by row in test/audit/seal-digest.test.ts);
+ * - prints each row's canonical text column by column, without building its jsonb at all: the
+ *   present columns as `"key": value` in jsonb's key order, each value printed as `to_jsonb(t)`
+ *   holds it (a jsonb column as its own text). The expression is written per table from the
+ *   catalog when the batch starts (`audit_canonical_text_sql`). Its text, and the digest, are the
+ *   ones `audit_canonical_row` gives (README "Integrity: the hash chain"; checked row by row, and
+ *   for columns of every type, in test/audit/seal-digest.test.ts);
  * - writes the batch's chain entries in one INSERT.
  *
  * `audit_canonical_row`, `audit_row_digest` and `audit_link_hash` are unchanged: they remain the
@@ -23,20 +24,24 @@ import { sql, type Kysely } from "kysely";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
-    create or replace function audit_canonical_keys_sql(source text) returns text
+    create or replace function audit_canonical_text_sql(source text) returns text
     language sql stable set search_path = public, pg_temp as $$
-      -- The text[] of keys to remove from to_jsonb(t) for a row t of source: written_xid and every
-      -- column whose value prints as JSON null (a nullable column's SQL NULL; a json or jsonb
-      -- column's JSON null, whether or not the column is nullable).
-      select format('array_remove(array[%s''written_xid''], null::text)', coalesce(string_agg(format(
+      -- An expression over a row t of source that prints what audit_canonical_row(t) prints,
+      -- without building the row's jsonb: '{', the present columns as '"key": value' in jsonb's
+      -- key order (shorter keys first, then bytewise) joined by ', ', then '}'. A column whose
+      -- value prints as JSON null (SQL NULL in any column; JSON null in a json or jsonb column) is
+      -- a NULL element, which array_to_string leaves out; written_xid is never there. A jsonb value
+      -- prints as itself, a json value as its jsonb, any other as to_jsonb of it: each is what
+      -- to_jsonb(t) holds under that key.
+      select format('''{'' || array_to_string(array[%s]::text[], '', '') || ''}''', coalesce(string_agg(format(
           case coalesce(nullif(ty.typbasetype, 0), ty.oid)
-            when 'jsonb'::regtype then 'case when t.%1$I is null or jsonb_typeof(t.%1$I) = ''null'' then %1$L end'
-            when 'json'::regtype then 'case when t.%1$I is null or json_typeof(t.%1$I) = ''null'' then %1$L end'
-            else 'case when t.%1$I is null then %1$L end'
-          end, a.attname), ', ' order by a.attnum) || ', ', ''))
+            when 'jsonb'::regtype then 'case when jsonb_typeof(t.%1$I) <> ''null'' then %2$L || t.%1$I::text end'
+            when 'json'::regtype then 'case when json_typeof(t.%1$I) <> ''null'' then %2$L || t.%1$I::jsonb::text end'
+            else 'case when t.%1$I is not null then %2$L || to_jsonb(t.%1$I)::text end'
+          end, a.attname, to_jsonb(a.attname::text)::text || ': '), ', '
+          order by octet_length(a.attname::text), a.attname::text collate "C"), ''))
       from pg_attribute a join pg_type ty on ty.oid = a.atttypid
       where a.attrelid = source::regclass and a.attnum > 0 and not a.attisdropped and a.attname <> 'written_xid'
-        and (not a.attnotnull or coalesce(nullif(ty.typbasetype, 0), ty.oid) in ('json'::regtype, 'jsonb'::regtype))
     $$`.execute(db);
 
   await sql`
@@ -73,10 +78,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       -- The row digest as audit_row_digest defines it, under this function's pinned settings.
       select string_agg(format(
           'select %L::text as source, t.%I::text as row_key, t.%I as row_time, t.written_xid,'
-          ' sha256(convert_to((to_jsonb(t) - %s)::text, ''UTF8'')) as row_digest'
+          ' sha256(convert_to(%s, ''UTF8'')) as row_digest'
           ' from %I t where t.written_xid >= $1'
           ' and not exists (select 1 from audit_chain c where c.source = %L and c.row_key = t.%I::text)',
-          s.source, s.key_column, s.time_column, audit_canonical_keys_sql(s.source), s.source, s.source, s.key_column), ' union all ' order by s.source)
+          s.source, s.key_column, s.time_column, audit_canonical_text_sql(s.source), s.source, s.source, s.key_column), ' union all ' order by s.source)
         into candidates from audit_sources s;
       if candidates is null then return 0; end if;
       for r in execute 'select * from (' || candidates || ') u order by written_xid, row_time, source, row_key limit $2'
@@ -152,5 +157,5 @@ export async function down(db: Kysely<any>): Promise<void> {
       return linked;
     end
     $$`.execute(db);
-  await sql`drop function if exists audit_canonical_keys_sql(text)`.execute(db);
+  await sql`drop function if exists audit_canonical_text_sql(text)`.execute(db);
 }

@@ -1,10 +1,12 @@
 /**
  * The sealer computes each row's digest with its own expression (migration
- * 20261124T0910_audit_seal_costs: `to_jsonb(t)` minus written_xid and the null-valued keys, under
- * the function's pinned settings); the chain's definition is `audit_row_digest` (README
- * "Integrity: the hash chain"). Every sealed entry must carry exactly the definition's digest,
- * whatever mix of SQL NULLs, top-level JSON nulls and nested nulls a row holds, in every chained
- * table, and under session settings that would print values differently. On both backends.
+ * 20261124T0910_audit_seal_costs: the canonical text printed column by column, without building
+ * the row's jsonb, under the function's pinned settings); the chain's definition is
+ * `audit_row_digest` (README "Integrity: the hash chain"). Every sealed entry must carry exactly
+ * the definition's digest, whatever mix of SQL NULLs, top-level JSON nulls and nested nulls a row
+ * holds, in every chained table, and under session settings that would print values differently;
+ * and the expression must print what `audit_canonical_row` prints for a column of any type and
+ * name, including the ones no chained table has yet. On both backends.
  */
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
@@ -91,5 +93,55 @@ describe.each(backends)("sealed digests on $name", (backend) => {
       }
     });
     expect(await mismatches()).toEqual([]);
+  });
+
+  it("print what audit_canonical_row prints, for columns of any type and name", async () => {
+    await sql`create domain probe_document as jsonb`.execute(db);
+    await sql`create table canonical_probe (
+      id int primary key, written_xid xid8 default pg_current_xact_id(), a text, "Zed" json, bb jsonb, doc probe_document,
+      "we""ird key" numeric, at timestamptz, day date, span interval, raw bytea, ints int[], flag boolean, f float8, u uuid)`.execute(db);
+    const text = fc.constantFrom<string | null>(null, "", 'quote " back \\ slash', "tab\t é ☃ \u0001");
+    const json = fc.constantFrom<string | null>(null, "null", '{"b": 1, "a": [null, 2.50]}', '"x"', "[]", " { \"k\" : null } ");
+    const values = fc.record({
+      a: text,
+      zed: json,
+      bb: json,
+      doc: json,
+      weird: fc.constantFrom<string | null>(null, "0", "-12.3400", "NaN", "1e-20"),
+      at: fc.constantFrom<string | null>(null, "2026-11-24 12:00:00.123456+05:45", "infinity"),
+      day: fc.constantFrom<string | null>(null, "2026-02-28"),
+      span: fc.constantFrom<string | null>(null, "1 day 02:03:04.5", "-3 mons"),
+      raw: fc.constantFrom<string | null>(null, "00ff7b", ""),
+      ints: fc.constantFrom<string | null>(null, "{}", "{1,NULL,3}"),
+      flag: fc.constantFrom<boolean | null>(null, true, false),
+      f: fc.constantFrom<string | null>(null, "0.1", "-1e300", String(1 / 3)),
+      u: fc.constantFrom<string | null>(null, "6f1c2a9e-5d1b-4c57-9f1e-2a3b4c5d6e7f"),
+    });
+    let id = 0;
+    await fc.assert(
+      fc.asyncProperty(values, async (v) => {
+        await sql`insert into canonical_probe (id, a, "Zed", bb, doc, "we""ird key", at, day, span, raw, ints, flag, f, u) values
+          (${++id}, ${v.a}, ${v.zed}::text::json, ${v.bb}::text::jsonb, ${v.doc}::text::jsonb, ${v.weird}::text::numeric,
+           ${v.at}::text::timestamptz, ${v.day}::text::date, ${v.span}::text::interval, decode(${v.raw}::text, 'hex'),
+           ${v.ints}::text::int[], ${v.flag}, ${v.f}::text::float8, ${v.u}::text::uuid)`.execute(db);
+      }),
+      { numRuns: 80 },
+    );
+    const { rows } = await sql<{ expression: string }>`select audit_canonical_text_sql('canonical_probe') as expression`.execute(db);
+    const differing = await db.connection().execute(async (c) => {
+      // The sealer's pinned settings; audit_canonical_row pins its own.
+      await sql`set timezone = 'UTC'`.execute(c);
+      await sql`set extra_float_digits = 1`.execute(c);
+      await sql`set bytea_output = 'hex'`.execute(c);
+      try {
+        const printed = await sql<{ id: number; printed: string; canonical: string }>`
+          select t.id, ${sql.raw(rows[0]!.expression)} as printed, audit_canonical_row(t)::text as canonical from canonical_probe t`.execute(c);
+        expect(printed.rows).toHaveLength(id);
+        return printed.rows.filter((r) => r.printed !== r.canonical);
+      } finally {
+        await sql`reset all`.execute(c);
+      }
+    });
+    expect(differing).toEqual([]);
   });
 });
