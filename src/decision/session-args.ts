@@ -6,10 +6,9 @@
 import { decisionRecord, type DecisionRow } from "../audit/decision-rows.js";
 import { FAILED_TRANSACTION_STATES } from "../events/effects.js";
 import { actionRecord, reviewRecord, type ReviewAction, type StoredReview } from "../review/store.js";
-import { isoDate } from "../iso-time.js";
-import { groupHashHex, lockIdOfHash } from "../velocity/group-hash.js";
-import { addTotals, toTotal, windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/read.js";
-import { BUCKET_WIDTHS, planWindow } from "../velocity/window-plan.js";
+import { groupHashHex, groupLockId } from "../velocity/group-hash.js";
+import { addTotals, piecesOf, toTotal, windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/read.js";
+import { BUCKET_WIDTHS } from "../velocity/window-plan.js";
 import type { ReadArgs, ReadResult } from "./session.js";
 
 /** The failed states as a Postgres text[] literal: plain identifiers, so nothing needs quoting. */
@@ -19,19 +18,17 @@ const FAILED_STATES = `{${[...FAILED_TRANSACTION_STATES].map((state) => {
 }).join(",")}}`;
 
 export function readArgs(name: string, lockKeys: readonly string[], queries: readonly WindowQuery[], now: Date, evaluate: boolean): ReadArgs {
-  const hashes = new Map<string, string>();
-  const hashOf = (key: string) => hashes.get(key) ?? hashes.set(key, groupHashHex(key)).get(key)!;
-  const ids = [...new Set(lockKeys.map((key) => lockIdOfHash(hashOf(key))))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const args: ReadArgs = { name, failedStates: FAILED_STATES, evaluate, locks: `{${ids.join(",")}}`, hashes: [], buckets: [], edges: [] };
-  queries.forEach((query, ord) => {
-    args.hashes.push(hashOf(query.key));
-    const plan = planWindow(now, query.durationSeconds, BUCKET_WIDTHS);
-    for (const range of plan.buckets) {
-      args.buckets.push({ ord, width: range.widthSeconds, from_at: isoDate(range.from), until_at: range.until === null ? "infinity" : isoDate(range.until) });
-    }
-    args.edges.push({ ord, after_at: isoDate(plan.edgeAfter), until_at: isoDate(plan.edgeUntil) });
-  });
-  return args;
+  const { hashes, bucket: b, edge: e } = piecesOf(queries, now, BUCKET_WIDTHS);
+  const ids = [...new Set(lockKeys.map(groupLockId))].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  return {
+    name,
+    failedStates: FAILED_STATES,
+    evaluate,
+    locks: `{${ids.join(",")}}`,
+    hashes,
+    buckets: b.ord.map((ord, i) => ({ ord, width: b.width[i]!, from_at: b.from[i]!, until_at: b.until[i]! })),
+    edges: e.ord.map((ord, i) => ({ ord, after_at: e.after[i]!, until_at: e.until[i]! })),
+  };
 }
 
 /** The totals read, by windowTotalId, as readWindowTotals returns them: each query's pieces added up. */

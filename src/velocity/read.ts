@@ -27,29 +27,26 @@ export function windowTotalId(window: string, key: string): string {
   return JSON.stringify([window, key]);
 }
 
-/** Flattened per-query pieces, as parallel arrays for unnest (one statement, any number of queries). */
+/** Flattened per-query pieces (by the query's index, `ord`), as parallel arrays: one statement, any number of queries. */
 export interface Pieces {
-  bucket: { ord: number[]; hash: string[]; width: number[]; from: string[]; until: string[] };
-  edge: { ord: number[]; hash: string[]; after: string[]; until: string[] };
+  /** Each query's group hash, hex, by ord. */
+  hashes: string[];
+  bucket: { ord: number[]; width: number[]; from: string[]; until: string[] };
+  edge: { ord: number[]; after: string[]; until: string[] };
 }
 
 export function piecesOf(queries: readonly WindowQuery[], now: Date, widths: readonly number[]): Pieces {
-  const p: Pieces = {
-    bucket: { ord: [], hash: [], width: [], from: [], until: [] },
-    edge: { ord: [], hash: [], after: [], until: [] },
-  };
+  const p: Pieces = { hashes: [], bucket: { ord: [], width: [], from: [], until: [] }, edge: { ord: [], after: [], until: [] } };
   queries.forEach((q, ord) => {
-    const hash = groupHashHex(q.key);
+    p.hashes.push(groupHashHex(q.key));
     const plan = planWindow(now, q.durationSeconds, widths);
     for (const range of plan.buckets) {
       p.bucket.ord.push(ord);
-      p.bucket.hash.push(hash);
       p.bucket.width.push(range.widthSeconds);
       p.bucket.from.push(isoDate(range.from));
       p.bucket.until.push(range.until === null ? "infinity" : isoDate(range.until));
     }
     p.edge.ord.push(ord);
-    p.edge.hash.push(hash);
     p.edge.after.push(isoDate(plan.edgeAfter));
     p.edge.until.push(isoDate(plan.edgeUntil));
   });
@@ -75,17 +72,18 @@ export async function readWindowTotals(
 
 /** The one statement behind readWindowTotals (the layout bench EXPLAINs it). */
 export function windowTotalsQuery(queries: readonly WindowQuery[], now: Date, widths: readonly number[] = BUCKET_WIDTHS) {
-  const { bucket: b, edge: e } = piecesOf(queries, now, widths);
+  const { hashes, bucket: b, edge: e } = piecesOf(queries, now, widths);
+  const hashesOf = (ords: number[]) => ords.map((ord) => hashes[ord]!);
   // Lateral subqueries force one parameterised index range read per piece, whatever the planner
   // estimates for unnest.
   return sql<{ ord: number; amount: string; count: string }>`
     with bucket_ranges as (
       select r.ord, decode(r.hash, 'hex') as grp, r.width, r.from_at, r.until_at
-      from unnest(${b.ord}::int4[], ${b.hash}::text[], ${b.width}::int4[], ${b.from}::timestamptz[], ${b.until}::timestamptz[])
+      from unnest(${b.ord}::int4[], ${hashesOf(b.ord)}::text[], ${b.width}::int4[], ${b.from}::timestamptz[], ${b.until}::timestamptz[])
         as r(ord, hash, width, from_at, until_at)
     ), edges as (
       select r.ord, decode(r.hash, 'hex') as grp, r.after_at, r.until_at
-      from unnest(${e.ord}::int4[], ${e.hash}::text[], ${e.after}::timestamptz[], ${e.until}::timestamptz[])
+      from unnest(${e.ord}::int4[], ${hashesOf(e.ord)}::text[], ${e.after}::timestamptz[], ${e.until}::timestamptz[])
         as r(ord, hash, after_at, until_at)
     ), pieces as (
       select r.ord, s.amount, s.count
