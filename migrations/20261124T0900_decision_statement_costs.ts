@@ -26,8 +26,8 @@ import { sql, type Kysely } from "kysely";
  *   and the failed states come as array literals, not jsonb to unnest), the lookups build their
  *   jsonb without a subquery around them, and the window totals come back per piece, in arrays
  *   (the service adds them up per window), instead of through a sort, a group and a jsonb per row.
- *   What it found comes back as OUT columns, not one jsonb built around it. Each group's hash is
- *   sent once, not once per piece.
+ *   What it found comes back as OUT columns, not one jsonb built around it. A group's hash is
+ *   sent once per window query, not once per piece.
  *
  * The one-argument functions stay (a process of the previous version may still call them during a
  * rolling upgrade); a later migration may drop them.

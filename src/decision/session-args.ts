@@ -31,20 +31,24 @@ export function readArgs(name: string, lockKeys: readonly string[], queries: rea
   };
 }
 
-/** The totals read, by windowTotalId, as readWindowTotals returns them: each query's pieces added up. */
+/**
+ * The totals read, by windowTotalId, as readWindowTotals returns them: each query's pieces added up.
+ * Every query must have come back with its pieces: a window missing from the read would count as
+ * empty and could approve past its limit, so that is an error (the decision is not made), never a zero.
+ */
 export function totalsRead(read: ReadResult, queries: readonly WindowQuery[]): Map<string, WindowTotal> {
   const byOrd = new Map<number, WindowTotal>();
-  const ords = read.total_ords ?? [];
-  ords.forEach((ord, i) => {
+  (read.total_ords ?? []).forEach((ord, i) => {
     const piece = toTotal({ amount: read.total_amounts?.[i] ?? "", count: read.total_counts?.[i] ?? "" });
     const sum = byOrd.get(ord);
     byOrd.set(ord, sum ? addTotals(sum, piece) : piece);
   });
   const totals = new Map<string, WindowTotal>();
-  for (const [ord, total] of byOrd) {
-    const query = queries[ord];
-    if (query) totals.set(windowTotalId(query.window, query.key), total);
-  }
+  queries.forEach((query, ord) => {
+    const total = byOrd.get(ord);
+    if (!total) throw new Error(`the decision read returned no total for window ${query.window}`);
+    totals.set(windowTotalId(query.window, query.key), total);
+  });
   return totals;
 }
 
