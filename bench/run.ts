@@ -29,6 +29,7 @@ const REPLAY_ROWS = Number(process.env.BENCH_REPLAY_ROWS ?? 100_000);
 const GROUPS = ["throughput", "latency", "velocity", "webhook", "replay", "audit"] as const;
 type Group = (typeof GROUPS)[number];
 const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? "32c2789";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 function chosenGroups(): Set<Group> {
   const asked = (process.env.BENCH_ONLY ?? "throughput").split(",").map((s) => s.trim()).filter(Boolean);
@@ -49,10 +50,11 @@ async function withDatabase<T>(open: () => Promise<BenchDatabase>, run: (db: Ben
 
 async function main(): Promise<void> {
   const groups = chosenGroups();
+  if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error("BENCH_ROUNDS: a whole number of rounds, at least 1");
   cleanUpOnSignals();
   console.log(`countersign bench — node ${process.version}, groups: ${[...groups].join(", ")} (BENCH_ONLY)`);
   try {
-    if (groups.has("throughput")) await throughputFigures({ seconds: LOAD_SECONDS, baselineRef: BASELINE_REF });
+    if (groups.has("throughput")) await throughputFigures({ seconds: LOAD_SECONDS, baselineRef: BASELINE_REF, rounds: ROUNDS });
     if (groups.has("latency")) await latencyFigures();
     if (groups.has("velocity")) await velocityFigures();
     if (groups.has("webhook")) await webhookFigures();

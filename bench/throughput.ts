@@ -2,20 +2,21 @@
  * The throughput group of `npm run bench` (issue 13): on one durable Postgres server, in one run,
  * the durable floor, the SQL ceiling, the HTTP ceiling, countersign (built JavaScript, its own
  * process) at 16 and 64 connections, a hot wallet, the embedded PGlite default and a baseline
- * build of an earlier commit; then the ratios against the issue's goals. bench/README.md says
- * what each figure means.
+ * build of an earlier commit; then the figures the ratios use measured again, round after round
+ * (BENCH_ROUNDS), and the ratios against the issue's goals on the median round. bench/README.md
+ * says what each figure means.
  */
 import { rmSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
 import { fmtCpuPer, fmtMachineCpu, serverTicks, type TicksReader } from "./cpu-split.js";
-import { captureDecisionSql } from "./decision-sql.js";
+import { captureDecisionSql, type DecisionSql } from "./decision-sql.js";
 import { checkpoint, freshDatabase, openDurableServer, serverSettings, type DurableServer } from "./durable-server.js";
 import { onCleanup } from "./processes.js";
 import { replay, type ReplayResult } from "./pgbench.js";
-import { bareExpressCeiling, buildCheckout, countersignRun, prepareBaseline, type ServiceFigure } from "./service-runs.js";
+import { bareExpressCeiling, buildCheckout, countersignRun, prepareBaseline, type PreparedBaseline, type ServiceFigure } from "./service-runs.js";
 import { bundleWithLimitsOutOfReach } from "./webhook-throughput.js";
-import { ratioLines } from "./goals.js";
+import { ratioLines, type GoalInputs } from "./goals.js";
 import { WARMUP_SECONDS } from "./webhook-throughput.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -29,7 +30,11 @@ export interface ThroughputOptions {
   seconds: number;
   /** A git ref to build and measure beside this checkout, or "none". */
   baselineRef: string;
+  /** How many times the figures the ratios use are measured (at least 1). */
+  rounds: number;
 }
+
+type Baseline = { ref: string; prepared: Extract<PreparedBaseline, { ok: true }> };
 
 export async function throughputFigures(o: ThroughputOptions): Promise<void> {
   const server = await openDurableServer();
@@ -41,32 +46,63 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
   console.log(`  built this checkout (npm run build) in ${built.toFixed(0)} s: services run dist/ with node, no tsx`);
   console.log(`  every HTTP figure follows a ${WARMUP_SECONDS} s warm-up at the same load, not counted`);
 
-  const { floor, ceiling } = await sqlFigures(server.url, o.seconds, serverCpu);
+  const sql = await captureSql(server.url);
+  console.log(`\nthe database alone, ${PGBENCH_CLIENTS} clients, ${o.seconds} s each`);
+  const { floor, ceiling } = await sqlFigures(server.url, sql, o.seconds, serverCpu);
   const http = await bareExpressCeiling(ROOT, o.seconds, 16);
   console.log(`  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}${fmtMachineCpu(http.cpu)}`);
   printCpu("request", http.requests, http.cpu?.processMs);
 
   console.log(`\ncountersign, full webhook path (built JS, own process), example policy (2 windows), distinct transactions over ${WALLETS.toLocaleString("en")} wallets, ${o.seconds} s each`);
-  const at16 = await countersignRun({ root: ROOT, server: server.url, serverCpu, policies: POLICIES, seconds: o.seconds, connections: 16, wallets: WALLETS, label: "16 connections" });
-  printService(at16);
+  const at16 = await serviceAt16(server.url, serverCpu, o.seconds);
   const at64 = await countersignRun({ root: ROOT, server: server.url, serverCpu, policies: POLICIES, seconds: o.seconds, connections: 64, wallets: WALLETS, label: "64 connections" });
   printService(at64);
   const hotPolicies = bundleWithLimitsOutOfReach(POLICIES);
   onCleanup(async () => rmSync(hotPolicies, { recursive: true, force: true }));
-  const hot = await countersignRun({ root: ROOT, server: server.url, serverCpu, policies: hotPolicies, seconds: o.seconds, connections: 16, wallets: 1, label: "hot wallet, 16 conns" });
-  printService(hot);
+  const hot = await hotWallet(server.url, serverCpu, hotPolicies, o.seconds);
   console.log(`  (hot wallet: every transfer from one wallet, example policy with its limits out of reach; ratio hot/uncontended ${(hot.perSecond / at16.perSecond).toFixed(2)})`);
 
   console.log(`\nPGlite, the embedded default (no DATABASE_URL), ${o.seconds} s`);
   const pglite = await countersignRun({ root: ROOT, server: null, policies: POLICIES, seconds: o.seconds, connections: 16, wallets: WALLETS, label: "PGlite, 16 conns" });
   printService(pglite);
 
-  const baseline = await baselineFigure(server.url, serverCpu, o);
+  const baseline = await openBaseline(o);
+  const baselineFigure = baseline ? await baselineRun(baseline, server.url, serverCpu, o.seconds) : null;
+  const rounds: GoalInputs[] = [{ at16, floor, ceiling, hot, baseline: baselineFigure, baselineRef: baseline?.ref ?? null }];
+  const measured = [floor, ceiling, http, at16, at64, hot, pglite, baselineFigure];
+  for (let r = 2; r <= o.rounds; r++) {
+    console.log(`\nround ${r} of ${o.rounds} (BENCH_ROUNDS): the figures the ratios use, measured again`);
+    const round = await ratioRound(server.url, sql, serverCpu, hotPolicies, baseline, o.seconds);
+    rounds.push(round.inputs);
+    measured.push(...round.figures);
+  }
+  await baseline?.prepared.remove();
 
-  console.log("\nratios (goals from issue 13)");
-  for (const line of ratioLines({ at16, floor, ceiling, hot, baseline: baseline?.figure ?? null, baselineRef: baseline?.ref ?? null })) console.log(`  ${line}`);
-  const stolen = [floor, ceiling, http, at16, at64, hot, pglite, baseline?.figure].filter((f) => (f?.cpu?.stealPct ?? 0) >= STEAL_WARNING_PCT);
+  console.log(`\nratios (goals from issue 13)${o.rounds > 1 ? `, each on the median of ${o.rounds} rounds` : ""}`);
+  for (const line of ratioLines(rounds)) console.log(`  ${line}`);
+  const stolen = measured.filter((f) => (f?.cpu?.stealPct ?? 0) >= STEAL_WARNING_PCT);
   if (stolen.length > 0) console.log(`  WARNING: ${stolen.length} figure(s) ran while the hypervisor took ${STEAL_WARNING_PCT}% or more of this machine's CPU (steal): those figures, and ratios built on them, understate the code`);
+}
+
+/** One more round of the figures the ratios are built from, in the first round's order. */
+async function ratioRound(serverUrl: string, sql: DecisionSql, serverCpu: TicksReader | null, hotPolicies: string, baseline: Baseline | null, seconds: number) {
+  const { floor, ceiling } = await sqlFigures(serverUrl, sql, seconds, serverCpu);
+  const at16 = await serviceAt16(serverUrl, serverCpu, seconds);
+  const hot = await hotWallet(serverUrl, serverCpu, hotPolicies, seconds);
+  const base = baseline ? await baselineRun(baseline, serverUrl, serverCpu, seconds) : null;
+  return { inputs: { at16, floor, ceiling, hot, baseline: base, baselineRef: baseline?.ref ?? null }, figures: [floor, ceiling, at16, hot, base] };
+}
+
+async function serviceAt16(serverUrl: string, serverCpu: TicksReader | null, seconds: number): Promise<ServiceFigure> {
+  const at16 = await countersignRun({ root: ROOT, server: serverUrl, serverCpu, policies: POLICIES, seconds, connections: 16, wallets: WALLETS, label: "16 connections" });
+  printService(at16);
+  return at16;
+}
+
+async function hotWallet(serverUrl: string, serverCpu: TicksReader | null, hotPolicies: string, seconds: number): Promise<ServiceFigure> {
+  const hot = await countersignRun({ root: ROOT, server: serverUrl, serverCpu, policies: hotPolicies, seconds, connections: 16, wallets: 1, label: "hot wallet, 16 conns" });
+  printService(hot);
+  return hot;
 }
 
 async function printHeader(server: DurableServer, o: ThroughputOptions): Promise<void> {
@@ -77,29 +113,42 @@ async function printHeader(server: DurableServer, o: ThroughputOptions): Promise
   if (s.fsync !== "on" || s.synchronousCommit !== "on") console.log("  WARNING: this server does not make commits durable; the figures flatter every decision");
 }
 
-async function sqlFigures(serverUrl: string, seconds: number, serverCpu: TicksReader | null): Promise<{ floor: ReplayResult; ceiling: ReplayResult }> {
-  const watched: Record<string, TicksReader> = serverCpu ? { postgres: serverCpu } : {};
+/** The decision's statements, captured once from decide() on a database of their own. */
+async function captureSql(serverUrl: string): Promise<DecisionSql> {
   const captureDb = await freshDatabase(serverUrl, "sql");
   onCleanup(captureDb.drop);
-  const sql = await captureDecisionSql(captureDb.url, POLICIES, WALLETS);
-  const floorDb = await freshDatabase(serverUrl, "floor");
-  onCleanup(floorDb.drop);
-  await checkpoint(serverUrl);
-  const floor = await replay(floorDb.url, sql.floor, { seconds, clients: PGBENCH_CLIENTS, watched });
-  await floorDb.drop();
-  console.log(`\nthe database alone, ${PGBENCH_CLIENTS} clients, ${seconds} s each`);
+  try {
+    return await captureDecisionSql(captureDb.url, POLICIES, WALLETS);
+  } finally {
+    await captureDb.drop();
+  }
+}
+
+/** The durable floor and the SQL ceiling, each replayed into a fresh database after a checkpoint. */
+async function sqlFigures(serverUrl: string, sql: DecisionSql, seconds: number, serverCpu: TicksReader | null): Promise<{ floor: ReplayResult; ceiling: ReplayResult }> {
+  const watched: Record<string, TicksReader> = serverCpu ? { postgres: serverCpu } : {};
+  const replayed = async (purpose: string, script: DecisionSql["floor"]) => {
+    const db = await freshDatabase(serverUrl, purpose);
+    onCleanup(db.drop);
+    try {
+      await checkpoint(serverUrl);
+      return await replay(db.url, script, { seconds, clients: PGBENCH_CLIENTS, watched });
+    } finally {
+      await db.drop();
+    }
+  };
+  const floor = await replayed("floor", sql.floor);
   console.log(`  durable floor: one decision row, autocommitted, ${floor.driver}   ${fmtRate(floor.perSecond)} tps${fmtMachineCpu(floor.cpu)}`);
   printCpu("transaction", floor.transactions, floor.cpu?.processMs);
-  await checkpoint(serverUrl);
-  const ceiling = await replay(captureDb.url, sql.ceiling, { seconds, clients: PGBENCH_CLIENTS, watched });
-  await captureDb.drop();
+  const ceiling = await replayed("ceiling", sql.ceiling);
   const roundTrips = new Set(sql.ceiling.roundTrips).size;
   console.log(`  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps${fmtMachineCpu(ceiling.cpu)}`);
   printCpu("transaction", ceiling.transactions, ceiling.cpu?.processMs);
   return { floor, ceiling };
 }
 
-async function baselineFigure(serverUrl: string, serverCpu: TicksReader | null, o: ThroughputOptions): Promise<{ ref: string; figure: ServiceFigure } | null> {
+/** The baseline ref built in a temporary worktree, kept for every round; null when skipped. */
+async function openBaseline(o: ThroughputOptions): Promise<Baseline | null> {
   if (o.baselineRef === "none") {
     console.log("\nbaseline: skipped (BENCH_BASELINE_REF=none)");
     return null;
@@ -110,10 +159,13 @@ async function baselineFigure(serverUrl: string, serverCpu: TicksReader | null, 
     return null;
   }
   console.log(`\nbaseline: ${o.baselineRef} (${prepared.commit.slice(0, 7)}) built in a temporary worktree in ${prepared.buildSeconds.toFixed(0)} s, its own example policy, 16 conns, ${o.seconds} s`);
-  const figure = await countersignRun({ root: prepared.root, server: serverUrl, serverCpu, policies: path.join(prepared.root, "policies"), seconds: o.seconds, connections: 16, wallets: WALLETS, label: `baseline ${o.baselineRef}` });
+  return { ref: o.baselineRef, prepared };
+}
+
+async function baselineRun(b: Baseline, serverUrl: string, serverCpu: TicksReader | null, seconds: number): Promise<ServiceFigure> {
+  const figure = await countersignRun({ root: b.prepared.root, server: serverUrl, serverCpu, policies: path.join(b.prepared.root, "policies"), seconds, connections: 16, wallets: WALLETS, label: `baseline ${b.ref}` });
   printService(figure);
-  await prepared.remove();
-  return { ref: o.baselineRef, figure };
+  return figure;
 }
 
 function printService(f: ServiceFigure): void {

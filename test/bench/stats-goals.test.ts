@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { goals, met, ratioLines } from "../../bench/goals.js";
+import { goals, goalsOverRounds, median, met, ratioLines } from "../../bench/goals.js";
 import { percentile } from "../../bench/stats.js";
 
 describe("percentile (nearest rank)", () => {
@@ -49,5 +49,50 @@ describe("the ratios against issue 13's goals", () => {
     expect(lines).toHaveLength(5);
     expect(lines[4]).toContain("no baseline measured");
     expect(lines[0]).toMatch(/0\.60 +goal >= 0\.5 +met$/);
+  });
+
+  describe("over several rounds", () => {
+    const slower = { ...inputs, at16: { perSecond: 450, latencyP99: 70 }, baseline: { perSecond: 150 } };
+    const faster = { ...inputs, at16: { perSecond: 700, latencyP99: 30 }, ceiling: { perSecond: 1400 } };
+
+    it("takes each round's ratio from that round's figures and judges the goal on the median round", () => {
+      const g = goalsOverRounds([inputs, slower, faster]);
+      const perCeiling = g[0]!;
+      expect(perCeiling.rounds).toEqual([0.6, 0.45, 0.5]);
+      expect(perCeiling.value).toBe(0.5);
+      expect(met(perCeiling)).toBe(true);
+      const p99 = g[3]!;
+      expect(p99.rounds).toEqual([40, 70, 30]);
+      expect(p99.value).toBe(40);
+      expect(met(p99)).toBe(true);
+      const perBaseline = g[4]!;
+      expect(perBaseline.rounds).toEqual([2.5, 3, 700 / 240]);
+      expect(perBaseline.value).toBe(700 / 240);
+      expect(met(perBaseline)).toBe(false);
+    });
+
+    it("prints the median and every round's value", () => {
+      const lines = ratioLines([inputs, slower, faster]);
+      expect(lines[0]).toMatch(/0\.50 +goal >= 0\.5 +met +rounds 0\.60, 0\.45, 0\.50$/);
+      expect(lines[3]).toMatch(/40\.0 ms +goal <= 50 ms +met +rounds 40\.0, 70\.0, 30\.0$/);
+    });
+
+    it("a single round prints as before, without a rounds list", () => {
+      expect(ratioLines([inputs])).toEqual(ratioLines(inputs));
+      expect(ratioLines(inputs).join("\n")).not.toContain("rounds");
+    });
+  });
+
+  describe("median", () => {
+    it("is the middle value, or the mean of the two middle ones", () => {
+      expect(median([3, 1, 2])).toBe(2);
+      expect(median([4, 1, 3, 2])).toBe(2.5);
+      expect(median([7])).toBe(7);
+    });
+
+    it("is NaN without values or with a NaN among them", () => {
+      expect(median([])).toBeNaN();
+      expect(median([1, NaN, 3])).toBeNaN();
+    });
   });
 });
