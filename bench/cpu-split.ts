@@ -89,19 +89,35 @@ export function reapedChildrenTicks(): TicksReader {
 /**
  * A Postgres server's CPU time: the postmaster's own and its exited children's, plus every live
  * child's (backends, WAL writer, checkpointer, ...).
+ *
+ * A child the postmaster waits for while /proc is being walked moves its time into the
+ * postmaster's "reaped" figure and out of /proc at once: read before the walk, its time would be
+ * in neither place. Right after a run's clients disconnect every one of their backends is being
+ * waited for, and a reading lost all of them (an SQL ceiling at half its CPU time). So the walk
+ * counts only when the reaped figure did not move across it, and is retried otherwise.
  */
 export function serverTicks(postmasterPid: number): TicksReader {
   return () => {
-    const postmaster = procStat(postmasterPid);
-    if (!postmaster) return null;
-    let ticks = postmaster.own + postmaster.reaped;
-    for (const entry of readdirSync("/proc")) {
-      if (!/^[0-9]+$/.test(entry)) continue;
-      const child = procStat(Number(entry));
-      if (child?.ppid === postmasterPid) ticks += child.own;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const before = procStat(postmasterPid);
+      if (!before) return null;
+      const live = liveChildrenTicks(postmasterPid);
+      const after = procStat(postmasterPid);
+      if (!after) return null;
+      if (after.reaped === before.reaped) return after.own + after.reaped + live;
     }
-    return ticks;
+    return null;
   };
+}
+
+function liveChildrenTicks(parentPid: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    const child = procStat(Number(entry));
+    if (child?.ppid === parentPid) ticks += child.own;
+  }
+  return ticks;
 }
 
 /** Runs `run`, reporting the machine's split and the CPU time of each `watched` group meanwhile. */

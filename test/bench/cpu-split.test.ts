@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { fmtCpuPer, fmtMachineCpu, parentIfNamed, parseProcStat, processTicks, splitBetween, withCpuSplit } from "../../bench/cpu-split.js";
+import { fmtCpuPer, fmtMachineCpu, parentIfNamed, parseProcStat, processTicks, serverTicks, splitBetween, withCpuSplit } from "../../bench/cpu-split.js";
 
 describe("the CPU split printed beside each bench figure", () => {
   it("reads steal and idle (with iowait) as shares of all ticks between two samples", () => {
@@ -43,8 +44,41 @@ describe("the CPU split printed beside each bench figure", () => {
     expect(fmtCpuPer("decision", 100, {})).toBe("");
   });
 
+  it("never loses the time of children their parent waits for while the server's reading walks /proc", async () => {
+    // A stand-in postmaster: a shell whose children each burn CPU and exit together, and which
+    // waits for them (as the postmaster does for a run's backends) on its own schedule.
+    const burn = "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done";
+    const parent = spawn("sh", ["-c", `for n in 1 2 3 4 5 6; do sh -c '${burn}' & done; wait; sleep 2`], { stdio: "ignore" });
+    try {
+      const read = serverTicks(parent.pid!);
+      const readings: number[] = [];
+      const reaped = () => parseProcStat(readFileSync(`/proc/${parent.pid}/stat`, "utf8"))!.reaped;
+      const deadline = Date.now() + 20_000;
+      // until all six are waited for: each reading is the children's time so far, never less
+      while (Date.now() < deadline) {
+        const t = read();
+        if (typeof t === "number") readings.push(t);
+        if (readings.length > 5 && reaped() > 0 && !readdirSync("/proc").some((p) => /^[0-9]+$/.test(p) && parseProcStat(safeRead(`/proc/${p}/stat`))?.ppid === parent.pid)) break;
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(readings.length).toBeGreaterThan(5);
+      for (let k = 1; k < readings.length; k++) expect(readings[k]).toBeGreaterThanOrEqual(readings[k - 1]!);
+      expect(readings.at(-1)!).toBeGreaterThan(readings[0]!);
+    } finally {
+      parent.kill();
+    }
+  });
+
   it("finds a process's parent only when the process has the expected name", () => {
     expect(parentIfNamed(process.pid, "no-such-name")).toBeNull();
     expect(parentIfNamed(process.pid, readFileSync("/proc/self/comm", "utf8").trim())).toBe(process.ppid);
   });
 });
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
