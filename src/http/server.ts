@@ -14,5 +14,11 @@ export function isWebhookDelivery(req: IncomingMessage): boolean {
 }
 
 export function createHttpServer(app: Express, webhook: WebhookEndpoint): Server {
-  return createServer((req, res) => (isWebhookDelivery(req) ? webhook(req, res) : app(req, res)));
+  const server: Server = createServer((req, res) => {
+    // A request over a keep-alive connection after the drain began (server.close): answered, and
+    // the connection closed behind it, so a client polling over it cannot hold the drain open.
+    if (!server.listening) res.setHeader("Connection", "close");
+    return isWebhookDelivery(req) ? webhook(req, res) : app(req, res);
+  });
+  return server;
 }
