@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { DecisionRow } from "../audit/decision-rows.js";
+import { groupHashHex, groupLockId } from "../velocity/group-hash.js";
 import { windowTotalId, type WindowQuery } from "../velocity/read.js";
 import type { ReadResult } from "./session.js";
-import { totalsRead } from "./session-args.js";
+import { readArgs, totalsRead, writeArgs } from "./session-args.js";
 
 const queries: WindowQuery[] = [
   { window: "daily", key: "wallet-a", durationSeconds: 86_400 },
@@ -33,3 +35,28 @@ describe("totalsRead", () => {
     expect(totalsRead(read(null, null, null), []).size).toBe(0);
   });
 });
+
+describe("the group hashes the two calls send", () => {
+  it("lock ids are each lock key's, ascending and once each, whether or not a window query shares the key", () => {
+    const args = readArgs("vaults/v/transactions/t", ["wallet-a", "wallet-z", "wallet-a"], queries, new Date("2026-11-24T12:00:00Z"), true);
+    const ids = [groupLockId("wallet-a"), groupLockId("wallet-z")].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    expect(args.locks).toBe(`{${ids.join(",")}}`);
+    expect(args.hashes).toEqual([groupHashHex("wallet-a"), groupHashHex("wallet-a")]);
+  });
+
+  it("each charge carries its group's hash, and each group is written once", () => {
+    const row = { id: "00000000-0000-4000-8000-000000000000", decidedAt: new Date(0), transactionName: "t", vault: "v", decision: "allow", httpStatus: 200, replayed: false, replayOf: null, policyVersion: "p", policyDigest: "d", matchedRules: [], reasons: [], facts: [], transaction: {}, contentDigest: "c", requestId: "r", durationMs: 1 } as DecisionRow;
+    const charges = [
+      { transferIndex: 0, key: "wallet-a", amount: "1" },
+      { transferIndex: 1, key: "wallet-b", amount: null },
+      { transferIndex: 2, key: "wallet-a", amount: "2.5" },
+    ];
+    const args = writeArgs({ decision: row, charges });
+    expect(args.charges).toEqual(charges.map((c) => ({ transfer_index: c.transferIndex, hash: groupHashHex(c.key), amount: c.amount })));
+    expect(args.groups).toEqual([
+      { hash: groupHashHex("wallet-a"), key: "wallet-a" },
+      { hash: groupHashHex("wallet-b"), key: "wallet-b" },
+    ]);
+  });
+});
+

@@ -6,7 +6,7 @@
 import { decisionRecord, type DecisionRow } from "../audit/decision-rows.js";
 import { FAILED_TRANSACTION_STATES } from "../events/effects.js";
 import { actionRecord, reviewRecord, type ReviewAction, type StoredReview } from "../review/store.js";
-import { groupHashHex, groupLockId } from "../velocity/group-hash.js";
+import { groupHashHex, lockIdOfHash } from "../velocity/group-hash.js";
 import { addTotals, piecesOf, toTotal, windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/read.js";
 import { BUCKET_WIDTHS } from "../velocity/window-plan.js";
 import type { ReadArgs, ReadResult } from "./session.js";
@@ -19,7 +19,9 @@ const FAILED_STATES = `{${[...FAILED_TRANSACTION_STATES].map((state) => {
 
 export function readArgs(name: string, lockKeys: readonly string[], queries: readonly WindowQuery[], now: Date, evaluate: boolean): ReadArgs {
   const { hashes, bucket: b, edge: e } = piecesOf(queries, now, BUCKET_WIDTHS);
-  const ids = [...new Set(lockKeys.map(groupLockId))].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  // A lock key is usually a window query's key too, whose hash piecesOf has just taken.
+  const hashOf = new Map(queries.map((q, ord) => [q.key, hashes[ord]!]));
+  const ids = [...new Set(lockKeys.map((key) => lockIdOfHash(hashOf.get(key) ?? groupHashHex(key))))].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   return {
     name,
     failedStates: FAILED_STATES,
@@ -70,11 +72,15 @@ export interface WriteParts {
 /** The argument of countersign_decision_write: one decision row and what it brings with it. */
 export function writeArgs(w: WriteParts): Record<string, unknown> {
   const d = w.decision;
+  // Each group's hash once, however many of the decision's charges fall in it.
+  const hashOf = new Map<string, string>();
   const charges = (w.charges ?? []).map((c) => {
     if (c.amount !== null && !PLAIN_DECIMAL.test(c.amount)) throw new Error("charge amount is not a plain decimal");
-    return { transfer_index: c.transferIndex, hash: groupHashHex(c.key), amount: c.amount };
+    let hash = hashOf.get(c.key);
+    if (hash === undefined) hashOf.set(c.key, (hash = groupHashHex(c.key)));
+    return { transfer_index: c.transferIndex, hash, amount: c.amount };
   });
-  const groups = [...new Set((w.charges ?? []).map((c) => c.key))].map((key) => ({ hash: groupHashHex(key), key }));
+  const groups = [...hashOf].map(([key, hash]) => ({ hash, key }));
   return {
     decision: decisionRecord(d),
     review: w.review ? reviewRecord(w.review) : null,
