@@ -12,11 +12,11 @@
  * digits too, so a UUID or a hash keeps its shape.
  *
  * Values travel two ways. A parameter of an extended-protocol statement becomes a SQL expression
- * cast to the type the server inferred for it, evaluated at every execution. A literal inside a simple-protocol query's text
- * (values embedded with pg's escapeLiteral) keeps its place and its quotes, with `:variable`
- * references inside it: pgbench substitutes those textually in `-M simple`, which such a script
- * then uses. In `-M prepared` pgbench reads any `:word`, string literals included, as a
- * variable: there every colon in a literal is written as chr(58).
+ * cast to the type the server inferred for it, evaluated at every execution. A literal inside a
+ * simple-protocol query's text (values embedded with pg's escapeLiteral) keeps its place and its
+ * quotes, with `:variable` references inside it: pgbench substitutes those textually in
+ * `-M simple`, which such a script then uses. In `-M prepared` pgbench reads any `:word`, string
+ * literals included, as a variable: there every colon in a literal is written as chr(58).
  */
 import type { CapturedStatement } from "./capture.js";
 
