@@ -60,15 +60,15 @@ export function met(g: Goal): boolean {
   return Number.isFinite(g.value) && (g.bound === "min" ? g.value >= g.target : g.value <= g.target);
 }
 
-export function ratioLines(rounds: GoalInputs | readonly GoalInputs[]): string[] {
-  const all = Array.isArray(rounds) ? (rounds as readonly GoalInputs[]) : [rounds as GoalInputs];
-  const lines = goalsOverRounds(all).map((g) => {
+/** One line per goal over the rounds given (at least one). */
+export function ratioLines(rounds: readonly GoalInputs[]): string[] {
+  const lines = goalsOverRounds(rounds).map((g) => {
     const unit = g.unit ?? "";
     const show = (v: number) => (unit ? v.toFixed(1) : v.toFixed(2));
     const shown = `${show(g.value)}${unit}`;
     const each = g.rounds.length > 1 ? `   rounds ${g.rounds.map(show).join(", ")}` : "";
     return `${g.what.padEnd(40)} ${shown.padStart(9)}   goal ${g.bound === "min" ? ">=" : "<="} ${g.target}${unit}   ${met(g) ? "met" : "NOT met"}${each}`;
   });
-  if (!all[0]!.baseline) lines.push("countersign(16) / baseline                   (no baseline measured)");
+  if (!rounds[0]!.baseline) lines.push("countersign(16) / baseline                   (no baseline measured)");
   return lines;
 }
