@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { GroupDimension, WindowSpec } from "../policy/types.js";
 import {
   STELLAR_SENDER,
+  STELLAR_USDC,
   VAULT,
   WALLET,
   apiBody,
@@ -126,6 +127,26 @@ describe("issue 8: one asset identity and one wallet identity, whatever the shap
     expect(keyOf(api, daily, view({ own: [stellarOwn] }))).toBe(keyOf(reference, daily, view({ own: [stellarOwn] })));
     // Without a copy that knows the address, the claim stands for it: still wallet A's group.
     expect(keyOf(api, daily)).toBe(keyOf(api, daily, view({ own: [stellarOwn] })));
+  });
+
+  it("a bare Stellar asset listed in transfers[] or details.assetTransfer is the asset its payment operation moves: one group", () => {
+    const stellarOwn = { wallet: A, walletAddress: null, address: STELLAR_SENDER, network: "stellar-mainnet" };
+    const book = view({ own: [stellarOwn] });
+    const operation = keyOf(stellarBody([stellarPayment("1")]), daily, book);
+    const bareListed = apiBody([apiStellarTransfer("0.0000001", { asset: STELLAR_USDC })], { network: "networks/stellar-mainnet", request: { sourceWallet: A } });
+    const bareReference = assetTransferBody({ asset: STELLAR_USDC, amount: "0.0000001", source: A, destination: "GDESTA" }, { network: "networks/stellar-mainnet" });
+    const named = apiBody([apiStellarTransfer("0.0000001")], { network: "networks/stellar-mainnet", request: { sourceWallet: A } });
+    expect(keyOf(bareListed, daily, book)).toBe(operation);
+    expect(keyOf(bareReference, daily, book)).toBe(operation);
+    expect(keyOf(named, daily, book)).toBe(operation);
+    // The policy still reads the asset as the body spells it.
+    expect(buildTransferFacts(tx(bareListed), book)[0]?.asset).toBe(STELLAR_USDC);
+    // A classic code that starts like a contract address is still classic; testnet stays its own asset.
+    const cny = "CNY-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
+    expect(keyOf(apiBody([apiStellarTransfer("1", { asset: cny })], { network: "networks/stellar-mainnet", request: { sourceWallet: A } }), daily, book)).toBe(
+      keyOf(stellarBody([stellarPayment("10000000", "GDESTA", cny)]), daily, book),
+    );
+    expect(keyOf({ ...bareListed, network: "networks/stellar-testnet" }, daily, book)).not.toBe(operation);
   });
 
   it("finding 4: an EVM transfer from a wallet by name and by raw address with request.sourceWallet is one group", () => {

@@ -160,6 +160,12 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
       body: stellarBody([{ sep41Payment: { destinationAddress: "G", rawAmount: "1" } }]),
       path: "details.stellarTransaction.operations[0].body.sep41Payment.contractAddress",
     },
+    {
+      // Without a network its USDC could not be named as the API names it: another asset, another velocity group.
+      what: "API: Stellar transaction with no network anywhere",
+      body: apiStellarBody([apiStellarPayment("10000000")], [], { network: undefined }),
+      path: "network",
+    },
     { what: "note not a string", body: assetTransferBody({}, { note: 5 }), path: "note" },
     { what: "state not a string", body: assetTransferBody({}, { state: ["AWAITING_SIGNATURE"] }), path: "state" },
     { what: "subType not a string", body: apiBody([], { subType: 1 }), path: "subType" },

@@ -31,6 +31,9 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
   if (envelope !== null && !envelope.ok) return envelope;
   const sponsor = stated ?? envelope?.value.source ?? null;
   const network = ctx.network ?? listed.map((t) => t.network).find((n) => n !== null) ?? null;
+  // A Stellar asset is named on its network (`assets/asset.stellar-mainnet.USDC-G…`): read without
+  // one, the same USDC would be another asset, in another velocity group, than where a body names it.
+  if (network === null) return err(invalidAt(at(ctx.path, "network"), "is required for a Stellar transaction: its assets are named on their network"));
   const stellarNetwork = network === null ? null : `networks/${networkId(network)}`;
   const decoded: StellarOperation[] = [];
   for (const [index, op] of (parsed.value.operations ?? []).entries()) {
