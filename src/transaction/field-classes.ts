@@ -189,8 +189,9 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   t("stellarTransaction.memo"),
   m("stellarTransaction.timeBounds"),
   ...address(`${STELLAR_OPERATION}.sourceAccountAddress`, x),
-  // The raw XDR of an operation; its meaning is the decoded body (absent: `stellar:unknown`).
-  m(`${STELLAR_OPERATION}.rawBody`),
+  // The raw XDR of an operation: must say what the decoded body says (stellar-api.ts), in the digest.
+  // Without a decoded body the operation is `stellar:unknown`.
+  x(`${STELLAR_OPERATION}.rawBody`),
   ...address(`${DECODED}.payment.destinationAddress`, x),
   x(`${DECODED}.payment.asset`),
   m(`${DECODED}.payment.assetRef`),

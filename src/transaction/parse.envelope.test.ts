@@ -250,3 +250,42 @@ describe("the content digest covers the envelope", () => {
     expect(contentDigest(a)).toBe(contentDigest(parsed(apiEnvelopeBody(decoded, envelope([payment("10000000")])))));
   });
 });
+
+describe("an operation's raw XDR (operations[].rawBody) must say what its decoded body says", () => {
+  /** Shape 2 without an envelope: one decoded USDC payment of 1 from the sender, beside `rawBody`. */
+  const withRawBody = (rawBody: unknown) => {
+    const body = withoutEnvelope(apiEnvelopeBody([decodedPayment("10000000")], envelope([payment("10000000")]), [listedTransfer("1")]), "stellarTransaction");
+    const st = body.stellarTransaction as { operations: Record<string, unknown>[] };
+    return { ...body, stellarTransaction: { ...st, operations: [{ ...st.operations[0], rawBody }] } };
+  };
+  const plain = withoutEnvelope(apiEnvelopeBody([decodedPayment("10000000")], envelope([payment("10000000")]), [listedTransfer("1")]), "stellarTransaction");
+
+  it("the same payment, as an Operation (with its source) or as its body alone, changes nothing", () => {
+    expect(model(withRawBody(payment("10000000").toXDR("base64"))).transfers).toEqual(model(plain).transfers);
+    expect(model(withRawBody(payment("10000000").body().toXDR("base64"))).payloads).toEqual([]);
+    expect(model(withRawBody("")).transfers).toEqual(model(plain).transfers);
+  });
+
+  it("an account merge, a larger amount, another destination or another source behind a decoded payment is refused", () => {
+    const merge = Operation.accountMerge({ destination: OTHER, source: SENDER }).toXDR("base64");
+    const cases: [string, string][] = [
+      [merge, "type"],
+      [payment("20000000").toXDR("base64"), "amount"],
+      [payment("10000000", OTHER).toXDR("base64"), "destination"],
+      [payment("10000000", DEST, OTHER_ISSUER_USDC).toXDR("base64"), "asset"],
+      [payment("10000000", DEST, usdc, OTHER).toXDR("base64"), "source account"],
+    ];
+    for (const [raw, field] of cases) {
+      const { code, message } = refusal(withRawBody(raw));
+      expect(code).toBe("INVALID_TRANSACTION");
+      expect(message).toBe(`stellarTransaction.operations[0].rawBody: disagrees with the decoded body (${field})`);
+    }
+  });
+
+  it("bytes that are no Stellar operation, or not a string, are refused", () => {
+    for (const raw of ["AAAA", "not base64!", envelope([payment("10000000")])]) {
+      expect(refusal(withRawBody(raw)).message).toBe("stellarTransaction.operations[0].rawBody: must be a base64 XDR Stellar operation");
+    }
+    expect(refusal(withRawBody(7)).message.startsWith("stellarTransaction.operations[0].rawBody: ")).toBe(true);
+  });
+});

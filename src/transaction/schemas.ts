@@ -133,7 +133,7 @@ export const apiTransfer = object({
 export const apiStellarTransaction = object({
   sourceAccountAddress: optionalApiAddress,
   operations: list(
-    object({ sourceAccountAddress: optionalApiAddress, decodedBody: keyedObject().nullish() }),
+    object({ sourceAccountAddress: optionalApiAddress, rawBody: z.string({ error: "must be a string" }).nullish(), decodedBody: keyedObject().nullish() }),
     LIMITS.stellarOperations,
   ).nullish(),
   /** Checked against the envelope only (stellar-envelope.ts): not read otherwise. */

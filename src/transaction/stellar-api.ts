@@ -15,8 +15,9 @@ import { check, invalidAt } from "./issues.js";
 import { apiSep41Payment, apiStellarPayment, apiStellarTransaction } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
 import { sourceAt } from "./sources.js";
-import { agreedOperations, readEnvelope } from "./stellar-envelope.js";
+import { agreedOperations, operationDifference, readEnvelope } from "./stellar-envelope.js";
 import { sameEndpoint, stellarMoves, type StellarOperation } from "./stellar-operations.js";
+import { operationReadings } from "./stellar-xdr.js";
 import { at, presentKeys } from "./transfer.js";
 import type { Endpoint, Transfer } from "./types.js";
 
@@ -43,6 +44,10 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
     if (!source.ok) return source;
     const operation = fromDecoded(op.decodedBody ?? {}, source.value, at(opPath, "decodedBody"), ctx);
     if (!operation.ok) return operation;
+    if (op.decodedBody != null && op.rawBody != null && op.rawBody !== "") {
+      const signed = rawAgrees(op.rawBody, operation.value, op.sourceAccountAddress?.value ?? sponsor, stellarNetwork, at(opPath, "rawBody"), ctx);
+      if (!signed.ok) return signed;
+    }
     decoded.push(operation.value);
   }
   const operations =
@@ -52,6 +57,28 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
   const agreed = reconcile(listed, moves.transfers, accountsCreated(operations.value, ctx.network), network, path);
   if (!agreed.ok) return agreed;
   return ok({ kind: "stellarTransaction", transfers: moves.transfers, payloads: moves.payloads, network: null });
+}
+
+/**
+ * An operation's raw XDR says what its decoded body says: the bytes are what gets signed, and a
+ * decoded payment beside an account merge in `rawBody` would otherwise be signed as the payment.
+ */
+function rawAgrees(
+  raw: string,
+  decoded: StellarOperation,
+  source: string | null,
+  network: string | null,
+  path: string,
+  ctx: ShapeContext,
+): Result<void, AppError> {
+  const readings = operationReadings(raw, source, path, ctx);
+  if (!readings.ok) return readings;
+  if (readings.value.length === 0) return err(invalidAt(path, "must be a base64 XDR Stellar operation"));
+  for (const signed of readings.value) {
+    const field = operationDifference(decoded, signed, network);
+    if (field !== null) return err(invalidAt(path, `disagrees with the decoded body (${field})`));
+  }
+  return ok(undefined);
 }
 
 function fromDecoded(body: Record<string, unknown>, source: Endpoint, path: string, ctx: ShapeContext): Result<StellarOperation, AppError> {

@@ -66,14 +66,14 @@ export function agreedOperations(
     return err(invalidAt(path, `holds ${envelope.operations.length} operations, ${operationsPath} ${decoded.length}`));
   }
   for (const [index, op] of envelope.operations.entries()) {
-    const field = difference(decoded[index]!, op, network);
+    const field = operationDifference(decoded[index]!, op, network);
     if (field !== null) return err(invalidAt(path, `operation ${index} disagrees with ${at(operationsPath, index)} (${field})`));
   }
   return ok([...decoded]);
 }
 
-/** The first field in which a decoded operation differs from the envelope's, or null. */
-function difference(decoded: StellarOperation, signed: StellarOperation, network: string | null): string | null {
+/** The first field in which a decoded operation differs from the signed one (the envelope's, or its raw XDR), or null. */
+export function operationDifference(decoded: StellarOperation, signed: StellarOperation, network: string | null): string | null {
   if (decoded.kind !== signed.kind || (decoded.kind === "other" && signed.kind === "other" && decoded.name !== signed.name)) return "type";
   if (!sameEndpoint(decoded.source, signed.source)) return "source account";
   if (decoded.kind === "other" || signed.kind === "other") {

@@ -55,15 +55,40 @@ export function envelopeTransaction(base64: string, path: string, ctx: ShapeCont
   return ok({ source: tx.source, fee: tx.fee, memo: memoOf(tx.memo), operations });
 }
 
-function decodeEnvelope(base64: string): xdr.TransactionEnvelope | null {
+/**
+ * One operation's raw XDR (`operations[].rawBody`), as an `Operation` (its optional source, then its
+ * body) or as an `OperationBody` alone: every reading the bytes admit, each read as the envelope's
+ * operations are. An empty list: the bytes are neither.
+ */
+export function operationReadings(base64: string, source: string | null, path: string, ctx: ShapeContext): Result<StellarOperation[], AppError> {
+  const readings: StellarOperation[] = [];
+  const candidates: [xdr.OperationBody, string | null][] = [];
+  const op = decodeBase64Xdr(base64, (b) => xdr.Operation.fromXDR(b, "base64"));
+  if (op !== null) candidates.push([op.body(), op.sourceAccount() ? accountAddress(op.sourceAccount() as xdr.MuxedAccount) : source]);
+  const body = decodeBase64Xdr(base64, (b) => xdr.OperationBody.fromXDR(b, "base64"));
+  if (body !== null) candidates.push([body, source]);
+  for (const [operationBody, operationSource] of candidates) {
+    const from = sourceAt(operationSource, path, ctx);
+    if (!from.ok) return from;
+    const read = readOperation(operationBody, from.value, path, ctx);
+    if (!read.ok) return read;
+    readings.push(read.value);
+  }
+  return ok(readings);
+}
+
+function decodeBase64Xdr<T>(base64: string, decode: (base64: string) => T): T | null {
   // Buffer's base64 decoder skips characters it does not know: only canonical base64 is read.
   if (base64.length === 0 || !BASE64.test(base64)) return null;
   try {
-    return xdr.TransactionEnvelope.fromXDR(base64, "base64");
+    return decode(base64);
   } catch {
     return null;
   }
 }
+
+const decodeEnvelope = (base64: string): xdr.TransactionEnvelope | null =>
+  decodeBase64Xdr(base64, (b) => xdr.TransactionEnvelope.fromXDR(b, "base64"));
 
 function innerTransaction(envelope: xdr.TransactionEnvelope): Inner | null {
   switch (envelope.switch()) {
