@@ -1,14 +1,16 @@
 /**
  * The low-level chain objects a body carries beside its transfers (`evmTransaction`,
- * `btcTransaction`), checked against the transfers. Whatever they do beyond the transfers is a
+ * `btcTransaction`, `aleoTransaction`), checked against the transfers. Whatever they do beyond the transfers is a
  * payload: calldata other than exactly the ERC-20 `transfer(to, amount)` a transfer describes is
  * `evmCalldata`; native value the transfers do not describe is `evmValue`; a Bitcoin output that is
- * neither change nor a listed transfer is `btcOutputs`. A sender that is not the transfers' source
- * is a contradiction (400).
+ * neither change nor a listed transfer is `btcOutputs`; an Aleo operation not decoded is
+ * `aleo:unknown`. A sender that is not the transfers' source is a contradiction (400).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { sameAddress } from "../facts/addresses.js";
 import { amountsAgree, sameDecimal, transferMovesRaw } from "./amounts.js";
+import { ALEO_OPERATIONS } from "./field-classes.js";
+import { isPresent } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
 import { btcTransaction, evmTransaction } from "./schemas.js";
 import { at, isRecord } from "./transfer.js";
@@ -21,6 +23,7 @@ export function chainObjectPayloads(tx: Record<string, unknown>, transfers: read
     if (!evm.ok) return evm;
     payloads.push(...evm.value);
   }
+  payloads.push(...aleoPayloads(tx.aleoTransaction));
   if (tx.btcTransaction != null) {
     const btc = btcPayloads(tx.btcTransaction, transfers, at(path, "btcTransaction"));
     if (!btc.ok) return btc;
@@ -48,11 +51,20 @@ function evmPayloads(input: unknown, transfers: readonly Transfer[], path: strin
   const value = evm.value ?? null;
   const to = evm.toAddress?.value ?? null;
   const moved = value !== null && !sameDecimal(value, "0");
-  if (data === "") return ok(moved && !nativeTransfer(transfers, to, value) ? ["evmValue"] : []);
+  if (data === "") return ok(moved ? (nativeTransfer(transfers, to, value) ? [] : ["evmValue"]) : emptyCall(transfers, to));
   const payloads: string[] = [];
   if (!tokenTransfer(transfers, to, data)) payloads.push("evmCalldata");
   if (moved) payloads.push("evmValue");
   return ok(payloads);
+}
+
+/**
+ * A call without calldata or value: nothing when it names no recipient, or is the one transfer's
+ * (a native transfer of 0); otherwise a call to `to` the transfers do not describe, which runs that
+ * contract's code from the vault's wallet.
+ */
+function emptyCall(transfers: readonly Transfer[], to: string | null): string[] {
+  return to === null || nativeTransfer(transfers, to, "0") ? [] : ["evmCalldata"];
 }
 
 /** The one transfer is this native coin transfer: to `to`, of `wei`. */
@@ -86,6 +98,16 @@ function erc20Transfer(calldata: string): { recipient: string; raw: string } | n
 /** The smallest-unit amount of an ERC-20 `transfer` calldata, or null when it is not one. */
 export function erc20TransferRaw(calldata: string): string | null {
   return erc20Transfer(calldata)?.raw ?? null;
+}
+
+/**
+ * An Aleo operation that holds none of the decoded operations (only its `program`, `transition`,
+ * ...) is a call countersign cannot read: `aleo:unknown`. The decoded ones are payloads by the table.
+ */
+function aleoPayloads(input: unknown): string[] {
+  const operations = isRecord(input) && Array.isArray(input.operations) ? input.operations : [];
+  const undecoded = operations.some((op) => isRecord(op) && !ALEO_OPERATIONS.some((name) => isPresent(op[name])));
+  return undecoded ? ["aleo:unknown"] : [];
 }
 
 /** Every output that is not change pays one listed transfer, and every listed transfer is paid. */

@@ -44,6 +44,17 @@ const DECODED = `${STELLAR_OPERATION}.decodedBody`;
 const REF_STELLAR = "details.stellarTransaction";
 const REF_BODY = `${REF_STELLAR}.operations[].body`;
 
+/** The decoded operations an `aleoTransaction.operations[]` item holds one of: each is a payload. */
+export const ALEO_OPERATIONS = [
+  "transferPublic",
+  "transferPublicAsSigner",
+  "transferPrivate",
+  "transferPrivateToPublic",
+  "transferPublicToPrivate",
+  "join",
+  "unknown",
+] as const;
+
 export const FIELD_CLASSES: readonly FieldEntry[] = [
   // ---- the transaction itself ----
   t("name"),
@@ -172,15 +183,8 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   p("thetaTransaction", "thetaTransaction"),
   m("aleoTransaction.feeMicrocredits"),
   m("aleoTransaction.feeOperation"),
-  ...[
-    "transferPublic",
-    "transferPublicAsSigner",
-    "transferPrivate",
-    "transferPrivateToPublic",
-    "transferPublicToPrivate",
-    "join",
-    "unknown",
-  ].map((op) => p(`aleoTransaction.operations[].${op}`, `aleo:${op}`)),
+  ...ALEO_OPERATIONS.map((op) => p(`aleoTransaction.operations[].${op}`, `aleo:${op}`)),
+  // What names an operation; one with none of the decoded operations above is `aleo:unknown` (chain-objects.ts).
   ...["program", "transition", "asset", "internal"].map((f) => m(`aleoTransaction.operations[].${f}`)),
   // ---- stellarTransaction (shape 2): transfers come from the decoded operations ----
   ...address("stellarTransaction.sourceAccountAddress", x),

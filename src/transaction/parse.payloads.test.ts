@@ -152,6 +152,23 @@ describe("finding 3: payloads signed as transfers", () => {
     { what: "a Tron voteWitness", body: apiBody([apiTransfer()], { tronTransaction: { voteWitness: { votes: [{ voteCount: "1" }] } } }), payloads: ["tron:voteWitness"] },
     { what: "a Tron contract call", body: apiBody([apiTransfer()], { tronTransaction: { triggerSmartContract: { data: "00" } } }), payloads: ["tron:triggerSmartContract"] },
     { what: "an Aleo operation", body: apiBody([apiTransfer()], { aleoTransaction: { operations: [{ unknown: { inputs: [] } }] } }), payloads: ["aleo:unknown"] },
+    { what: "an Aleo operation naming only a program and transition", body: apiBody([apiTransfer()], { aleoTransaction: { operations: [{ program: "vault_drain.aleo", transition: "approve_all" }] } }), payloads: ["aleo:unknown"] },
+    {
+      what: "an Aleo operation undecoded beside a decoded one",
+      body: apiBody([apiTransfer()], { aleoTransaction: { operations: [{ transferPublic: { amount: "1" } }, { program: "x.aleo" }] } }),
+      payloads: ["aleo:transferPublic", "aleo:unknown"],
+    },
+    {
+      // No value moves in it, but it calls 0x…bEEF from the vault's wallet, which is not the USDC transfer listed.
+      what: "an empty call to another address beside a token transfer",
+      body: apiBody([apiTransfer()], { evmTransaction: { toAddress: { value: "0x000000000000000000000000000000000000bEEF" }, value: "0", data: "" } }),
+      payloads: ["evmCalldata"],
+    },
+    {
+      what: "a native transfer whose call moves no value",
+      body: apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet", amount: "1" })], { subType: "NATIVE_TRANSFER", evmTransaction: { toAddress: { value: EVM_DEST }, value: "0" } }),
+      payloads: ["evmCalldata"],
+    },
     { what: "a Substrate call", body: apiBody([apiTransfer()], { substrateTransaction: { call: { pallet: "Balances" } } }), payloads: ["substrateCall"] },
     { what: "an Aptos call", body: apiBody([apiTransfer()], { aptosTransaction: { decodedPayload: { entryFunction: { function: "0x1::coin::transfer" } } } }), payloads: ["aptosCall"] },
     { what: "a field nobody classified", body: apiBody([apiTransfer()], { evmTransaction: { newThing: "x" } }), payloads: ["evmTransaction.newThing"] },
