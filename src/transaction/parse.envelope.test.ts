@@ -255,7 +255,7 @@ describe("an operation's raw XDR (operations[].rawBody) must say what its decode
   /** Shape 2 without an envelope: one decoded USDC payment of 1 from the sender, beside `rawBody`. */
   const withRawBody = (rawBody: unknown) => {
     const body = withoutEnvelope(apiEnvelopeBody([decodedPayment("10000000")], envelope([payment("10000000")]), [listedTransfer("1")]), "stellarTransaction");
-    const st = body.stellarTransaction as { operations: Record<string, unknown>[] };
+    const st = (body as { stellarTransaction: { operations: Record<string, unknown>[] } }).stellarTransaction;
     return { ...body, stellarTransaction: { ...st, operations: [{ ...st.operations[0], rawBody }] } };
   };
   const plain = withoutEnvelope(apiEnvelopeBody([decodedPayment("10000000")], envelope([payment("10000000")]), [listedTransfer("1")]), "stellarTransaction");
