@@ -260,3 +260,32 @@ describe("internal wallet names with a synced copy that lists the vault's wallet
     expect(f.transfer?.source).toMatchObject({ wallet: `${VAULT}/wallets/unknown`, internal: false });
   });
 });
+
+describe("Bitcoin change is the vault's only where the synced copy says so", () => {
+  const BTC_DEST = "bc1qdestxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+  const CHANGE = "bc1qchangexxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+  const btcBody = (change: Record<string, unknown>) =>
+    apiBody([{ destinationAddress: { value: BTC_DEST }, amount: "0.01", asset: "assets/native.bitcoin-mainnet" }], {
+      subType: "BTC_TRANSFER",
+      network: "networks/bitcoin-mainnet",
+      btcTransaction: { outputs: [{ address: { value: BTC_DEST }, amount: "0.01" }, { amount: "25", change: true, ...change }] },
+    });
+  const own = (wallet: string, address = CHANGE): OwnWalletAddress => ({ wallet, walletAddress: null, address, network: "bitcoin-mainnet" });
+
+  it("change to an address of the vault's own wallets keeps the transfer plain", () => {
+    const doc = only(facts(btcBody({ address: { value: CHANGE } }), view({ own: [own(WALLET)] })));
+    expect(doc.tx).toMatchObject({ kind: "assetTransfer", payloads: [] });
+  });
+
+  it("change to an address the copy does not know as the vault's — or with no copy, or another vault's — is the payload btcOutputs", () => {
+    for (const book of [view(), view({ own: [own("vaults/other/wallets/w")] }), view({ own: [own(WALLET, "bc1qsomethingelse")] }), notConfiguredView(VAULT)]) {
+      const doc = only(facts(btcBody({ address: { value: CHANGE } }), book));
+      expect(doc.tx).toMatchObject({ kind: "unknown", payloads: ["btcOutputs"] });
+    }
+  });
+
+  it("change that names no address cannot be shown to stay: btcOutputs whatever the copy", () => {
+    expect(tx(btcBody({})).payloads).toEqual(["btcOutputs"]);
+    expect(only(facts(btcBody({}), view({ own: [own(WALLET)] }))).tx.kind).toBe("unknown");
+  });
+});

@@ -30,7 +30,7 @@ export interface FactsInput {
 export function buildFacts(input: FactsInput): Facts[] {
   const { tx, now, windows, totals } = input;
   const time = timeFacts(now);
-  const txPart = txFacts(tx);
+  const txPart = txFacts(tx, input.addressBook);
   const addressBook = addressBookFacts(viewForVault(input.addressBook, tx.vault), now);
   const transfers = input.transfers ?? buildTransferFacts(tx, input.addressBook);
   const review = (): ReviewFacts => ({ ...(input.review ?? NO_REVIEW), approvers: [...(input.review ?? NO_REVIEW).approvers] });

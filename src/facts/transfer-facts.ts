@@ -8,12 +8,13 @@ import type { Endpoint, Transaction, Transfer } from "../transaction/types.js";
 import { findAddressBookEntry, findOwnAddress, isInternalWallet, viewForVault } from "./address-book.js";
 import type { DestinationFacts, EndpointFacts, TransferFacts, TxFacts } from "./types.js";
 
-export function txFacts(tx: Transaction): TxFacts {
+export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts {
+  const payloads = withUnownedChange(tx, viewForVault(addressBook, tx.vault));
   return {
     name: tx.name,
     vault: tx.vault,
     id: tx.id,
-    kind: tx.kind,
+    kind: payloads.length > 0 ? "unknown" : tx.kind,
     type: tx.type,
     subType: tx.subType,
     state: tx.state,
@@ -24,10 +25,20 @@ export function txFacts(tx: Transaction): TxFacts {
     initiator: tx.initiator,
     designatedSigners: [...tx.designatedSigners],
     transferCount: tx.transfers.length,
-    payloads: [...tx.payloads],
+    payloads,
     tokenAllowances: tx.tokenAllowances.map((a) => ({ ...a })),
     authorizations: tx.authorizations.map((a) => ({ ...a })),
   };
+}
+
+/**
+ * The transaction's payloads, with `btcOutputs` when an output marked as change pays an address
+ * the synced copy does not know as one of the vault's own: the mark is the body's word, and such
+ * an output would move value out of the vault that no transfer shows.
+ */
+function withUnownedChange(tx: Transaction, view: AddressBookView): string[] {
+  const unowned = tx.changeOutputs.some((o) => findOwnAddress(view, tx.vault, o.address, o.network) === undefined);
+  return unowned && !tx.payloads.includes("btcOutputs") ? [...tx.payloads, "btcOutputs"].sort() : [...tx.payloads];
 }
 
 /**

@@ -14,9 +14,15 @@ import { isPresent } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
 import { btcTransaction, evmTransaction } from "./schemas.js";
 import { at, isRecord } from "./transfer.js";
-import type { Transfer } from "./types.js";
+import type { ChangeOutput, Transfer } from "./types.js";
 
-export function chainObjectPayloads(tx: Record<string, unknown>, transfers: readonly Transfer[], path: string): Result<string[], AppError> {
+export interface ChainObjects {
+  payloads: string[];
+  /** Bitcoin outputs marked as change, for the facts to check against the vault's own addresses. */
+  changeOutputs: ChangeOutput[];
+}
+
+export function chainObjectPayloads(tx: Record<string, unknown>, transfers: readonly Transfer[], network: string | null, path: string): Result<ChainObjects, AppError> {
   const payloads: string[] = [];
   if (tx.evmTransaction != null) {
     const evm = evmPayloads(tx.evmTransaction, transfers, at(path, "evmTransaction"));
@@ -24,12 +30,10 @@ export function chainObjectPayloads(tx: Record<string, unknown>, transfers: read
     payloads.push(...evm.value);
   }
   payloads.push(...aleoPayloads(tx.aleoTransaction));
-  if (tx.btcTransaction != null) {
-    const btc = btcPayloads(tx.btcTransaction, transfers, at(path, "btcTransaction"));
-    if (!btc.ok) return btc;
-    payloads.push(...btc.value);
-  }
-  return ok(payloads);
+  if (tx.btcTransaction == null) return ok({ payloads, changeOutputs: [] });
+  const btc = btcPayloads(tx.btcTransaction, transfers, network, at(path, "btcTransaction"));
+  if (!btc.ok) return btc;
+  return ok({ payloads: [...payloads, ...btc.value.payloads], changeOutputs: btc.value.changeOutputs });
 }
 
 /** `transfer(address,uint256)` */
@@ -110,24 +114,35 @@ function aleoPayloads(input: unknown): string[] {
   return undecoded ? ["aleo:unknown"] : [];
 }
 
-/** Every output that is not change pays one listed transfer, and every listed transfer is paid. */
-function btcPayloads(input: unknown, transfers: readonly Transfer[], path: string): Result<string[], AppError> {
+/**
+ * Every output pays one listed transfer or is marked as change, and every listed transfer is paid.
+ * Change is only a mark here: its addresses go to the facts, which accept them only as the vault's own.
+ */
+function btcPayloads(input: unknown, transfers: readonly Transfer[], network: string | null, path: string): Result<ChainObjects, AppError> {
   if (!isRecord(input)) return err(invalidAt(path, "must be an object"));
   const parsed = check(btcTransaction, input, path);
   if (!parsed.ok) return parsed;
   const outputs = parsed.value.outputs ?? [];
-  if (outputs.length === 0) return ok([]);
+  const changeOutputs: ChangeOutput[] = [];
+  const unlisted = { payloads: ["btcOutputs"], changeOutputs: [] };
+  if (outputs.length === 0) return ok({ payloads: [], changeOutputs });
   const unpaid = new Set(transfers);
+  const onNetwork = transfers.map((t) => t.network).find((n) => n !== null) ?? network;
   for (const output of outputs) {
-    if (output.change === true) continue;
     const address = output.address?.value ?? null;
+    if (output.change === true) {
+      // Change whose address is not stated cannot be shown to stay in the vault.
+      if (address === null) return ok(unlisted);
+      changeOutputs.push({ address, network: onNetwork });
+      continue;
+    }
     const amount = output.amount ?? null;
     const paid = [...unpaid].find(
       (t) => address !== null && amount !== null && t.destination.address !== null && t.amount !== null &&
         t.destination.address === address && sameDecimal(t.amount, amount),
     );
-    if (paid === undefined) return ok(["btcOutputs"]);
+    if (paid === undefined) return ok(unlisted);
     unpaid.delete(paid);
   }
-  return ok(unpaid.size > 0 ? ["btcOutputs"] : []);
+  return ok(unpaid.size > 0 ? unlisted : { payloads: [], changeOutputs });
 }

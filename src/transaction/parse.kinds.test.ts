@@ -83,7 +83,6 @@ describe("kind from shape 2", () => {
       kind: "assetTransfer",
       count: 1,
     })),
-    { top: { subType: "TOKEN_TRANSFER", network: "networks/stellar-mainnet", stellarTransaction: { operations: [] } }, transfers: [], kind: "stellarTransaction", count: 0 },
     // A subType that says "more than a transfer" is a payload: never a plain Stellar payment.
     { top: { subType: "GENERIC_TRANSACTION", network: "networks/stellar-mainnet", stellarTransaction: {} }, transfers: [], kind: "unknown", count: 0 },
     { top: { subType: "EVM_ACCOUNT_DELEGATION" }, transfers: [], kind: "evmAccountDelegation", count: 0 },
@@ -100,6 +99,22 @@ describe("kind from shape 2", () => {
     const tx = parsed(apiBody(transfers, top));
     expect(tx.kind).toBe(kind);
     expect(tx.transfers).toHaveLength(count);
+  });
+
+  it("a transfer kind that lists nothing and carries nothing else is refused: what would be signed is not described", () => {
+    const refused = (body: unknown) => {
+      const result = parseTransaction(body);
+      return result.ok ? "parsed" : result.error.publicMessage;
+    };
+    expect(refused(apiBody([]))).toBe("transfers: must list at least one transfer");
+    expect(refused(apiBody([], { transfers: undefined, subType: "NATIVE_TRANSFER" }))).toBe("transfers: must list at least one transfer");
+    const emptyStellar = { subType: "TOKEN_TRANSFER", network: "networks/stellar-mainnet", stellarTransaction: { operations: [] } };
+    expect(refused(apiBody([], emptyStellar))).toBe("stellarTransaction.operations: must list at least one transfer");
+    expect(refused(apiBody([], { ...emptyStellar, stellarTransaction: {} }))).toBe("stellarTransaction.operations: must list at least one transfer");
+    expect(refused({ transaction: apiBody([]) })).toBe("transaction.transfers: must list at least one transfer");
+    // Something else it carries makes it unknown, for the policy to judge; so does a marker.
+    expect(parsed(apiBody([], { tokenAllowances: [{ asset: "assets/native.ethereum-mainnet", amount: "1" }] })).kind).toBe("unknown");
+    expect(parsed(apiBody([], { ...emptyStellar, stellarTransaction: { operations: [{ sourceAccountAddress: { value: "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX" }, decodedBody: { changeTrust: { asset: "x" } } }] } })).payloads).toEqual(["stellar:changeTrust"]);
   });
 
   it("a transfers[] that is absent or null is no transfers", () => {
@@ -229,12 +244,12 @@ describe("Stellar operations (shape 1)", () => {
 
 describe("transaction fields", () => {
   it("externalId from the top level, else from request", () => {
-    expect(parsed(apiBody([], { request: { externalId: "r-1" } })).externalId).toBe("r-1");
-    expect(parsed(apiBody([], { externalId: "top", request: { externalId: "r-1" } })).externalId).toBe("top");
+    expect(parsed(apiBody([apiTransfer()], { request: { externalId: "r-1" } })).externalId).toBe("r-1");
+    expect(parsed(apiBody([apiTransfer()], { externalId: "top", request: { externalId: "r-1" } })).externalId).toBe("top");
   });
   it("initiator from request; absent fields are null / []", () => {
     const tx = parsed({ name: TX_NAME });
     expect(tx).toMatchObject({ kind: "unknown", initiator: null, designatedSigners: [], note: null, state: null, network: null, transfers: [] });
-    expect(parsed(apiBody([])).initiator).toBe("users/ops@example.com");
+    expect(parsed(apiBody([apiTransfer()])).initiator).toBe("users/ops@example.com");
   });
 });

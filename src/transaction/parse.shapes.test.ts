@@ -28,6 +28,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     payloads: [],
     tokenAllowances: [],
     authorizations: [],
+    changeOutputs: [],
     transfers: [
       {
         index: 0,
@@ -60,6 +61,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     payloads: [],
     tokenAllowances: [],
     authorizations: [],
+    changeOutputs: [],
     transfers: [
       {
         index: 0,
@@ -97,6 +99,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     payloads: [],
     tokenAllowances: [],
     authorizations: [],
+    changeOutputs: [],
     transfers: [
       {
         index: 0,
@@ -140,6 +143,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     payloads: [],
     tokenAllowances: [],
     authorizations: [],
+    changeOutputs: [],
     transfers: [],
   },
 };

@@ -21,7 +21,7 @@ import { TRANSACTION_NAME } from "./resource-names.js";
 import { commonFields, evmTransaction, tokenAllowances, type CommonFields } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
 import { at, isRecord } from "./transfer.js";
-import type { Authorization, TokenAllowance, Transaction, Transfer } from "./types.js";
+import type { Authorization, ChangeOutput, TokenAllowance, Transaction, Transfer } from "./types.js";
 
 export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   const located = locate(body);
@@ -62,6 +62,7 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
     payloads: model.value.payloads,
     tokenAllowances: model.value.tokenAllowances,
     authorizations: model.value.authorizations,
+    changeOutputs: model.value.changeOutputs,
     snapshot,
   });
 }
@@ -69,6 +70,7 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
 interface Model {
   shape: ShapeResult;
   payloads: string[];
+  changeOutputs: ChangeOutput[];
   tokenAllowances: TokenAllowance[];
   authorizations: Authorization[];
 }
@@ -88,13 +90,21 @@ function readModel(snapshot: Record<string, unknown>, common: CommonFields, ctx:
   if (!claimed.ok) return claimed;
   const shape = fromShape(snapshot, common, details, key.value, claimed.value.kind, ctx);
   if (!shape.ok) return shape;
-  const chain = chainObjectPayloads(snapshot, shape.value.transfers, ctx.path);
+  const chain = chainObjectPayloads(snapshot, shape.value.transfers, ctx.network === null ? null : networkId(ctx.network), ctx.path);
   if (!chain.ok) return chain;
   const extras = allowancesAndAuthorizations(snapshot, ctx.path);
   if (!extras.ok) return extras;
-  const payloads = new Set([...scanFields(snapshot).payloads, ...claimed.value.payloads, ...shape.value.payloads, ...chain.value]);
-  return ok({ shape: shape.value, payloads: [...payloads].sort(), ...extras.value });
+  const payloads = new Set([...scanFields(snapshot).payloads, ...claimed.value.payloads, ...shape.value.payloads, ...chain.value.payloads]);
+  if (payloads.size === 0 && shape.value.transfers.length === 0 && shape.value.kind !== "evmAccountDelegation" && shape.value.kind !== "unknown") {
+    // A transfer kind that moves nothing the body shows: what would be signed is not described.
+    return err(invalidAt(at(ctx.path, listingField(snapshot, details)), "must list at least one transfer"));
+  }
+  return ok({ shape: shape.value, payloads: [...payloads].sort(), changeOutputs: chain.value.changeOutputs, ...extras.value });
 }
+
+/** Where a transaction of a transfer kind lists what it moves. */
+const listingField = (snapshot: Record<string, unknown>, details: Record<string, unknown> | null): string =>
+  details !== null ? "details" : snapshot.stellarTransaction != null ? "stellarTransaction.operations" : "transfers";
 
 function fromShape(
   snapshot: Record<string, unknown>,

@@ -67,8 +67,20 @@ export interface Transaction {
   tokenAllowances: TokenAllowance[];
   /** EIP-7702 `evmTransaction.authorizationDetails.authorizationList` as given (also a payload). */
   authorizations: Authorization[];
+  /**
+   * Bitcoin outputs the body marks `change: true`. The mark is a hint: the facts count such an
+   * output as change only at an address the vault's synced copy knows as its own (else the payload
+   * `btcOutputs`, src/facts/transfer-facts.ts).
+   */
+  changeOutputs: ChangeOutput[];
   /** The transaction object as received (unwrapped from `{"transaction": ...}`), kept for the audit row. */
   snapshot: Record<string, unknown>;
+}
+
+export interface ChangeOutput {
+  address: string;
+  /** The network it pays on, as the transfers name it (`bitcoin-mainnet`), or null when none says. */
+  network: string | null;
 }
 
 export interface TokenAllowance {
