@@ -58,7 +58,7 @@ async function decideAction(trx: Db, { review, actions }: ReviewRecord, request:
   const pending = memberships.filter((m) => !already(m.group));
   // A second approval by the same identity changes nothing, whatever state the review is in now.
   if (request.verb === "approve" && pending.length === 0) return ok([]);
-  if (request.verb === "approve" && memberships.some((m) => isInitiator(m.member, review.initiator))) {
+  if (request.verb === "approve" && isInitiator(request.bundle, identity, review.initiator)) {
     return err(new AppError("INITIATOR_CANNOT_APPROVE", "the transaction's initiator cannot approve it"));
   }
   const status = reviewStatus(review, actions, request.now);

@@ -8,22 +8,29 @@ import type { Facts } from "../facts/types.js";
 import type { PolicyBundle, Rule } from "../policy/types.js";
 import { normalIdentity, type ReviewerMember } from "./types.js";
 
-/** A member is the initiator when their platform user, or `users/<identity>`, is `tx.initiator`. */
-export function isInitiator(member: ReviewerMember, initiator: string | null): boolean {
+/**
+ * An identity is the initiator when `users/<identity>`, or a platform user the bundle gives it in
+ * any group, is `tx.initiator` (compared without case: a refusal errs toward refusing). A user
+ * declared in one group holds in every other: listing the same person plainly elsewhere must not
+ * let them approve their own transfer there.
+ */
+export function isInitiator(bundle: Pick<PolicyBundle, "reviewers">, identity: string, initiator: string | null): boolean {
   if (initiator === null || initiator === "") return false;
-  return member.user === initiator || `users/${member.identity}` === initiator.toLowerCase();
+  const wanted = initiator.toLowerCase();
+  if (`users/${identity}` === wanted) return true;
+  return Object.values(bundle.reviewers ?? {}).some((members) => members.some((m) => m.identity === identity && m.user?.toLowerCase() === wanted));
 }
 
-export function groupMembers(bundle: PolicyBundle, group: string): readonly ReviewerMember[] {
+export function groupMembers(bundle: Pick<PolicyBundle, "reviewers">, group: string): readonly ReviewerMember[] {
   const groups = bundle.reviewers ?? {};
   return Object.hasOwn(groups, group) ? (groups[group] ?? []) : [];
 }
 
 /** The approvers that count for a group: its members, without the initiator. */
-export function countingApprovers(bundle: PolicyBundle, group: string, approvers: readonly string[], initiator: string | null): string[] {
+export function countingApprovers(bundle: Pick<PolicyBundle, "reviewers">, group: string, approvers: readonly string[], initiator: string | null): string[] {
   const wanted = new Set(approvers.map(normalIdentity));
   return groupMembers(bundle, group)
-    .filter((m) => wanted.has(m.identity) && !isInitiator(m, initiator))
+    .filter((m) => wanted.has(m.identity) && !isInitiator(bundle, m.identity, initiator))
     .map((m) => m.identity);
 }
 
