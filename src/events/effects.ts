@@ -8,6 +8,9 @@
  */
 import type { PlatformEvent } from "./event.js";
 
+/** The one terminal success state: money moved. */
+export const CONFIRMED = "CONFIRMED";
+
 /** Terminal failure states (custody API reference, "Errors" 6). CONFIRMED is the only success. */
 export const FAILED_TRANSACTION_STATES: ReadonlySet<string> = new Set([
   "CANCELED",

@@ -22,12 +22,16 @@ const baseEvent = z.looseObject({
   details: z.looseObject({}).nullish(),
 });
 
-const stateUpdate = z.looseObject({
-  resource: identifier.regex(TRANSACTION_NAME),
-  details: z.looseObject({
-    transactionStateUpdated: z.looseObject({ newState: identifier }),
-  }),
-});
+const stateUpdate = z
+  .looseObject({
+    vault: identifier.nullish(),
+    resource: identifier.regex(TRANSACTION_NAME),
+    details: z.looseObject({
+      transactionStateUpdated: z.looseObject({ newState: identifier }),
+    }),
+  })
+  // An event names its vault and the transaction's name names it again: two vaults are a contradiction.
+  .refine((e) => e.vault == null || e.resource.startsWith(`${e.vault}/transactions/`), { path: ["vault"] });
 
 const walletChange = z.looseObject({ vault: identifier.regex(VAULT_NAME) });
 

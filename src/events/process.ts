@@ -12,14 +12,14 @@ import type { Db } from "../db/connect.js";
 import { AppError, err, ok, type Result } from "../errors.js";
 import { effectOf, type EventEffect, type EventEffectHandlers } from "./effects.js";
 import { parseEvent, type PlatformEvent } from "./event.js";
-import { effectCompleted, recordEffectCompleted, storeEvent } from "./store.js";
+import { effectCompleted, recordEffectCompleted, storeEvent, transactionConfirmed } from "./store.js";
 
 export interface ProcessedEvent {
   event: PlatformEvent;
   /** The id was already stored by an earlier (or concurrent) delivery. */
   duplicate: boolean;
   /** What this delivery did about the event's effect. */
-  effect: { name: EventEffect["name"]; outcome: "applied" | "already-applied" } | null;
+  effect: { name: EventEffect["name"]; outcome: EffectOutcome } | null;
 }
 
 export interface ProcessDeps extends EventEffectHandlers {
@@ -56,13 +56,17 @@ async function store(
   }
 }
 
-async function applyOnce(
-  deps: ProcessDeps,
-  event: PlatformEvent,
-  effect: EventEffect,
-): Promise<Result<"applied" | "already-applied">> {
+/** `transaction-confirmed`: a failure reported after CONFIRMED; the charges stay (the money moved). */
+type EffectOutcome = "applied" | "already-applied" | "transaction-confirmed";
+
+async function applyOnce(deps: ProcessDeps, event: PlatformEvent, effect: EventEffect): Promise<Result<EffectOutcome>> {
   try {
     if (await effectCompleted(deps.db, event.id)) return ok("already-applied");
+    // The platform said the money moved: a later (or late) failure of the same transaction must not
+    // free its room in the windows. Checked at every delivery, so nothing is recorded for it.
+    if (effect.name === "void-charges" && event.resource !== null && (await transactionConfirmed(deps.db, event.resource))) {
+      return ok("transaction-confirmed");
+    }
     await effect.run(deps);
     await recordEffectCompleted(deps.db, event.id, effect.name, deps.now());
     return ok("applied");

@@ -4,6 +4,7 @@
  * that reports the duplicate; `on conflict` makes concurrent deliveries of one id store one row.
  */
 import type { Db } from "../db/connect.js";
+import { CONFIRMED } from "./effects.js";
 import type { PlatformEvent } from "./event.js";
 
 /** The verified delivery as received: the exact body bytes, their signature, the parsed body. */
@@ -56,4 +57,16 @@ export async function recordEffectCompleted(db: Db, eventId: string, effect: str
     .values({ event_id: eventId, effect, completed_at: completedAt })
     .onConflict((oc) => oc.column("event_id").doNothing())
     .execute();
+}
+
+/** Whether the platform has reported the transaction CONFIRMED (its one success state) in a stored event. */
+export async function transactionConfirmed(db: Db, transactionName: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("events")
+    .select("id")
+    .where("type", "=", "TRANSACTION_STATE_UPDATED")
+    .where("resource", "=", transactionName)
+    .where("new_state", "=", CONFIRMED)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -33,6 +33,23 @@ describe("POST /v1/events effects", () => {
     expect(await effectRows(id)).toEqual([]);
   });
 
+  it("a failure reported after CONFIRMED voids nothing: the money moved (every delivery of it, and any failure state)", async () => {
+    const name = "vaults/v1/transactions/t-confirmed-then-failed";
+    expect((await sendEvent(suite.app.url, stateUpdated(name, "CONFIRMED"))).status).toBe(200);
+    for (const state of ["FAILED", "REPLACED"]) {
+      const id = eventId();
+      const delivery = await signedDelivery(stateUpdated(name, state, id));
+      expect((await postDelivery(suite.app.url, delivery)).status).toBe(200);
+      expect((await postDelivery(suite.app.url, delivery)).status).toBe(200);
+      expect(await eventRows(id)).toHaveLength(1);
+      expect(await effectRows(id)).toEqual([]);
+    }
+    expect(suite.app.calls.transactionFailed).toEqual([]);
+    // Another transaction's CONFIRMED changes nothing for this one.
+    expect((await sendEvent(suite.app.url, stateUpdated("vaults/v1/transactions/t-other", "CANCELED"))).status).toBe(200);
+    expect(suite.app.calls.transactionFailed).toEqual([{ transactionName: "vaults/v1/transactions/t-other", state: "CANCELED" }]);
+  });
+
   it("WALLET_ADDRESS_CREATED and WALLET_CREATED re-sync the vault's wallets", async () => {
     expect((await sendEvent(suite.app.url, walletAddressCreated("vaults/v7"))).status).toBe(200);
     const walletCreated = { id: eventId(), vault: "vaults/v8", type: "WALLET_CREATED", resourceType: "WALLET", resource: "vaults/v8/wallets/w2" };

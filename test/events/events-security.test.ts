@@ -68,6 +68,8 @@ describe("POST /v1/events refuses what the platform did not sign", () => {
     ["a state update without newState", { ...stateUpdated("vaults/v1/transactions/t1", "CANCELED"), details: {} }],
     ["a state update whose resource is not a transaction", { ...stateUpdated("vaults/v1/transactions/t1", "CANCELED"), resource: "vaults/v1" }],
     ["a wallet event without a vault", { id: eventId(), type: "WALLET_CREATED", resource: "vaults/v1/wallets/w1" }],
+    ["a state update whose vault is not its transaction's", { ...stateUpdated("vaults/v1/transactions/t1", "CANCELED"), vault: "vaults/someoneelse" }],
+    ["a state update whose vault is a prefix of its transaction's", { ...stateUpdated("vaults/v10/transactions/t1", "CANCELED"), vault: "vaults/v1" }],
   ])("answers 400 INVALID_REQUEST for a verified event with %s, and stores nothing", async (_, event) => {
     const response = await sendEvent(app.url, event);
     expect(response.status).toBe(400);
