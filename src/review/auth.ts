@@ -5,7 +5,7 @@
  * The webhook and admin tokens are never reviewer credentials, even if listed in the file.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { AppError, err, ok, type Result } from "../errors.js";
 import type { OidcConfig, ReviewConfig } from "./config.js";
 import { normalIdentity } from "./types.js";
@@ -60,12 +60,23 @@ export class ReviewerAuth {
       return err(new AppError("UNAVAILABLE", "the identity provider cannot be reached to verify the token"));
     }
     try {
-      const { payload } = await jwtVerify(token, keys, { issuer: oidc.issuer, audience: oidc.audience, algorithms: ALGORITHMS });
+      const { payload, protectedHeader } = await jwtVerify(token, keys, {
+        issuer: oidc.issuer,
+        audience: oidc.audience,
+        algorithms: ALGORITHMS,
+        // An ID token expires and says when it was issued; one issued in the future or long ago is refused.
+        requiredClaims: ["exp", "iat"],
+        maxTokenAge: ID_TOKEN_MAX_AGE,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      });
+      const refusal = notThisClientsIdToken(payload, protectedHeader.typ, oidc.audience);
+      if (refusal !== null) return err(new AppError("UNAUTHORIZED", refusal));
       const identity = payload[oidc.identityClaim];
       if (typeof identity !== "string" || identity.trim() === "") {
         return err(new AppError("UNAUTHORIZED", `the ID token has no ${oidc.identityClaim} claim`));
       }
-      if (oidc.identityClaim === "email" && payload.email_verified === false) {
+      // Absent is the provider's choice (some do not send it); present, only `true` verifies.
+      if (oidc.identityClaim === "email" && payload.email_verified !== undefined && payload.email_verified !== true) {
         return err(new AppError("UNAUTHORIZED", "the ID token's email is not verified"));
       }
       return ok({ identity: normalIdentity(identity), via: "oidc" });
@@ -83,6 +94,22 @@ export class ReviewerAuth {
     this.jwks ??= discoverJwks(oidc.issuer);
     return this.jwks;
   }
+}
+
+const ID_TOKEN_MAX_AGE = "24h";
+const CLOCK_TOLERANCE_SECONDS = 60;
+
+/**
+ * Why a verified token is not an ID token issued to this client, or null (OpenID Connect Core
+ * 3.1.3.7): an access token (`typ` `at+jwt`) is not an ID token; a token for several audiences must
+ * name this client as its authorized party, and an `azp` naming another client is another's token.
+ */
+function notThisClientsIdToken(payload: JWTPayload, typ: string | undefined, audience: string): string | null {
+  if (typ !== undefined && !["jwt", "application/jwt"].includes(typ.toLowerCase())) return "the token is not an ID token";
+  const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  if (payload.azp !== undefined && payload.azp !== audience) return "the ID token was issued to another client";
+  if (audiences.length > 1 && payload.azp === undefined) return "the ID token names several audiences and no authorized party";
+  return null;
 }
 
 async function discoverJwks(issuer: string): Promise<JWTVerifyGetKey> {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPending } from "../../src/audit/sealer.js";
 import { verifyChain } from "../../src/audit/verify.js";
 import { assetTransfer, ETH } from "../support/bodies.js";
-import { ADMIN_TOKEN, ALICE, api, approve, BOB, CAROL, MALLORY, reject, reviewPath, startReviewWorld, WEBHOOK_TOKEN, type ReviewWorld } from "./support.js";
+import { ADMIN_TOKEN, ALICE, AUDIENCE, api, approve, BOB, CAROL, MALLORY, reject, reviewPath, startReviewWorld, WEBHOOK_TOKEN, type ReviewWorld } from "./support.js";
 
 /** 10 ETH between two wallets of the vault: the example policy's eth-review-threshold defers it. */
 const largeTransfer = (extra: Record<string, unknown> = {}) => ({ ...assetTransfer({ amount: "10", asset: ETH }), ...extra });
@@ -176,6 +176,14 @@ describe("human review of a deferred transfer, over HTTP", () => {
       await w.issuer.idToken({ email: CAROL }, { expiresIn: "-1m" }),
       await w.issuer.idToken({ email: CAROL, email_verified: false }),
       await w.issuer.idToken({ sub: "no-email" }),
+      // Not this client's ID token, or not one that expires and was issued lately.
+      await w.issuer.idToken({ email: CAROL, email_verified: "false" }),
+      await w.issuer.idToken({ email: CAROL }, { expiresIn: null }),
+      await w.issuer.idToken({ email: CAROL }, { issuedAt: nowSeconds() + 10 * 365 * 86_400, expiresIn: "20y" }),
+      await w.issuer.idToken({ email: CAROL }, { issuedAt: nowSeconds() - 2 * 86_400, expiresIn: "20y" }),
+      await w.issuer.idToken({ email: CAROL }, { typ: "at+jwt" }),
+      await w.issuer.idToken({ email: CAROL, azp: "other-app" }, { audience: ["other-app", AUDIENCE] }),
+      await w.issuer.idToken({ email: CAROL }, { audience: ["other-app", AUDIENCE] }),
     ];
     for (const token of refusedTokens) {
       const answer = await api(w.service, "POST", path, token, {});
@@ -185,6 +193,16 @@ describe("human review of a deferred transfer, over HTTP", () => {
     expect((await api(w.service, "GET", "/v1/reviews", WEBHOOK_TOKEN)).status).toBe(401);
     expect((await actions(body.name)).map((a) => a.action)).toEqual(["opened"]);
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+  });
+
+  it("ID tokens shaped as providers may shape them are accepted: typ JWT, several audiences with this client as azp, no email_verified", async () => {
+    const accepted = [
+      await w.issuer.idToken({ email: CAROL }, { typ: "JWT" }),
+      await w.issuer.idToken({ email: CAROL, azp: AUDIENCE }, { audience: ["other-app", AUDIENCE] }),
+      await w.issuer.idToken({ email: CAROL, azp: AUDIENCE }),
+      await w.issuer.idToken({ email: CAROL }, { issuedAt: nowSeconds() - 3600 }),
+    ];
+    for (const token of accepted) expect((await api(w.service, "GET", "/v1/reviews", token)).status).toBe(200);
   });
 
   it("approvals of one snapshot never count for a changed one: the changed delivery is a conflicting snapshot", async () => {
@@ -270,3 +288,5 @@ describe("the review API in /openapi.json", () => {
     }
   });
 });
+
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);

@@ -9,10 +9,22 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } 
 export interface TestIssuer {
   issuer: string;
   /** An ID token for `claims` (default audience and a 10-minute lifetime), signed by the issuer's key. */
-  idToken(claims: JWTPayload, options?: { audience?: string; issuer?: string; expiresIn?: string; foreignKey?: boolean }): Promise<string>;
+  idToken(claims: JWTPayload, options?: TokenOptions): Promise<string>;
   /** How many times the JWKS was fetched. */
   jwksFetches(): number;
   stop(): Promise<void>;
+}
+
+export interface TokenOptions {
+  audience?: string | string[];
+  issuer?: string;
+  /** A jose time span (`10m`, `-1m`); null: no `exp` claim at all. */
+  expiresIn?: string | null;
+  /** `iat`, seconds since the epoch (default now). */
+  issuedAt?: number;
+  /** The header's `typ` (default none). */
+  typ?: string;
+  foreignKey?: boolean;
 }
 
 export async function startTestIssuer(audience: string): Promise<TestIssuer> {
@@ -35,14 +47,14 @@ export async function startTestIssuer(audience: string): Promise<TestIssuer> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const sign = (key: CryptoKey, claims: JWTPayload, o: { audience?: string; issuer?: string; expiresIn?: string }) =>
-    new SignJWT(claims)
-      .setProtectedHeader({ alg: "RS256", kid: "test-key-1" })
+  const sign = (key: CryptoKey, claims: JWTPayload, o: TokenOptions) => {
+    const jwt = new SignJWT(claims)
+      .setProtectedHeader({ alg: "RS256", kid: "test-key-1", ...(o.typ === undefined ? {} : { typ: o.typ }) })
       .setIssuer(o.issuer ?? issuer)
       .setAudience(o.audience ?? audience)
-      .setIssuedAt()
-      .setExpirationTime(o.expiresIn ?? "10m")
-      .sign(key);
+      .setIssuedAt(o.issuedAt);
+    return (o.expiresIn === null ? jwt : jwt.setExpirationTime(o.expiresIn ?? "10m")).sign(key);
+  };
   return {
     issuer,
     idToken: (claims, options = {}) => sign(options.foreignKey ? stranger.privateKey : own.privateKey, claims, options),
