@@ -46,13 +46,24 @@ function httpUrl(variable: string, value: string, problems: string[]): string | 
   return undefined;
 }
 
+/**
+ * The issuer's keys decide who may release a transfer: they are fetched over TLS, or from this
+ * machine (a provider beside the service, or a test's).
+ */
+function keysOverTls(issuer: string, problems: string[]): boolean {
+  const url = new URL(issuer);
+  if (url.protocol === "https:" || ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) return true;
+  problems.push("COUNTERSIGN_OIDC_ISSUER: must be an https URL (http only on this machine: 127.0.0.1, localhost, [::1])");
+  return false;
+}
+
 export function reviewConfig(env: ReviewEnv, problems: string[]): ReviewConfig {
   const issuer = set(env.COUNTERSIGN_OIDC_ISSUER);
   const audience = set(env.COUNTERSIGN_OIDC_AUDIENCE);
   let oidc: OidcConfig | undefined;
   if (issuer !== undefined) {
     if (audience === undefined) problems.push("COUNTERSIGN_OIDC_AUDIENCE: required when COUNTERSIGN_OIDC_ISSUER is set");
-    else if (httpUrl("COUNTERSIGN_OIDC_ISSUER", issuer, problems)) oidc = { issuer, audience, identityClaim: set(env.COUNTERSIGN_OIDC_IDENTITY_CLAIM) ?? "email" };
+    else if (httpUrl("COUNTERSIGN_OIDC_ISSUER", issuer, problems) && keysOverTls(issuer, problems)) oidc = { issuer, audience, identityClaim: set(env.COUNTERSIGN_OIDC_IDENTITY_CLAIM) ?? "email" };
   } else if (audience !== undefined) {
     problems.push("COUNTERSIGN_OIDC_ISSUER: required when COUNTERSIGN_OIDC_AUDIENCE is set");
   }

@@ -48,5 +48,10 @@ describe("reviewer configuration", () => {
       "COUNTERSIGN_REVIEW_WEBHOOK_URL: must be an http(s) URL",
     ]);
     expect(problemsOf({ COUNTERSIGN_REVIEWER_TOKENS_FILE: "/nonexistent/reviewers" })).toEqual(["COUNTERSIGN_REVIEWER_TOKENS_FILE: cannot read /nonexistent/reviewers"]);
+    // The keys that say who may release a transfer are not fetched in clear text over a network.
+    expect(problemsOf({ COUNTERSIGN_OIDC_ISSUER: "http://id.example.com", COUNTERSIGN_OIDC_AUDIENCE: "c" })).toEqual([
+      "COUNTERSIGN_OIDC_ISSUER: must be an https URL (http only on this machine: 127.0.0.1, localhost, [::1])",
+    ]);
+    expect(problemsOf({ COUNTERSIGN_OIDC_ISSUER: "http://127.0.0.1:8443/realms/t", COUNTERSIGN_OIDC_AUDIENCE: "c" })).toEqual([]);
   });
 });
