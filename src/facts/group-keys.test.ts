@@ -1,3 +1,4 @@
+import { Account, MuxedAccount } from "@stellar/stellar-base";
 import { describe, expect, it } from "vitest";
 import type { GroupDimension, WindowSpec } from "../policy/types.js";
 import {
@@ -20,6 +21,7 @@ import { parseTransaction } from "../transaction/parse.js";
 import { groupKey, groupKeysForTransaction, transferGroupKeys } from "./group-keys.js";
 import { buildTransferFacts } from "./transfer-facts.js";
 import { tx, view } from "./test-views.js";
+import { SENDER } from "../transaction/test-envelopes.js";
 import type { AddressBookView } from "../addressbook/types.js";
 
 const USDC_LOWER = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
@@ -147,6 +149,28 @@ describe("issue 8: one asset identity and one wallet identity, whatever the shap
       keyOf(stellarBody([stellarPayment("10000000", "GDESTA", cny)]), daily, book),
     );
     expect(keyOf({ ...bareListed, network: "networks/stellar-testnet" }, daily, book)).not.toBe(operation);
+  });
+
+  it("a Stellar muxed source (M…) is its base account's wallet: every mux id is the same group, not a fresh one", () => {
+    const G = SENDER; // a valid strkey, which muxing needs
+    const muxed = (id: string) => new MuxedAccount(new Account(G, "0"), id).accountId();
+    const stellarOwn = { wallet: A, walletAddress: null, address: G, network: "stellar-mainnet" };
+    const book = view({ own: [stellarOwn] });
+    const from = (source: string) => ({
+      name: `${VAULT}/transactions/mux`,
+      details: { stellarTransaction: { network: "networks/stellar-mainnet", sourceAddress: source, operations: [{ sourceAccountAddress: source, body: stellarPayment("1") }] } },
+    });
+    const plain = keyOf(from(G), daily, book);
+    expect(plain).toBe(keyOf(assetTransferBody({ asset: STELLAR_USDC, amount: "1", source: A, destination: "GDESTA" }, { network: "networks/stellar-mainnet" }), daily, book));
+    expect(keyOf(from(muxed("1")), daily, book)).toBe(plain);
+    expect(keyOf(from(muxed("18446744073709551615")), daily, book)).toBe(plain);
+    // Without a copy that knows the account, the base account is the group, whatever the id.
+    expect(keyOf(from(muxed("1")), daily)).toBe(keyOf(from(G), daily));
+    expect(keyOf(from(muxed("2")), daily)).toBe(keyOf(from(muxed("3")), daily));
+    // A destination grouped by its account: muxed ids of one account are one group too.
+    const toDest = win(["destination"]);
+    const pay = (destination: string) => stellarBody([stellarPayment("1", destination)]);
+    expect(keyOf(pay(muxed("7")), toDest)).toBe(keyOf(pay(G), toDest));
   });
 
   it("finding 4: an EVM transfer from a wallet by name and by raw address with request.sourceWallet is one group", () => {

@@ -8,7 +8,7 @@
 import type { GroupDimension, WindowSpec } from "../policy/types.js";
 import { assetIdentity } from "../transaction/assets.js";
 import type { Transaction } from "../transaction/types.js";
-import { normaliseAddress } from "./addresses.js";
+import { normaliseAddress, stellarBaseAccount } from "./addresses.js";
 import type { EndpointFacts, TransferFacts } from "./types.js";
 
 const DIMENSION_ORDER: readonly GroupDimension[] = [
@@ -67,10 +67,13 @@ function dimensionValue(dimension: GroupDimension, tx: GroupingTx, t: TransferFa
   }
 }
 
-/** The wallet when known (named, or an own wallet's raw address), else the normalised address. */
+/**
+ * The wallet when known (named, or an own wallet's raw address), else the normalised address; a
+ * Stellar muxed `M…` address counts as its base account: each of its 2^64 ids would be a new group.
+ */
 function endpointKey(e: EndpointFacts): KeyValue {
   if (e.wallet !== null) return ["wallet", e.wallet];
-  return ["address", normaliseAddress(e.address ?? e.value)];
+  return ["address", normaliseAddress(stellarBaseAccount(e.address ?? e.value))];
 }
 
 /** One asset identity whichever way the body spelt it (src/transaction/assets.ts). */

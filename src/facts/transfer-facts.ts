@@ -6,6 +6,7 @@ import type { AddressBookView } from "../addressbook/types.js";
 import { vaultOf } from "../transaction/endpoint.js";
 import type { Endpoint, Transaction, Transfer } from "../transaction/types.js";
 import { findAddressBookEntry, findOwnAddress, isInternalWallet, viewForVault } from "./address-book.js";
+import { stellarBaseAccount } from "./addresses.js";
 import type { DestinationFacts, EndpointFacts, TransferFacts, TxFacts } from "./types.js";
 
 export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts {
@@ -60,7 +61,8 @@ function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView): Tra
     assetStandard: t.assetStandard,
     amount: t.amount,
     rawAmount: t.rawAmount,
-    source: endpointFacts(t.source, t.network, vault, view, tx.sourceWallet),
+    // A muxed source spends from its base account: the wallet that owns that account.
+    source: endpointFacts(t.source, t.network, vault, view, tx.sourceWallet, stellarBaseAccount),
     destination: destinationFacts(t.destination, t.network, vault, view),
     sponsor: t.sponsor,
   };
@@ -83,8 +85,9 @@ function endpointFacts(
   vault: string,
   view: AddressBookView,
   claimed: string | null = null,
+  account: (address: string) => string = (address) => address,
 ): EndpointFacts {
-  const own = e.address === null ? undefined : findOwnAddress(view, vault, e.address, network);
+  const own = e.address === null ? undefined : findOwnAddress(view, vault, account(e.address), network);
   const wallet = e.wallet ?? own?.wallet ?? claimed;
   const ofVault = own !== undefined || (wallet !== null && vaultOf(wallet) === vault);
   const internal = ofVault && (wallet === null || isInternalWallet(view, wallet));
