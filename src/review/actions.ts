@@ -49,10 +49,9 @@ export async function actOnReview(db: Db, request: ReviewActionRequest): Promise
 
 async function decideAction(trx: Db, { review, actions }: ReviewRecord, request: ReviewActionRequest): Promise<Result<ReviewAction[], AppError>> {
   const identity = normalIdentity(request.identity);
-  const memberships = [...new Set(review.requirements.map((r) => r.group))].flatMap((group) => {
-    const member = groupMembers(request.bundle, group).find((m) => m.identity === identity);
-    return member ? [{ group, member }] : [];
-  });
+  const memberships = [...new Set(review.requirements.map((r) => r.group))]
+    .filter((group) => groupMembers(request.bundle, group).some((m) => m.identity === identity))
+    .map((group) => ({ group }));
   if (memberships.length === 0) return err(new AppError("NOT_A_REVIEWER", `${identity} is in no reviewer group this review requires`));
   const already = (group: string) => actions.some((a) => a.action === "approved" && a.identity === identity && a.group === group);
   const pending = memberships.filter((m) => !already(m.group));
