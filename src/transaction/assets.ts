@@ -33,8 +33,17 @@ export function networkFromAsset(asset: string): string | null {
   return network !== undefined && NETWORK_ID.test(network) ? network : null;
 }
 
-/** The standard named by an `assets/…` id's prefix; `other` when it names none countersign knows. */
-export function assetStandardOf(asset: string): AssetStandard {
+/**
+ * The standard named by an `assets/…` id's prefix; `other` when it names none countersign knows. A
+ * bare Stellar asset (`native`, `CODE-ISSUER`, a contract `C…`) on a Stellar `network` is the asset a
+ * Stellar operation of that spelling moves, with the operation's standard: so its identity (and every
+ * velocity group keyed by it) is the same whichever shape lists the transfer.
+ */
+export function assetStandardOf(asset: string, network: string | null = null): AssetStandard {
+  if (network !== null && networkId(network).startsWith("stellar-")) {
+    if (asset === "native" || STELLAR_CLASSIC.test(asset)) return "stellarClassic";
+    if (STELLAR_CONTRACT.test(asset)) return "sep41";
+  }
   const parts = assetIdParts(asset);
   const prefix = parts?.[0];
   if (parts === null || prefix === undefined || parts.length < 2) return "other";

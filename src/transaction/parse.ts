@@ -95,7 +95,8 @@ function readModel(snapshot: Record<string, unknown>, common: CommonFields, ctx:
   const extras = allowancesAndAuthorizations(snapshot, ctx.path);
   if (!extras.ok) return extras;
   const payloads = new Set([...scanFields(snapshot).payloads, ...claimed.value.payloads, ...shape.value.payloads, ...chain.value.payloads]);
-  if (payloads.size === 0 && shape.value.transfers.length === 0 && shape.value.kind !== "evmAccountDelegation" && shape.value.kind !== "unknown") {
+  const transferKind = shape.value.kind === "assetTransfer" || shape.value.kind === "stellarTransaction";
+  if (transferKind && payloads.size === 0 && shape.value.transfers.length === 0) {
     // A transfer kind that moves nothing the body shows: what would be signed is not described.
     return err(invalidAt(at(ctx.path, listingField(snapshot, details)), "must list at least one transfer"));
   }

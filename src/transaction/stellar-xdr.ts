@@ -44,15 +44,9 @@ export function envelopeTransaction(base64: string, path: string, ctx: ShapeCont
   if (tx === null) return err(invalidAt(path, "must be a Stellar transaction envelope (v0, v1 or fee bump)"));
   // The network rejects a transaction without operations; read as one, it would move nothing the policy sees.
   if (tx.operations.length === 0) return err(invalidAt(path, "must hold at least one operation"));
-  const operations: StellarOperation[] = [];
-  for (const op of tx.operations) {
-    const source = sourceAt(op.sourceAccount() ? accountAddress(op.sourceAccount() as xdr.MuxedAccount) : tx.source, path, ctx);
-    if (!source.ok) return source;
-    const read = readOperation(op.body(), source.value, path, ctx);
-    if (!read.ok) return read;
-    operations.push(read.value);
-  }
-  return ok({ source: tx.source, fee: tx.fee, memo: memoOf(tx.memo), operations });
+  const operations = readAll(tx.operations.map((op) => [op.body(), operationSource(op, tx.source)]), path, ctx);
+  if (!operations.ok) return operations;
+  return ok({ source: tx.source, fee: tx.fee, memo: memoOf(tx.memo), operations: operations.value });
 }
 
 /**
@@ -61,20 +55,29 @@ export function envelopeTransaction(base64: string, path: string, ctx: ShapeCont
  * operations are. An empty list: the bytes are neither.
  */
 export function operationReadings(base64: string, source: string | null, path: string, ctx: ShapeContext): Result<StellarOperation[], AppError> {
-  const readings: StellarOperation[] = [];
   const candidates: [xdr.OperationBody, string | null][] = [];
   const op = decodeBase64Xdr(base64, (b) => xdr.Operation.fromXDR(b, "base64"));
-  if (op !== null) candidates.push([op.body(), op.sourceAccount() ? accountAddress(op.sourceAccount() as xdr.MuxedAccount) : source]);
+  if (op !== null) candidates.push([op.body(), operationSource(op, source)]);
   const body = decodeBase64Xdr(base64, (b) => xdr.OperationBody.fromXDR(b, "base64"));
   if (body !== null) candidates.push([body, source]);
-  for (const [operationBody, operationSource] of candidates) {
-    const from = sourceAt(operationSource, path, ctx);
+  return readAll(candidates, path, ctx);
+}
+
+/** An operation's own source account, else the transaction's (`fallback`). */
+const operationSource = (op: xdr.Operation, fallback: string | null): string | null =>
+  op.sourceAccount() ? accountAddress(op.sourceAccount() as xdr.MuxedAccount) : fallback;
+
+/** Operation bodies, each with the account it acts for, read into the operation model; the first refusal stops. */
+function readAll(bodies: [xdr.OperationBody, string | null][], path: string, ctx: ShapeContext): Result<StellarOperation[], AppError> {
+  const operations: StellarOperation[] = [];
+  for (const [body, source] of bodies) {
+    const from = sourceAt(source, path, ctx);
     if (!from.ok) return from;
-    const read = readOperation(operationBody, from.value, path, ctx);
+    const read = readOperation(body, from.value, path, ctx);
     if (!read.ok) return read;
-    readings.push(read.value);
+    operations.push(read.value);
   }
-  return ok(readings);
+  return ok(operations);
 }
 
 function decodeBase64Xdr<T>(base64: string, decode: (base64: string) => T): T | null {

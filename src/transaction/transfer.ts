@@ -1,6 +1,5 @@
 /** Assembling one Transfer, whichever body shape it came from. */
 import { assetStandardOf, networkFromAsset, networkId } from "./assets.js";
-import { isStellarBareAsset } from "./resource-names.js";
 import type { AssetStandard, Endpoint, Transfer } from "./types.js";
 
 export interface TransferFields {
@@ -20,18 +19,7 @@ export function makeTransfer(index: number, fields: TransferFields): Transfer {
   const { fallbackNetwork, assetStandard, ...rest } = fields;
   // The asset id is the more specific statement: `assets/erc20.polygon-mainnet.…` moves on Polygon.
   const network = networkFromAsset(fields.asset) ?? (fallbackNetwork === null ? null : networkId(fallbackNetwork));
-  return { index, network, assetStandard: assetStandard ?? standardOf(fields.asset, network), ...rest };
-}
-
-/**
- * A bare Stellar asset (`native`, `CODE-ISSUER`, a contract `C…`) on a Stellar network is the asset a
- * Stellar operation of the same spelling moves: it takes the operation's standard, so that its
- * identity (and every velocity group keyed by it) is the same whichever shape lists the transfer.
- */
-function standardOf(asset: string, network: string | null): AssetStandard {
-  if (network === null || !network.startsWith("stellar-") || !isStellarBareAsset(asset)) return assetStandardOf(asset);
-  // A classic asset is `native` or `CODE-ISSUER`; a contract address has no `-` (and may start like a code: `CNY-G…` is classic).
-  return asset === "native" || asset.includes("-") ? "stellarClassic" : "sep41";
+  return { index, network, assetStandard: assetStandard ?? assetStandardOf(fields.asset, network), ...rest };
 }
 
 /** Joins a JSON path prefix and a key: `("", "details")` → `details`. */
