@@ -151,6 +151,14 @@ describe("issue 8: one asset identity and one wallet identity, whatever the shap
     expect(keyOf({ ...bareListed, network: "networks/stellar-testnet" }, daily, book)).not.toBe(operation);
   });
 
+  it("a bare Stellar asset listed with amount and rawAmount is held to a classic asset's 7 decimals: a raw amount 10^5 times the stated one is refused", () => {
+    const listed = (amount: string, rawAmount: string) =>
+      apiBody([apiStellarTransfer(amount, { asset: STELLAR_USDC, rawAmount })], { network: "networks/stellar-mainnet", request: { sourceWallet: A } });
+    expect(tx(listed("1", "10000000")).transfers[0]).toMatchObject({ assetStandard: "stellarClassic", amount: "1", rawAmount: "10000000" });
+    const refused = parseTransaction(listed("6", "600000000000"));
+    expect(refused.ok ? "parsed" : refused.error.publicMessage).toBe("transfers[0].rawAmount: disagrees with amount");
+  });
+
   it("a Stellar muxed source (M…) is its base account's wallet: every mux id is the same group, not a fresh one", () => {
     const G = SENDER; // a valid strkey, which muxing needs
     const muxed = (id: string) => new MuxedAccount(new Account(G, "0"), id).accountId();
