@@ -1,7 +1,9 @@
 /**
  * Comparing chain addresses (CONTRACT.md section 4, "Normalisation"): EVM addresses (0x + 40 hex)
- * are case-insensitive (the mixed case is only an EIP-55 checksum); every other chain's addresses
- * are compared exactly, because base58 (Solana, Tron) and strkey (Stellar) are case-sensitive.
+ * are case-insensitive (the mixed case is only an EIP-55 checksum), and so is a Bitcoin segwit
+ * address written all in capitals (BIP-173 allows that spelling for QR codes; it is the same
+ * address as the lower-case one). Every other chain's addresses are compared exactly, because
+ * base58 (Bitcoin legacy, Solana, Tron) and strkey (Stellar) are case-sensitive.
  */
 
 import { StrKey } from "@stellar/stellar-base";
@@ -10,10 +12,18 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A Stellar muxed account (SEP-23): `M` + 68 base32 characters, a `G…` account and a 64-bit id. */
 const STELLAR_MUXED = /^M[A-Z2-7]{68}$/;
 
+/** A Bitcoin segwit address (bech32/bech32m, BIP-173/350), in one case: mixed case is invalid. */
+const BECH32_LOWER = /^(?:bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}$/;
+const BECH32_UPPER = /^(?:BC|TB|BCRT)1[02-9AC-HJ-NP-Z]{8,87}$/;
+
 export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(address);
 
+/** Whether `address`'s letter case carries no meaning: an EVM or a one-case segwit address. */
+export const isCaseFreeAddress = (address: string): boolean =>
+  EVM_ADDRESS.test(address) || BECH32_LOWER.test(address) || BECH32_UPPER.test(address);
+
 export const normaliseAddress = (address: string): string =>
-  isEvmAddress(address) ? address.toLowerCase() : address;
+  isCaseFreeAddress(address) ? address.toLowerCase() : address;
 
 export const sameAddress = (a: string, b: string): boolean => normaliseAddress(a) === normaliseAddress(b);
 

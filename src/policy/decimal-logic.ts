@@ -1,7 +1,8 @@
 /**
  * The one entry point for evaluating policy JSON-logic. json-logic-js keeps its operations in a
  * process-wide table; importing this module replaces the comparison and arithmetic operations
- * with exact-decimal ones, `var` with a prototype-safe one, and `method`/`log` with refusals —
+ * with exact-decimal ones, `===`, `!==` and `in` with ones that compare addresses as CONTRACT.md
+ * section 4 normalises them, `var` with a prototype-safe one, and `method`/`log` with refusals —
  * once, at import. Every evaluation goes through `applyLogic`, which also refuses any expression
  * that the bundle loader would refuse, so an unvalidated expression cannot slip through.
  */
@@ -10,6 +11,7 @@ import { DECIMAL_OPERATIONS } from "./decimal-ops.js";
 import { LogicError } from "./logic-error.js";
 import { FORBIDDEN_OPERATIONS } from "./logic-ops.js";
 import { safeVar } from "./safe-var.js";
+import { TEXT_OPERATIONS } from "./text-ops.js";
 import { TRACED_OPERATIONS, isRecording, recordComparisons, traced, withNode, type Comparison } from "./trace.js";
 import { validateLogic } from "./validate-logic.js";
 
@@ -17,6 +19,7 @@ function installOperations(): void {
   for (const [name, operation] of Object.entries(DECIMAL_OPERATIONS)) {
     jsonLogic.add_operation(name, TRACED_OPERATIONS.has(name) ? traced(name, operation) : operation);
   }
+  for (const [name, operation] of Object.entries(TEXT_OPERATIONS)) jsonLogic.add_operation(name, operation);
   jsonLogic.add_operation("var", safeVar);
   for (const [name, why] of FORBIDDEN_OPERATIONS) {
     jsonLogic.add_operation(name, () => {

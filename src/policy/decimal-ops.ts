@@ -6,6 +6,7 @@
  */
 import { type Dec, decimalText, isNumericLike, toDecimal } from "./decimal.js";
 import { LogicError, describeValue } from "./logic-error.js";
+import { sameText } from "./text-ops.js";
 
 function requirePresent(op: string, value: unknown): void {
   if (value === null || value === undefined) {
@@ -26,7 +27,10 @@ function requireArity(op: string, args: unknown[], min: number, max: number): vo
   }
 }
 
-/** `==` on exact decimals when both sides are numeric; json-logic-js's loose equality otherwise. */
+/**
+ * `==` on exact decimals when both sides are numeric, two strings as sameText compares them (an
+ * address or asset case-free as section 4 says), json-logic-js's loose equality otherwise.
+ */
 function equal(op: string, a: unknown, b: unknown): boolean {
   requirePresent(op, a);
   requirePresent(op, b);
@@ -35,7 +39,7 @@ function equal(op: string, a: unknown, b: unknown): boolean {
   if (aNumeric && bNumeric) return toDecimal(a).eq(toDecimal(b));
   // A number never equals a non-number: loose `==` would make "" == 0 and false == 0 true.
   if (aNumeric || bNumeric) return false;
-  return a == b;
+  return typeof a === "string" && typeof b === "string" ? sameText(a, b) : a == b;
 }
 
 /** Chained comparison: each adjacent pair must satisfy `holds` (the 3-argument "between" form). */

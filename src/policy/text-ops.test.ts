@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { applyLogic } from "./decimal-logic.js";
+
+const CHECKSUM = "0x52908400098527886E0F7030069857D2E4169EE7";
+const LOWER = CHECKSUM.toLowerCase();
+const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+const USDC_CHECKSUM = "assets/erc20.ethereum-mainnet.0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
+const SEGWIT = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
+const SOLANA = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+const STELLAR = "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
+
+describe("string equality and membership under section 4's normalisation", () => {
+  it.each([
+    ["an EVM address in either case, ==", { "==": [LOWER, CHECKSUM] }, true],
+    ["an EVM address in either case, ===", { "===": [CHECKSUM, LOWER] }, true],
+    ["an EVM address in either case, !=", { "!=": [LOWER, CHECKSUM] }, false],
+    ["an EVM address in either case, !==", { "!==": [LOWER, CHECKSUM] }, false],
+    ["two different EVM addresses", { "==": [CHECKSUM, LOWER.replace(/7$/, "8")] }, false],
+    ["an asset's EVM contract in either case", { "==": [USDC_CHECKSUM, USDC] }, true],
+    ["an asset's contract, ===", { "===": [USDC, USDC_CHECKSUM] }, true],
+    ["an asset named on another network", { "==": [USDC_CHECKSUM, USDC.replace("ethereum-mainnet", "polygon-mainnet")] }, false],
+    ["the rest of an asset name keeps its case", { "==": [USDC.replace("erc20", "ERC20"), USDC] }, false],
+    ["a segwit address in capitals", { "==": [SEGWIT.toUpperCase(), SEGWIT] }, true],
+    ["a segwit address in mixed case is not the address", { "==": ["bc1Qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", SEGWIT] }, false],
+    ["base58 keeps its case", { "==": [SOLANA, SOLANA.toLowerCase()] }, false],
+    ["strkey keeps its case", { "===": [STELLAR, STELLAR.toLowerCase()] }, false],
+    ["0X is not an EVM address", { "==": ["0X52908400098527886E0F7030069857D2E4169EE7", "0X52908400098527886e0f7030069857d2e4169ee7"] }, false],
+    ["other text keeps its case", { "==": ["Treasury", "treasury"] }, false],
+    ["=== stays strict across types", { "===": ["1", 1] }, false],
+    ["=== on numbers", { "===": [1, 1] }, true],
+    ["in a list, either case", { in: [LOWER, [SOLANA, CHECKSUM]] }, true],
+    ["in a list of assets, checksum case", { in: [USDC_CHECKSUM, [USDC, "assets/native.ethereum-mainnet"]] }, true],
+    ["not in a list", { in: [LOWER.replace(/7$/, "8"), [CHECKSUM]] }, false],
+    ["base58 not in a list by case", { in: [SOLANA.toLowerCase(), [SOLANA]] }, false],
+    ["in a comma-separated string, either case", { in: [LOWER, `${SOLANA},${CHECKSUM}`] }, true],
+    ["substring keeps json-logic's meaning", { in: ["Spring", "Springfield"] }, true],
+    ["substring keeps case for other text", { in: ["spring", "Springfield"] }, false],
+    ["a number in a string, as json-logic-js", { in: [1, "a1b"] }, true],
+    ["in nothing", { in: [LOWER, null] }, false],
+  ])("%s", (_name, expr, expected) => {
+    expect(applyLogic(expr, {})).toBe(expected);
+  });
+
+  it("a deny rule naming the checksum spelling matches the address sent in lower case", () => {
+    const denyRule = { in: [{ var: "transfer.destination.address" }, [CHECKSUM]] };
+    const facts = { transfer: { destination: { address: LOWER } } };
+    expect(applyLogic(denyRule, facts)).toBe(true);
+    expect(applyLogic({ "==": [{ var: "transfer.destination.address" }, CHECKSUM] }, facts)).toBe(true);
+  });
+});

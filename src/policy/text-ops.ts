@@ -1,0 +1,45 @@
+/**
+ * Equality and membership of strings in policy JSON-logic, under CONTRACT.md section 4's
+ * normalisation: a chain address whose letter case is only a checksum or a spelling (EVM, one-case
+ * segwit) and an `assets/…` name with an EVM contract part compare without that case, exactly as
+ * the address book, the velocity groups and the ledger already compare them. Without this, a deny
+ * rule naming `0x5290…9EE7` would miss the same address sent as `0x5290…9ee7`, and a per-asset
+ * rule would miss USDC spelt with its contract in checksum case while the ledger charged it as USDC.
+ */
+import { isCaseFreeAddress, normaliseAddress } from "../facts/addresses.js";
+import { canonicalAssetName } from "../transaction/assets.js";
+
+const EVM_ASSET = /^assets\/.*\.0x[0-9a-fA-F]{40}$/;
+
+/** Whether a string's case carries no meaning: a case-free address, or an asset with an EVM contract. */
+const isCaseFree = (text: string): boolean => isCaseFreeAddress(text) || EVM_ASSET.test(text);
+
+/** The spelling two equal values share. */
+const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAssetName(text) : normaliseAddress(text));
+
+/** Two strings naming the same address or asset, or equal as written. */
+export function sameText(a: string, b: string): boolean {
+  return a === b || (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b));
+}
+
+/** `===` with sameText for two strings. */
+export function strictEqual(a: unknown, b: unknown): boolean {
+  return typeof a === "string" && typeof b === "string" ? sameText(a, b) : a === b;
+}
+
+/**
+ * json-logic-js's `in` — membership of an array, or a substring of a string — with sameText: a
+ * case-free needle is looked for without case (a list written as one comma-separated string).
+ */
+function contains(needle: unknown, haystack: unknown): boolean {
+  if (Array.isArray(haystack)) return haystack.some((item) => strictEqual(needle, item));
+  if (typeof haystack !== "string") return false;
+  if (typeof needle !== "string") return haystack.indexOf(needle as string) !== -1;
+  return haystack.includes(needle) || (isCaseFree(needle) && haystack.toLowerCase().includes(needle.toLowerCase()));
+}
+
+export const TEXT_OPERATIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
+  "===": (a, b) => strictEqual(a, b),
+  "!==": (a, b) => !strictEqual(a, b),
+  in: (needle, haystack) => contains(needle, haystack),
+};
