@@ -7,3 +7,16 @@ export function parseDuration(text: string): number | null {
   if (!match) return null;
   return Number(match[1]) * UNIT_SECONDS[match[2]!]!;
 }
+
+/**
+ * The longest duration a policy may give a window or a review's expiry: ten years. Far beyond any
+ * velocity limit or review, and far inside what a date can hold — an unbounded one (`999999999d`)
+ * made the window's start an invalid date, and every decision reading it deferred.
+ */
+export const MAX_POLICY_DURATION_DAYS = 3660;
+
+/** Whether `text` is a policy duration: positive, and at most MAX_POLICY_DURATION_DAYS. */
+export function isPolicyDuration(text: string): boolean {
+  const seconds = parseDuration(text);
+  return seconds !== null && seconds > 0 && seconds <= MAX_POLICY_DURATION_DAYS * 86400;
+}

@@ -3,7 +3,7 @@
  * at every level, so a misspelt key (`decison: allow`) is an error rather than a silently ignored line.
  */
 import { z } from "zod";
-import { parseDuration } from "../duration.js";
+import { MAX_POLICY_DURATION_DAYS, isPolicyDuration } from "../duration.js";
 import { reviewersSchema, reviewProblems, ruleReviewSchema } from "../review/policy-schema.js";
 import type { GroupDimension } from "./types.js";
 
@@ -20,7 +20,7 @@ const noDuplicates = <T>(items: readonly T[]): boolean => new Set(items).size ==
 const windowSchema = z
   .strictObject({
     name: z.string().regex(WINDOW_NAME, "a window name is a letter or _ followed by letters, digits or _"),
-    duration: z.string().refine((d) => (parseDuration(d) ?? 0) > 0, "a duration is a positive whole number with a unit s, m, h or d (e.g. 24h)"),
+    duration: z.string().refine(isPolicyDuration, `a duration is a positive whole number with a unit s, m, h or d (e.g. 24h), at most ${MAX_POLICY_DURATION_DAYS}d`),
     groupBy: z
       .array(z.enum(GROUP_DIMENSIONS, `groupBy entries are ${GROUP_DIMENSIONS.join(", ")}`))
       .min(1, "groupBy needs at least one of " + GROUP_DIMENSIONS.join(", "))

@@ -114,6 +114,9 @@ describe("loadBundle: each problem names file, rule and path", () => {
     ["duplicate window name", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset]}\n  - {name: w, duration: 2h, groupBy: [asset]}\n'), undefined, "windows[1].name", /duplicate window name "w"/],
     ["bad duration", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 24hours, groupBy: [asset]}\n'), undefined, "windows[0].duration", /duration/],
     ["zero duration", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 0s, groupBy: [asset]}\n'), undefined, "windows[0].duration", /positive/],
+    // An unbounded window's start is no date: every decision reading it (live or shadow) deferred.
+    ["window past ten years", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 3661d, groupBy: [asset]}\n'), undefined, "windows[0].duration", /at most 3660d/],
+    ["window of 999999999 days", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 999999999d, groupBy: [asset]}\n'), undefined, "windows[0].duration", /at most 3660d/],
     ["default allow", policyWith(rule(""), 'version: "1"\ndefault: allow\n'), undefined, "default", /allow is not accepted/],
     ["missing version", policyWith(rule(""), "default: deny\n"), undefined, "version", /required/],
     ["missing when", policyWith("  - id: r1\n    decision: deny\n"), "r1", "rules[0].when", /required/],

@@ -4,7 +4,7 @@
  * it, only defer rules ask for review) are in `reviewProblems`, reported with the other problems.
  */
 import { z } from "zod";
-import { parseDuration } from "../duration.js";
+import { MAX_POLICY_DURATION_DAYS, isPolicyDuration, parseDuration } from "../duration.js";
 import { normalIdentity, type ReviewerGroups, type RuleReview } from "./types.js";
 
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -25,7 +25,7 @@ export const reviewersSchema = z.record(
 export const ruleReviewSchema = z.strictObject({
   group: z.string().min(1, "review.group names a group of reviewers"),
   quorum: z.number().int("quorum is a whole number").min(1, "quorum is at least 1"),
-  expiresAfter: z.string().refine((d) => (parseDuration(d) ?? 0) > 0, "expiresAfter is a positive whole number with a unit s, m, h or d (e.g. 24h)"),
+  expiresAfter: z.string().refine(isPolicyDuration, `expiresAfter is a positive whole number with a unit s, m, h or d (e.g. 24h), at most ${MAX_POLICY_DURATION_DAYS}d`),
 });
 
 type RawMember = z.output<typeof member>;

@@ -69,6 +69,7 @@ describe("review fields in the bundle", () => {
     ["a quorum of 0", policy(GROUP, "review: {group: ops, quorum: 0, expiresAfter: 1h}"), "quorum is at least 1"],
     ["a fractional quorum", policy(GROUP, "review: {group: ops, quorum: 1.5, expiresAfter: 1h}"), "quorum is a whole number"],
     ["a bad expiry", policy(GROUP, "review: {group: ops, quorum: 1, expiresAfter: tomorrow}"), "expiresAfter is a positive whole number"],
+    ["an expiry past ten years", policy(GROUP, "review: {group: ops, quorum: 1, expiresAfter: 999999999d}"), "at most 3660d"],
     ["an unknown key in review", policy(GROUP, "review: {group: ops, quorum: 1, expiresAfter: 1h, quroum: 2}"), 'unknown key "quroum"'],
     ["a missing group", policy(GROUP, "review: {quorum: 1, expiresAfter: 1h}"), "required"],
     ["an empty group", policy("reviewers:\n  ops: []", "review: {group: ops, quorum: 1, expiresAfter: 1h}"), "needs at least one member"],
