@@ -1,7 +1,11 @@
 /**
  * Reads a JSON body ourselves instead of trusting a parser's defaults: any content type (the
  * co-signer's is not guaranteed), a byte limit, strict UTF-8, and a structural check before any
- * recursive code touches the value — a nesting bomb or a `__proto__` key is refused here.
+ * recursive code touches the value — a nesting bomb or a `__proto__` key is refused here, and so is
+ * JSON that two readers could read differently: a key twice in one object (`JSON.parse` keeps the
+ * last, another parser the first), or a number a double cannot hold (`1e400` reads as Infinity and
+ * is written back as null; `123456789012345678901` as another number), which would let two
+ * different bodies share one content digest and one recorded snapshot.
  */
 import type { RequestHandler } from "express";
 import { AppError } from "../errors.js";
@@ -50,7 +54,8 @@ export function parseJsonBody(body: unknown): unknown {
   } catch {
     throw new AppError("BAD_JSON", "request body is not valid JSON");
   }
-  checkStructure(value);
+  const keys = checkStructure(value);
+  if (keys !== keysInText(text)) throw new AppError("BAD_JSON", "request body has a key twice in one object");
   return value;
 }
 
@@ -63,10 +68,18 @@ function checkText(text: string): void {
   if (UNSTORABLE.test(text)) throw new AppError("BAD_JSON", "request body contains a NUL character or an unpaired surrogate");
 }
 
-/** Iterative, so a deep document cannot overflow the stack while being checked. */
-function checkStructure(root: unknown): void {
+function checkNumber(value: number): void {
+  if (!Number.isFinite(value)) throw new AppError("BAD_JSON", "request body has a number too large to read (send it as a string)");
+  if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+    throw new AppError("BAD_JSON", "request body has a number beyond 2^53, which cannot be read exactly (send it as a string)");
+  }
+}
+
+/** Iterative, so a deep document cannot overflow the stack while being checked; returns the number of object keys. */
+function checkStructure(root: unknown): number {
   const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
   let nodes = 0;
+  let keys = 0;
   while (stack.length > 0) {
     const { value, depth } = stack.pop()!;
     if (++nodes > MAX_JSON_NODES) throw new AppError("BAD_JSON", "request body has too many JSON values");
@@ -74,6 +87,7 @@ function checkStructure(root: unknown): void {
       checkText(value);
       continue;
     }
+    if (typeof value === "number") checkNumber(value);
     if (value === null || typeof value !== "object") continue;
     if (depth >= MAX_JSON_DEPTH) throw new AppError("BAD_JSON", `request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
     if (Array.isArray(value)) {
@@ -84,6 +98,39 @@ function checkStructure(root: unknown): void {
       checkText(key);
       if (key === "__proto__") throw new AppError("BAD_JSON", "request body contains a forbidden key: __proto__");
       stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
+      keys++;
     }
   }
+  return keys;
+}
+
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const isJsonSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * The object keys written in a text `JSON.parse` accepted: its string tokens followed by a colon.
+ * Fewer keys in the parsed value than here means an object repeated one. In valid JSON a quote
+ * outside a string always opens one, and the first unescaped quote after it closes it.
+ */
+function keysInText(text: string): number {
+  let keys = 0;
+  let open = text.indexOf('"');
+  while (open !== -1) {
+    let close = text.indexOf('"', open + 1);
+    while (close !== -1 && escaped(text, close)) close = text.indexOf('"', close + 1);
+    if (close === -1) break; // unreachable for text JSON.parse accepted
+    let next = close + 1;
+    while (next < text.length && isJsonSpace(text.charCodeAt(next))) next++;
+    if (text.charCodeAt(next) === COLON) keys++;
+    open = text.indexOf('"', next);
+  }
+  return keys;
+}
+
+/** Whether the quote at `at` is escaped: an odd run of backslashes before it. */
+function escaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
+  return backslashes % 2 === 1;
 }

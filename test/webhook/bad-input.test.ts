@@ -68,6 +68,11 @@ describe("co-signer webhook: bad input gets a clear 4xx, never 200", () => {
     ["a 2 MB body", () => JSON.stringify({ ...assetTransfer(), note: "x".repeat(2 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE"],
     ["a deep nesting bomb", () => "[".repeat(100_000) + "]".repeat(100_000), 400, "BAD_JSON"],
     ["a deep object bomb", () => '{"a":'.repeat(5_000) + "1" + "}".repeat(5_000), 400, "BAD_JSON"],
+    // JSON that two readers could read differently: the last amount wins in JSON.parse, the first elsewhere.
+    ["an amount given twice", () => withTransfer({ amount: "1" }).replace('"amount":"1"', '"amount":"99999","amount":"1"'), 400, "BAD_JSON"],
+    ["a key given twice, once escaped", () => withTransfer({ amount: "1" }).replace('"amount":"1"', '"amount":"99999","am\\u006funt":"1"'), 400, "BAD_JSON"],
+    ["a number past a double (1e400 reads as Infinity, is written as null)", () => JSON.stringify({ ...assetTransfer(), evmMessage: null }).replace('"evmMessage":null', '"evmMessage":1e400'), 400, "BAD_JSON"],
+    ["an integer past 2^53", () => JSON.stringify({ ...assetTransfer(), extra: 1 }).replace('"extra":1', '"extra":123456789012345678901'), 400, "BAD_JSON"],
   ];
 
   it.each(cases)("%s → %i %s, in the envelope, nothing recorded", async (_label, body, status, code) => {
