@@ -109,6 +109,8 @@ describe("loadBundle: each problem names file, rule and path", () => {
     ["var through prototype", policyWith(rule("", '{"var": "tx.prototype"}')), "r1", "rules[0].when.var", /"prototype"/],
     ["computed var path", policyWith(rule("", '{"var": {"cat": ["tx.", "kind"]}}')), "r1", "rules[0].when.var", /computed/],
     ["undeclared window", policyWith(rule("", '{"<": [{"var": "velocity.weekly.count"}, 3]}')), "r1", 'rules[0].when["<"][0].var', /no declared window/],
+    // A misspelt fact reads null, and `in` on null is false: the deny rule would silently never match.
+    ["a var path that names no fact", policyWith(rule("", '{"in": [{"var": "transfer.destination.adress"}, ["0x1"]]}')), "r1", "rules[0].when.in[0].var", /names no fact: transfer\.destination has value/],
     ["amount window without asset", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [sourceWallet]}\n'), undefined, "windows[0].groupBy", /must be grouped by asset/],
     ["duplicate groupBy", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset, asset]}\n'), undefined, "windows[0].groupBy", /twice/],
     ["duplicate window name", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset]}\n  - {name: w, duration: 2h, groupBy: [asset]}\n'), undefined, "windows[1].name", /duplicate window name "w"/],

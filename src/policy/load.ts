@@ -13,6 +13,7 @@ import { type PathSegment, formatPath } from "./json-path.js";
 import { BundleLoadError, type BundleProblem } from "./load-error.js";
 import { parsePolicyDocument } from "./policy-document.js";
 import type { PolicyBundle, WindowSpec } from "./types.js";
+import { FACTS_SHAPE } from "../facts/shape.js";
 import { validateLogic } from "./validate-logic.js";
 import { toReviewerGroups, toRuleReview } from "../review/policy-schema.js";
 
@@ -94,7 +95,7 @@ function whenProblems(raw: unknown, windows: WindowSpec[] | undefined): { at: Pa
   return rules.flatMap((rule, i) => {
     if (!isRecord(rule) || !("when" in rule)) return [];
     const at: PathSegment[] = ["rules", i, "when"];
-    return validateLogic(rule.when, { path: formatPath(at), ...(windows ? { windows } : {}) }).map((p) => ({ at, ...p }));
+    return validateLogic(rule.when, { path: formatPath(at), facts: FACTS_SHAPE, ...(windows ? { windows } : {}) }).map((p) => ({ at, ...p }));
   });
 }
 

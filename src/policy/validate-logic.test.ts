@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { buildFacts } from "../facts/build.js";
+import { FACTS_SHAPE, type FactShape } from "../facts/shape.js";
+import { tx, view } from "../facts/test-views.js";
+import { EVM_DEST, EXAMPLES, apiBody, apiTransfer, example } from "../transaction/test-bodies.js";
 import { validateLogic } from "./validate-logic.js";
 
 const windows = [
@@ -58,3 +62,76 @@ describe("validateLogic refuses", () => {
     expect(validateLogic({ var: "velocity.weekly.count" })).toEqual([]);
   });
 });
+
+describe("validateLogic with the facts' shape: a path must name a fact", () => {
+  const check = (expr: unknown) => validateLogic(expr, { path: "rules[0].when", windows, facts: FACTS_SHAPE });
+
+  it.each([
+    ["a transfer's destination address", { "==": [{ var: "transfer.destination.address" }, "0x1"] }],
+    ["the address-book entry's display name", { var: "transfer.destination.addressBook.displayName" }],
+    ["a list item by index", { var: "tx.payloads.0" }],
+    ["an allowance's spender by index", { var: "tx.tokenAllowances.0.spender" }],
+    ["the whole transfer", { var: "transfer" }],
+    ["the review", { ">=": [{ var: "review.approvals" }, 2] }],
+    ["the clock", { "<": [{ var: "nowHour" }, 18] }],
+    ["a window", { var: "velocity.daily_out.amountAfter" }],
+    ["items of a list of facts in some", { some: [{ var: "tx.tokenAllowances" }, { "==": [{ var: "spender" }, "0x1"] }] }],
+    ["items of a list of values in all", { all: [{ var: "tx.payloads" }, { in: [{ var: "" }, ["evmMessage"]] }] }],
+    ["reduce's current and accumulator", { reduce: [{ var: "tx.authorizations" }, { cat: [{ var: "accumulator" }, { var: "current.signer" }] }, ""] }],
+    ["elements of a list the rule built are not checked", { some: [{ merge: [[1], [2]] }, { var: "anything" }] }],
+    ["missing with fact paths", { missing: ["transfer.amount", "tx.note"] }],
+  ])("accepts %s", (_name, expr) => {
+    expect(check(expr)).toEqual([]);
+  });
+
+  it.each([
+    ["a misspelt field", { in: [{ var: "transfer.destination.adress" }, ["0x1"]] }, /"transfer\.destination\.adress" names no fact: transfer\.destination has value, kind, wallet, address, internal, inAddressBook, addressBook/],
+    ["a misspelt root", { "===": [{ var: "trasnfer.asset" }, "x"] }, /names no fact: the facts has now, nowHour/],
+    ["a path past a value", { var: "transfer.amount.value" }, /transfer\.amount is a single value/],
+    ["a field of a list", { var: "tx.tokenAllowances.spender" }, /tx\.tokenAllowances is a list/],
+    ["a misspelt item field", { some: [{ var: "tx.tokenAllowances" }, { "==": [{ var: "spendr" }, "0x1"] }] }, /"spendr" names no fact: the facts has approver, spender, asset, amount/],
+    ["a misspelt path in missing", { missing: ["transfer.amout"] }, /"transfer\.amout" names no fact/],
+    ["a var with a default still checked", { var: ["tx.nots", ""] }, /"tx\.nots" names no fact/],
+  ])("refuses %s", (_name, expr, message) => {
+    const problems = check(expr);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.message).toMatch(message);
+  });
+
+  it("accepts every path the facts builder writes, and names no fact it never writes", () => {
+    const written = new Set(builtFacts().flatMap((facts) => leafPaths(facts)));
+    for (const path of written) expect([path, check({ var: path })]).toEqual([path, []]);
+    const byIndex0 = new Set([...written].map((p) => p.replace(/\.[0-9]+(?=\.|$)/g, ".0")));
+    const shaped = shapeLeaves(FACTS_SHAPE).filter((p) => !p.startsWith("velocity"));
+    expect(shaped.filter((p) => !byIndex0.has(p))).toEqual([]);
+  });
+});
+
+/** Facts of every example body, each destination in the address book, with a review and a window. */
+function builtFacts() {
+  const daily = { name: "daily_out", duration: "24h", durationSeconds: 86_400, groupBy: ["sourceWallet", "asset"] as ["sourceWallet", "asset"], measure: "amount" as const };
+  const review = { state: "approved" as const, approvals: 1, approvers: ["a@x.io"] };
+  const withAuthorization = apiBody([apiTransfer()], {
+    evmTransaction: { authorizationDetails: { authorizationList: [{ signer: { value: EVM_DEST }, contractAddress: { value: EVM_DEST }, chainId: "1", nonce: "7" }] } },
+  });
+  return [...EXAMPLES.map(example), withAuthorization].flatMap((body) => {
+    const parsed = tx(body);
+    const entries = parsed.transfers.flatMap((t) => (t.destination.address === null ? [] : [{ address: t.destination.address, network: t.network ?? "" }]));
+    return buildFacts({ tx: parsed, now: new Date("2026-11-21T12:00:00Z"), addressBook: view({ entries }), windows: [daily], totals: new Map(), review });
+  });
+}
+
+/** Every path to a value in a shape, list items as index 0. */
+function shapeLeaves(shape: FactShape, prefix = ""): string[] {
+  const join = (k: string) => (prefix === "" ? k : `${prefix}.${k}`);
+  if (shape.kind === "object") return Object.entries(shape.fields).flatMap(([k, v]) => shapeLeaves(v, join(k)));
+  if (shape.kind === "list") return shapeLeaves(shape.items, join("0"));
+  return [prefix];
+}
+
+/** Every path to a value in a document, lists by index. */
+function leafPaths(node: unknown, prefix = ""): string[] {
+  if (typeof node !== "object" || node === null) return [prefix];
+  const entries = Array.isArray(node) ? node.map((v, i) => [String(i), v] as const) : Object.entries(node);
+  return entries.flatMap(([k, v]) => leafPaths(v, prefix === "" ? k : `${prefix}.${k}`));
+}

@@ -1,8 +1,11 @@
 /**
  * Static validation of a rule's `when` at load time: only known operations, one operation per
- * object, literal `var` paths that cannot reach the prototype chain, sane argument counts, and
- * (when windows are given) `velocity.<window>.<field>` paths that exist.
+ * object, literal `var` paths that cannot reach the prototype chain, sane argument counts, (when
+ * windows are given) `velocity.<window>.<field>` paths that exist, and (when the facts' shape is
+ * given) `var` paths that name a fact — inside some/all/none/filter/map/reduce over a list of
+ * facts, paths into its items.
  */
+import { type FactShape, readFactPath } from "../facts/shape.js";
 import { type PathSegment, formatPath } from "./json-path.js";
 import { ARITY, FORBIDDEN_OPERATIONS, FORBIDDEN_SEGMENTS, KNOWN_OPERATIONS, SCOPED_OPERATIONS } from "./logic-ops.js";
 import type { WindowSpec } from "./types.js";
@@ -18,7 +21,17 @@ export interface ValidateLogicOptions {
   path?: string;
   /** Declared windows; when given, `velocity.*` paths are checked against them. */
   windows?: readonly Pick<WindowSpec, "name" | "measure">[];
+  /** The document `var` reads (src/facts/shape.ts); when given, every path must name a part of it. */
+  facts?: FactShape;
 }
+
+/** Where `var` reads: the facts (`root`), or the element of a scoped operation; `shape` null when unknown. */
+interface Scope {
+  root: boolean;
+  shape: FactShape | null;
+}
+
+const UNKNOWN_ELEMENT: Scope = { root: false, shape: null };
 
 const WINDOW_FIELDS: Record<string, "any" | "amount"> = { count: "any", countAfter: "any", amount: "amount", amountAfter: "amount" };
 
@@ -30,10 +43,9 @@ class Validator {
     this.problems.push({ path: formatPath(at, this.options.path ?? ""), message });
   }
 
-  /** `scoped`: inside the per-element logic of map/filter/..., where `var` reads the element. */
-  visit(node: unknown, at: PathSegment[], scoped: boolean): void {
+  visit(node: unknown, at: PathSegment[], scope: Scope): void {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => this.visit(item, [...at, i], scoped));
+      node.forEach((item, i) => this.visit(item, [...at, i], scope));
       return;
     }
     if (typeof node !== "object" || node === null) return;
@@ -48,10 +60,10 @@ class Validator {
     const forbidden = FORBIDDEN_OPERATIONS.get(op);
     if (forbidden !== undefined) return this.report([...at, op], forbidden);
     if (!KNOWN_OPERATIONS.has(op)) return this.report([...at, op], `unknown operation ${JSON.stringify(op)}`);
-    this.visitOperation(op, (node as Record<string, unknown>)[op], [...at, op], scoped);
+    this.visitOperation(op, (node as Record<string, unknown>)[op], [...at, op], scope);
   }
 
-  visitOperation(op: string, raw: unknown, at: PathSegment[], scoped: boolean): void {
+  visitOperation(op: string, raw: unknown, at: PathSegment[], scope: Scope): void {
     const isList = Array.isArray(raw);
     const args: unknown[] = isList ? raw : [raw];
     const argPath = (i: number): PathSegment[] => (isList ? [...at, i] : at);
@@ -60,16 +72,17 @@ class Validator {
       this.report(at, `${JSON.stringify(op)} takes ${describeArity(arity)} arguments, found ${args.length}`);
     }
     args.forEach((arg, i) => {
-      if (op === "var" && i === 0) this.checkVarPath(arg, argPath(0), scoped);
-      else if (op === "missing" || (op === "missing_some" && i === 1)) this.checkMissingKeys(arg, argPath(i), scoped);
-      else this.visit(arg, argPath(i), scoped || (SCOPED_OPERATIONS.has(op) && i === 1));
+      if (op === "var" && i === 0) this.checkVarPath(arg, argPath(0), scope);
+      else if (op === "missing" || (op === "missing_some" && i === 1)) this.checkMissingKeys(arg, argPath(i), scope);
+      else this.visit(arg, argPath(i), SCOPED_OPERATIONS.has(op) && i === 1 ? elementScope(op, args[0], scope) : scope);
     });
   }
 
-  checkVarPath(path: unknown, at: PathSegment[], scoped: boolean): void {
+  checkVarPath(path: unknown, at: PathSegment[], scope: Scope): void {
     if (path === null || path === undefined || path === "") return;
     if (typeof path === "number") {
       if (!Number.isSafeInteger(path) || path < 0) this.report(at, `"var" index must be a non-negative integer, found ${path}`);
+      else this.checkFactPath(String(path), at, scope);
       return;
     }
     if (typeof path !== "string") {
@@ -79,17 +92,24 @@ class Validator {
     const segments = path.split(".");
     const bad = segments.find((s) => FORBIDDEN_SEGMENTS.has(s));
     if (bad !== undefined) return this.report(at, `"var" path ${JSON.stringify(path)} goes through ${JSON.stringify(bad)}, which is not allowed`);
-    if (!scoped && segments[0] === "velocity") this.checkVelocityPath(segments, path, at);
+    if (scope.root && segments[0] === "velocity") this.checkVelocityPath(segments, path, at);
+    this.checkFactPath(path, at, scope);
+  }
+
+  checkFactPath(path: string, at: PathSegment[], scope: Scope): void {
+    if (scope.shape === null) return;
+    const reading = readFactPath(scope.shape, path);
+    if ("unknown" in reading) this.report(at, `"var" path ${JSON.stringify(path)} names no fact: ${reading.unknown}`);
   }
 
   /** `missing` / `missing_some` keys are var paths too; literal ones are checked, others validated as logic. */
-  checkMissingKeys(arg: unknown, at: PathSegment[], scoped: boolean): void {
-    if (typeof arg === "string" || typeof arg === "number") return this.checkVarPath(arg, at, scoped);
+  checkMissingKeys(arg: unknown, at: PathSegment[], scope: Scope): void {
+    if (typeof arg === "string" || typeof arg === "number") return this.checkVarPath(arg, at, scope);
     if (Array.isArray(arg) && arg.every((k) => typeof k === "string" || typeof k === "number")) {
-      arg.forEach((key, i) => this.checkVarPath(key, [...at, i], scoped));
+      arg.forEach((key, i) => this.checkVarPath(key, [...at, i], scope));
       return;
     }
-    this.visit(arg, at, scoped);
+    this.visit(arg, at, scope);
   }
 
   checkVelocityPath(segments: string[], path: string, at: PathSegment[]): void {
@@ -109,6 +129,21 @@ class Validator {
   }
 }
 
+/**
+ * What `var` reads inside a scoped operation: the items of the list its first argument reads, when
+ * that is a literal path to a list of facts (`reduce`: `current` is the item), else unknown.
+ */
+function elementScope(op: string, source: unknown, scope: Scope): Scope {
+  if (scope.shape === null || typeof source !== "object" || source === null || !("var" in source)) return UNKNOWN_ELEMENT;
+  const raw = (source as { var: unknown }).var;
+  const path = Array.isArray(raw) ? (raw[0] as unknown) : raw;
+  if (typeof path !== "string" || Object.keys(source).length !== 1) return UNKNOWN_ELEMENT;
+  const reading = readFactPath(scope.shape, path);
+  if (!("shape" in reading) || reading.shape.kind !== "list") return UNKNOWN_ELEMENT;
+  if (op !== "reduce") return { root: false, shape: reading.shape.items };
+  return { root: false, shape: { kind: "object", fields: { current: reading.shape.items, accumulator: { kind: "open" } } } };
+}
+
 function describeArity([min, max]: readonly [number, number]): string {
   if (min === max) return String(min);
   return max === Infinity ? `at least ${min}` : `${min} to ${max}`;
@@ -117,6 +152,6 @@ function describeArity([min, max]: readonly [number, number]): string {
 /** Every problem in a JSON-logic expression; empty when it is safe to evaluate. */
 export function validateLogic(expr: unknown, options: ValidateLogicOptions = {}): LogicProblem[] {
   const validator = new Validator(options);
-  validator.visit(expr, [], false);
+  validator.visit(expr, [], { root: true, shape: options.facts ?? null });
   return validator.problems;
 }
