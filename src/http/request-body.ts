@@ -1,6 +1,8 @@
 /**
  * Reads a request body as raw bytes, up to a limit on its decoded size, through the content
- * encodings HTTP clients use (gzip, deflate, br).
+ * encodings HTTP clients use (gzip, deflate, br). The bytes received are limited too: a gzip
+ * header's comment field can run on forever while decoding to nothing, and a limit on the decoded
+ * size alone would read it until the socket's timeout.
  *
  * Our own, not body-parser's raw reader, which wraps each read in raw-body, on-finished and charset
  * handling the co-signer's bytes never need: with this reader, and without ETags (src/http/app.ts),
@@ -49,6 +51,12 @@ export function readRequestBody(req: IncomingMessage, limitBytes: number): Promi
   return collect(req, decoding, limitBytes);
 }
 
+/**
+ * How many encoded bytes may carry a body of `limitBytes` decoded ones: what deflate or brotli
+ * add to bytes they cannot compress (a few bytes per block and a header) stays far below this.
+ */
+export const encodedLimit = (limitBytes: number): number => limitBytes + Math.ceil(limitBytes / 256) + 1024;
+
 function refuse(req: IncomingMessage, reason: BodyFailure): Promise<never> {
   req.resume();
   return Promise.reject(new RequestBodyError(reason));
@@ -60,8 +68,10 @@ function collect(req: IncomingMessage, decoding: Transform | null, limitBytes: n
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    let encodedReceived = 0;
     const settle = (failure: RequestBodyError | null) => {
       source.off("data", onData);
+      req.off("data", onEncodedData);
       source.off("end", onEnd);
       source.off("error", onError);
       req.off("aborted", onAborted);
@@ -78,10 +88,15 @@ function collect(req: IncomingMessage, decoding: Transform | null, limitBytes: n
       if (received > limitBytes) return settle(new RequestBodyError("too_large"));
       chunks.push(chunk);
     };
+    const onEncodedData = (chunk: Buffer) => {
+      encodedReceived += chunk.length;
+      if (encodedReceived > encodedLimit(limitBytes)) settle(new RequestBodyError("too_large"));
+    };
     const onEnd = () => settle(null);
     const onError = (error: unknown) => settle(new RequestBodyError("unreadable", { cause: error }));
     const onAborted = () => settle(new RequestBodyError("unreadable"));
     source.on("data", onData);
+    if (decoding) req.on("data", onEncodedData);
     source.once("end", onEnd);
     source.once("error", onError);
     req.once("aborted", onAborted);
