@@ -36,6 +36,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof AppError) return sendAppError(res, error);
     const status = (error as { status?: unknown }).status;
     if (status === 413) return sendError(res, "PAYLOAD_TOO_LARGE", "request body is over the size limit");
+    // express's router answers a path parameter that is not valid percent-encoding with a URIError.
+    if (status === 400 && error instanceof URIError) return sendError(res, "INVALID_REQUEST", "request path has malformed percent-encoding");
     if (status === 400) return sendError(res, "BAD_JSON", "request body could not be read");
     if (status === 415) return sendError(res, "UNSUPPORTED_MEDIA_TYPE", "request body encoding is not supported");
     logger.error({ requestId: requestIdOf(res), path: req.path, ...describeError(error) }, "unhandled error");

@@ -265,6 +265,14 @@ describe("human review of a deferred transfer, over HTTP", () => {
     expect((await approve(w, "vaults/5c3f1a2b9d7e/transactions/nothing", alice)).status).toBe(404);
   });
 
+  it("a review cookie or a path that is not valid percent-encoding is refused in the envelope, not a 500", async () => {
+    const page = await fetch(`${w.service.url}/review`, { headers: { cookie: "countersign_review=%E0%A4%A" } });
+    expect(page.status).toBe(401);
+    const path = await fetch(`${w.service.url}/v1/vaults/%E0%A4/transactions/x/review`, { headers: { authorization: `Bearer ${alice}` } });
+    expect(path.status).toBe(400);
+    expect(await path.json()).toMatchObject({ error: { code: "INVALID_REQUEST", message: "request path has malformed percent-encoding" } });
+  });
+
   it("a small transfer opens no review", async () => {
     const body = assetTransfer({ amount: "1" });
     expect((await w.cosigner.deliver(body)).verdict).toBe("signed");

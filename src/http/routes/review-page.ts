@@ -28,10 +28,16 @@ function secure(res: Response, next: () => void): void {
   next();
 }
 
+/** The token the cookie carries; a cookie that is not valid percent-encoding carries an empty one (refused as any wrong token). */
 function cookieToken(req: Request): string | undefined {
   for (const part of (req.get("cookie") ?? "").split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === COOKIE) return decodeURIComponent(value.join("="));
+    if (name !== COOKIE) continue;
+    try {
+      return decodeURIComponent(value.join("="));
+    } catch {
+      return "";
+    }
   }
   return undefined;
 }
