@@ -10,12 +10,15 @@
  * - reordered: an entry does not link to the entry before it
  * - inserted:  a row the chain does not hold although the sealer saw it or its time lies before
  *              the last seal, or a second row with a sealed row's key
+ * - unsealed:  a row the chain does not hold although it was written longer ago than the grace:
+ *              sealing has stopped (a session holding the sealer's lock, a failing sealer)
  */
 import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
+import { SEAL_GRACE_SECONDS } from "./seal-watch.js";
 import { auditSources, hex, type AuditSource } from "./sources.js";
 
-export type BreakKind = "changed" | "missing" | "inserted" | "reordered";
+export type BreakKind = "changed" | "missing" | "inserted" | "reordered" | "unsealed";
 
 export interface Break {
   kind: BreakKind;
@@ -38,7 +41,7 @@ export interface VerifyOptions {
   checkpoint?: Checkpoint;
   /** Positions per query. */
   chunk?: number;
-  /** Unsealed rows this much older than the last seal count as inserted (default 5 minutes). */
+  /** Unsealed rows this much older than the last seal count as inserted, this much older than now as unsealed (default 5 minutes). */
   graceSeconds?: number;
 }
 
@@ -50,7 +53,7 @@ export interface VerifyReport {
   firstPosition: number;
   lastPosition: number;
   lastHash: string | null;
-  /** Rows written since the last seal, not linked yet (not a break). */
+  /** Rows written since the last seal and within the grace, not linked yet (not a break). */
   pending: number;
 }
 
@@ -99,8 +102,8 @@ export async function verifyChain(db: Db, options: VerifyOptions = {}): Promise<
   if (options.checkpoint && options.checkpoint.position > bounds.last) {
     found.add({ kind: "missing", position: options.checkpoint.position, source: "audit_chain", rowKey: "", detail: "the chain ends before the anchored checkpoint" });
   }
-  const unsealed = await unsealedRows(db, sources, from, options.graceSeconds ?? 300);
-  for (const b of unsealed.inserted) found.add(b);
+  const unsealed = await unsealedRows(db, sources, from, options.graceSeconds ?? SEAL_GRACE_SECONDS);
+  for (const b of unsealed.breaks) found.add(b);
   return {
     ok: found.count === 0,
     breaks: found.list,
@@ -217,40 +220,56 @@ function entryQuery(s: AuditSource, low: number, high: number, from: string): Ra
     order by c.position`;
 }
 
-/** Rows the chain does not hold: pending (written after the last seal) or inserted. */
-async function unsealedRows(db: Db, sources: AuditSource[], from: string, graceSeconds: number): Promise<{ inserted: Break[]; pending: number }> {
+/**
+ * Rows the chain does not hold: pending (written since the last seal, within the grace), inserted
+ * (the last seal saw them, or they are dated more than the grace before it) or unsealed (dated more
+ * than the grace before now: sealing has stopped).
+ */
+async function unsealedRows(db: Db, sources: AuditSource[], from: string, graceSeconds: number): Promise<{ breaks: Break[]; pending: number }> {
   const { rows: seals } = await sql<{ horizon: string; sealed_at: Date }>`
     select horizon::text as horizon, sealed_at from audit_seals order by id desc limit 1`.execute(db);
   const seal = seals[0];
-  const inserted: Break[] = [];
+  const breaks: Break[] = [];
   let pending = 0;
   for (const s of sources) {
     const key = sql.ref(`t.${s.keyColumn}`);
     const time = sql.ref(`t.${s.timeColumn}`);
-    const { rows } = await sql<{ pending: number; inserted: number; keys: string[] | null }>`
+    const grace = sql`make_interval(secs => ${graceSeconds}::int)`;
+    const { rows } = await sql<UnsealedCounts>`
       with unsealed as (
         select ${key}::text as row_key, ${time} as row_time,
-          coalesce(t.written_xid < ${seal?.horizon ?? null}::xid8, false)
-            or coalesce(${time} < ${seal?.sealed_at ?? null}::timestamptz - make_interval(secs => ${graceSeconds}::int), false) as inserted
+          case
+            when coalesce(t.written_xid < ${seal?.horizon ?? null}::xid8, false)
+              or coalesce(${time} < ${seal?.sealed_at ?? null}::timestamptz - ${grace}, false) then 'inserted'
+            when ${time} < now() - ${grace} then 'unsealed'
+            else 'pending'
+          end as state
         from ${sql.table(s.source)} t
         where ${time} >= ${from}::timestamptz
           and not exists (select 1 from audit_chain c where c.source = ${s.source} and c.row_key = ${key}::text)
       )
-      select count(*) filter (where not inserted)::int as pending, count(*) filter (where inserted)::int as inserted,
-        (array_agg(row_key order by row_time, row_key) filter (where inserted))[1:${MAX_LISTED}::int] as keys
+      select count(*) filter (where state = 'pending')::int as pending,
+        count(*) filter (where state = 'inserted')::int as inserted,
+        count(*) filter (where state = 'unsealed')::int as unsealed,
+        (array_agg(row_key order by row_time, row_key) filter (where state = 'inserted'))[1:${MAX_LISTED}::int] as inserted_keys,
+        (array_agg(row_key order by row_time, row_key) filter (where state = 'unsealed'))[1:${MAX_LISTED}::int] as unsealed_keys
       from unsealed`.execute(db);
     const r = rows[0];
     pending += Number(r?.pending ?? 0);
-    const keys = r?.keys ?? [];
-    for (let i = 0; i < Number(r?.inserted ?? 0); i++) {
-      inserted.push({
-        kind: "inserted",
-        position: null,
-        source: s.source,
-        rowKey: keys[i] ?? "",
-        detail: "the chain does not hold this row, yet the sealer saw it or it is dated before the last seal",
-      });
-    }
+    breaks.push(...unsealedBreaks(s.source, "inserted", Number(r?.inserted ?? 0), r?.inserted_keys ?? [], "the chain does not hold this row, yet the sealer saw it or it is dated before the last seal"));
+    breaks.push(...unsealedBreaks(s.source, "unsealed", Number(r?.unsealed ?? 0), r?.unsealed_keys ?? [], `written more than ${graceSeconds} s ago and still not sealed: sealing has stopped (is a sealer running, or is its lock held elsewhere?)`));
   }
-  return { inserted, pending };
+  return { breaks, pending };
+}
+
+interface UnsealedCounts {
+  pending: number;
+  inserted: number;
+  unsealed: number;
+  inserted_keys: string[] | null;
+  unsealed_keys: string[] | null;
+}
+
+function unsealedBreaks(source: string, kind: BreakKind, count: number, keys: string[], detail: string): Break[] {
+  return Array.from({ length: count }, (_, i) => ({ kind, position: null, source, rowKey: keys[i] ?? "", detail }));
 }
