@@ -7,6 +7,7 @@ import { z } from "zod";
 import { parseDecimalsPins, type DecimalsPins } from "./assets/decimals-pins.js";
 import { parseDuration } from "./duration.js";
 import { reviewConfig, type ReviewConfig } from "./review/config.js";
+import { parseTrustProxy, type TrustProxy } from "./http/trust-proxy.js";
 
 const optionalString = z
   .string()
@@ -93,6 +94,7 @@ const envSchema = z.object({
   COUNTERSIGN_OIDC_IDENTITY_CLAIM: optionalString,
   COUNTERSIGN_REVIEWER_TOKENS_FILE: secret,
   COUNTERSIGN_REVIEW_WEBHOOK_URL: optionalString,
+  COUNTERSIGN_TRUST_PROXY: optionalString,
 });
 
 export interface CustodyApiConfig {
@@ -126,6 +128,8 @@ export interface Config {
   /** How long velocity charges (and day buckets) are kept; never less than the fine buckets' horizon (src/velocity/prune.ts). */
   ledgerRetentionSeconds: number;
   bodyLimitBytes: number;
+  /** Proxies whose X-Forwarded-Proto/-Host express believes (src/http/trust-proxy.ts); false: none. */
+  trustProxy: TrustProxy;
   custodyApi: CustodyApiConfig | undefined;
   eventsPublicKeyPem: string | undefined;
   /** A decision not done by then defers (503) and its database transaction is rolled back. */
@@ -169,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const review = reviewConfig(e, problems);
   const pins = parseDecimalsPins(e.COUNTERSIGN_ASSET_DECIMALS);
   problems.push(...pins.problems);
+  const trustProxy = parseTrustProxy(e.COUNTERSIGN_TRUST_PROXY);
+  if ("problem" in trustProxy) problems.push(`COUNTERSIGN_TRUST_PROXY: ${trustProxy.problem}`);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
@@ -186,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     auditSeal: e.COUNTERSIGN_AUDIT_SEAL,
     ledgerRetentionSeconds: e.COUNTERSIGN_LEDGER_RETENTION,
     bodyLimitBytes: e.COUNTERSIGN_BODY_LIMIT,
+    trustProxy: "value" in trustProxy ? trustProxy.value : false,
     custodyApi,
     eventsPublicKeyPem,
     decisionTimeoutMs: e.COUNTERSIGN_DECISION_TIMEOUT,

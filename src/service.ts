@@ -76,6 +76,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       status: { policyStatus: () => policy.status(), policyExtras: async () => ({ ...(await running.policyExtras()), shadow: shadow?.status() ?? null }), readiness: background.readiness },
       adminToken: config.adminToken,
       bodyLimitBytes: config.bodyLimitBytes,
+      trustProxy: config.trustProxy,
       ...(background.eventsHandler ? { eventsHandler: background.eventsHandler } : {}),
       review,
     });

@@ -14,12 +14,15 @@ import { reviewPageRouter } from "./routes/review-page.js";
 import type { ReviewerAuth } from "../review/auth.js";
 import type { ReviewDesk } from "../review/desk.js";
 import { statusRouter, type StatusOptions } from "./routes/status.js";
+import type { TrustProxy } from "./trust-proxy.js";
 
 export interface AppOptions {
   decision: DecisionDeps;
   status: Omit<StatusOptions, "db">;
   adminToken: string | undefined;
   bodyLimitBytes: number;
+  /** Proxies whose X-Forwarded-Proto/-Host to believe (COUNTERSIGN_TRUST_PROXY); none when omitted. */
+  trustProxy?: TrustProxy;
   /** `POST /v1/events`, when the event webhook is configured. */
   eventsHandler?: RequestHandler;
   /** The review API and page (CONTRACT.md section 9). */
@@ -32,7 +35,7 @@ export function createApp(options: AppOptions): express.Express {
   // No ETag: every answer here is fresh (a decision, a status); computing one hashed each co-signer
   // answer for nothing (src/http/request-body.ts says what dropping it and body-parser saved).
   app.set("etag", false);
-  app.set("trust proxy", false);
+  app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
   app.use(requestContext);
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));

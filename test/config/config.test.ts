@@ -84,6 +84,18 @@ describe("decision timeout and window-group cap", () => {
   });
 });
 
+describe("COUNTERSIGN_TRUST_PROXY", () => {
+  it("trusts no proxy by default; takes a hop count, addresses, subnets and express's named ranges", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ COUNTERSIGN_TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ COUNTERSIGN_TRUST_PROXY: "loopback, 10.0.0.0/8,fd00::/8, 192.168.1.7" }).trustProxy).toEqual(["loopback", "10.0.0.0/8", "fd00::/8", "192.168.1.7"]);
+  });
+
+  it.each(["0", "11", "true", "*", "10.0.0.0/33", "10.0.0.0/8/1", "proxy.internal", "loopback,"])("refuses %j, naming it", (value) => {
+    expect(problemsOf({ COUNTERSIGN_TRUST_PROXY: value })).toEqual([expect.stringMatching(/^COUNTERSIGN_TRUST_PROXY: /)]);
+  });
+});
+
 describe("COUNTERSIGN_ASSET_DECIMALS", () => {
   const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
 

@@ -298,3 +298,36 @@ describe("the review API in /openapi.json", () => {
 });
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+describe("the review page behind a TLS-terminating proxy", () => {
+  const login = (w: ReviewWorld, headers: Record<string, string>) =>
+    fetch(`${w.service.url}/review/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-proto": "https", "x-forwarded-host": "policy.internal", origin: "https://policy.internal", ...headers },
+      body: `token=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}`,
+    });
+
+  it("believes X-Forwarded-Proto/-Host from the proxies COUNTERSIGN_TRUST_PROXY names: the form is same-origin, the cookie Secure", async () => {
+    const w = await startReviewWorld({ COUNTERSIGN_TRUST_PROXY: "loopback" });
+    try {
+      const answer = await login(w, {});
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get("set-cookie")).toMatch(/; Secure$/);
+    } finally {
+      await w.stop();
+    }
+  });
+
+  it("believes no forwarded header by default: an https Origin is another site, and a client cannot claim https", async () => {
+    const w = await startReviewWorld();
+    try {
+      expect((await login(w, {})).status).toBe(403);
+      const direct = await login(w, { origin: w.service.url });
+      expect(direct.status).toBe(303);
+      expect(direct.headers.get("set-cookie")).not.toMatch(/Secure/);
+    } finally {
+      await w.stop();
+    }
+  });
+});

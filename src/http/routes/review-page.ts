@@ -51,7 +51,8 @@ function setCookie(req: Request, res: Response, token: string | null): void {
 function sameOrigin(req: Request): boolean {
   const origin = req.get("origin");
   if (origin === undefined) return true; // older clients send none; SameSite=Strict and the CSRF token still hold
-  return origin === `${req.protocol}://${req.get("host")}`;
+  // req.protocol and req.host follow X-Forwarded-Proto/-Host only from proxies COUNTERSIGN_TRUST_PROXY names.
+  return origin === `${req.protocol}://${req.host}`;
 }
 
 function html(res: Response, status: number, body: string): void {
