@@ -102,6 +102,7 @@ export async function verifyChain(db: Db, options: VerifyOptions = {}): Promise<
   if (options.checkpoint && options.checkpoint.position > bounds.last) {
     found.add({ kind: "missing", position: options.checkpoint.position, source: "audit_chain", rowKey: "", detail: "the chain ends before the anchored checkpoint" });
   }
+  for (const s of sources) for (const b of await duplicateKeys(db, s)) found.add(b);
   const unsealed = await unsealedRows(db, sources, from, options.graceSeconds ?? SEAL_GRACE_SECONDS);
   for (const b of unsealed.breaks) found.add(b);
   return {
@@ -132,8 +133,8 @@ function checkEntry(e: Entry, prevHash: string, checkpoint: Checkpoint | undefin
     found.add({ kind: "changed", ...at, detail: `the entry carries ${e.hash}, the anchored checkpoint says ${checkpoint.hash}` });
   }
   if (e.archived) return;
+  // A second row with the key is reported by duplicateKeys, whatever its time.
   if (e.matches === 0) found.add({ kind: "missing", ...at, detail: "the sealed row is no longer in its table" });
-  else if (e.matches > 1) found.add({ kind: "inserted", ...at, detail: `${e.matches} rows carry this sealed row's key` });
   else if (e.digestNow !== e.rowDigest) found.add({ kind: "changed", ...at, detail: "the row no longer matches its sealed digest" });
 }
 
@@ -218,6 +219,28 @@ function entryQuery(s: AuditSource, low: number, high: number, from: string): Ra
     ) e on true
     where c.source = ${s.source} and c.position between ${low} and ${high}
     order by c.position`;
+}
+
+/**
+ * Keys that more than one row carries, in the whole table (a twin may be dated anywhere, before
+ * `--from` too). `decisions` is unique on (id, decided_at) only, since a partitioned table's keys
+ * must hold its partition column; a twin of a sealed row is never sealed itself (the chain holds
+ * its key), so only this finds it.
+ */
+async function duplicateKeys(db: Db, s: AuditSource): Promise<Break[]> {
+  const key = sql.ref(`t.${s.keyColumn}`);
+  const { rows } = await sql<{ row_key: string; rows: number; position: string | number | null }>`
+    select d.row_key, d.rows, c.position
+    from (select ${key}::text as row_key, count(*)::int as rows from ${sql.table(s.source)} t group by ${key} having count(*) > 1) d
+    left join audit_chain c on c.source = ${s.source} and c.row_key = d.row_key
+    order by c.position nulls last, d.row_key`.execute(db);
+  return rows.map((r) => ({
+    kind: "inserted",
+    position: r.position === null ? null : Number(r.position),
+    source: s.source,
+    rowKey: r.row_key,
+    detail: `${r.rows} rows carry this key${r.position === null ? "" : ", sealed once"}: all but one were inserted beside it`,
+  }));
 }
 
 /**
