@@ -43,6 +43,7 @@ describe("buildFacts: the whole document", () => {
         payloads: [],
         tokenAllowances: [],
         authorizations: [],
+        memo: null,
       },
       transfer: {
         index: 0,

@@ -6,7 +6,7 @@
  * adding or renaming a fact without updating this shape does not compile.
  */
 import type { ReviewFacts } from "../review/types.js";
-import type { Authorization, TokenAllowance } from "../transaction/types.js";
+import type { Authorization, Memo, TokenAllowance } from "../transaction/types.js";
 import type { AddressBookEntryFacts, AddressBookFacts, DestinationFacts, EndpointFacts, Facts, TransferFacts, TxFacts } from "./types.js";
 
 export type FactShape =
@@ -29,6 +29,7 @@ const tx = object<TxFacts>({
   payloads: list(value),
   tokenAllowances: list(object<TokenAllowance>({ approver: value, spender: value, asset: value, amount: value })),
   authorizations: list(object<Authorization>({ signer: value, contractAddress: value, chainId: value, nonce: value })),
+  memo: object<Memo>({ type: value, data: value }),
 });
 
 const transfer = object<TransferFacts>({

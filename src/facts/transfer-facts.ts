@@ -29,6 +29,7 @@ export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts 
     payloads,
     tokenAllowances: tx.tokenAllowances.map((a) => ({ ...a })),
     authorizations: tx.authorizations.map((a) => ({ ...a })),
+    memo: tx.memo === null ? null : { ...tx.memo },
   };
 }
 

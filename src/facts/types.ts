@@ -5,7 +5,7 @@
  * and evaluation can be reproduced from it.
  */
 import type { ReviewFacts } from "../review/types.js";
-import type { AssetStandard, Authorization, EndpointForm, TokenAllowance, TransactionKind } from "../transaction/types.js";
+import type { AssetStandard, Authorization, EndpointForm, Memo, TokenAllowance, TransactionKind } from "../transaction/types.js";
 
 export interface TxFacts {
   name: string;
@@ -26,6 +26,8 @@ export interface TxFacts {
   payloads: string[];
   tokenAllowances: TokenAllowance[];
   authorizations: Authorization[];
+  /** The memo (Stellar, TON) as `{type, data}`, or null (src/transaction/memo.ts). */
+  memo: Memo | null;
 }
 
 export interface EndpointFacts {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildFacts } from "../facts/build.js";
 import { FACTS_SHAPE, type FactShape } from "../facts/shape.js";
 import { tx, view } from "../facts/test-views.js";
-import { EVM_DEST, EXAMPLES, apiBody, apiTransfer, example } from "../transaction/test-bodies.js";
+import { EVM_DEST, EXAMPLES, apiBody, apiTransfer, assetTransferBody, example } from "../transaction/test-bodies.js";
 import { validateLogic } from "./validate-logic.js";
 
 const windows = [
@@ -71,6 +71,7 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
     ["the address-book entry's display name", { var: "transfer.destination.addressBook.displayName" }],
     ["a list item by index", { var: "tx.payloads.0" }],
     ["an allowance's spender by index", { var: "tx.tokenAllowances.0.spender" }],
+    ["the memo's data", { "===": [{ var: "tx.memo.data" }, "991"] }],
     ["the whole transfer", { var: "transfer" }],
     ["the review", { ">=": [{ var: "review.approvals" }, 2] }],
     ["the clock", { "<": [{ var: "nowHour" }, 18] }],
@@ -114,7 +115,8 @@ function builtFacts() {
   const withAuthorization = apiBody([apiTransfer()], {
     evmTransaction: { authorizationDetails: { authorizationList: [{ signer: { value: EVM_DEST }, contractAddress: { value: EVM_DEST }, chainId: "1", nonce: "7" }] } },
   });
-  return [...EXAMPLES.map(example), withAuthorization].flatMap((body) => {
+  const withMemo = assetTransferBody({ stellarOptions: { memo: { type: "ID", data: "7" } } });
+  return [...EXAMPLES.map(example), withAuthorization, withMemo].flatMap((body) => {
     const parsed = tx(body);
     const entries = parsed.transfers.flatMap((t) => (t.destination.address === null ? [] : [{ address: t.destination.address, network: t.network ?? "" }]));
     return buildFacts({ tx: parsed, now: new Date("2026-11-21T12:00:00Z"), addressBook: view({ entries }), windows: [daily], totals: new Map(), review });

@@ -184,6 +184,30 @@ describe("the envelope must say what the body states of the transaction: fee and
   });
 });
 
+describe("the memo is read for the policy (tx.memo): the envelope's, else the one stated", () => {
+  const decoded = [decodedPayment("10000000")];
+  const hash = Buffer.alloc(32, 0xab);
+
+  it.each([
+    ["a text memo the envelope carries, the body silent", envelope([payment("10000000")], { memo: Memo.text("deposit 991") }), {}, { type: "TEXT", data: "deposit 991" }],
+    ["an id memo in both", envelope([payment("10000000")], { memo: Memo.id("12345") }), { memo: { type: "id", data: "12345" } }, { type: "ID", data: "12345" }],
+    ["a hash memo, as 0x and lower-case hex", envelope([payment("10000000")], { memo: Memo.hash(hash) }), {}, { type: "HASH", data: `0x${hash.toString("hex")}` }],
+    ["no memo in the envelope", envelope([payment("10000000")]), {}, null],
+  ])("%s", (_what, raw, stated, memo) => {
+    const body = apiEnvelopeBody(decoded, raw);
+    expect(parsed({ ...body, stellarTransaction: { ...(body.stellarTransaction as object), ...stated } }).memo).toEqual(memo);
+  });
+
+  it("without an envelope, the memo as stated; a memo that is not {type, data} of a known type is a 400", () => {
+    const body = withoutEnvelope(apiEnvelopeBody(decoded, envelope([payment("10000000")])), "stellarTransaction");
+    const stating = (memo: unknown) => ({ ...body, stellarTransaction: { ...(body.stellarTransaction as object), memo } });
+    expect(parsed(stating({ type: "HASH", data: "ABCD" })).memo).toEqual({ type: "HASH", data: "0xabcd" });
+    expect(parsed(body).memo).toBeNull();
+    expect(refusal(stating({ type: "NOTE", data: "x" })).message).toMatch(/^stellarTransaction\.memo: must be \{type, data\}/);
+    expect(refusal(stating("deposit 991")).message).toMatch(/^stellarTransaction\.memo: must be/);
+  });
+});
+
 describe("an envelope that does not decode is refused with 400", () => {
   const good = envelope([payment("10000000")]);
   it.each([

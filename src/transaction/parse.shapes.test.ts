@@ -28,6 +28,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     payloads: [],
     tokenAllowances: [],
     authorizations: [],
+    memo: null,
     changeOutputs: [],
     transfers: [
       {
@@ -61,6 +62,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     payloads: [],
     tokenAllowances: [],
     authorizations: [],
+    memo: null,
     changeOutputs: [],
     transfers: [
       {
@@ -99,6 +101,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     payloads: [],
     tokenAllowances: [],
     authorizations: [],
+    memo: null,
     changeOutputs: [],
     transfers: [
       {
@@ -143,6 +146,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     payloads: [],
     tokenAllowances: [],
     authorizations: [],
+    memo: null,
     changeOutputs: [],
     transfers: [],
   },

@@ -16,6 +16,7 @@ import { qualifyWallet, vaultOf } from "./endpoint.js";
 import { scanFields } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
 import { claimedKind } from "./kind.js";
+import { statedMemo } from "./memo.js";
 import { detailsKind, fromDetails } from "./reference-shape.js";
 import { TRANSACTION_NAME } from "./resource-names.js";
 import { commonFields, evmTransaction, tokenAllowances, type CommonFields } from "./schemas.js";
@@ -43,6 +44,8 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   if (!network.ok) return network;
   const onNetwork = transfersOnNetwork(model.value.shape.transfers, network.value, path);
   if (!onNetwork.ok) return onNetwork;
+  const stated = statedMemo(snapshot, path);
+  if (!stated.ok) return stated;
   return ok({
     name: name[0],
     vault,
@@ -63,6 +66,7 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
     tokenAllowances: model.value.tokenAllowances,
     authorizations: model.value.authorizations,
     changeOutputs: model.value.changeOutputs,
+    memo: model.value.shape.envelopeMemo !== undefined ? model.value.shape.envelopeMemo : stated.value,
     snapshot,
   });
 }

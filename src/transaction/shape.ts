@@ -1,5 +1,5 @@
 /** What each body shape contributes to a Transaction beyond the common fields. */
-import type { TransactionKind, Transfer } from "./types.js";
+import type { Memo, TransactionKind, Transfer } from "./types.js";
 
 export interface ShapeContext {
   /** `vaults/{v}` from the transaction name. */
@@ -20,4 +20,6 @@ export interface ShapeResult {
   payloads: string[];
   /** A network the shape itself names (a Stellar transaction's), for `tx.network` when none is given. */
   network: string | null;
+  /** The memo of the signed envelope, when the shape decoded one (null: the envelope has none). */
+  envelopeMemo?: Memo | null;
 }

@@ -56,7 +56,8 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
   const moves = stellarMoves(operations.value, stellarNetwork, sponsor);
   const agreed = reconcile(listed, moves.transfers, accountsCreated(operations.value, ctx.network), network, path);
   if (!agreed.ok) return agreed;
-  return ok({ kind: "stellarTransaction", transfers: moves.transfers, payloads: moves.payloads, network: null });
+  const envelopeMemo = envelope === null ? {} : { envelopeMemo: envelope.value.memo };
+  return ok({ kind: "stellarTransaction", transfers: moves.transfers, payloads: moves.payloads, network: null, ...envelopeMemo });
 }
 
 /**

@@ -13,6 +13,7 @@ import { sourceAt } from "./sources.js";
 import { agreedOperations, readEnvelope } from "./stellar-envelope.js";
 import { stellarMoves, type StellarOperation } from "./stellar-operations.js";
 import { at, presentKeys } from "./transfer.js";
+import type { Memo } from "./types.js";
 
 export function fromStellarDetails(input: unknown, path: string, ctx: ShapeContext): Result<ShapeResult, AppError> {
   const parsed = check(stellarTransaction, input, path);
@@ -26,22 +27,24 @@ export function fromStellarDetails(input: unknown, path: string, ctx: ShapeConte
   }
   const envelope = tx.rawXdrEnvelope == null ? null : withEnvelope(tx.rawXdrEnvelope, tx, operations, path, ctx);
   if (envelope !== null && !envelope.ok) return envelope;
-  const moves = stellarMoves(envelope?.value ?? operations, tx.network, tx.sourceAddress);
-  return ok({ kind: "stellarTransaction", ...moves, network: tx.network });
+  const moves = stellarMoves(envelope?.value.operations ?? operations, tx.network, tx.sourceAddress);
+  const envelopeMemo = envelope === null ? {} : { envelopeMemo: envelope.value.memo };
+  return ok({ kind: "stellarTransaction", ...moves, network: tx.network, ...envelopeMemo });
 }
 
-/** The operations, checked against the signed envelope (stellar-envelope.ts). */
+/** The operations, checked against the signed envelope (stellar-envelope.ts), and the envelope's memo. */
 function withEnvelope(
   raw: string,
   tx: { network: string; sourceAddress: string },
   operations: StellarOperation[],
   path: string,
   ctx: ShapeContext,
-): Result<StellarOperation[], AppError> {
+): Result<{ operations: StellarOperation[]; memo: Memo | null }, AppError> {
   const envelopePath = at(path, "rawXdrEnvelope");
   const envelope = readEnvelope(raw, { source: tx.sourceAddress }, envelopePath, ctx);
   if (!envelope.ok) return envelope;
-  return agreedOperations(envelope.value, operations, tx.network, envelopePath, at(path, "operations"));
+  const agreed = agreedOperations(envelope.value, operations, tx.network, envelopePath, at(path, "operations"));
+  return agreed.ok ? ok({ operations: agreed.value, memo: envelope.value.memo }) : agreed;
 }
 
 interface Operation {

@@ -73,8 +73,16 @@ export interface Transaction {
    * `btcOutputs`, src/facts/transfer-facts.ts).
    */
   changeOutputs: ChangeOutput[];
+  /** The memo the transaction carries (Stellar, TON), from the signed envelope where there is one (memo.ts). */
+  memo: Memo | null;
   /** The transaction object as received (unwrapped from `{"transaction": ...}`), kept for the audit row. */
   snapshot: Record<string, unknown>;
+}
+
+/** A transaction memo: `type` TEXT, ID, HASH or RETURN; a hash as `0x` and lower-case hex. */
+export interface Memo {
+  type: string;
+  data: string;
 }
 
 export interface ChangeOutput {
