@@ -199,7 +199,7 @@ describe("the memo is read for the policy (tx.memo): the envelope's, else the on
   });
 
   it("without an envelope, the memo as stated; a memo that is not {type, data} of a known type is a 400", () => {
-    const body = withoutEnvelope(apiEnvelopeBody(decoded, envelope([payment("10000000")])), "stellarTransaction");
+    const body = withoutEnvelope(apiEnvelopeBody(decoded, envelope([payment("10000000")])), "stellarTransaction") as Record<string, unknown>;
     const stating = (memo: unknown) => ({ ...body, stellarTransaction: { ...(body.stellarTransaction as object), memo } });
     expect(parsed(stating({ type: "HASH", data: "ABCD" })).memo).toEqual({ type: "HASH", data: "0xabcd" });
     expect(parsed(body).memo).toBeNull();
