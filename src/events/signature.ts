@@ -1,6 +1,7 @@
 /**
  * The platform signs every event delivery: header `x-service-signature` holds a base64 RSA-PSS
- * signature (SHA-512, salt length 64 = the digest length) over the exact request bytes. It is
+ * signature (SHA-512, salt length 64 = the digest length) over the exact body bytes — after any
+ * Content-Encoding is undone, so a proxy compressing the request leaves what the platform signed. It is
  * checked before the body is parsed, so nothing an unauthenticated sender wrote reaches the JSON
  * parser, the database or an effect.
  */
