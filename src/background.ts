@@ -6,7 +6,9 @@
 import type { RequestHandler } from "express";
 import { custodyClientFromConfig } from "./addressbook/custody-client.js";
 import { createAddressBookSource } from "./addressbook/source.js";
+import { PUBLIC_SYNC_ERRORS, type CustodyErrorCode } from "./addressbook/errors.js";
 import { createAddressBookSync, type AddressBookSync } from "./addressbook/sync.js";
+import type { VaultSyncStatus } from "./addressbook/sync-status.js";
 import { notConfiguredView } from "./addressbook/types.js";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connect.js";
@@ -24,7 +26,8 @@ import { startLedgerPruner } from "./velocity/prune.js";
 export interface Background {
   addressBook: AddressBookSource;
   readiness: ReadinessCheck[];
-  policyExtras: () => Promise<Record<string, unknown>>;
+  /** `GET /v1/policy`'s address-book section; `detailed` keeps each sync error's own message. */
+  policyExtras: (detailed: boolean) => Promise<Record<string, unknown>>;
   eventsHandler?: RequestHandler;
   /** The running sync, when configured (the CLI's `addressbook sync` and tests use it). */
   sync?: AddressBookSync;
@@ -95,8 +98,8 @@ export function startBackground(options: BackgroundOptions): Background {
   return {
     addressBook: api ? createAddressBookSource(db, api) : NOT_CONFIGURED,
     readiness: running ? [addressBookReadiness(running)] : [],
-    policyExtras: async () => ({
-      addressBook: running ? { ...(await syncStatusSection(running)), internal: INTERNAL_BY_COPY } : { configured: false, internal: INTERNAL_BY_NAME },
+    policyExtras: async (detailed) => ({
+      addressBook: running ? { ...(await syncStatusSection(running, detailed)), internal: INTERNAL_BY_COPY } : { configured: false, internal: INTERNAL_BY_NAME },
     }),
     ...(eventsHandler ? { eventsHandler } : {}),
     ...(running ? { sync: running } : {}),
@@ -134,7 +137,17 @@ function addressBookReadiness(sync: AddressBookSync): ReadinessCheck {
 }
 
 /** `GET /v1/policy` keeps showing the active policy while the sync status cannot be read. */
-async function syncStatusSection(sync: AddressBookSync): Promise<Record<string, unknown>> {
+async function syncStatusSection(sync: AddressBookSync, detailed: boolean): Promise<Record<string, unknown>> {
   const vaults = await sync.status().catch(() => null);
-  return vaults === null ? { configured: true, vaults: null, error: STATUS_UNREADABLE } : { configured: true, vaults };
+  if (vaults === null) return { configured: true, vaults: null, error: STATUS_UNREADABLE };
+  // The status is open to anyone who reaches the port: a failure's own words (the API's host and
+  // port, its error text) only with the admin token; the log and address_book_sync keep them.
+  return { configured: true, vaults: detailed ? vaults : vaults.map(withPublicError) };
+}
+
+function withPublicError(status: VaultSyncStatus): VaultSyncStatus {
+  if (status.lastError === null) return status;
+  const code = status.lastError.code;
+  const message = PUBLIC_SYNC_ERRORS[code as CustodyErrorCode] ?? "the sync failed";
+  return { ...status, lastError: { ...status.lastError, message: `${message} (details with the admin token, or in the log)` } };
 }

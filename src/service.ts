@@ -73,7 +73,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const review = { desk: new ReviewDesk({ db: database.db, policy, clock }), auth: new ReviewerAuth(config.review, [config.webhookToken, config.adminToken]) };
     const app = createApp({
       decision,
-      status: { policyStatus: () => policy.status(), policyExtras: async () => ({ ...(await running.policyExtras()), shadow: shadow?.status() ?? null }), readiness: background.readiness },
+      status: { policyStatus: () => policy.status(), policyExtras: async (detailed) => ({ ...(await running.policyExtras(detailed)), shadow: shadow?.status() ?? null }), readiness: background.readiness },
       adminToken: config.adminToken,
       bodyLimitBytes: config.bodyLimitBytes,
       trustProxy: config.trustProxy,

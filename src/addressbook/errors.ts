@@ -39,6 +39,23 @@ export type CustodyErrorCode =
   /** The database could not store the copy. */
   | "STORE";
 
+/** What each failure means, in words that name no host, address or server text (for open status pages). */
+export const PUBLIC_SYNC_ERRORS: Readonly<Record<CustodyErrorCode, string>> = {
+  CREDENTIALS: "the service-account key cannot sign",
+  UNAUTHENTICATED: "the custody API refused the service account's token",
+  PERMISSION_DENIED: "the service account may not read this vault",
+  NOT_FOUND: "the custody API does not know this vault",
+  REJECTED: "the custody API refused the request",
+  RATE_LIMITED: "the custody API kept answering too many requests",
+  UNAVAILABLE: "the custody API kept answering with a server error",
+  TIMEOUT: "the custody API did not answer in time",
+  NETWORK: "the custody API could not be reached",
+  BAD_RESPONSE: "the custody API answered in an unexpected shape",
+  PAGING: "the custody API's paging did not end",
+  INCONSISTENT: "the custody API's data contradicts itself",
+  STORE: "the copy could not be stored",
+};
+
 export class CustodyApiError extends Error {
   override readonly name = "CustodyApiError";
 

@@ -39,7 +39,7 @@ export function createApp(options: AppOptions): express.Express {
   app.set("query parser", "simple");
   app.use(requestContext);
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
-  app.use(statusRouter({ db: options.decision.db, ...options.status }));
+  app.use(statusRouter({ db: options.decision.db, adminToken: options.adminToken, ...options.status }));
   if (options.eventsHandler) app.post("/v1/events", options.eventsHandler);
   if (options.review) app.use(reviewRouter(options.review.desk, options.review.auth), reviewPageRouter(options.review.desk, options.review.auth));
   app.get("/openapi.json", (_req, res) => {

@@ -75,6 +75,7 @@ async function startHarness(beforeStart: (api: FakeCustodyApi) => void = () => u
       COUNTERSIGN_VAULTS: VAULT_ID,
       COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h",
       COUNTERSIGN_ADDRESS_BOOK_MAX_AGE: `${MAX_AGE_SECONDS}s`,
+      COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN,
     },
   });
   return {
@@ -95,8 +96,10 @@ async function startHarness(beforeStart: (api: FakeCustodyApi) => void = () => u
 const rowsFor = (h: Harness, name: string) =>
   h.tdb.handle.db.selectFrom("decisions").selectAll().where("transaction_name", "=", name).orderBy("seq").execute();
 
-async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url);
+const ADMIN_TOKEN = "address-book-admin-token";
+
+async function getJson(url: string, bearer?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, bearer === undefined ? {} : { headers: { authorization: `Bearer ${bearer}` } });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -242,7 +245,14 @@ describe("address book end to end: the custody API down past the maximum age", (
     expect(ready.status).toBe(503);
     expect(ready.body).toMatchObject({ status: "not ready", checks: { database: "ok", addressBook: expect.stringMatching(stale) } });
 
-    const policy = await getJson(`${h.service.url}/v1/policy`);
+    // Open to anyone: what failed, in words naming no host and no server text.
+    const open = await getJson(`${h.service.url}/v1/policy`);
+    const openVault = (open.body.addressBook as { vaults: { lastError: unknown }[] }).vaults[0];
+    expect(openVault?.lastError).toEqual({ code: "UNAVAILABLE", message: "the custody API kept answering with a server error (details with the admin token, or in the log)", at: late.toISOString() });
+    expect(JSON.stringify(open.body.addressBook)).not.toMatch(/127\.0\.0\.1|HTTP 503/);
+
+    // With the admin token, the failure in its own words.
+    const policy = await getJson(`${h.service.url}/v1/policy`, ADMIN_TOKEN);
     expect(policy.body.addressBook).toEqual({
       configured: true,
       internal: expect.stringMatching(/^synced copy: /),

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { Router } from "express";
 import type { Db } from "../../db/connect.js";
 import type { PolicyStatus } from "../../policy/active-policy.js";
+import { bearerToken, tokensEqual } from "../auth.js";
 
 export interface ReadinessCheck {
   name: string;
@@ -13,9 +14,13 @@ export interface ReadinessCheck {
 export interface StatusOptions {
   db: Db;
   policyStatus(): PolicyStatus;
-  /** Extra sections of `GET /v1/policy`, e.g. address-book sync status. */
-  policyExtras?(): Promise<Record<string, unknown>>;
+  /**
+   * Extra sections of `GET /v1/policy`, e.g. address-book sync status; `detailed` when the request
+   * carries the admin token: what failed in the custody API's own words, its host and port.
+   */
+  policyExtras?(detailed: boolean): Promise<Record<string, unknown>>;
   readiness: ReadinessCheck[];
+  adminToken?: string | undefined;
 }
 
 export function databaseReadiness(db: Db): ReadinessCheck {
@@ -47,8 +52,10 @@ export function statusRouter(options: StatusOptions): Router {
       checks: Object.fromEntries(results.map((r) => [r.name, r.problem ?? "ok"])),
     });
   });
-  router.get("/v1/policy", async (_req, res) => {
-    res.json({ ...options.policyStatus(), ...(options.policyExtras ? await options.policyExtras() : {}) });
+  router.get("/v1/policy", async (req, res) => {
+    const token = bearerToken(req);
+    const detailed = options.adminToken !== undefined && token !== undefined && tokensEqual(token, options.adminToken);
+    res.json({ ...options.policyStatus(), ...(options.policyExtras ? await options.policyExtras(detailed) : {}) });
   });
   return router;
 }
