@@ -57,13 +57,13 @@ export type PathReading = { shape: FactShape } | { unknown: string };
 
 const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
 
-/** Follows `path` (dot-separated, as `var` reads it) from `shape`. */
-export function readFactPath(shape: FactShape, path: string): PathReading {
+/** Follows `path` (dot-separated, as `var` reads it) from `shape`, which `origin` names in a miss. */
+export function readFactPath(shape: FactShape, path: string, origin = "the facts"): PathReading {
   let at = shape;
   const walked: string[] = [];
   for (const segment of path.split(".")) {
     const next = child(at, segment);
-    if (next === undefined) return { unknown: describeMiss(at, walked) };
+    if (next === undefined) return { unknown: describeMiss(at, walked.length === 0 ? origin : walked.join(".")) };
     at = next;
     walked.push(segment);
   }
@@ -83,8 +83,7 @@ function child(shape: FactShape, segment: string): FactShape | undefined {
   }
 }
 
-function describeMiss(shape: FactShape, walked: string[]): string {
-  const where = walked.length === 0 ? "the facts" : walked.join(".");
+function describeMiss(shape: FactShape, where: string): string {
   if (shape.kind === "object") return `${where} has ${Object.keys(shape.fields).join(", ")}`;
   if (shape.kind === "list") return `${where} is a list: read an item by its index, or use some/all/none/filter/map`;
   return `${where} is a single value`;

@@ -29,9 +29,11 @@ export interface ValidateLogicOptions {
 interface Scope {
   root: boolean;
   shape: FactShape | null;
+  /** How a problem names the scope's own level: "the facts", "each item of tx.payloads". */
+  origin: string;
 }
 
-const UNKNOWN_ELEMENT: Scope = { root: false, shape: null };
+const UNKNOWN_ELEMENT: Scope = { root: false, shape: null, origin: "" };
 
 const WINDOW_FIELDS: Record<string, "any" | "amount"> = { count: "any", countAfter: "any", amount: "amount", amountAfter: "amount" };
 
@@ -98,7 +100,7 @@ class Validator {
 
   checkFactPath(path: string, at: PathSegment[], scope: Scope): void {
     if (scope.shape === null) return;
-    const reading = readFactPath(scope.shape, path);
+    const reading = readFactPath(scope.shape, path, scope.origin);
     if ("unknown" in reading) this.report(at, `"var" path ${JSON.stringify(path)} names no fact: ${reading.unknown}`);
   }
 
@@ -140,8 +142,9 @@ function elementScope(op: string, source: unknown, scope: Scope): Scope {
   if (typeof path !== "string" || Object.keys(source).length !== 1) return UNKNOWN_ELEMENT;
   const reading = readFactPath(scope.shape, path);
   if (!("shape" in reading) || reading.shape.kind !== "list") return UNKNOWN_ELEMENT;
-  if (op !== "reduce") return { root: false, shape: reading.shape.items };
-  return { root: false, shape: { kind: "object", fields: { current: reading.shape.items, accumulator: { kind: "open" } } } };
+  const origin = `each item of ${path}`;
+  if (op !== "reduce") return { root: false, shape: reading.shape.items, origin };
+  return { root: false, shape: { kind: "object", fields: { current: reading.shape.items, accumulator: { kind: "open" } } }, origin: `reduce over ${path}` };
 }
 
 function describeArity([min, max]: readonly [number, number]): string {
@@ -152,6 +155,6 @@ function describeArity([min, max]: readonly [number, number]): string {
 /** Every problem in a JSON-logic expression; empty when it is safe to evaluate. */
 export function validateLogic(expr: unknown, options: ValidateLogicOptions = {}): LogicProblem[] {
   const validator = new Validator(options);
-  validator.visit(expr, [], { root: true, shape: options.facts ?? null });
+  validator.visit(expr, [], { root: true, shape: options.facts ?? null, origin: "the facts" });
   return validator.problems;
 }
