@@ -1,7 +1,8 @@
 /**
  * `countersign audit verify`: recomputes the hash chain (README "Audit trail integrity") and
  * reports the first break. Read-only, so the auditor role can run it. The chain is walked in
- * chunks of positions, so memory stays flat at tens of millions of rows.
+ * chunks of positions, so memory stays flat at tens of millions of rows. It calls no function the
+ * schema's owner could redefine: digests through trusted-tables.ts, entry hashes through link-hash.ts.
  *
  * Kinds of break:
  * - missing:   a sealed row is gone from its table, or a chain entry is gone
@@ -15,8 +16,10 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
+import { linkHash, ZERO_HASH } from "./link-hash.js";
 import { SEAL_GRACE_SECONDS } from "./seal-watch.js";
-import { auditSources, hex, type AuditSource } from "./sources.js";
+import { auditSources, hex } from "./sources.js";
+import { pinSession, trustedNames, type ChainedTable, type TrustedNames } from "./trusted-tables.js";
 
 export type BreakKind = "changed" | "missing" | "inserted" | "reordered" | "unsealed";
 
@@ -57,7 +60,6 @@ export interface VerifyReport {
   pending: number;
 }
 
-const ZERO_HASH = "00".repeat(32);
 const MAX_LISTED = 20;
 
 interface Entry {
@@ -73,20 +75,48 @@ interface Entry {
   digestNow: string | null;
 }
 
+/**
+ * One transaction: the tables are named first, then the session is pinned (search_path =
+ * pg_catalog, the printing settings) so that no function the schema's owner defines is called.
+ */
 export async function verifyChain(db: Db, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const sources = await auditSources(db);
+  return db.transaction().execute(async (trx) => {
+    const names = await trustedNames(trx, await auditSources(trx));
+    await pinSession(trx);
+    return verifyPinned(trx, names, options);
+  });
+}
+
+async function verifyPinned(db: Db, names: TrustedNames, options: VerifyOptions): Promise<VerifyReport> {
   const from = options.from?.toISOString() ?? "-infinity";
-  const chunk = options.chunk ?? 20_000;
   const found = new Breaks();
-  const bounds = await chainBounds(db, options);
-  let prevHash = bounds.start <= 1 ? ZERO_HASH : await hashAt(db, bounds.start - 1);
+  const walked = await walkChain(db, names, options, from, found);
+  for (const t of names.tables) for (const b of await duplicateKeys(db, names.chain, t)) found.add(b);
+  const unsealed = await unsealedRows(db, names, from, options.graceSeconds ?? SEAL_GRACE_SECONDS);
+  for (const b of unsealed.breaks) found.add(b);
+  return {
+    ok: found.count === 0,
+    breaks: found.list,
+    breakCount: found.count,
+    firstPosition: walked.start,
+    lastPosition: walked.last,
+    lastHash: walked.last >= walked.start ? walked.lastHash : null,
+    pending: unsealed.pending,
+  };
+}
+
+/** Every entry from the bounds' start, in chunks of positions: links, gaps, the checkpoint and each entry's row. */
+async function walkChain(db: Db, names: TrustedNames, options: VerifyOptions, from: string, found: Breaks) {
+  const chunk = options.chunk ?? 20_000;
+  const bounds = await chainBounds(db, names.chain, options);
+  let prevHash = bounds.start <= 1 ? ZERO_HASH : await hashAt(db, names.chain, bounds.start - 1);
   if (prevHash === null) {
     found.add({ kind: "missing", position: bounds.start - 1, source: "audit_chain", rowKey: "", detail: `chain entry ${bounds.start - 1} is gone` });
     prevHash = ZERO_HASH;
   }
   let expected = bounds.start;
   for (let low = bounds.start; low <= bounds.last; low += chunk) {
-    const entries = await entriesIn(db, sources, low, Math.min(bounds.last, low + chunk - 1), from);
+    const entries = await entriesIn(db, names, low, Math.min(bounds.last, low + chunk - 1), from);
     for (const e of entries) {
       if (e.position !== expected) {
         found.add({ kind: "missing", position: expected, source: "audit_chain", rowKey: "", detail: `chain entries ${expected}..${e.position - 1} are gone` });
@@ -102,18 +132,7 @@ export async function verifyChain(db: Db, options: VerifyOptions = {}): Promise<
   if (options.checkpoint && options.checkpoint.position > bounds.last) {
     found.add({ kind: "missing", position: options.checkpoint.position, source: "audit_chain", rowKey: "", detail: "the chain ends before the anchored checkpoint" });
   }
-  for (const s of sources) for (const b of await duplicateKeys(db, s)) found.add(b);
-  const unsealed = await unsealedRows(db, sources, from, options.graceSeconds ?? SEAL_GRACE_SECONDS);
-  for (const b of unsealed.breaks) found.add(b);
-  return {
-    ok: found.count === 0,
-    breaks: found.list,
-    breakCount: found.count,
-    firstPosition: bounds.start,
-    lastPosition: bounds.last,
-    lastHash: bounds.last >= bounds.start ? prevHash : null,
-    pending: unsealed.pending,
-  };
+  return { ...bounds, lastHash: prevHash };
 }
 
 class Breaks {
@@ -138,11 +157,11 @@ function checkEntry(e: Entry, prevHash: string, checkpoint: Checkpoint | undefin
   else if (e.digestNow !== e.rowDigest) found.add({ kind: "changed", ...at, detail: "the row no longer matches its sealed digest" });
 }
 
-async function chainBounds(db: Db, options: VerifyOptions): Promise<{ start: number; last: number }> {
+async function chainBounds(db: Db, chain: RawBuilder<unknown>, options: VerifyOptions): Promise<{ start: number; last: number }> {
   const { rows } = await sql<{ first: string | null; last: string | null; from_position: string | null }>`
     select min(position)::text as first, max(position)::text as last,
-      (select min(position)::text from audit_chain where sealed_at >= ${options.from?.toISOString() ?? null}::timestamptz) as from_position
-    from audit_chain`.execute(db);
+      (select min(position)::text from ${chain} where sealed_at >= ${options.from?.toISOString() ?? null}::timestamptz) as from_position
+    from ${chain}`.execute(db);
   const row = rows[0];
   const first = Number(row?.first ?? 1);
   const last = Number(row?.last ?? 0);
@@ -151,25 +170,27 @@ async function chainBounds(db: Db, options: VerifyOptions): Promise<{ start: num
   return { start: Math.max(1, start), last };
 }
 
-async function hashAt(db: Db, position: number): Promise<string | null> {
-  const { rows } = await sql<{ hash: Uint8Array }>`select hash from audit_chain where position = ${position}`.execute(db);
+async function hashAt(db: Db, chain: RawBuilder<unknown>, position: number): Promise<string | null> {
+  const { rows } = await sql<{ hash: Uint8Array }>`select hash from ${chain} where position = ${position}`.execute(db);
   return rows[0] ? hex(rows[0].hash) : null;
 }
 
 /** The entries in [low, high] with their rows' current digests, one query per source. */
-async function entriesIn(db: Db, sources: AuditSource[], low: number, high: number, from: string): Promise<Entry[]> {
+async function entriesIn(db: Db, names: TrustedNames, low: number, high: number, from: string): Promise<Entry[]> {
   const entries: Entry[] = [];
-  for (const s of sources) {
-    const { rows } = await entryQuery(s, low, high, from).execute(db);
+  for (const t of names.tables) {
+    const { rows } = await entryQuery(names.chain, t, low, high, from).execute(db);
     for (const r of rows) {
+      const [rowDigest, prevHash, hash] = [hex(r.row_digest), hex(r.prev_hash), hex(r.hash)];
       entries.push({
         position: Number(r.position),
-        source: s.source,
+        source: t.source,
         rowKey: r.row_key,
-        rowDigest: hex(r.row_digest),
-        prevHash: hex(r.prev_hash),
-        hash: hex(r.hash),
-        intact: r.intact,
+        rowDigest,
+        prevHash,
+        hash,
+        // The entry's own hash, recomputed here: the database's audit_link_hash is the owner's to redefine.
+        intact: linkHash(t.source, r.row_key, rowDigest, prevHash) === hash,
         archived: r.archived,
         matches: Number(r.matches ?? 0) + Number(r.matches_elsewhere ?? 0),
         digestNow: r.digest_now ? hex(r.digest_now) : r.digest_elsewhere ? hex(r.digest_elsewhere) : null,
@@ -186,7 +207,6 @@ interface EntryRow {
   row_digest: Uint8Array;
   prev_hash: Uint8Array;
   hash: Uint8Array;
-  intact: boolean;
   archived: boolean;
   matches: number | null;
   digest_now: Uint8Array | null;
@@ -198,24 +218,22 @@ interface EntryRow {
  * The row is looked up by key and sealed time (one partition); only when that finds nothing, by
  * key alone (a row whose time was edited is "changed", not "missing").
  */
-function entryQuery(s: AuditSource, low: number, high: number, from: string): RawBuilder<EntryRow> {
-  const t = sql.table(s.source);
-  const key = sql.ref(`t.${s.keyColumn}`);
-  const time = sql.ref(`t.${s.timeColumn}`);
+function entryQuery(chain: RawBuilder<unknown>, s: ChainedTable, low: number, high: number, from: string): RawBuilder<EntryRow> {
+  const key = sql.id("t", s.keyColumn);
+  const time = sql.id("t", s.timeColumn);
   const keyValue = sql`c.row_key::${sql.raw(s.keyType)}`;
   return sql<EntryRow>`
     select c.position, c.row_key, c.row_digest, c.prev_hash, c.hash,
-      audit_link_hash(c.source, c.row_key, c.row_digest, c.prev_hash) = c.hash as intact,
       c.row_time < ${from}::timestamptz as archived,
       r.matches, r.digest_now, e.matches as matches_elsewhere, e.digest_now as digest_elsewhere
-    from audit_chain c
+    from ${chain} c
     left join lateral (
-      select count(*)::int as matches, (array_agg(audit_row_digest(t)))[1] as digest_now
-      from ${t} t where c.row_time >= ${from}::timestamptz and ${key} = ${keyValue} and ${time} = c.row_time
+      select count(*)::int as matches, (array_agg(${s.digest}))[1] as digest_now
+      from ${s.table} t where c.row_time >= ${from}::timestamptz and ${key} = ${keyValue} and ${time} = c.row_time
     ) r on true
     left join lateral (
-      select count(*)::int as matches, (array_agg(audit_row_digest(t)))[1] as digest_now
-      from ${t} t where c.row_time >= ${from}::timestamptz and r.matches = 0 and ${key} = ${keyValue}
+      select count(*)::int as matches, (array_agg(${s.digest}))[1] as digest_now
+      from ${s.table} t where c.row_time >= ${from}::timestamptz and r.matches = 0 and ${key} = ${keyValue}
     ) e on true
     where c.source = ${s.source} and c.position between ${low} and ${high}
     order by c.position`;
@@ -227,12 +245,12 @@ function entryQuery(s: AuditSource, low: number, high: number, from: string): Ra
  * must hold its partition column; a twin of a sealed row is never sealed itself (the chain holds
  * its key), so only this finds it.
  */
-async function duplicateKeys(db: Db, s: AuditSource): Promise<Break[]> {
-  const key = sql.ref(`t.${s.keyColumn}`);
+async function duplicateKeys(db: Db, chain: RawBuilder<unknown>, s: ChainedTable): Promise<Break[]> {
+  const key = sql.id("t", s.keyColumn);
   const { rows } = await sql<{ row_key: string; rows: number; position: string | number | null }>`
     select d.row_key, d.rows, c.position
-    from (select ${key}::text as row_key, count(*)::int as rows from ${sql.table(s.source)} t group by ${key} having count(*) > 1) d
-    left join audit_chain c on c.source = ${s.source} and c.row_key = d.row_key
+    from (select ${key}::text as row_key, count(*)::int as rows from ${s.table} t group by ${key} having count(*) > 1) d
+    left join ${chain} c on c.source = ${s.source} and c.row_key = d.row_key
     order by c.position nulls last, d.row_key`.execute(db);
   return rows.map((r) => ({
     kind: "inserted",
@@ -248,15 +266,15 @@ async function duplicateKeys(db: Db, s: AuditSource): Promise<Break[]> {
  * (the last seal saw them, or they are dated more than the grace before it) or unsealed (dated more
  * than the grace before now: sealing has stopped).
  */
-async function unsealedRows(db: Db, sources: AuditSource[], from: string, graceSeconds: number): Promise<{ breaks: Break[]; pending: number }> {
+async function unsealedRows(db: Db, names: TrustedNames, from: string, graceSeconds: number): Promise<{ breaks: Break[]; pending: number }> {
   const { rows: seals } = await sql<{ horizon: string; sealed_at: Date }>`
-    select horizon::text as horizon, sealed_at from audit_seals order by id desc limit 1`.execute(db);
+    select horizon::text as horizon, sealed_at from ${names.seals} order by id desc limit 1`.execute(db);
   const seal = seals[0];
   const breaks: Break[] = [];
   let pending = 0;
-  for (const s of sources) {
-    const key = sql.ref(`t.${s.keyColumn}`);
-    const time = sql.ref(`t.${s.timeColumn}`);
+  for (const s of names.tables) {
+    const key = sql.id("t", s.keyColumn);
+    const time = sql.id("t", s.timeColumn);
     const grace = sql`make_interval(secs => ${graceSeconds}::int)`;
     const { rows } = await sql<UnsealedCounts>`
       with unsealed as (
@@ -267,9 +285,9 @@ async function unsealedRows(db: Db, sources: AuditSource[], from: string, graceS
             when ${time} < now() - ${grace} then 'unsealed'
             else 'pending'
           end as state
-        from ${sql.table(s.source)} t
+        from ${s.table} t
         where ${time} >= ${from}::timestamptz
-          and not exists (select 1 from audit_chain c where c.source = ${s.source} and c.row_key = ${key}::text)
+          and not exists (select 1 from ${names.chain} c where c.source = ${s.source} and c.row_key = ${key}::text)
       )
       select count(*) filter (where state = 'pending')::int as pending,
         count(*) filter (where state = 'inserted')::int as inserted,
