@@ -160,7 +160,9 @@ function checkEntry(e: Entry, prevHash: string, checkpoint: Checkpoint | undefin
 async function chainBounds(db: Db, chain: RawBuilder<unknown>, options: VerifyOptions): Promise<{ start: number; last: number }> {
   const { rows } = await sql<{ first: string | null; last: string | null; from_position: string | null }>`
     select min(position)::text as first, max(position)::text as last,
-      (select min(position)::text from ${chain} where sealed_at >= ${options.from?.toISOString() ?? null}::timestamptz) as from_position
+      -- The first entry sealed since --from, or earlier if its row is dated since (a future-dated row is sealed before its time).
+      (select min(position)::text from ${chain}
+        where sealed_at >= ${options.from?.toISOString() ?? null}::timestamptz or row_time >= ${options.from?.toISOString() ?? null}::timestamptz) as from_position
     from ${chain}`.execute(db);
   const row = rows[0];
   const first = Number(row?.first ?? 1);
