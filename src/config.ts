@@ -28,6 +28,18 @@ const secret = z
     else if (/\s/.test(v)) ctx.addIssue({ code: "custom", message: "contains whitespace (a copy-paste mistake?); it could never match" });
   });
 
+/**
+ * A database URL: unset means the embedded database, but set-and-blank is refused. An empty
+ * Kubernetes secret gives a blank one, and reading it as unset gave each pod a throw-away embedded
+ * database of its own — its own velocity windows, an audit trail lost at restart — that signed.
+ */
+const databaseUrl = z
+  .string()
+  .optional()
+  .superRefine((v, ctx) => {
+    if (v !== undefined && v.trim() === "") ctx.addIssue({ code: "custom", message: "is set but blank; unset it to use the embedded database, or give a postgres:// URL" });
+  });
+
 /** Milliseconds from `250ms`, `5s`, `1m`. */
 const milliseconds = (fallback: string) =>
   z
@@ -64,7 +76,7 @@ const boolean = (fallback: boolean) =>
     .transform((v) => (v === undefined || v === "" ? fallback : v === "true" || v === "1"));
 
 const envSchema = z.object({
-  DATABASE_URL: optionalString,
+  DATABASE_URL: databaseUrl,
   COUNTERSIGN_DATA_DIR: z.string().default("./.countersign"),
   COUNTERSIGN_HOST: z.string().default("127.0.0.1"),
   COUNTERSIGN_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -75,7 +87,7 @@ const envSchema = z.object({
   COUNTERSIGN_WEBHOOK_TOKEN: secret,
   COUNTERSIGN_ADMIN_TOKEN: secret,
   COUNTERSIGN_MIGRATE: boolean(true),
-  COUNTERSIGN_MIGRATE_DATABASE_URL: optionalString,
+  COUNTERSIGN_MIGRATE_DATABASE_URL: databaseUrl,
   COUNTERSIGN_AUDIT_SEAL: boolean(true),
   COUNTERSIGN_LEDGER_RETENTION: duration("400d"),
   COUNTERSIGN_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),

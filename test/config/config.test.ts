@@ -84,6 +84,19 @@ describe("decision timeout and window-group cap", () => {
   });
 });
 
+describe("a blank database URL", () => {
+  it.each(["DATABASE_URL", "COUNTERSIGN_MIGRATE_DATABASE_URL"])("%s=\"\" is refused, not read as 'use the embedded database'", (variable) => {
+    expect(problemsOf({ [variable]: "" })).toEqual([`${variable}: is set but blank; unset it to use the embedded database, or give a postgres:// URL`]);
+    expect(problemsOf({ [variable]: "  " })).toHaveLength(1);
+  });
+
+  it("stops `countersign migrate` before it opens anything", async () => {
+    const run = await runCli(["migrate"], { env: { DATABASE_URL: "", COUNTERSIGN_DATA_DIR: "/nonexistent/countersign" } });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/DATABASE_URL: is set but blank/);
+  });
+});
+
 describe("COUNTERSIGN_TRUST_PROXY", () => {
   it("trusts no proxy by default; takes a hop count, addresses, subnets and express's named ranges", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
