@@ -1,13 +1,16 @@
 /**
  * `countersign policy replay --policies DIR [--since 24h | --from T --to T] [--vault V]
  * [--format table|json|markdown] [--fail-on-change]`: what a candidate bundle would have decided
- * on recorded traffic. Exit 0, or 1 with --fail-on-change when any decision changes; 2 on bad usage.
+ * on recorded traffic. Exit 0, or 1 with --fail-on-change unless the replay shows that no decision
+ * changes (replayVerdict: something was replayed, nothing changed, nothing evaluated was skipped);
+ * 2 on bad usage.
  */
 import { parseDuration } from "../duration.js";
 import type { Db } from "../db/connect.js";
 import { loadBundle } from "../policy/load.js";
 import { FORMATS, formatReport, type ReplayFormat } from "../replay/format.js";
 import { replay } from "../replay/replay.js";
+import { replayVerdict } from "../replay/summary.js";
 
 export interface PolicyReplayArgs {
   policies: string;
@@ -57,5 +60,5 @@ export async function policyReplay(args: PolicyReplayArgs, withDatabase: <T>(run
   }
   const report = await withDatabase((db) => replay(db, loaded.value, range));
   out(formatReport(report, format));
-  return args.failOnChange && report.changed > 0 ? 1 : 0;
+  return args.failOnChange && !replayVerdict(report).changesNothing ? 1 : 0;
 }

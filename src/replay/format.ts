@@ -1,5 +1,5 @@
 /** The replay report as text for a terminal, JSON for tools, or Markdown for a pull-request comment. */
-import type { ChangedDecision, ReplayReport } from "./summary.js";
+import { replayVerdict, type ChangedDecision, type ReplayReport } from "./summary.js";
 
 export const FORMATS = ["table", "json", "markdown"] as const;
 export type ReplayFormat = (typeof FORMATS)[number];
@@ -23,7 +23,7 @@ function sorted(counts: Record<string, number>): [string, number][] {
 
 function table(r: ReplayReport): string {
   const lines = [
-    `policy replay: candidate ${r.candidate.version} (${r.candidate.digest.slice(0, 12)}) on recorded decisions ${scope(r)}`,
+    `policy replay: candidate ${r.candidate.version} (${r.candidate.digest.slice(0, 12)}) on recorded decisions ${scope(r)}: ${replayVerdict(r).text}`,
     `  replayed        ${r.replayed}`,
     `  unchanged       ${r.unchanged}`,
     `  changed         ${r.changed}`,
@@ -48,7 +48,8 @@ function changeRow(c: ChangedDecision): string {
 }
 
 function markdown(r: ReplayReport): string {
-  const verdict = r.changed === 0 ? "no recorded decision changes" : `**${r.changed} recorded decision${r.changed === 1 ? "" : "s"} would change**`;
+  const shown = replayVerdict(r);
+  const verdict = shown.changesNothing ? shown.text : `**${shown.text}**`;
   const lines = [
     `### Policy replay: ${cell(r.candidate.version)} — ${verdict}`,
     "",

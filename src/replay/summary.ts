@@ -35,6 +35,12 @@ export interface ReplayReport {
   unchanged: number;
   changed: number;
   notReplayable: number;
+  /**
+   * Of those, decisions the recorded bundle did evaluate (they have facts) that the candidate could
+   * not be replayed on — a window the ledger cannot recompute, unreadable facts: for all the replay
+   * can tell, they change.
+   */
+  unjudged: number;
   /** `allow → deny`: count */
   transitions: Record<string, number>;
   /** The candidate's rules (or `(default)`) that decided the changed decisions: count */
@@ -48,6 +54,22 @@ export interface ReplayReport {
 
 export const DEFAULT_LIST_LIMIT = 1000;
 
+/**
+ * What the replay shows, and whether it shows the candidate changes nothing — what
+ * `--fail-on-change` passes on. A replay that evaluated nothing, or could not evaluate a decision
+ * the policy had decided, shows nothing: a mistyped vault or a window the ledger cannot recompute
+ * must not read as "no changes".
+ */
+export function replayVerdict(r: ReplayReport): { changesNothing: boolean; text: string } {
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  if (r.changed > 0) return { changesNothing: false, text: `${plural(r.changed, "recorded decision", "recorded decisions")} would change` };
+  if (r.unjudged > 0) {
+    return { changesNothing: false, text: `${plural(r.unjudged, "decision", "decisions")} could not be replayed: the candidate is not shown to change nothing` };
+  }
+  if (r.replayed === 0) return { changesNothing: false, text: "nothing replayed: no recorded decision in the range was evaluated" };
+  return { changesNothing: true, text: "no recorded decision changes" };
+}
+
 export class ReplayTally {
   private readonly report: ReplayReport;
 
@@ -55,7 +77,7 @@ export class ReplayTally {
     this.report = {
       candidate: { version: candidate.version, digest: candidate.digest, directory: candidate.directory },
       range: { from: range.from.toISOString(), to: range.to.toISOString(), vault: range.vault ?? null },
-      replayed: 0, unchanged: 0, changed: 0, notReplayable: 0,
+      replayed: 0, unchanged: 0, changed: 0, notReplayable: 0, unjudged: 0,
       transitions: {}, byRule: {}, changes: [], changesNotListed: 0, notReplayableDecisions: [], notReplayableReasons: {},
     };
   }
@@ -64,6 +86,8 @@ export class ReplayTally {
     const r = this.report;
     if (result.kind === "not replayable") {
       r.notReplayable++;
+      // A decision made without evaluating the policy (no facts) is not the candidate's to change.
+      if (result.row.facts.length > 0) r.unjudged++;
       const kind = result.reason.replace(/ before .*$/, "");
       r.notReplayableReasons[kind] = (r.notReplayableReasons[kind] ?? 0) + 1;
       if (r.notReplayableDecisions.length < this.listLimit) {

@@ -187,5 +187,20 @@ describe("policy replay on 1,000 recorded decisions", () => {
     expect(report.notReplayable).toBe(COUNT);
     expect(report.notReplayableReasons).toEqual({ "window hourly_out: the charge ledger has no history grouped by [asset, destination]": COUNT });
     expect(report.notReplayableDecisions[0]!.reason).toContain(`before ${lastAllow.toISOString()}`);
+    expect(report.unjudged).toBe(COUNT);
   });
+
+  it("--fail-on-change passes only when the replay shows no change: not when nothing could be replayed, nor when nothing was in range", async () => {
+    const run = (policy: string, ...extra: string[]) =>
+      runCli(["policy", "replay", "--policies", writeBundle(policy), "--since", "30d", "--fail-on-change", ...extra], { env: { DATABASE_URL: tdb.url }, timeoutMs: 120_000 });
+    const unjudged = await run(ADDS_UNCHARGED_WINDOW);
+    expect(unjudged.code).toBe(1);
+    expect(unjudged.stdout).toMatch(/: 1000 decisions could not be replayed: the candidate is not shown to change nothing$/m);
+    const typo = await run(LIVE, "--vault", "nosuchvault");
+    expect(typo.code).toBe(1);
+    expect(typo.stdout).toMatch(/: nothing replayed: no recorded decision in the range was evaluated$/m);
+    const same = await run(LIVE, "--format", "markdown");
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain("— no recorded decision changes");
+  }, 240_000);
 });
