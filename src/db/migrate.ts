@@ -34,9 +34,14 @@ export function createMigrator(db: Db): Migrator {
   return new Migrator({ db, provider: new MigrationFolder() });
 }
 
+/**
+ * A failed migration run, with its cause in the message: it is all a migration Job's log or a
+ * failed `serve` shows, and "failed" alone does not tell a refused connection from a bad migration.
+ */
 export class MigrationError extends Error {
   constructor(readonly failed: string | undefined, cause: unknown) {
-    super(`migration ${failed ?? "(unknown)"} failed`, { cause });
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(failed === undefined ? `migrations could not run: ${why}` : `migration ${failed} failed: ${why}`, { cause });
     this.name = "MigrationError";
   }
 }

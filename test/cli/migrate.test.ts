@@ -20,4 +20,15 @@ describe("countersign migrate", () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("database is up to date");
   });
+
+  it("says why it could not migrate: a refused connection, a database that does not exist", async () => {
+    const refused = await runCli(["migrate"], { env: { DATABASE_URL: "postgres://countersign@127.0.0.1:1/countersign" } });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^countersign: migrations could not run: .*ECONNREFUSED 127\.0\.0\.1:1/m);
+    const missing = new URL(tdb.url);
+    missing.pathname = "/countersign_no_such_database";
+    const absent = await runCli(["migrate"], { env: { DATABASE_URL: missing.toString() } });
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toMatch(/^countersign: migrations could not run: database "countersign_no_such_database" does not exist/m);
+  });
 });
