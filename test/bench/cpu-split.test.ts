@@ -46,9 +46,11 @@ describe("the CPU split printed beside each bench figure", () => {
 
   it("never loses the time of children their parent waits for while the server's reading walks /proc", async () => {
     // A stand-in postmaster: a shell whose children each burn CPU and exit together, and which
-    // waits for them (as the postmaster does for a run's backends) on its own schedule.
+    // waits for them (as the postmaster does for a run's backends) on its own schedule. It outlives
+    // the readings (killed below): on a loaded machine a 2 s nap ended before the loop saw the
+    // children reaped, and its /proc entry was gone.
     const burn = "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done";
-    const parent = spawn("sh", ["-c", `for n in 1 2 3 4 5 6; do sh -c '${burn}' & done; wait; sleep 2`], { stdio: "ignore" });
+    const parent = spawn("sh", ["-c", `for n in 1 2 3 4 5 6; do sh -c '${burn}' & done; wait; sleep 60`], { stdio: "ignore" });
     try {
       const read = serverTicks(parent.pid!);
       const readings: number[] = [];
