@@ -19,6 +19,7 @@ import { startBackground, type Background } from "./background.js";
 import { ReviewerAuth } from "./review/auth.js";
 import { ReviewDesk } from "./review/desk.js";
 import { ReviewNotifier } from "./review/notify.js";
+import { schemaReadiness } from "./db/schema-readiness.js";
 
 export interface Service {
   url: string;
@@ -73,7 +74,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const review = { desk: new ReviewDesk({ db: database.db, policy, clock }), auth: new ReviewerAuth(config.review, [config.webhookToken, config.adminToken]) };
     const app = createApp({
       decision,
-      status: { policyStatus: () => policy.status(), policyExtras: async (detailed) => ({ ...(await running.policyExtras(detailed)), shadow: shadow?.status() ?? null }), readiness: background.readiness },
+      status: { policyStatus: () => policy.status(), policyExtras: async (detailed) => ({ ...(await running.policyExtras(detailed)), shadow: shadow?.status() ?? null }), readiness: [schemaReadiness(database.db), ...background.readiness] },
       adminToken: config.adminToken,
       bodyLimitBytes: config.bodyLimitBytes,
       trustProxy: config.trustProxy,

@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { startTestService } from "../support/service.js";
+
+describe("readiness of the database's schema", () => {
+  let tdb: TestDatabase;
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  beforeAll(async () => {
+    tdb = await createTestDatabase({ migrate: false });
+    service = await startTestService({ databaseUrl: tdb.url, env: { COUNTERSIGN_MIGRATE: "false" } });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  it("is not ready on a database its migrations never reached, and is once `countersign migrate` has run", async () => {
+    const before = await fetch(`${service.url}/readyz`);
+    expect(before.status).toBe(503);
+    expect(await before.json()).toMatchObject({
+      checks: { database: "ok", schema: expect.stringMatching(/^[0-9]+ migration\(s\) of this build not applied \(first: 20261121T1000_decisions\); run countersign migrate$/) },
+    });
+    expect((await runCli(["migrate"], { env: { DATABASE_URL: tdb.url } })).code).toBe(0);
+    const after = await fetch(`${service.url}/readyz`);
+    expect(after.status).toBe(200);
+    expect(await after.json()).toMatchObject({ checks: { database: "ok", schema: "ok" } });
+  });
+});
