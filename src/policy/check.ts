@@ -68,10 +68,17 @@ export interface CaseResult {
 
 const DEFAULT_NOW = "2026-01-01T12:00:00Z";
 
-/** Runs every case of every tests/*.yaml|yml|json file of the bundle. */
+/** Runs every case of every tests/*.yaml|yml|json file of the bundle; a bundle without tests/ has none. */
 export async function runPolicyTests(bundle: PolicyBundle): Promise<CaseResult[]> {
   const dir = path.join(bundle.directory, "tests");
-  const files = await readdir(dir).catch(() => [] as string[]);
+  let files: string[];
+  try {
+    files = await readdir(dir);
+  } catch (error) {
+    // Only an absent directory means "no tests": an unreadable one must not pass as zero cases.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    return [fileFailure("tests", "(tests/ cannot be read)", error)];
+  }
   const results: CaseResult[] = [];
   for (const file of files.filter((f) => /\.(ya?ml|json)$/.test(f)).sort()) {
     results.push(...(await runTestFile(bundle, path.join(dir, file))));
@@ -81,7 +88,13 @@ export async function runPolicyTests(bundle: PolicyBundle): Promise<CaseResult[]
 
 export async function runTestFile(bundle: PolicyBundle, file: string): Promise<CaseResult[]> {
   const relative = path.relative(bundle.directory, file);
-  const parsed = testFileSchema.safeParse(parseYaml(await readFile(file, "utf8")));
+  let document: unknown;
+  try {
+    document = parseYaml(await readFile(file, "utf8"));
+  } catch (error) {
+    return [fileFailure(relative, "(file cannot be read as YAML or JSON)", error)];
+  }
+  const parsed = testFileSchema.safeParse(document);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`);
     return [{ file: relative, name: "(file is not a valid policy test file)", passed: false, failures: problems }];
@@ -89,6 +102,11 @@ export async function runTestFile(bundle: PolicyBundle, file: string): Promise<C
   const results: CaseResult[] = [];
   for (const c of parsed.data.cases) results.push(await runCase(bundle, file, relative, c));
   return results;
+}
+
+/** A test file (or the tests directory) that could not be read, as one failed case: it counts. */
+function fileFailure(file: string, name: string, error: unknown): CaseResult {
+  return { file, name, passed: false, failures: [error instanceof Error ? error.message.split("\n")[0]! : String(error)] };
 }
 
 async function runCase(bundle: PolicyBundle, file: string, relative: string, c: PolicyTestCase): Promise<CaseResult> {

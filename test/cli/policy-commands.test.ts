@@ -49,6 +49,17 @@ describe("countersign policy check", () => {
     expect(result.stdout).toMatch(/^1 passed, 1 failed$/m);
   });
 
+  it("counts a test file that is not YAML as a failure and still prints the summary", async () => {
+    const dir = writeBundle(`version: "t.1"\ndefault: deny\nrules:\n  - id: internal\n    decision: allow\n    when: {"var": "transfer.destination.internal"}\n`, {
+      "cases.yaml": FAILING_CASE,
+      "broken.yaml": "cases: [ {name: x\n",
+    });
+    const result = await runCli(["policy", "check", dir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("FAIL tests/broken.yaml: (file cannot be read as YAML or JSON)");
+    expect(result.stdout).toMatch(/^1 passed, 2 failed$/m);
+  });
+
   it("exits 1 on an invalid bundle with the file, rule and path", async () => {
     const result = await runCli(["policy", "check", writeBundle(INVALID)]);
     expect(result.code).toBe(1);
