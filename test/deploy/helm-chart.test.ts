@@ -312,6 +312,12 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     expect(one(objects, "NetworkPolicy").spec.ingress[0].from).toContainEqual({ ipBlock: { cidr: "203.0.113.0/24" } });
   });
 
+  it("refuses events without an event sender the NetworkPolicy admits (POST /v1/events would be unreachable)", () => {
+    const events = ["events.enabled=true", "events.publicKey.existingSecret=countersign-events"];
+    expect(() => render([], events)).toThrow(/events\.enabled needs networkPolicy\.eventSender\.ipBlocks or \.podSelector/);
+    expect(only(render([], [...events, "networkPolicy.enabled=false"]), "NetworkPolicy")).toEqual([]);
+  });
+
   it("prints the co-signer's `cosigner run --webhook-url` line pointing at the Service", () => {
     const notes = runHelm(["install", "cs", CHART, "--namespace", "treasury", "--dry-run=client"]);
     expect(notes).toContain("cosigner run --vault-id $VAULT --device-id $DEVICE");
