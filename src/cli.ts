@@ -1,6 +1,7 @@
 /**
  * The `countersign` command (CONTRACT.md section 7).
  */
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config.js";
 import { openDatabase } from "./db/connect.js";
@@ -46,10 +47,19 @@ function config() {
   return loadConfig();
 }
 
-/** `url` defaults to DATABASE_URL; `migrate` passes the owner's (COUNTERSIGN_MIGRATE_DATABASE_URL) when set. */
-async function withDatabase<T>(run: (db: import("./db/connect.js").Db) => Promise<T>, url?: string): Promise<T> {
+/**
+ * `url` defaults to DATABASE_URL; `migrate` passes the owner's (COUNTERSIGN_MIGRATE_DATABASE_URL)
+ * when set. Without a URL the embedded database is used — but only `migrate` may create one: a
+ * verify, replay or void run where DATABASE_URL was forgotten would otherwise read (or write) a
+ * fresh empty database and report on that.
+ */
+async function withDatabase<T>(run: (db: import("./db/connect.js").Db) => Promise<T>, url?: string, create = false): Promise<T> {
   const c = config();
-  const handle = await openDatabase({ url: url ?? c.databaseUrl, dataDir: c.dataDir });
+  const target = url ?? c.databaseUrl;
+  if (target === undefined && !create && !existsSync(c.dataDir)) {
+    throw new Error(`DATABASE_URL is unset and there is no embedded database at ${c.dataDir}: set DATABASE_URL (or COUNTERSIGN_DATA_DIR)`);
+  }
+  const handle = await openDatabase({ url: target, dataDir: c.dataDir });
   try {
     return await run(handle.db);
   } finally {
@@ -67,7 +77,7 @@ export async function main(argv: string[]): Promise<number> {
         const applied = await migrateToLatest(db);
         out(applied.length === 0 ? "database is up to date" : `applied: ${applied.join(", ")}`);
         return 0;
-      }, config().migrateDatabaseUrl);
+      }, config().migrateDatabaseUrl, true);
     case "policy":
       if (sub === "check") return policyCheck(rest[0] ?? process.env.COUNTERSIGN_POLICIES ?? "./policies", out);
       if (sub === "schema") return runPolicySchema(rest);

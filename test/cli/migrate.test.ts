@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
@@ -19,6 +22,16 @@ describe("countersign migrate", () => {
     const second = await runCli(["migrate"], { env });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("database is up to date");
+  });
+
+  it("alone creates an embedded database: a read-only command without DATABASE_URL refuses rather than read a fresh empty one", async () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), "countersign-nodb-")), "data");
+    for (const args of [["audit", "verify"], ["audit", "checkpoint"], ["policy", "replay", "--policies", "policies"]]) {
+      const run = await runCli(args, { env: { COUNTERSIGN_DATA_DIR: dataDir } });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`DATABASE_URL is unset and there is no embedded database at ${dataDir}`);
+    }
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it("says why it could not migrate: a refused connection, a database that does not exist", async () => {
