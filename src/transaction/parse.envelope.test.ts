@@ -198,6 +198,14 @@ describe("the memo is read for the policy (tx.memo): the envelope's, else the on
     expect(parsed({ ...body, stellarTransaction: { ...(body.stellarTransaction as object), ...stated } }).memo).toEqual(memo);
   });
 
+  it.each([
+    ["a NUL (the audit row could not hold it)", Buffer.from("dep\0osit")],
+    ["bytes that are not UTF-8 (read leniently, two memos would be one fact)", Buffer.from([0x31, 0x32, 0xff])],
+  ])("a text memo with %s is a 400", (_what, bytes) => {
+    const body = apiEnvelopeBody(decoded, envelope([payment("10000000")], { memo: Memo.text(bytes) }));
+    expect(refusal(body).message).toMatch(/^stellarTransaction\.rawXdrEnvelope: its memo is text that is not UTF-8 without NUL/);
+  });
+
   it("without an envelope, the memo as stated; a memo that is not {type, data} of a known type is a 400", () => {
     const body = withoutEnvelope(apiEnvelopeBody(decoded, envelope([payment("10000000")])), "stellarTransaction") as Record<string, unknown>;
     const stating = (memo: unknown) => ({ ...body, stellarTransaction: { ...(body.stellarTransaction as object), memo } });

@@ -46,7 +46,9 @@ export function envelopeTransaction(base64: string, path: string, ctx: ShapeCont
   if (tx.operations.length === 0) return err(invalidAt(path, "must hold at least one operation"));
   const operations = readAll(tx.operations.map((op) => [op.body(), operationSource(op, tx.source)]), path, ctx);
   if (!operations.ok) return operations;
-  return ok({ source: tx.source, fee: tx.fee, memo: memoOf(tx.memo), operations: operations.value });
+  const memo = memoOf(tx.memo);
+  if (memo === undefined) return err(invalidAt(path, "its memo is text that is not UTF-8 without NUL, which the policy could not be shown and the audit row could not hold"));
+  return ok({ source: tx.source, fee: tx.fee, memo, operations: operations.value });
 }
 
 /**
@@ -119,10 +121,23 @@ const v1Transaction = (tx: xdr.Transaction, fee: string): Inner => ({
   operations: tx.operations(),
 });
 
-function memoOf(memo: xdr.Memo): EnvelopeTransaction["memo"] {
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The memo as the API writes it; undefined for a text memo whose bytes are not UTF-8, or hold a
+ * NUL: read leniently, two byte strings would be one fact (U+FFFD), and a NUL cannot be stored.
+ */
+function memoOf(memo: xdr.Memo): EnvelopeTransaction["memo"] | undefined {
   switch (memo.switch()) {
-    case xdr.MemoType.memoText():
-      return { type: "TEXT", data: Buffer.from(memo.text()).toString("utf8") };
+    case xdr.MemoType.memoText(): {
+      const bytes = Buffer.from(memo.text());
+      if (bytes.includes(0)) return undefined;
+      try {
+        return { type: "TEXT", data: STRICT_UTF8.decode(bytes) };
+      } catch {
+        return undefined;
+      }
+    }
     case xdr.MemoType.memoId():
       return { type: "ID", data: memo.id().toString() };
     case xdr.MemoType.memoHash():
