@@ -33,6 +33,8 @@ describe("string equality and membership under section 4's normalisation", () =>
     ["not in a list", { in: [LOWER.replace(/7$/, "8"), [CHECKSUM]] }, false],
     ["base58 not in a list by case", { in: [SOLANA.toLowerCase(), [SOLANA]] }, false],
     ["in a comma-separated string, either case", { in: [LOWER, `${SOLANA},${CHECKSUM}`] }, true],
+    ["an asset in a comma-separated string, contract in checksum case", { in: [USDC_CHECKSUM, `assets/native.ethereum-mainnet,${USDC}`] }, true],
+    ["an asset in a comma-separated string keeps the rest's case", { in: [USDC.replace("erc20.ethereum-mainnet", "ERC20.Ethereum-Mainnet"), `assets/native.ethereum-mainnet,${USDC}`] }, false],
     ["substring keeps json-logic's meaning", { in: ["Spring", "Springfield"] }, true],
     ["substring keeps case for other text", { in: ["spring", "Springfield"] }, false],
     ["a number in a string, as json-logic-js", { in: [1, "a1b"] }, true],
