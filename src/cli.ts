@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config.js";
-import { openDatabase } from "./db/connect.js";
+import { embeddedDataPath, openDatabase } from "./db/connect.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { explain } from "./commands/explain.js";
 import { policyCheck } from "./commands/policy-check.js";
@@ -56,7 +56,7 @@ function config() {
 async function withDatabase<T>(run: (db: import("./db/connect.js").Db) => Promise<T>, url?: string, create = false): Promise<T> {
   const c = config();
   const target = url ?? c.databaseUrl;
-  if (target === undefined && !create && !existsSync(c.dataDir)) {
+  if (target === undefined && !create && !existsSync(embeddedDataPath(c.dataDir))) {
     throw new Error(`DATABASE_URL is unset and there is no embedded database at ${c.dataDir}: set DATABASE_URL (or COUNTERSIGN_DATA_DIR)`);
   }
   const handle = await openDatabase({ url: target, dataDir: c.dataDir });

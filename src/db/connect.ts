@@ -74,11 +74,14 @@ function openPostgres(url: string, max: number): DatabaseHandle {
   return { db, kind: "postgres", close: () => db.destroy() };
 }
 
+/** Where the embedded database keeps its files under COUNTERSIGN_DATA_DIR. */
+export const embeddedDataPath = (dataDir: string): string => `${dataDir}/pgdata`;
+
 async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const inMemory = dataDir === ":memory:";
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(inMemory ? undefined : `${dataDir}/pgdata`);
+  const pglite = new PGlite(inMemory ? undefined : embeddedDataPath(dataDir));
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   // Holding kysely's connection is holding the dialect's mutex: PGlite is then this work's alone.

@@ -202,6 +202,7 @@ describe("the memo is read for the policy (tx.memo): the envelope's, else the on
     ["a NUL (the audit row could not hold it)", Buffer.from("dep\0osit")],
     ["bytes that are not UTF-8 (read leniently, two memos would be one fact)", Buffer.from([0x31, 0x32, 0xff])],
   ])("a text memo with %s is a 400", (_what, bytes) => {
+    // stellar-base types Memo.text as a string; it takes the raw bytes a memo may hold too.
     const body = apiEnvelopeBody(decoded, envelope([payment("10000000")], { memo: Memo.text(bytes as unknown as string) }));
     expect(refusal(body).message).toMatch(/^stellarTransaction\.rawXdrEnvelope: its memo is text that is not UTF-8 without NUL/);
   });

@@ -25,13 +25,15 @@ describe("countersign migrate", () => {
   });
 
   it("alone creates an embedded database: a read-only command without DATABASE_URL refuses rather than read a fresh empty one", async () => {
-    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), "countersign-nodb-")), "data");
-    for (const args of [["audit", "verify"], ["audit", "checkpoint"], ["policy", "replay", "--policies", "policies"]]) {
-      const run = await runCli(args, { env: { COUNTERSIGN_DATA_DIR: dataDir } });
-      expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`DATABASE_URL is unset and there is no embedded database at ${dataDir}`);
+    // An empty data directory holds no database either.
+    for (const dataDir of [path.join(mkdtempSync(path.join(tmpdir(), "countersign-nodb-")), "data"), mkdtempSync(path.join(tmpdir(), "countersign-emptydir-"))]) {
+      for (const args of [["audit", "verify"], ["audit", "checkpoint"], ["policy", "replay", "--policies", "policies"]]) {
+        const run = await runCli(args, { env: { COUNTERSIGN_DATA_DIR: dataDir } });
+        expect(run.code).toBe(1);
+        expect(run.stderr).toContain(`DATABASE_URL is unset and there is no embedded database at ${dataDir}`);
+      }
+      expect(existsSync(path.join(dataDir, "pgdata"))).toBe(false);
     }
-    expect(existsSync(dataDir)).toBe(false);
   });
 
   it("says why it could not migrate: a refused connection, a database that does not exist", async () => {
