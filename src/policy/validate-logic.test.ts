@@ -92,6 +92,7 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
     ["a field of a list", { var: "tx.tokenAllowances.spender" }, /tx\.tokenAllowances is a list/],
     ["a misspelt item field", { some: [{ var: "tx.tokenAllowances" }, { "==": [{ var: "spendr" }, "0x1"] }] }, /"spendr" names no fact: each item of tx\.tokenAllowances has approver, spender, asset, amount/],
     ["a field of a list of values' item", { some: [{ var: "tx.payloads" }, { "==": [{ var: "name" }, "x"] }] }, /"name" names no fact: each item of tx\.payloads is a single value/],
+    ["a misspelt item field over a filtered list", { some: [{ filter: [{ var: "tx.tokenAllowances" }, true] }, { "==": [{ var: "spendr" }, "0x1"] }] }, /"spendr" names no fact: each item of tx\.tokenAllowances has/],
     ["a misspelt path in missing", { missing: ["transfer.amout"] }, /"transfer\.amout" names no fact/],
     ["a var with a default still checked", { var: ["tx.nots", ""] }, /"tx\.nots" names no fact/],
   ])("refuses %s", (_name, expr, message) => {

@@ -133,18 +133,26 @@ class Validator {
 
 /**
  * What `var` reads inside a scoped operation: the items of the list its first argument reads, when
- * that is a literal path to a list of facts (`reduce`: `current` is the item), else unknown.
+ * that is a literal path to a list of facts, or a `filter` of one (`reduce`: `current` is the
+ * item), else unknown.
  */
 function elementScope(op: string, source: unknown, scope: Scope): Scope {
-  if (scope.shape === null || typeof source !== "object" || source === null || !("var" in source)) return UNKNOWN_ELEMENT;
-  const raw = (source as { var: unknown }).var;
-  const path = Array.isArray(raw) ? (raw[0] as unknown) : raw;
-  if (typeof path !== "string" || Object.keys(source).length !== 1) return UNKNOWN_ELEMENT;
-  const reading = readFactPath(scope.shape, path);
-  if (!("shape" in reading) || reading.shape.kind !== "list") return UNKNOWN_ELEMENT;
-  const origin = `each item of ${path}`;
-  if (op !== "reduce") return { root: false, shape: reading.shape.items, origin };
-  return { root: false, shape: { kind: "object", fields: { current: reading.shape.items, accumulator: { kind: "open" } } }, origin: `reduce over ${path}` };
+  const list = scope.shape === null ? null : factList(source, scope.shape);
+  if (list === null) return UNKNOWN_ELEMENT;
+  const origin = `each item of ${list.path}`;
+  if (op !== "reduce") return { root: false, shape: list.items, origin };
+  return { root: false, shape: { kind: "object", fields: { current: list.items, accumulator: { kind: "open" } } }, origin: `reduce over ${list.path}` };
+}
+
+/** The list of facts an expression reads: `{"var": path}` to one, or a `filter` of such an expression. */
+function factList(expr: unknown, shape: FactShape): { path: string; items: FactShape } | null {
+  if (typeof expr !== "object" || expr === null || Array.isArray(expr) || Object.keys(expr).length !== 1) return null;
+  const [op, raw] = Object.entries(expr)[0]!;
+  if (op === "filter") return Array.isArray(raw) ? factList(raw[0], shape) : null;
+  const path = op !== "var" ? undefined : Array.isArray(raw) ? (raw[0] as unknown) : raw;
+  if (typeof path !== "string") return null;
+  const reading = readFactPath(shape, path);
+  return "shape" in reading && reading.shape.kind === "list" ? { path, items: reading.shape.items } : null;
 }
 
 function describeArity([min, max]: readonly [number, number]): string {
