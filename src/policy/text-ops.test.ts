@@ -1,3 +1,4 @@
+import { Account, MuxedAccount } from "@stellar/stellar-base";
 import { describe, expect, it } from "vitest";
 import { applyLogic } from "./decimal-logic.js";
 
@@ -41,6 +42,21 @@ describe("string equality and membership under section 4's normalisation", () =>
     ["in nothing", { in: [LOWER, null] }, false],
   ])("%s", (_name, expr, expected) => {
     expect(applyLogic(expr, {})).toBe(expected);
+  });
+
+  it("a Stellar account names its muxed addresses; a muxed address names itself alone", () => {
+    const muxed = (id: string, account = STELLAR) => new MuxedAccount(new Account(account, "0"), id).accountId();
+    const OTHER = "GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5";
+    expect(applyLogic({ "==": [muxed("7"), STELLAR] }, {})).toBe(true);
+    expect(applyLogic({ "===": [STELLAR, muxed("18446744073709551615")] }, {})).toBe(true);
+    expect(applyLogic({ in: [muxed("7"), [SOLANA, STELLAR]] }, {})).toBe(true);
+    expect(applyLogic({ in: [muxed("7"), `${SOLANA},${STELLAR}`] }, {})).toBe(true);
+    expect(applyLogic({ "==": [muxed("7"), muxed("8")] }, {})).toBe(false);
+    expect(applyLogic({ in: [muxed("8"), [muxed("7")]] }, {})).toBe(false);
+    expect(applyLogic({ "==": [muxed("7", OTHER), STELLAR] }, {})).toBe(false);
+    // A deny rule on the account catches a payment to any of its muxed addresses.
+    const denyRule = { in: [{ var: "transfer.destination.address" }, [STELLAR]] };
+    expect(applyLogic(denyRule, { transfer: { destination: { address: muxed("42") } } })).toBe(true);
   });
 
   it("a deny rule naming the checksum spelling matches the address sent in lower case", () => {

@@ -5,8 +5,9 @@
  * the address book, the velocity groups and the ledger already compare them. Without this, a deny
  * rule naming `0x5290…9EE7` would miss the same address sent as `0x5290…9ee7`, and a per-asset
  * rule would miss USDC spelt with its contract in checksum case while the ledger charged it as USDC.
+ * A Stellar account (`G…`) also names its muxed addresses (`M…`), as the velocity groups count them.
  */
-import { isCaseFreeAddress, normaliseAddress } from "../facts/addresses.js";
+import { isCaseFreeAddress, normaliseAddress, stellarBaseAccount } from "../facts/addresses.js";
 import { canonicalAssetName } from "../transaction/assets.js";
 
 const EVM_ASSET = /^assets\/.*\.0x[0-9a-fA-F]{40}$/;
@@ -24,8 +25,19 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
  */
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
-  if (a.length !== b.length || a.toLowerCase() !== b.toLowerCase()) return false;
+  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a);
+  if (a.toLowerCase() !== b.toLowerCase()) return false;
   return isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b);
+}
+
+/**
+ * Whether `muxed` is a Stellar muxed address (`M…`) of the account `account` (`G…`). A rule naming
+ * an account names every sub-account of it — the payment lands in that account either way — so a
+ * deny rule on `G…` catches its `M…` addresses; a rule naming one `M…` still names that one alone,
+ * since another id of the same account is another sub-account (another customer at an exchange).
+ */
+function subaccountOf(muxed: string, account: string): boolean {
+  return muxed.length === 69 && muxed[0] === "M" && account.length === 56 && account[0] === "G" && stellarBaseAccount(muxed) === account;
 }
 
 /** `===` with sameText for two strings. */
@@ -45,6 +57,7 @@ function contains(needle: unknown, haystack: unknown): boolean {
   if (typeof needle !== "string") return haystack.indexOf(needle as string) !== -1;
   if (haystack.includes(needle)) return true;
   if (isCaseFreeAddress(needle)) return haystack.toLowerCase().includes(needle.toLowerCase());
+  if (needle.length === 69 && needle[0] === "M") return haystack.includes(stellarBaseAccount(needle));
   return EVM_ASSET.test(needle) && haystack.replace(EVM_CONTRACTS, (contract) => contract.toLowerCase()).includes(canonicalAssetName(needle));
 }
 
