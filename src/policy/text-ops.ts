@@ -11,6 +11,7 @@ import { isCaseFreeAddress, normaliseAddress, stellarBaseAccount } from "../fact
 import { canonicalAssetName } from "../transaction/assets.js";
 
 const EVM_ASSET = /^assets\/.*\.0x[0-9a-fA-F]{40}$/;
+const EVM_CONTRACTS = /\.0x[0-9a-fA-F]{40}/g;
 
 /** Whether a string's case carries no meaning: a case-free address, or an asset with an EVM contract. */
 const isCaseFree = (text: string): boolean => isCaseFreeAddress(text) || EVM_ASSET.test(text);
@@ -60,8 +61,6 @@ function contains(needle: unknown, haystack: unknown): boolean {
   if (needle.length === 69 && needle[0] === "M") return haystack.includes(stellarBaseAccount(needle));
   return EVM_ASSET.test(needle) && haystack.replace(EVM_CONTRACTS, (contract) => contract.toLowerCase()).includes(canonicalAssetName(needle));
 }
-
-const EVM_CONTRACTS = /\.0x[0-9a-fA-F]{40}/g;
 
 export const TEXT_OPERATIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   "===": (a, b) => strictEqual(a, b),

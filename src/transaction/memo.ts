@@ -21,8 +21,8 @@ const typedMemo = z.object({ type: z.string(), data: z.string() });
 export function statedMemo(snapshot: Record<string, unknown>, path: string): Result<Memo | null, AppError> {
   const stellar = isRecord(snapshot.stellarTransaction) ? snapshot.stellarTransaction.memo : undefined;
   if (stellar != null) return typed(stellar, at(at(path, "stellarTransaction"), "memo"));
-  const details = isRecord(snapshot.details) && isRecord(snapshot.details.assetTransfer) ? snapshot.details.assetTransfer.stellarOptions : undefined;
-  const options = isRecord(details) ? details.memo : undefined;
+  const stellarOptions = isRecord(snapshot.details) && isRecord(snapshot.details.assetTransfer) ? snapshot.details.assetTransfer.stellarOptions : undefined;
+  const options = isRecord(stellarOptions) ? stellarOptions.memo : undefined;
   if (options != null) return typed(options, at(path, "details.assetTransfer.stellarOptions.memo"));
   const ton = isRecord(snapshot.tonTransaction) ? snapshot.tonTransaction.memo : undefined;
   if (ton == null || ton === "") return ok(null);
