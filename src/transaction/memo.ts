@@ -30,11 +30,19 @@ export function statedMemo(snapshot: Record<string, unknown>, path: string): Res
 }
 
 function typed(value: unknown, path: string): Result<Memo, AppError> {
+  const memo = normalMemo(value);
+  return memo === null ? err(invalidAt(path, `must be {type, data} with type ${MEMO_TYPES.join(", ")}`)) : ok(memo);
+}
+
+/**
+ * A stated memo `{type, data}` in the one spelling the envelope's memo has (type upper case, a hash
+ * as `0x` and lower-case hex), or null when it is not a memo of a known type.
+ */
+export function normalMemo(value: unknown): Memo | null {
   const parsed = typedMemo.safeParse(value);
-  const type = parsed.success ? parsed.data.type.toUpperCase() : "";
-  if (!parsed.success || !(MEMO_TYPES as readonly string[]).includes(type)) {
-    return err(invalidAt(path, `must be {type, data} with type ${MEMO_TYPES.join(", ")}`));
-  }
+  if (!parsed.success) return null;
+  const type = parsed.data.type.toUpperCase();
+  if (!(MEMO_TYPES as readonly string[]).includes(type)) return null;
   const data = type === "HASH" || type === "RETURN" ? `0x${parsed.data.data.replace(/^0x/i, "").toLowerCase()}` : parsed.data.data;
-  return ok({ type, data });
+  return { type, data };
 }

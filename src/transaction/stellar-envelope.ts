@@ -16,6 +16,7 @@ import type { ShapeContext } from "./shape.js";
 import { sameEndpoint, type StellarOperation } from "./stellar-operations.js";
 import { envelopeTransaction, type EnvelopeTransaction } from "./stellar-xdr.js";
 import { at } from "./transfer.js";
+import { normalMemo } from "./memo.js";
 
 /** What the body states about the transaction beside its operations; null or absent: not stated. */
 export interface Stated {
@@ -41,13 +42,10 @@ export function readEnvelope(base64: string, stated: Stated, path: string, ctx: 
 
 const INTEGER = /^[0-9]{1,20}$/;
 
-/** A memo `{type, data}` as the API writes it; hashes compare as hex, with or without `0x`, in any case. */
+/** A memo `{type, data}` as the API writes it, in memo.ts's one spelling: hashes compare as hex, with or without `0x`, in any case. */
 function sameMemo(stated: unknown, signed: EnvelopeTransaction["memo"]): boolean {
-  if (signed === null || typeof stated !== "object" || stated === null) return false;
-  const { type, data } = stated as { type?: unknown; data?: unknown };
-  if (typeof type !== "string" || typeof data !== "string" || type.toUpperCase() !== signed.type) return false;
-  const hex = (v: string) => v.replace(/^0x/i, "").toLowerCase();
-  return signed.type === "HASH" || signed.type === "RETURN" ? hex(data) === hex(signed.data) : data === signed.data;
+  const memo = normalMemo(stated);
+  return memo !== null && signed !== null && memo.type === signed.type && memo.data === signed.data;
 }
 
 /**
