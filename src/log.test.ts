@@ -45,6 +45,13 @@ describe("log lines", () => {
     expect(lines[0]).toMatchObject({ token: "[redacted]", headers: { authorization: "[redacted]" }, body: "[redacted]" });
   });
 
+  it("redact a request's headers two levels down, and keep the rest of the line", () => {
+    const { logger, lines } = capture();
+    logger.info({ req: { method: "POST", headers: { cookie: "s=t0ken", "x-service-signature": "c2ln", accept: "*/*" } } }, "request");
+    expect(JSON.stringify(lines)).not.toMatch(/t0ken|c2ln/);
+    expect(lines[0]).toMatchObject({ msg: "request", req: { method: "POST", headers: { cookie: "[redacted]", "x-service-signature": "[redacted]", accept: "*/*" } } });
+  });
+
   it("carry the request id a handler names, the one answered in X-Request-Id, after asynchronous work", async () => {
     const { logger, lines } = capture();
     const app = express();

@@ -5,7 +5,7 @@
  *
  * Never pass request bodies, tokens or key material here: bodies hold addresses and amounts and
  * belong in the audit row, not in logs. As a second line of defence the fields named in
- * REDACTED_PATHS are replaced by "[redacted]" whatever is passed.
+ * SECRET_FIELDS are replaced by "[redacted]" whatever is passed (log-redaction.ts).
  *
  * Lines go to file descriptor 1 through pino's asynchronous destination (sonic-boom, no worker
  * thread): a line is handed to the kernel without the event loop waiting for the write, and lines
@@ -16,6 +16,7 @@
  */
 import { pino, type DestinationStream, type LevelWithSilent } from "pino";
 import { isoTime } from "./iso-time.js";
+import { redactSecrets } from "./log-redaction.js";
 import { activeTraceIds } from "./telemetry/tracing.js";
 
 type Level = "debug" | "info" | "warn" | "error";
@@ -28,16 +29,6 @@ export interface Logger {
 }
 
 const LEVELS: readonly LevelWithSilent[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
-
-/** Field names that may hold a credential or a body, at the top level or one level down. */
-const SECRET_FIELDS = ["authorization", "cookie", "token", "password", "secret", "privateKeyPem", "databaseUrl", "webhookToken", "adminToken", "body"];
-export const REDACTED_PATHS = [
-  ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`]),
-  'headers["x-service-signature"]',
-  'req.headers["x-service-signature"]',
-  "req.headers.authorization",
-  "req.headers.cookie",
-];
 
 /** COUNTERSIGN_LOG_LEVEL, else LOG_LEVEL, else info; an unknown name is info too. */
 export function logLevelFrom(env: NodeJS.ProcessEnv): LevelWithSilent {
@@ -54,17 +45,16 @@ export function createLogger(options: { level?: Level; write?: (line: string) =>
       // pino's stdTimeFunctions.isoTime, with the faster formatter (src/iso-time.ts).
       timestamp: () => `,"time":"${isoTime(Date.now())}"`,
       formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
       // Fields passed by the caller win over these.
       mixin: () => activeTraceIds(),
     },
     destination,
   );
   return {
-    debug: (fields, msg) => log.debug(fields, msg),
-    info: (fields, msg) => log.info(fields, msg),
-    warn: (fields, msg) => log.warn(fields, msg),
-    error: (fields, msg) => log.error(fields, msg),
+    debug: (fields, msg) => log.debug(redactSecrets(fields), msg),
+    info: (fields, msg) => log.info(redactSecrets(fields), msg),
+    warn: (fields, msg) => log.warn(redactSecrets(fields), msg),
+    error: (fields, msg) => log.error(redactSecrets(fields), msg),
   };
 }
 
