@@ -13,11 +13,13 @@ import type { Outcome, PolicyBundle } from "../policy/types.js";
 import type { Transaction } from "../transaction/types.js";
 import { explain } from "./explanation.js";
 import { reviewFacts } from "./facts.js";
+import { approvalsNeeded, initiatorUnknown } from "./requirement.js";
 import { reviewStatus } from "./state.js";
 import { insertActions, type Requirement, type ReviewAction, type StoredReview } from "./store.js";
 import { NO_REVIEW, type ReviewFacts } from "./types.js";
 
 export const REVIEW_EXPIRED = "review expired";
+export const UNKNOWN_INITIATOR_NOTE = " (the body names no initiator: one approval more than the rule's quorum)";
 export const rejectedReason = (identity: string, comment: string) => `rejected in review by ${identity}: ${comment}`;
 
 export type ReviewGate =
@@ -50,12 +52,13 @@ export async function recordExpiry(trx: Db, review: StoredReview, now: Date): Pr
 }
 
 /** The defer rules that matched and ask for review: the requirements of a review opened now. */
-export function requirementsOf(bundle: PolicyBundle, outcome: Pick<Outcome, "decision" | "matched">): Requirement[] {
+export function requirementsOf(bundle: PolicyBundle, outcome: Pick<Outcome, "decision" | "matched">, initiator: string | null): Requirement[] {
   if (outcome.decision !== "defer") return [];
   const matched = new Set(outcome.matched.filter((m) => m.decision === "defer").map((m) => m.rule));
+  // The stored quorum is what the review's state counts to: one more when the initiator is unknown (requirement.ts).
   return bundle.rules.flatMap((rule) =>
     rule.review && matched.has(rule.id)
-      ? [{ rule: rule.id, group: rule.review.group, quorum: rule.review.quorum, expiresAfter: rule.review.expiresAfter }]
+      ? [{ rule: rule.id, group: rule.review.group, quorum: approvalsNeeded(rule.review.quorum, initiator), expiresAfter: rule.review.expiresAfter }]
       : [],
   );
 }
@@ -71,7 +74,7 @@ export interface OpeningDelivery {
 
 /** The review this deferring delivery opens, with its "opened" actions, or null when none is needed. */
 export function reviewOpening(d: OpeningDelivery): { review: StoredReview; actions: ReviewAction[] } | null {
-  const requirements = requirementsOf(d.bundle, d.outcome);
+  const requirements = requirementsOf(d.bundle, d.outcome, d.tx.initiator);
   if (requirements.length === 0) return null;
   const shortest = Math.min(...requirements.map((r) => d.bundle.rules.find((rule) => rule.id === r.rule)!.review!.expiresAfterSeconds));
   const review: StoredReview = {
@@ -94,7 +97,7 @@ export function reviewOpening(d: OpeningDelivery): { review: StoredReview; actio
     identity: null,
     action: "opened" as const,
     group,
-    comment: requirements.filter((r) => r.group === group).map((r) => `${r.rule}: ${r.quorum} of ${r.group}`).join("; "),
+    comment: requirements.filter((r) => r.group === group).map((r) => `${r.rule}: ${r.quorum} of ${r.group}`).join("; ") + (initiatorUnknown(d.tx.initiator) ? UNKNOWN_INITIATOR_NOTE : ""),
   }));
   return { review, actions };
 }

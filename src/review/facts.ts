@@ -4,7 +4,7 @@
  * bundle in force — a member of the group they approved for, and not the initiator.
  */
 import type { PolicyBundle } from "../policy/types.js";
-import { countingApprovers } from "./requirement.js";
+import { groupMembers, isInitiator, withoutInitiator } from "./requirement.js";
 import { normalIdentity, type ReviewFacts, type ReviewState } from "./types.js";
 
 export interface GroupApproval {
@@ -15,10 +15,14 @@ export interface GroupApproval {
 export function reviewFacts(bundle: PolicyBundle, state: ReviewState, approvals: readonly GroupApproval[], initiator: string | null): ReviewFacts {
   const approvers = new Set<string>();
   for (const a of approvals) {
-    for (const identity of countingApprovers(bundle, a.group, [a.identity], initiator)) approvers.add(identity);
+    const member = groupMembers(bundle, a.group).some((m) => m.identity === a.identity);
+    if (member && !isInitiator(bundle, a.identity, initiator)) approvers.add(a.identity);
   }
   const sorted = [...approvers].sort();
-  return { state, approvals: sorted.length, approvers: sorted };
+  // With the initiator unknown every member's approval is listed (any one may be the initiator's,
+  // none can be told apart), and `approvals` counts only those certain to be someone else's: a
+  // review requirement takes that worst case out once, from the listed approvers (requirement.ts).
+  return { state, approvals: withoutInitiator(bundle, sorted, initiator).length, approvers: sorted };
 }
 
 /** A policy test case's `approvals: [identity, ...]`: each counts for every group it is a member of. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { countingApprovers, isInitiator } from "./requirement.js";
+import type { PolicyBundle } from "../policy/types.js";
+import { reviewFacts } from "./facts.js";
+import { approvalsNeeded, countingApprovers, isInitiator } from "./requirement.js";
 
 const BOB_USER = "users/2d2e40r3";
 // Bob's platform user is declared in one group only; the ops group lists him plainly.
@@ -32,6 +34,34 @@ describe("the initiator, whichever group lists them", () => {
     expect(isInitiator(bundle, "bob@treasury.example", "users/someone-else")).toBe(false);
     expect(isInitiator(bundle, "alice@treasury.example", BOB_USER)).toBe(false);
     expect(isInitiator(bundle, "bob@treasury.example", null)).toBe(false);
-    expect(countingApprovers(bundle, "ops-approvers", ["bob@treasury.example", "dave@treasury.example"], null)).toEqual(["bob@treasury.example", "dave@treasury.example"]);
+  });
+});
+
+describe("an initiator the body does not name", () => {
+  it("could be any approver: the one that counts least is taken out, so a quorum needs one more", () => {
+    expect(countingApprovers(bundle, "ops-approvers", ["bob@treasury.example", "dave@treasury.example"], null)).toHaveLength(1);
+    expect(countingApprovers(bundle, "ops-approvers", ["dave@treasury.example"], "")).toEqual([]);
+    expect(approvalsNeeded(2, null)).toBe(3);
+    expect(approvalsNeeded(2, BOB_USER)).toBe(2);
+  });
+
+  it("could be a platform user the bundle gives two identities: both are taken out", () => {
+    const shared = {
+      reviewers: {
+        ops: [
+          { identity: "erin@treasury.example", user: "users/ops-desk" },
+          { identity: "frank@treasury.example", user: "users/ops-desk" },
+          { identity: "gina@treasury.example", user: null },
+        ],
+      },
+    };
+    const all = ["erin@treasury.example", "frank@treasury.example", "gina@treasury.example"];
+    expect(countingApprovers(shared, "ops", all, null)).toEqual(["gina@treasury.example"]);
+  });
+
+  it("leaves the facts listing every member's approval, and counting only those certain to be another's", () => {
+    const policy = { ...bundle, rules: [] } as unknown as PolicyBundle;
+    const facts = reviewFacts(policy, "open", [{ identity: "bob@treasury.example", group: "ops-approvers" }, { identity: "dave@treasury.example", group: "ops-approvers" }], null);
+    expect(facts).toEqual({ state: "open", approvals: 1, approvers: ["bob@treasury.example", "dave@treasury.example"] });
   });
 });

@@ -3,6 +3,12 @@
  * bundle and the facts, so `explain`, `policy check` and replays of recorded facts agree with the
  * webhook: at least `quorum` distinct members of the rule's group among `review.approvers`, none of
  * them the transaction's initiator.
+ *
+ * A body need not name its initiator (the reference shape has no `request.initiator`). Then any
+ * approver may be the initiator, and none can be refused for it: the approvals that count are
+ * those left after taking out the most that one platform user could be (one approver, unless the
+ * bundle gives several identities the same user). So such a review needs one approval more than
+ * the rule's quorum (`approvalsNeeded`), never fewer valid ones.
  */
 import type { Facts } from "../facts/types.js";
 import type { PolicyBundle, Rule } from "../policy/types.js";
@@ -26,12 +32,42 @@ export function groupMembers(bundle: Pick<PolicyBundle, "reviewers">, group: str
   return Object.hasOwn(groups, group) ? (groups[group] ?? []) : [];
 }
 
-/** The approvers that count for a group: its members, without the initiator. */
+export function initiatorUnknown(initiator: string | null): boolean {
+  return initiator === null || initiator.trim() === "";
+}
+
+/** The approvals a requirement needs: its quorum, and one more when the initiator is unknown. */
+export function approvalsNeeded(quorum: number, initiator: string | null): number {
+  return initiatorUnknown(initiator) ? quorum + 1 : quorum;
+}
+
+/** The approvers that count for a group: its members, without the initiator (or, unknown, without the worst case of one). */
 export function countingApprovers(bundle: Pick<PolicyBundle, "reviewers">, group: string, approvers: readonly string[], initiator: string | null): string[] {
   const wanted = new Set(approvers.map(normalIdentity));
-  return groupMembers(bundle, group)
-    .filter((m) => wanted.has(m.identity) && !isInitiator(bundle, m.identity, initiator))
-    .map((m) => m.identity);
+  const members = [...new Set(groupMembers(bundle, group).filter((m) => wanted.has(m.identity)).map((m) => m.identity))];
+  return withoutInitiator(bundle, members, initiator);
+}
+
+/** `identities` without the initiator; with the initiator unknown, without the most that one platform user could be. */
+export function withoutInitiator(bundle: Pick<PolicyBundle, "reviewers">, identities: readonly string[], initiator: string | null): string[] {
+  const excluded = initiatorUnknown(initiator) ? worstCaseInitiator(bundle, identities) : initiator;
+  return identities.filter((identity) => !isInitiator(bundle, identity, excluded));
+}
+
+/** Of the platform users the approvers could be, the one that is the most of them; null when none. */
+function worstCaseInitiator(bundle: Pick<PolicyBundle, "reviewers">, identities: readonly string[]): string | null {
+  const declared = Object.values(bundle.reviewers ?? {}).flat();
+  const candidates = new Set(identities.flatMap((identity) => [
+    `users/${identity}`,
+    ...declared.filter((m) => m.identity === identity && m.user).map((m) => m.user!.toLowerCase()),
+  ]));
+  let worst: string | null = null;
+  let most = 0;
+  for (const user of candidates) {
+    const count = identities.filter((identity) => isInitiator(bundle, identity, user)).length;
+    if (count > most) [worst, most] = [user, count];
+  }
+  return worst;
 }
 
 export function reviewMet(bundle: PolicyBundle, rule: Rule, facts: Facts): boolean {

@@ -8,10 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPending } from "../../src/audit/sealer.js";
 import { verifyChain } from "../../src/audit/verify.js";
 import { assetTransfer, ETH } from "../support/bodies.js";
-import { ADMIN_TOKEN, ALICE, AUDIENCE, api, approve, BOB, CAROL, MALLORY, reject, reviewPath, startReviewWorld, WEBHOOK_TOKEN, type ReviewWorld } from "./support.js";
+import { ADMIN_TOKEN, ALICE, AUDIENCE, api, approve, BOB, CAROL, INITIATED_BY_SERVICE, MALLORY, reject, reviewPath, startReviewWorld, WEBHOOK_TOKEN, type ReviewWorld } from "./support.js";
 
-/** 10 ETH between two wallets of the vault: the example policy's eth-review-threshold defers it. */
-const largeTransfer = (extra: Record<string, unknown> = {}) => ({ ...assetTransfer({ amount: "10", asset: ETH }), ...extra });
+/**
+ * 10 ETH between two wallets of the vault: the example policy's eth-review-threshold defers it.
+ * Initiated by a service account that is no reviewer; a body naming no initiator needs one more approval.
+ */
+const largeTransfer = (extra: Record<string, unknown> = {}) => ({ ...assetTransfer({ amount: "10", asset: ETH }), ...INITIATED_BY_SERVICE, ...extra });
 
 describe("human review of a deferred transfer, over HTTP", () => {
   let w: ReviewWorld;
@@ -148,6 +151,27 @@ describe("human review of a deferred transfer, over HTTP", () => {
     await approve(w, body.name, alice);
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
     expect((await actions(body.name)).map((a) => a.identity)).toEqual([null, ALICE]);
+  });
+
+  it("a body naming no initiator needs one approval more than the quorum: the initiator could be any approver", async () => {
+    // The reference shape has no request.initiator. Bob may have initiated this one himself; no
+    // approval can be refused for it, so two approvals are not enough, whoever gave them.
+    const body = largeTransfer({ request: undefined });
+    await deferred(body);
+    const opened = await api(w.service, "GET", reviewPath(body.name), alice);
+    expect(opened.body).toMatchObject({ state: "open", requirements: [{ rule: "eth-review-threshold", group: "treasury-approvers", quorum: 3 }] });
+    expect((await approve(w, body.name, bob)).body.state).toBe("open");
+    expect((await approve(w, body.name, alice)).body.state).toBe("open");
+    expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+    const third = await approve(w, body.name, carol);
+    expect(third.body.state).toBe("approved");
+    expect((await w.cosigner.deliver(body)).verdict).toBe("signed");
+    expect((await actions(body.name)).map((a) => [a.action, a.comment])).toEqual([
+      ["opened", "eth-review-threshold: 3 of treasury-approvers (the body names no initiator: one approval more than the rule's quorum)"],
+      ["approved", null],
+      ["approved", null],
+      ["approved", null],
+    ]);
   });
 
   it("an initiator named users/<identity> cannot approve either", async () => {

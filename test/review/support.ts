@@ -13,6 +13,8 @@ export const ALICE = "alice@treasury.example";
 export const BOB = "bob@treasury.example"; // users/2d2e40r3 on the platform
 export const CAROL = "carol@treasury.example";
 export const MALLORY = "mallory@treasury.example";
+/** A service account that is no reviewer: bodies naming it as initiator need the rule's quorum, no more. */
+export const INITIATED_BY_SERVICE = { request: { initiator: "users/payout-service@treasury.example" } };
 
 export type Service = Awaited<ReturnType<typeof startTestService>>;
 
