@@ -35,6 +35,7 @@ import { reportedFailure } from "./reported-failure.js";
 import { withDecisionSession, type DecisionSession, type ReadResult } from "./session.js";
 import { readArgs, totalsRead, writeArgs } from "./session-args.js";
 import { shadowBundle, shadowOutcome, shadowQueries } from "./shadow.js";
+import { unknownSourceHold, type UnknownSource } from "./unknown-source.js";
 import { verifyClaims, type ClaimCheck } from "./verify-claims.js";
 
 export const CONFLICTING_SNAPSHOT = "conflicting snapshot";
@@ -50,7 +51,7 @@ export interface Decided {
   policyDigest: string;
   matchedRules: RuleMatch[];
   /** Set when the defer came from outside the policy (telemetry tells the causes apart). */
-  deferCause?: "address_book_stale" | "asset_decimals_unknown";
+  deferCause?: "address_book_stale" | "asset_decimals_unknown" | "source_wallet_unknown";
 }
 
 export interface Unavailable {
@@ -84,14 +85,15 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       // Known before any lock: why this delivery cannot be evaluated, if it cannot.
       const stale = deps.addressBook.staleReason(addressBook, now);
       const tooMany = windowGroupCapReason(plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS);
-      const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null;
+      const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook);
+      const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || unknownSource !== null;
       const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, review: null, opened };
       return withDecisionSession(deps.db, deadline, async (session) => {
         const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
         // A decided name is answered as decided, whatever the copy learned since; otherwise a body
         // the facts contradict is refused (400) and nothing is written.
         if (claims.kind === "refused" && !read.final) return { kind: "refused", error: claims.error } satisfies Refused;
-        const step = await nextStep(record, read, { claims, stale, tooMany });
+        const step = await nextStep(record, read, { claims, stale, tooMany, unknownSource });
         return write(session, record, step);
       });
     });
@@ -140,10 +142,12 @@ interface Held {
   stale: string | null;
   /** The transaction touches more window groups than COUNTERSIGN_MAX_WINDOW_GROUPS. */
   tooMany: string | null;
+  /** A source given as a raw address whose wallet is not known, under a window grouped by source wallet. */
+  unknownSource: UnknownSource | null;
 }
 
 /** From what the read found (under the name's lock), in the order CONTRACT.md gives. */
-async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany }: Held): Promise<Step> {
+async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany, unknownSource }: Held): Promise<Step> {
   if (read.final) return repeat(r, toFinalDecision(read.final as Parameters<typeof toFinalDecision>[0]));
   const { tx, now } = r.situation;
   const review = read.review ? toReview(read.review as ReviewRow) : undefined;
@@ -154,6 +158,8 @@ async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany
   if (stale !== null) return outright(r, "defer", stale, "address_book_stale");
   if (claims.kind === "unknown") return outright(r, "defer", claims.reason, "asset_decimals_unknown");
   if (tooMany !== null) return outright(r, "deny", tooMany);
+  if (unknownSource?.decision === "defer") return outright(r, "defer", unknownSource.reason, "source_wallet_unknown");
+  if (unknownSource) return outright(r, "deny", unknownSource.reason);
   r.review = gate.review;
   return evaluateStep({ ...r, situation: { ...r.situation, review: gate.facts } }, totalsRead(read, r.queries));
 }

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CosignerSimulator } from "../support/cosigner.js";
 import { HOT_WALLET, USDC, VAULT, transactionName } from "../support/bodies.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { fakeData } from "../support/fake-custody-api.js";
 import { startTestService, writeBundle } from "../support/service.js";
+import { startSyncedCustody, type SyncedCustody } from "../support/synced-custody.js";
 
 const POLICY = `
 version: "payloads-test.1"
@@ -31,6 +33,7 @@ rules:
 `;
 
 const DEST = "0x52908400098527886E0F7030069857D2E4169EE7";
+const HOT_ADDRESS = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
 const SENDER = "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
 const STELLAR_USDC = "USDC-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
 
@@ -43,7 +46,7 @@ function usdcTransfer(amount: string, top: Record<string, unknown> = {}) {
     state: "AWAITING_SIGNATURE",
     network: "networks/ethereum-mainnet",
     request: { sourceWallet: HOT_WALLET, initiator: "users/ops@example.com" },
-    transfers: [{ sourceAddress: { value: "0x8ba1f109551bD432803012645Ac136ddd64DBA72" }, destinationAddress: { value: DEST }, amount, asset: USDC }],
+    transfers: [{ sourceAddress: { value: HOT_ADDRESS }, destinationAddress: { value: DEST }, amount, asset: USDC }],
     ...top,
   };
 }
@@ -85,13 +88,23 @@ describe("co-signer webhook: payloads fail closed (issue 8)", () => {
   let service: Awaited<ReturnType<typeof startTestService>>;
   let cosigner: CosignerSimulator;
 
+  let custody: SyncedCustody;
+
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY) });
+    // The synced copy of the vault's wallets names the owners of the raw source addresses: a
+    // window grouped by source wallet judges a raw address only once it does (unknown-source.ts).
+    custody = await startSyncedCustody(VAULT.slice("vaults/".length), [
+      fakeData.wallet(VAULT.slice("vaults/".length), HOT_WALLET.split("/").at(-1)!, [{ id: "a0", address: HOT_ADDRESS, network: "networks/ethereum-mainnet" }]),
+      fakeData.wallet(VAULT.slice("vaults/".length), "stellar01", [{ id: "a0", address: SENDER, network: "networks/stellar-mainnet" }]),
+    ]);
+    service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY), env: custody.env });
+    expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
     cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
   });
   afterAll(async () => {
     await service?.stop();
+    await custody?.close();
     await tdb?.drop();
   });
 

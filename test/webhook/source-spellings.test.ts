@@ -1,0 +1,98 @@
+/**
+ * One wallet, one window, however the body spells its source. The custody API lets an initiator
+ * name a source as the wallet or as its raw address; a window grouped by source wallet must charge
+ * both to the same group, or each spelling gets the whole limit (an adversarial review signed
+ * 100 ETH out of one wallet in a day against the example's 50 this way). Through the webhook of the
+ * real service with the example policy, on a Postgres server: with address-book sync, a raw address
+ * is charged to the wallet the synced copy gives it, and one the copy does not know is deferred
+ * until it does; without sync, a raw source address is denied (src/decision/unknown-source.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assetTransfer, COLD_WALLET, ETH, HOT_WALLET, VAULT } from "../support/bodies.js";
+import { CosignerSimulator } from "../support/cosigner.js";
+import { fakeData } from "../support/fake-custody-api.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { startTestService } from "../support/service.js";
+import { startSyncedCustody, type SyncedCustody } from "../support/synced-custody.js";
+
+const VAULT_ID = VAULT.slice("vaults/".length);
+const ETH_NETWORK = "networks/ethereum-mainnet";
+const HOT_ADDRESS = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
+const COLD_ADDRESS = `0x${"c0".repeat(20)}`;
+const NEW_ADDRESS = `0x${"5e".repeat(20)}`;
+const DAILY_LIMIT = "At most 50 ETH may leave a wallet in 24 hours";
+const walletOf = (name: string, address: string) => fakeData.wallet(VAULT_ID, name.split("/").at(-1)!, [{ id: "a0", address, network: ETH_NETWORK }]);
+const eth = (amount: string, source: string) => assetTransfer({ amount, asset: ETH, source, destination: COLD_WALLET });
+
+describe("a source spelt as a raw address, with address-book sync", () => {
+  let tdb: TestDatabase;
+  let custody: SyncedCustody;
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  let cosigner: CosignerSimulator;
+  const sync = async () => expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    custody = await startSyncedCustody(VAULT_ID, [walletOf(HOT_WALLET, HOT_ADDRESS), walletOf(COLD_WALLET, COLD_ADDRESS)]);
+    service = await startTestService({ database: tdb.handle, env: custody.env });
+    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+    await sync();
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await custody?.close();
+    await tdb?.drop();
+  });
+
+  it("is charged to the wallet the synced copy gives it: both spellings share one daily window", async () => {
+    for (let i = 0; i < 10; i++) expect((await cosigner.deliver(eth("5", HOT_WALLET))).verdict).toBe("signed");
+    for (const spelling of [HOT_ADDRESS, HOT_ADDRESS.toLowerCase(), HOT_WALLET]) {
+      const next = await cosigner.deliver(eth("5", spelling));
+      expect(next.verdict).toBe("canceled");
+      expect(next.body).toMatchObject({ reasons: [DAILY_LIMIT] });
+    }
+  });
+
+  it("that the synced copy does not know yet is deferred, not charged to a group of its own, and judged once a sync knows it", async () => {
+    const body = eth("1", NEW_ADDRESS);
+    const first = await cosigner.deliver(body);
+    expect(first).toMatchObject({ verdict: "pending", status: 503 });
+    expect((first.body as { error: { reasons: string[] } }).error.reasons).toEqual([
+      `source ${NEW_ADDRESS} is not a wallet of ${VAULT} in the synced copy yet: a window groups by source wallet`,
+    ]);
+    custody.api.setWallets(VAULT_ID, [walletOf(HOT_WALLET, HOT_ADDRESS), walletOf(COLD_WALLET, COLD_ADDRESS), walletOf(`${VAULT}/wallets/new01`, NEW_ADDRESS)]);
+    await sync();
+    expect((await cosigner.deliver(body)).verdict).toBe("signed");
+    const charged = await tdb.handle.db.selectFrom("velocity_charges").innerJoin("velocity_groups", "velocity_groups.group_hash", "velocity_charges.group_hash")
+      .select("velocity_groups.group_key").where("transaction_name", "=", body.name).execute();
+    expect(charged.map((c) => c.group_key).sort()).toEqual([
+      JSON.stringify([["sourceWallet", ["wallet", `${VAULT}/wallets/new01`]], ["asset", ETH]]),
+      JSON.stringify([["sourceWallet", ["wallet", `${VAULT}/wallets/new01`]]]),
+    ]);
+  });
+});
+
+describe("a source spelt as a raw address, without address-book sync", () => {
+  let tdb: TestDatabase;
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  let cosigner: CosignerSimulator;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    service = await startTestService({ database: tdb.handle });
+    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  it("is denied, naming why, while the wallet's name is signed", async () => {
+    const raw = await cosigner.deliver(eth("1", HOT_ADDRESS));
+    expect(raw.verdict).toBe("canceled");
+    expect(raw.body).toMatchObject({
+      reasons: [`source ${HOT_ADDRESS} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead`],
+    });
+    expect((await cosigner.deliver(eth("1", HOT_WALLET))).verdict).toBe("signed");
+  });
+});
