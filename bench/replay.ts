@@ -38,7 +38,7 @@ function candidateDir(policies: string): string {
   cpSync(policies, dir, { recursive: true });
   const file = path.join(dir, "policy.yaml");
   const text = readFileSync(file, "utf8");
-  const lowered = text.replace('{">": [{"var": "transfer.amount"}, "5"]}', '{">": [{"var": "transfer.amount"}, "2.5"]}');
+  const lowered = text.replace('{">": [{"var": "transfer.assetTotal"}, "5"]}', '{">": [{"var": "transfer.assetTotal"}, "2.5"]}');
   if (lowered === text) throw new Error("bench: the example policy's ETH review threshold was not found");
   writeFileSync(file, lowered.replace(/^version: .*$/m, 'version: "bench-candidate"'));
   return dir;
@@ -66,7 +66,8 @@ async function seed(db: Db, live: PolicyBundle, rows: number, start: Date, templ
       select gen_random_uuid(), ${start}::timestamptz + make_interval(secs => i * 0.5),
         'vaults/bench/transactions/r' || i, 'vaults/bench', 'allow', true, 200, false,
         ${live.version}, ${live.digest}, '[{"rule":"trusted-destination","decision":"allow","transfer":0}]', '[]',
-        jsonb_set(${JSON.stringify(template)}::jsonb, '{0,transfer,amount}', to_jsonb(trim_scale(((i % 500) + 1)::numeric / 100)::text)),
+        jsonb_set(jsonb_set(${JSON.stringify(template)}::jsonb, '{0,transfer,amount}', to_jsonb(trim_scale(((i % 500) + 1)::numeric / 100)::text)),
+          '{0,transfer,assetTotal}', to_jsonb(trim_scale(((i % 500) + 1)::numeric / 100)::text)),
         '{}', md5(i::text), 'bench', 1, ${JSON.stringify(live.windows)}::jsonb
       from generate_series(${first}::int, ${last}::int) as i`.execute(db);
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { notConfiguredView, type AddressBookView, type OwnWalletAddress } from "../addressbook/types.js";
 import type { WindowSpec } from "../policy/types.js";
-import { EVM_DEST, VAULT, WALLET, apiBody, apiTransfer, assetTransferBody, example, stellarBody, stellarPayment } from "../transaction/test-bodies.js";
+import { EVM_DEST, USDC_ETH, VAULT, WALLET, apiBody, apiTransfer, assetTransferBody, example, stellarBody, stellarPayment } from "../transaction/test-bodies.js";
 import { buildFacts } from "./build.js";
 import { tx, view } from "./test-views.js";
 import type { Facts } from "./types.js";
@@ -52,6 +52,7 @@ describe("buildFacts: the whole document", () => {
         assetStandard: "erc20",
         amount: "2500.125",
         rawAmount: null,
+        assetTotal: "2500.125",
         source: { value: WALLET, kind: "wallet", wallet: WALLET, address: null, internal: true },
         destination: {
           value: EVM_DEST,
@@ -88,6 +89,16 @@ describe("buildFacts: the whole document", () => {
       [0, "1.2345678", 2],
       [1, null, 2],
     ]);
+  });
+
+  it("assetTotal: what the whole transaction moves of each transfer's asset, however spelt; unknown when one amount is", () => {
+    const usdcUpper = USDC_ETH.replace(/0x[0-9a-f]+$/, (contract) => `0x${contract.slice(2).toUpperCase()}`);
+    const batch = apiBody([apiTransfer({ amount: "3" }), apiTransfer({ amount: "2.5", asset: usdcUpper }), apiTransfer({ amount: "1", asset: "assets/native.ethereum-mainnet" })], { subType: "BATCH_TRANSFER" });
+    expect(facts(batch).map((f) => [f.transfer?.amount, f.transfer?.assetTotal])).toEqual([["3", "5.5"], ["2.5", "5.5"], ["1", "1"]]);
+    // A SEP-41 payment has no whole-unit amount: its asset's total is unknown, the other asset's is not.
+    expect(facts(example("stellar-two-payments")).map((f) => [f.transfer?.amount, f.transfer?.assetTotal])).toEqual([["1.2345678", "1.2345678"], [null, null]]);
+    const twoOfOne = stellarBody([stellarPayment("1"), stellarPayment("2")]);
+    expect(facts(twoOfOne).map((f) => f.transfer?.assetTotal)).toEqual(["0.0000003", "0.0000003"]);
   });
 
   it("is JSON through and through (stored verbatim in the audit row)", () => {

@@ -33,7 +33,7 @@ const tx = object<TxFacts>({
 });
 
 const transfer = object<TransferFacts>({
-  index: value, network: value, asset: value, assetStandard: value, amount: value, rawAmount: value,
+  index: value, network: value, asset: value, assetStandard: value, amount: value, rawAmount: value, assetTotal: value,
   source: object<EndpointFacts>(endpointFields),
   destination: object<DestinationFacts>({
     ...endpointFields,

@@ -2,7 +2,9 @@
  * The transaction and transfer parts of the facts document (CONTRACT.md section 4): endpoints
  * resolved against the vault's own wallets and address book. Pure.
  */
+import Big from "big.js";
 import type { AddressBookView } from "../addressbook/types.js";
+import { assetIdentity } from "../transaction/assets.js";
 import { vaultOf } from "../transaction/endpoint.js";
 import type { Endpoint, Transaction, Transfer } from "../transaction/types.js";
 import { findAddressBookEntry, findOwnAddress, isInternalWallet, viewForVault } from "./address-book.js";
@@ -50,10 +52,27 @@ function withUnownedChange(tx: Transaction, view: AddressBookView): string[] {
  */
 export function buildTransferFacts(tx: Transaction, addressBook: AddressBookView): TransferFacts[] {
   const view = viewForVault(addressBook, tx.vault);
-  return tx.transfers.map((t) => transferFacts(t, tx, view));
+  const totals = assetTotals(tx.transfers);
+  return tx.transfers.map((t) => transferFacts(t, tx, view, totals.get(identityOf(t)) ?? null));
 }
 
-function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView): TransferFacts {
+const identityOf = (t: Transfer): string => assetIdentity(t.asset, t.assetStandard, t.network);
+/** A private big.js configuration, as in velocity.ts: strict, the global one left alone. */
+const Dec = Big();
+Dec.strict = true;
+
+/** Each asset's total over the transaction's transfers; null for an asset one of whose transfers has no whole-unit amount. */
+function assetTotals(transfers: readonly Transfer[]): Map<string, string | null> {
+  const sums = new Map<string, Big.Big | null>();
+  for (const t of transfers) {
+    const key = identityOf(t);
+    const sum = sums.has(key) ? sums.get(key)! : new Dec("0");
+    sums.set(key, sum === null || t.amount === null ? null : sum.plus(t.amount));
+  }
+  return new Map([...sums].map(([key, sum]) => [key, sum === null ? null : sum.toFixed()]));
+}
+
+function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView, assetTotal: string | null): TransferFacts {
   const vault = tx.vault;
   return {
     index: t.index,
@@ -62,6 +81,7 @@ function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView): Tra
     assetStandard: t.assetStandard,
     amount: t.amount,
     rawAmount: t.rawAmount,
+    assetTotal,
     // A muxed source spends from its base account: the wallet that owns that account.
     source: endpointFacts(t.source, t.network, vault, view, tx.sourceWallet, stellarBaseAccount),
     destination: destinationFacts(t.destination, t.network, vault, view),

@@ -59,6 +59,12 @@ export interface TransferFacts {
   assetStandard: AssetStandard;
   amount: string | null;
   rawAmount: string | null;
+  /**
+   * The whole transaction's amount of this transfer's asset (however each transfer spelt it): the
+   * sum of `amount` over its transfers of that asset, so that a batch of small transfers is judged
+   * by what it moves in all. Null when one of them has no whole-unit amount (SEP-41).
+   */
+  assetTotal: string | null;
   source: EndpointFacts;
   destination: DestinationFacts;
   sponsor: string | null;

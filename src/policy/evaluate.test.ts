@@ -27,6 +27,7 @@ function transfer(index: number, amount: string | null, inAddressBook = true): T
     assetStandard: "native",
     amount,
     rawAmount: null,
+    assetTotal: amount,
     source: { ...endpoint, kind: "wallet", value: "vaults/v1/wallets/w1", wallet: "vaults/v1/wallets/w1", address: null, internal: true },
     destination: { ...endpoint, inAddressBook, addressBook: null },
     sponsor: null,

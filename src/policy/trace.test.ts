@@ -26,7 +26,7 @@ function facts(amountAfter: string | null): Facts {
       initiator: null, designatedSigners: ["a", "b"], transferCount: 1, payloads: [], tokenAllowances: [], authorizations: [], memo: null,
     },
     transfer: {
-      index: 0, network: "ethereum-mainnet", asset: "assets/native.ethereum-mainnet", assetStandard: "native", amount: "500", rawAmount: null,
+      index: 0, network: "ethereum-mainnet", asset: "assets/native.ethereum-mainnet", assetStandard: "native", amount: "500", rawAmount: null, assetTotal: "500",
       source: { value: "vaults/v1/wallets/w1", kind: "wallet", wallet: "vaults/v1/wallets/w1", address: null, internal: true },
       destination: { value: "0x1111111111111111111111111111111111111111", kind: "address", wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, inAddressBook: true, addressBook: null },
       sponsor: null,
@@ -111,7 +111,9 @@ describe("explain with operand values", () => {
       rules: [{ id: "big", decision: "defer", reason: null, when: { ">": [{ var: "transfer.amount" }, "100"] }, review } as Rule],
       reviewers: { treasury: [{ identity: "alice@example.com", user: null }] },
     };
-    const f = { ...facts("1"), review: { state: "open" as const, approvals: 1, approvers: ["alice@example.com"] } };
+    // An initiator the body names, who is not alice: with none named, one approval more is needed.
+    const initiated = facts("1");
+    const f = { ...initiated, tx: { ...initiated.tx, initiator: "users/ops@example.com" }, review: { state: "open" as const, approvals: 1, approvers: ["alice@example.com"] } };
     const outcome = evaluate(b, [f], { trace: true });
     expect(outcome.matched).toEqual([]);
     expect(outcome.evaluations[0]!.rules![0]).toMatchObject({ result: "not matched", matched: false, reviewMet: true, comparisons: [{ text: "transfer.amount = 500 > 100", result: true }] });

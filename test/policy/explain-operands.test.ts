@@ -60,7 +60,7 @@ describe("explain with operand values", () => {
     const rules = answer.evaluations[0]!.rules!;
     expect(rules.find((r) => r.rule === "usdc-review-threshold")).toMatchObject({
       result: "not matched",
-      comparisons: [{ text: "transfer.amount = 9000 > 10000", result: false }],
+      comparisons: [{ text: "transfer.assetTotal = 9000 > 10000", result: false }],
     });
   });
 

@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPending } from "../../src/audit/sealer.js";
 import { verifyChain } from "../../src/audit/verify.js";
-import { assetTransfer, ETH } from "../support/bodies.js";
+import { assetTransfer, COLD_WALLET, ETH, HOT_WALLET } from "../support/bodies.js";
 import { ADMIN_TOKEN, ALICE, AUDIENCE, api, approve, BOB, CAROL, INITIATED_BY_SERVICE, MALLORY, reject, reviewPath, startReviewWorld, WEBHOOK_TOKEN, type ReviewWorld } from "./support.js";
 
 /**
@@ -295,6 +295,19 @@ describe("human review of a deferred transfer, over HTTP", () => {
     const path = await fetch(`${w.service.url}/v1/vaults/%E0%A4/transactions/x/review`, { headers: { authorization: `Bearer ${alice}` } });
     expect(path.status).toBe(400);
     expect(await path.json()).toMatchObject({ error: { code: "INVALID_REQUEST", message: "request path has malformed percent-encoding" } });
+  });
+
+  it("a batch of small transfers that moves more than 5 ETH in all waits for review like one large transfer", async () => {
+    // Ten 5 ETH legs: none above the threshold alone; an adversarial review had this signed at once.
+    // From a wallet of its own, whose daily window the other cases here have not spent.
+    const batch = {
+      ...INITIATED_BY_SERVICE,
+      name: largeTransfer().name,
+      details: { assetBatchTransfer: { asset: ETH, source: `${HOT_WALLET}b`, destinations: Array.from({ length: 10 }, () => ({ destination: COLD_WALLET, amount: "5" })) } },
+    };
+    await deferred(batch);
+    const opened = await api(w.service, "GET", reviewPath(batch.name), alice);
+    expect(opened.body).toMatchObject({ state: "open", requirements: [{ rule: "eth-review-threshold", quorum: 2 }] });
   });
 
   it("a small transfer opens no review", async () => {

@@ -475,10 +475,17 @@ export function examplePolicyAllows(reading: Reading, view: AddressBookView): st
   if (reading.transfers.length === 0) return "no transfers";
   const sums = new Map<string, Big>();
   const counts = new Map<string, number>();
+  // The review thresholds apply to what the whole transaction moves of each asset.
+  const assetTotals = new Map<string, Big | null>();
+  for (const t of reading.transfers) {
+    const total = assetTotals.has(t.asset) ? assetTotals.get(t.asset)! : new Dec(0);
+    assetTotals.set(t.asset, total === null || t.amount === null ? null : total.plus(t.amount));
+  }
   for (const t of reading.transfers) {
     const usdc = USDC.has(t.asset);
     if (!usdc && t.asset !== ETH) return `asset ${t.asset} not listed`;
-    if (t.amount === null || t.amount.gt(usdc ? 10_000 : 5)) return "above the review threshold";
+    const total = assetTotals.get(t.asset);
+    if (t.amount === null || !total || total.gt(usdc ? 10_000 : 5)) return "above the review threshold";
     if (!trusted(t, reading.vault, view)) return `destination ${t.destination} not trusted`;
     const key = `${t.source}\u0000${usdc ? "usdc" : "eth"}`;
     sums.set(key, (sums.get(key) ?? new Dec(0)).plus(t.amount));
