@@ -1,6 +1,7 @@
 /**
  * What an event makes countersign do, decided from the event alone:
- * - a transaction that ended in failure frees the velocity it was charged (`void-charges`);
+ * - a transaction that ended in a failure it can never execute after frees the velocity it was
+ *   charged (`void-charges`; VOIDING_STATES);
  * - a new wallet or wallet address changes which destinations are internal (`resync-wallets`).
  * Everything else (TEST, TRANSACTION_CREATED, other states, AML results, unknown types) is only
  * stored. The callbacks must be idempotent: an effect runs at least once per event, and more
@@ -22,6 +23,18 @@ export const FAILED_TRANSACTION_STATES: ReadonlySet<string> = new Set([
   "REPLACED",
 ]);
 
+/**
+ * The failures that free the room a transaction took in the velocity windows: those whose
+ * signature can never execute. DECLINED, DECLINED_BY_AML_POLICY and CANCELED come before signing;
+ * FAILED is a failure on chain, its nonce spent. DROPPED, EXPIRED and REPLACED are failures too (a
+ * later delivery is denied), but they can come after signing while the signature is still good: a
+ * dropped transaction can be rebroadcast by anyone who saw it in the mempool, a replaced one mined
+ * if its replacement is not, and the reference does not say when a transaction expires. Freeing
+ * their room would let the same wallet sign again while the first payment may still land, so their
+ * charges stay; an operator who knows a signature is dead voids them with `countersign velocity void`.
+ */
+export const VOIDING_STATES: ReadonlySet<string> = new Set(["CANCELED", "FAILED", "DECLINED", "DECLINED_BY_AML_POLICY"]);
+
 const WALLET_EVENTS: ReadonlySet<string> = new Set(["WALLET_CREATED", "WALLET_ADDRESS_CREATED"]);
 
 export interface EventEffectHandlers {
@@ -38,7 +51,7 @@ export interface EventEffect {
 
 /** The effect of an event, or null. parseEvent has already checked the fields read here. */
 export function effectOf(event: PlatformEvent): EventEffect | null {
-  if (event.type === "TRANSACTION_STATE_UPDATED" && event.newState && FAILED_TRANSACTION_STATES.has(event.newState)) {
+  if (event.type === "TRANSACTION_STATE_UPDATED" && event.newState && VOIDING_STATES.has(event.newState)) {
     const { resource, newState } = event;
     if (resource === null) return null;
     return { name: "void-charges", run: (h) => h.onTransactionFailed(resource, newState) };

@@ -99,6 +99,20 @@ describe("events end to end: a CANCELED transaction frees its window room", () =
     expect((await cosigner.deliver(assetTransfer({ amount: "60" }))).verdict).toBe("canceled");
   });
 
+  it.each(["DROPPED", "REPLACED", "EXPIRED"])("a %s transaction keeps its room: its signature may still be mined", async (state) => {
+    // A wallet of its own, so that the window holds this transaction's charge alone.
+    const source = `vaults/5c3f1a2b9d7e/wallets/${state.toLowerCase()}01`;
+    const first = assetTransfer({ amount: "60", source });
+    expect((await cosigner.deliver(first)).verdict).toBe("signed");
+    const event = stateUpdated(first.name, state);
+    expect(await postDelivery(eventsUrl, await signedDelivery(event))).toEqual({ status: 200, body: { received: true, duplicate: false } });
+    expect(await countRows("event_effects", "event_id", event.id)).toBe(0);
+    const charges = await db().selectFrom("velocity_charges").select("voided_at").where("transaction_name", "=", first.name).execute();
+    expect(charges.map((c) => c.voided_at)).toEqual([null]);
+    const next = await cosigner.deliver(assetTransfer({ amount: "60", source }));
+    expect(next.body).toMatchObject({ signTransaction: false, reasons: [DAILY_LIMIT_REASON] });
+  });
+
   it("the decision and the CANCELED state of a transaction join in SQL", async () => {
     expect(canceledName).toBeDefined();
     const { rows } = await sql<{ decision: string; replayed: boolean; state: string; event_type: string }>`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FAILED_TRANSACTION_STATES } from "../../src/events/effects.js";
+import { VOIDING_STATES } from "../../src/events/effects.js";
 import { postDelivery, sendEvent, signedDelivery } from "../support/event-sender.js";
 import { eventId, stateUpdated, walletAddressCreated, eventsSuite } from "./harness.js";
 
@@ -21,12 +21,13 @@ describe("POST /v1/events effects", () => {
     expect(suite.app.calls.transactionFailed).toHaveLength(1);
   });
 
-  it.each([...FAILED_TRANSACTION_STATES])("%s calls onTransactionFailed", async (state) => {
+  it.each([...VOIDING_STATES])("%s calls onTransactionFailed", async (state) => {
     expect((await sendEvent(suite.app.url, stateUpdated("vaults/v1/transactions/t-fail", state))).status).toBe(200);
     expect(suite.app.calls.transactionFailed).toEqual([{ transactionName: "vaults/v1/transactions/t-fail", state }]);
   });
 
-  it.each(["CONFIRMED", "SIGNED", "MINED_FAILED", "AWAITING_SIGNATURE", "SOMETHING_NEW"])("%s calls nothing", async (state) => {
+  // A dropped, replaced or expired transaction may have a signature that still executes: its room stays taken.
+  it.each(["DROPPED", "EXPIRED", "REPLACED", "CONFIRMED", "SIGNED", "MINED_FAILED", "AWAITING_SIGNATURE", "SOMETHING_NEW"])("%s calls nothing", async (state) => {
     const id = eventId();
     expect((await sendEvent(suite.app.url, stateUpdated("vaults/v1/transactions/t-ok", state, id))).status).toBe(200);
     expect(suite.app.calls.transactionFailed).toEqual([]);
@@ -59,7 +60,7 @@ describe("POST /v1/events effects", () => {
 
   it("a failing effect answers 503 with the event stored once, and the redelivery runs it again", async () => {
     const id = eventId();
-    const delivery = await signedDelivery(stateUpdated("vaults/v1/transactions/t-retry", "EXPIRED", id));
+    const delivery = await signedDelivery(stateUpdated("vaults/v1/transactions/t-retry", "DECLINED", id));
     suite.app.calls.failNext = 1;
 
     const first = await postDelivery(suite.app.url, delivery);
@@ -81,7 +82,7 @@ describe("POST /v1/events effects", () => {
 
   it("five concurrent deliveries of a failed-state event: one row, the effect completed, recorded once", async () => {
     const id = eventId();
-    const delivery = await signedDelivery(stateUpdated("vaults/v1/transactions/t-race", "DROPPED", id));
+    const delivery = await signedDelivery(stateUpdated("vaults/v1/transactions/t-race", "FAILED", id));
     const responses = await Promise.all(Array.from({ length: 5 }, () => postDelivery(suite.app.url, delivery)));
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     // At least once: deliveries that race past the completion check each run the idempotent effect.
