@@ -60,7 +60,7 @@ async function decideAction(trx: Db, { review, actions }: ReviewRecord, request:
   if (request.verb === "approve" && isInitiator(request.bundle, identity, review.initiator)) {
     return err(new AppError("INITIATOR_CANNOT_APPROVE", "the transaction's initiator cannot approve it"));
   }
-  const status = reviewStatus(review, actions, request.now);
+  const status = reviewStatus(review, actions, request.now, request.bundle);
   if (status.expiryUnrecorded) await recordExpiry(trx, review, request.now);
   if (status.state !== "open") return err(new AppError("REVIEW_CLOSED", `the review is ${status.state}`));
 

@@ -32,7 +32,7 @@ export type ReviewGate =
 export function reviewGate(review: StoredReview | undefined, actions: readonly ReviewAction[], bundle: PolicyBundle, tx: Transaction, digest: string, now: Date): ReviewGate {
   if (!review) return { kind: "evaluate", facts: NO_REVIEW, review: null };
   if (review.contentDigest !== digest) return { kind: "conflict", review };
-  const status = reviewStatus(review, actions, now);
+  const status = reviewStatus(review, actions, now, bundle);
   if (status.state === "rejected" && status.rejection) {
     return { kind: "deny", reason: rejectedReason(status.rejection.identity ?? "", status.rejection.comment ?? "") };
   }
@@ -52,13 +52,12 @@ export async function recordExpiry(trx: Db, review: StoredReview, now: Date): Pr
 }
 
 /** The defer rules that matched and ask for review: the requirements of a review opened now. */
-export function requirementsOf(bundle: PolicyBundle, outcome: Pick<Outcome, "decision" | "matched">, initiator: string | null): Requirement[] {
+export function requirementsOf(bundle: PolicyBundle, outcome: Pick<Outcome, "decision" | "matched">): Requirement[] {
   if (outcome.decision !== "defer") return [];
   const matched = new Set(outcome.matched.filter((m) => m.decision === "defer").map((m) => m.rule));
-  // The stored quorum is what the review's state counts to: one more when the initiator is unknown (requirement.ts).
   return bundle.rules.flatMap((rule) =>
     rule.review && matched.has(rule.id)
-      ? [{ rule: rule.id, group: rule.review.group, quorum: approvalsNeeded(rule.review.quorum, initiator), expiresAfter: rule.review.expiresAfter }]
+      ? [{ rule: rule.id, group: rule.review.group, quorum: rule.review.quorum, expiresAfter: rule.review.expiresAfter }]
       : [],
   );
 }
@@ -74,7 +73,7 @@ export interface OpeningDelivery {
 
 /** The review this deferring delivery opens, with its "opened" actions, or null when none is needed. */
 export function reviewOpening(d: OpeningDelivery): { review: StoredReview; actions: ReviewAction[] } | null {
-  const requirements = requirementsOf(d.bundle, d.outcome, d.tx.initiator);
+  const requirements = requirementsOf(d.bundle, d.outcome);
   if (requirements.length === 0) return null;
   const shortest = Math.min(...requirements.map((r) => d.bundle.rules.find((rule) => rule.id === r.rule)!.review!.expiresAfterSeconds));
   const review: StoredReview = {
@@ -97,7 +96,7 @@ export function reviewOpening(d: OpeningDelivery): { review: StoredReview; actio
     identity: null,
     action: "opened" as const,
     group,
-    comment: requirements.filter((r) => r.group === group).map((r) => `${r.rule}: ${r.quorum} of ${r.group}`).join("; ") + (initiatorUnknown(d.tx.initiator) ? UNKNOWN_INITIATOR_NOTE : ""),
+    comment: requirements.filter((r) => r.group === group).map((r) => `${r.rule}: ${approvalsNeeded(r.quorum, d.tx.initiator)} of ${r.group}`).join("; ") + (initiatorUnknown(d.tx.initiator) ? UNKNOWN_INITIATOR_NOTE : ""),
   }));
   return { review, actions };
 }

@@ -27,18 +27,20 @@ export class ReviewDesk {
     const reviews = await listReviews(this.deps.db, REVIEW_LIST_LIMIT);
     const actions = await actionsOf(this.deps.db, reviews);
     const now = this.deps.clock();
-    const views = reviews.map((review) => reviewView({ review, actions: actions.get(review.transactionName) ?? [] }, now));
+    const bundle = this.deps.policy.current();
+    const views = reviews.map((review) => reviewView({ review, actions: actions.get(review.transactionName) ?? [] }, now, bundle));
     return state ? views.filter((v) => v.state === state) : views;
   }
 
   async get(transactionName: string): Promise<ReviewView | undefined> {
     const record = await readReview(this.deps.db, transactionName);
-    return record ? reviewView(record, this.deps.clock()) : undefined;
+    return record ? reviewView(record, this.deps.clock(), this.deps.policy.current()) : undefined;
   }
 
   async act(transactionName: string, identity: string, verb: ReviewVerb, comment: string | null): Promise<Result<ReviewView, AppError>> {
     const now = this.deps.clock();
-    const done = await actOnReview(this.deps.db, { transactionName, identity, verb, comment, bundle: this.deps.policy.current(), now });
-    return done.ok ? ok(reviewView(done.value, now)) : done;
+    const bundle = this.deps.policy.current();
+    const done = await actOnReview(this.deps.db, { transactionName, identity, verb, comment, bundle, now });
+    return done.ok ? ok(reviewView(done.value, now, bundle)) : done;
   }
 }

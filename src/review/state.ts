@@ -1,8 +1,10 @@
 /**
  * A review's state, read from its append-only actions (CONTRACT.md section 9): `open` until every
- * requirement has `quorum` distinct approvers (`approved`), a member rejects (`rejected`) or
+ * requirement has `quorum` approvals that count (`approved`), a member rejects (`rejected`) or
  * `expiresAt` passes first (`expired`). The first of those to happen is final.
  */
+import type { PolicyBundle } from "../policy/types.js";
+import { countingApprovers } from "./requirement.js";
 import type { ReviewAction, StoredReview } from "./store.js";
 import type { ReviewState } from "./types.js";
 
@@ -16,21 +18,27 @@ export interface ReviewStatus {
   expiryUnrecorded: boolean;
 }
 
-export function requirementsMet(review: StoredReview, approvals: readonly ReviewAction[]): boolean {
+/**
+ * Every requirement has `quorum` approvals that count under the bundle in force, as the policy's
+ * evaluation counts them (requirement.ts: members only, the initiator out, and with the initiator
+ * unknown the worst case of one platform user out). Counting the same way is what keeps a review
+ * from closing as approved while the transaction would still be deferred.
+ */
+export function requirementsMet(review: StoredReview, approvals: readonly ReviewAction[], bundle: Pick<PolicyBundle, "reviewers">): boolean {
   return review.requirements.every((req) => {
-    const approvers = new Set(approvals.filter((a) => a.group === req.group).map((a) => a.identity));
-    return approvers.size >= req.quorum;
+    const approvers = [...new Set(approvals.filter((a) => a.group === req.group).map((a) => a.identity ?? ""))];
+    return countingApprovers(bundle, req.group, approvers, review.initiator).length >= req.quorum;
   });
 }
 
-export function reviewStatus(review: StoredReview, actions: readonly ReviewAction[], now: Date): ReviewStatus {
+export function reviewStatus(review: StoredReview, actions: readonly ReviewAction[], now: Date, bundle: Pick<PolicyBundle, "reviewers">): ReviewStatus {
   const approvals: ReviewAction[] = [];
   for (const action of actions) {
     if (action.action === "rejected") return { state: "rejected", rejection: action, approvals, expiryUnrecorded: false };
     if (action.action === "expired") return { state: "expired", rejection: null, approvals, expiryUnrecorded: false };
     if (action.action !== "approved") continue;
     approvals.push(action);
-    if (requirementsMet(review, approvals)) {
+    if (requirementsMet(review, approvals, bundle)) {
       approvals.push(...actions.slice(actions.indexOf(action) + 1).filter((a) => a.action === "approved"));
       return { state: "approved", rejection: null, approvals, expiryUnrecorded: false };
     }

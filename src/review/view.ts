@@ -1,5 +1,7 @@
 /** The `Review` object of the review API (CONTRACT.md section 9), from a review and its actions. */
 import type { ReviewRecord } from "./actions.js";
+import type { PolicyBundle } from "../policy/types.js";
+import { approvalsNeeded } from "./requirement.js";
 import { reviewStatus } from "./state.js";
 import type { ReviewState } from "./types.js";
 
@@ -22,8 +24,8 @@ export interface ReviewView {
   explanation: unknown;
 }
 
-export function reviewView({ review, actions }: ReviewRecord, now: Date): ReviewView {
-  const status = reviewStatus(review, actions, now);
+export function reviewView({ review, actions }: ReviewRecord, now: Date, bundle: Pick<PolicyBundle, "reviewers">): ReviewView {
+  const status = reviewStatus(review, actions, now, bundle);
   const asView = (a: { identity: string | null; at: Date; comment: string | null }): ReviewActionView => ({
     identity: a.identity ?? "",
     at: a.at.toISOString(),
@@ -39,7 +41,8 @@ export function reviewView({ review, actions }: ReviewRecord, now: Date): Review
     requirements: review.requirements.map((r) => ({
       rule: r.rule,
       group: r.group,
-      quorum: r.quorum,
+      // The approvals needed: one more than the rule's quorum when the body names no initiator.
+      quorum: approvalsNeeded(r.quorum, review.initiator),
       approvals: status.approvals.filter((a) => a.group === r.group).map(asView),
     })),
     rejection: status.rejection ? asView(status.rejection) : null,
