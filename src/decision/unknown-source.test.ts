@@ -5,19 +5,45 @@ import type { WindowSpec } from "../policy/types.js";
 import { unknownSourceHold } from "./unknown-source.js";
 
 const VAULT = "vaults/v1";
-const window = (groupBy: WindowSpec["groupBy"]) => ({ name: "w", durationSeconds: 86_400, groupBy, measure: "count" }) as WindowSpec;
-const transfer = (wallet: string | null, address: string | null) => ({ source: { value: address ?? wallet, kind: wallet ? "wallet" : "address", wallet, address, internal: false } }) as unknown as TransferFacts;
-const synced: AddressBookView = { ...notConfiguredView(VAULT), configured: true, syncedAt: new Date(0) };
+const W1 = `${VAULT}/wallets/w1`;
+const EVM = "0x8ba1f109551bd432803012645ac136ddd64dba72";
+const SENDER = "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+const SPONSOR = "GSPONSORXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+const BY_SOURCE = [{ name: "w", durationSeconds: 86_400, groupBy: ["sourceWallet", "asset"], measure: "count" }] as unknown as WindowSpec[];
 
-describe("a source whose wallet is unknown", () => {
-  it("holds nothing when no window groups by source wallet, or every source's wallet is known", () => {
-    expect(unknownSourceHold([window(["asset", "destination"])], [transfer(null, "0xabc")], synced)).toBeNull();
-    expect(unknownSourceHold([window(["sourceWallet"])], [transfer(`${VAULT}/wallets/w1`, "0xabc")], synced)).toBeNull();
+/** A transfer from `address` (raw) whose facts give `wallet` (named, found in the copy, or claimed). */
+const from = (address: string | null, wallet: string | null, extra: { network?: string; sponsor?: string } = {}) =>
+  ({
+    network: extra.network ?? "ethereum-mainnet",
+    sponsor: extra.sponsor ?? null,
+    source: { value: address ?? wallet, kind: address ? "address" : "wallet", wallet, address, internal: false },
+  }) as unknown as TransferFacts;
+const synced = (own: { address: string; network: string }[] = []): AddressBookView => ({
+  ...notConfiguredView(VAULT),
+  configured: true,
+  syncedAt: new Date(0),
+  ownAddresses: own.map((o) => ({ wallet: W1, walletAddress: null, ...o })),
+});
+const hold = (transfers: TransferFacts[], view: AddressBookView, windows = BY_SOURCE) => unknownSourceHold(windows, transfers, view, VAULT);
+
+describe("a source whose wallet is not known from something countersign can check", () => {
+  it("holds nothing when no window groups by source wallet, or the body names the wallet", () => {
+    expect(hold([from(EVM, null)], synced(), [{ ...BY_SOURCE[0]!, groupBy: ["asset", "destination"] }])).toBeNull();
+    expect(hold([from(null, W1)], synced())).toBeNull();
+    expect(hold([from(null, W1)], notConfiguredView(VAULT))).toBeNull();
   });
 
-  it("defers with sync (a later sync may know it) and denies without (none ever will)", () => {
-    const transfers = [transfer(`${VAULT}/wallets/w1`, null), transfer(null, "0xabc")];
-    expect(unknownSourceHold([window(["sourceWallet", "asset"])], transfers, synced)).toMatchObject({ decision: "defer", reason: expect.stringContaining("0xabc") });
-    expect(unknownSourceHold([window(["sourceWallet", "asset"])], transfers, notConfiguredView(VAULT))).toMatchObject({ decision: "deny", reason: expect.stringContaining("0xabc") });
+  it("with sync: a raw address is known only when the copy lists it; a claimed wallet does not stand in", () => {
+    expect(hold([from(EVM, W1)], synced([{ address: EVM, network: "ethereum-mainnet" }]))).toBeNull();
+    expect(hold([from(EVM, `${VAULT}/wallets/decoy`)], synced())).toMatchObject({ decision: "defer", reason: expect.stringContaining(EVM) });
+    expect(hold([from(null, W1), from(EVM, null)], synced())).toMatchObject({ decision: "defer" });
+  });
+
+  it("without sync: a claim is taken, unless it may name a Stellar transaction-level source other than the operation's", () => {
+    expect(hold([from(EVM, W1)], notConfiguredView(VAULT))).toBeNull();
+    expect(hold([from(EVM, W1, { sponsor: `${VAULT}/wallets/gas` })], notConfiguredView(VAULT))).toBeNull();
+    expect(hold([from(SENDER, W1, { network: "stellar-mainnet", sponsor: SENDER })], notConfiguredView(VAULT))).toBeNull();
+    expect(hold([from(SENDER, W1, { network: "stellar-mainnet", sponsor: SPONSOR })], notConfiguredView(VAULT))).toMatchObject({ decision: "deny", reason: expect.stringContaining(SENDER) });
+    expect(hold([from(EVM, null)], notConfiguredView(VAULT))).toMatchObject({ decision: "deny" });
   });
 });

@@ -2,29 +2,49 @@
  * A window grouped by `sourceWallet` charges a transfer to its source wallet, or to the source
  * address when no wallet is known (CONTRACT.md section 4). The custody API lets the initiator name
  * a source as the wallet or as its raw address, so one wallet could be charged under two groups,
- * each with the whole limit. A raw address is therefore judged only once the synced copy of the
- * vault's own wallets says whose it is; until then the transfer is not evaluated:
+ * each with the whole limit. A raw source address is therefore judged only once its wallet is
+ * known from something countersign can check; until then the transfer is not evaluated:
  *
- * - sync configured, the address not (yet) a wallet of the vault in the copy: defer. A wallet made
- *   since the last sync is known after the next one; the co-signer asks again.
- * - sync not configured: deny. No copy will ever say, and a deferral would be asked again at every
- *   poll, forever; the initiator can name the wallet instead.
+ * - sync configured: the synced copy of the vault's own wallets must list the address. A body's
+ *   `request.sourceWallet` does not stand in for the copy: a claimed wallet for an address the
+ *   copy does not know cannot be checked, and any claim would open a group of its own. Defer: a
+ *   wallet or address made since the last sync is known after the next one; the co-signer asks again.
+ * - sync not configured: nothing can be checked, and `request.sourceWallet` is taken as the
+ *   platform gives it, except where it may name another account than the transfer's source: a
+ *   Stellar operation whose source is not the transaction-level source (the claim may be the
+ *   sponsor's). Without a claim, or with such a one, deny: no copy will ever say, and a deferral
+ *   would be asked again at every poll, forever; the initiator can name the wallet instead.
  *
- * A source the body names as a wallet (or a wallet's address resource), or that `request.sourceWallet`
- * stands for, is known. Windows grouped without `sourceWallet` are unaffected.
+ * A source the body names as a wallet or as a wallet's address resource is known. Windows grouped
+ * without `sourceWallet` are unaffected.
  */
 import type { AddressBookView } from "../addressbook/types.js";
+import { findOwnAddress } from "../facts/address-book.js";
+import { sameAddress, stellarBaseAccount } from "../facts/addresses.js";
 import type { TransferFacts } from "../facts/types.js";
 import type { WindowSpec } from "../policy/types.js";
 
 export type UnknownSource = { decision: "defer" | "deny"; reason: string };
 
-export function unknownSourceHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[], view: AddressBookView): UnknownSource | null {
+/** `vault`: the transaction's (`vaults/{v}`); `view`: the copy of it the facts were built from. */
+export function unknownSourceHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[], view: AddressBookView, vault: string): UnknownSource | null {
   if (!windows.some((w) => w.groupBy.includes("sourceWallet"))) return null;
-  const unknown = transfers.find((t) => t.source.wallet === null);
+  const unknown = transfers.find((t) => !sourceWalletKnown(t, view, vault));
   if (!unknown) return null;
   const address = unknown.source.address ?? unknown.source.value;
   return view.configured
-    ? { decision: "defer", reason: `source ${address} is not a wallet of ${view.vault} in the synced copy yet: a window groups by source wallet` }
+    ? { decision: "defer", reason: `source ${address} is not a wallet of ${vault} in the synced copy yet: a window groups by source wallet` }
     : { decision: "deny", reason: `source ${address} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead` };
+}
+
+function sourceWalletKnown(t: TransferFacts, view: AddressBookView, vault: string): boolean {
+  const address = t.source.kind === "address" ? t.source.address : null;
+  if (address === null) return t.source.wallet !== null;
+  if (view.configured) return findOwnAddress(view, vault, stellarBaseAccount(address), t.network) !== undefined;
+  return t.source.wallet !== null && !claimMayNameSponsor(t, address);
+}
+
+/** A Stellar transaction-level source (an address, unlike an EVM gas wallet's name) that is not the operation's. */
+function claimMayNameSponsor(t: TransferFacts, address: string): boolean {
+  return t.sponsor !== null && !t.sponsor.startsWith("vaults/") && !sameAddress(stellarBaseAccount(t.sponsor), stellarBaseAccount(address));
 }

@@ -5,7 +5,8 @@
  * 100 ETH out of one wallet in a day against the example's 50 this way). Through the webhook of the
  * real service with the example policy, on a Postgres server: with address-book sync, a raw address
  * is charged to the wallet the synced copy gives it, and one the copy does not know is deferred
- * until it does; without sync, a raw source address is denied (src/decision/unknown-source.ts).
+ * until it does, whatever wallet the body claims; without sync, a raw source address is denied
+ * unless the body's request.sourceWallet names its wallet (src/decision/unknown-source.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assetTransfer, COLD_WALLET, ETH, HOT_WALLET, VAULT } from "../support/bodies.js";
@@ -60,6 +61,11 @@ describe("a source spelt as a raw address, with address-book sync", () => {
     expect((first.body as { error: { reasons: string[] } }).error.reasons).toEqual([
       `source ${NEW_ADDRESS} is not a wallet of ${VAULT} in the synced copy yet: a window groups by source wallet`,
     ]);
+    // A claimed wallet does not stand in for the copy: any claim would open a group of its own.
+    for (const claim of [`${VAULT}/wallets/decoy01`, HOT_WALLET]) {
+      const claimed = await cosigner.deliver({ ...eth("1", NEW_ADDRESS), request: { sourceWallet: claim } });
+      expect(claimed).toMatchObject({ verdict: "pending", status: 503 });
+    }
     custody.api.setWallets(VAULT_ID, [walletOf(HOT_WALLET, HOT_ADDRESS), walletOf(COLD_WALLET, COLD_ADDRESS), walletOf(`${VAULT}/wallets/new01`, NEW_ADDRESS)]);
     await sync();
     expect((await cosigner.deliver(body)).verdict).toBe("signed");
@@ -94,5 +100,10 @@ describe("a source spelt as a raw address, without address-book sync", () => {
       reasons: [`source ${HOT_ADDRESS} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead`],
     });
     expect((await cosigner.deliver(eth("1", HOT_WALLET))).verdict).toBe("signed");
+  });
+
+  it("is charged to the wallet request.sourceWallet names, as the platform gives it: nothing can check it", async () => {
+    const claimed = { ...eth("1", HOT_ADDRESS), request: { sourceWallet: HOT_WALLET } };
+    expect((await cosigner.deliver(claimed)).verdict).toBe("signed");
   });
 });
