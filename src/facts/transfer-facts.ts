@@ -99,6 +99,7 @@ function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView, asse
  * A raw source address's wallet: the one the synced copy knows for that address, whatever
  * `request.sourceWallet` claims; only an address the copy does not know takes the claimed wallet
  * (`claimed`), so that one wallet has one velocity group whichever shape its transfers arrive in.
+ * Whether a claim may be relied on for that group is the decision's to say (decision/unknown-source.ts).
  */
 function endpointFacts(
   e: Endpoint,
