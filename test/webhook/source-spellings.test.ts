@@ -85,7 +85,7 @@ describe("a source spelt as a raw address, without address-book sync", () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    service = await startTestService({ database: tdb.handle });
+    service = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_ADMIN_TOKEN: "admin" } });
     cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
   });
   afterAll(async () => {
@@ -100,6 +100,11 @@ describe("a source spelt as a raw address, without address-book sync", () => {
       reasons: [`source ${HOT_ADDRESS} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead`],
     });
     expect((await cosigner.deliver(eth("1", HOT_WALLET))).verdict).toBe("signed");
+  });
+
+  it("is answered the same by POST /v1/evaluate, with what the policy alone would say", async () => {
+    const response = await fetch(`${service.url}/v1/evaluate`, { method: "POST", headers: { authorization: "Bearer admin" }, body: JSON.stringify(eth("1", HOT_ADDRESS)) });
+    expect(await response.json()).toMatchObject({ decision: "deny", reasons: [expect.stringContaining(`source ${HOT_ADDRESS} is a raw address`)], policyOutcome: "allow" });
   });
 
   it("is charged to the wallet request.sourceWallet names, as the platform gives it: nothing can check it", async () => {

@@ -5,6 +5,7 @@
 import { Router } from "express";
 import { assess, planVelocity, situationOf, totalsByWindow } from "../../decision/assess.js";
 import { NO_ASSET_DECIMALS, type DecisionDeps } from "../../decision/deps.js";
+import { unknownSourceHold } from "../../decision/unknown-source.js";
 import { verifyClaims } from "../../decision/verify-claims.js";
 import { parseTransaction } from "../../transaction/parse.js";
 import { readWindowTotals } from "../../velocity/ledger.js";
@@ -33,17 +34,18 @@ export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string
       return sendError(res, "UNAVAILABLE", "the facts for this evaluation cannot be read right now");
     }
     const outcome = assess(bundle, situation, totalsByWindow(plan.queries, read), { trace: true });
-    // The same outside-the-policy defers as the webhook, in its order.
+    // The same outside-the-policy answers as the webhook, in its order.
     const stale = deps.addressBook.staleReason(situation.addressBook, now) ?? (claims.kind === "unknown" ? claims.reason : null);
+    const held = stale !== null ? { decision: "defer" as const, reason: stale } : unknownSourceHold(bundle.windows, situation.transfers, situation.addressBook, parsed.value.vault);
     res.json({
-      decision: stale ? "defer" : outcome.decision,
-      reasons: stale ? [stale] : outcome.reasons,
+      decision: held ? held.decision : outcome.decision,
+      reasons: held ? [held.reason] : outcome.reasons,
       policyVersion: bundle.version,
       policyDigest: bundle.digest,
       matchedRules: outcome.matched,
       evaluations: outcome.evaluations,
       facts: outcome.facts,
-      ...(stale ? { policyOutcome: outcome.decision } : {}),
+      ...(held ? { policyOutcome: outcome.decision } : {}),
     });
   });
   return router;
