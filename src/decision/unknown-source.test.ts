@@ -24,7 +24,7 @@ const synced = (own: { address: string; network: string }[] = []): AddressBookVi
   syncedAt: new Date(0),
   ownAddresses: own.map((o) => ({ wallet: W1, walletAddress: null, ...o })),
 });
-const hold = (transfers: TransferFacts[], view: AddressBookView, windows = BY_SOURCE) => unknownSourceHold(windows, transfers, view, VAULT);
+const hold = (transfers: TransferFacts[], view: AddressBookView, windows = BY_SOURCE, evmSender: string | null = null) => unknownSourceHold(windows, transfers, view, VAULT, evmSender);
 
 describe("a source whose wallet is not known from something countersign can check", () => {
   it("holds nothing when no window groups by source wallet, or the body names the wallet", () => {
@@ -45,5 +45,12 @@ describe("a source whose wallet is not known from something countersign can chec
     expect(hold([from(SENDER, W1, { network: "stellar-mainnet", sponsor: SENDER })], notConfiguredView(VAULT))).toBeNull();
     expect(hold([from(SENDER, W1, { network: "stellar-mainnet", sponsor: SPONSOR })], notConfiguredView(VAULT))).toMatchObject({ decision: "deny", reason: expect.stringContaining(SENDER) });
     expect(hold([from(EVM, null)], notConfiguredView(VAULT))).toMatchObject({ decision: "deny" });
+  });
+
+  it("a wallet named beside an EVM transaction is known only when the copy lists the address it pays from", () => {
+    expect(hold([from(null, W1)], synced([{ address: EVM, network: "ethereum-mainnet" }]), BY_SOURCE, EVM)).toBeNull();
+    expect(hold([from(EVM, W1)], notConfiguredView(VAULT), BY_SOURCE, EVM)).toBeNull(); // its own raw source, checked when parsed
+    expect(hold([from(null, W1)], synced(), BY_SOURCE, EVM)).toMatchObject({ decision: "defer", reason: expect.stringContaining(EVM) });
+    expect(hold([from(null, W1)], notConfiguredView(VAULT), BY_SOURCE, EVM)).toMatchObject({ decision: "deny", reason: expect.stringContaining(EVM) });
   });
 });

@@ -15,8 +15,10 @@
  *   sponsor's). Without a claim, or with such a one, deny: no copy will ever say, and a deferral
  *   would be asked again at every poll, forever; the initiator can name the wallet instead.
  *
- * A source the body names as a wallet or as a wallet's address resource is known. Windows grouped
- * without `sourceWallet` are unaffected.
+ * A source the body names as a wallet or as a wallet's address resource is known, unless an EVM
+ * transaction beside it pays from an address not shown to be that wallet's: with sync the copy
+ * must list the sender (verify-claims.ts refuses a sender of another wallet), without sync it
+ * cannot be shown. Windows grouped without `sourceWallet` are unaffected.
  */
 import type { AddressBookView } from "../addressbook/types.js";
 import { findOwnAddress } from "../facts/address-book.js";
@@ -26,12 +28,16 @@ import type { WindowSpec } from "../policy/types.js";
 
 export type UnknownSource = { decision: "defer" | "deny"; reason: string };
 
-/** `vault`: the transaction's (`vaults/{v}`); `view`: the copy of it the facts were built from. */
-export function unknownSourceHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[], view: AddressBookView, vault: string): UnknownSource | null {
+/**
+ * `vault`: the transaction's (`vaults/{v}`); `view`: the copy of it the facts were built from;
+ * `evmSender`: the address an EVM transaction pays from, which a source named by wallet must be
+ * shown to be that wallet's (verify-claims.ts refuses one the copy gives to another wallet).
+ */
+export function unknownSourceHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[], view: AddressBookView, vault: string, evmSender: string | null = null): UnknownSource | null {
   if (!windows.some((w) => w.groupBy.includes("sourceWallet"))) return null;
-  const unknown = transfers.find((t) => !sourceWalletKnown(t, view, vault));
+  const unknown = transfers.find((t) => !sourceWalletKnown(t, view, vault) || !senderShown(t, view, vault, evmSender));
   if (!unknown) return null;
-  const address = unknown.source.address ?? unknown.source.value;
+  const address = unknown.source.address ?? evmSender ?? unknown.source.value;
   return view.configured
     ? { decision: "defer", reason: `source ${address} is not a wallet of ${vault} in the synced copy yet: a window groups by source wallet` }
     : { decision: "deny", reason: `source ${address} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead` };
@@ -42,6 +48,12 @@ function sourceWalletKnown(t: TransferFacts, view: AddressBookView, vault: strin
   if (address === null) return t.source.wallet !== null;
   if (view.configured) return findOwnAddress(view, vault, stellarBaseAccount(address), t.network) !== undefined;
   return t.source.wallet !== null && !claimMayNameSponsor(t, address);
+}
+
+/** The EVM sender is the transfer's own raw source (checked when parsed), or the copy lists it (for the named wallet). */
+function senderShown(t: TransferFacts, view: AddressBookView, vault: string, evmSender: string | null): boolean {
+  if (evmSender === null || (t.source.address !== null && sameAddress(t.source.address, evmSender))) return true;
+  return view.configured && findOwnAddress(view, vault, evmSender, t.network) !== undefined;
 }
 
 /** A Stellar transaction-level source (an address, unlike an EVM gas wallet's name) that is not the operation's. */

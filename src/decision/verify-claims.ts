@@ -44,12 +44,32 @@ function disagreement(claim: UnitClaim, decimals: number): AppError {
 
 /** A raw source the copy knows as wallet A while `request.sourceWallet` claims B. */
 function sourceContradiction(tx: Transaction, view: AddressBookView): AppError | null {
+  const payer = senderContradiction(tx, view);
+  if (payer !== null) return payer;
   if (tx.sourceWallet === null) return null;
   for (const t of tx.transfers) {
     if (t.source.wallet !== null || t.source.address === null) continue;
     const own = findOwnAddress(view, tx.vault, stellarBaseAccount(t.source.address), t.network);
     if (own !== undefined && own.wallet !== tx.sourceWallet) {
       const message = `transfer ${t.index}: the source address belongs to another wallet of the vault than request.sourceWallet`;
+      return new AppError("INVALID_TRANSACTION", message, { details: [{ transfer: t.index, message }] });
+    }
+  }
+  return null;
+}
+
+/**
+ * The EVM transaction pays from `evmTransaction.fromAddress`. A transfer that names its source by
+ * wallet (or through `request.sourceWallet`) must name that address's wallet, when the synced copy
+ * knows it: otherwise the policy and the windows would judge one wallet while another pays.
+ */
+function senderContradiction(tx: Transaction, view: AddressBookView): AppError | null {
+  if (tx.evmSender === null) return null;
+  for (const t of tx.transfers) {
+    const own = findOwnAddress(view, tx.vault, tx.evmSender, t.network);
+    const named = t.source.wallet ?? tx.sourceWallet;
+    if (own !== undefined && named !== null && own.wallet !== named) {
+      const message = `transfer ${t.index}: evmTransaction.fromAddress belongs to another wallet of the vault than the transfer's source`;
       return new AppError("INVALID_TRANSACTION", message, { details: [{ transfer: t.index, message }] });
     }
   }

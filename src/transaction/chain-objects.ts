@@ -20,20 +20,24 @@ export interface ChainObjects {
   payloads: string[];
   /** Bitcoin outputs marked as change, for the facts to check against the vault's own addresses. */
   changeOutputs: ChangeOutput[];
+  /** `evmTransaction.fromAddress`: the address that pays, whatever the transfers name as source. */
+  evmSender: string | null;
 }
 
 export function chainObjectPayloads(tx: Record<string, unknown>, transfers: readonly Transfer[], network: string | null, path: string): Result<ChainObjects, AppError> {
   const payloads: string[] = [];
+  let evmSender: string | null = null;
   if (tx.evmTransaction != null) {
     const evm = evmPayloads(tx.evmTransaction, transfers, at(path, "evmTransaction"));
     if (!evm.ok) return evm;
-    payloads.push(...evm.value);
+    payloads.push(...evm.value.payloads);
+    evmSender = evm.value.sender;
   }
   payloads.push(...aleoPayloads(tx.aleoTransaction));
-  if (tx.btcTransaction == null) return ok({ payloads, changeOutputs: [] });
+  if (tx.btcTransaction == null) return ok({ payloads, changeOutputs: [], evmSender });
   const btc = btcPayloads(tx.btcTransaction, transfers, network, at(path, "btcTransaction"));
   if (!btc.ok) return btc;
-  return ok({ payloads: [...payloads, ...btc.value.payloads], changeOutputs: btc.value.changeOutputs });
+  return ok({ payloads: [...payloads, ...btc.value.payloads], changeOutputs: btc.value.changeOutputs, evmSender });
 }
 
 /** `transfer(address,uint256)` */
@@ -42,7 +46,7 @@ const WORD = 64;
 const ADDRESS_WORD = /^0{24}([0-9a-f]{40})$/;
 const EVM_CONTRACT = /^assets\/erc20\.[A-Za-z0-9_-]+\.(0x[0-9a-fA-F]{40})$/;
 
-function evmPayloads(input: unknown, transfers: readonly Transfer[], path: string): Result<string[], AppError> {
+function evmPayloads(input: unknown, transfers: readonly Transfer[], path: string): Result<{ payloads: string[]; sender: string | null }, AppError> {
   if (!isRecord(input)) return err(invalidAt(path, "must be an object"));
   const parsed = check(evmTransaction, input, path);
   if (!parsed.ok) return parsed;
@@ -55,11 +59,11 @@ function evmPayloads(input: unknown, transfers: readonly Transfer[], path: strin
   const value = evm.value ?? null;
   const to = evm.toAddress?.value ?? null;
   const moved = value !== null && !sameDecimal(value, "0");
-  if (data === "") return ok(moved ? (nativeTransfer(transfers, to, value) ? [] : ["evmValue"]) : emptyCall(transfers, to));
+  if (data === "") return ok({ payloads: moved ? (nativeTransfer(transfers, to, value) ? [] : ["evmValue"]) : emptyCall(transfers, to), sender: from });
   const payloads: string[] = [];
   if (!tokenTransfer(transfers, to, data)) payloads.push("evmCalldata");
   if (moved) payloads.push("evmValue");
-  return ok(payloads);
+  return ok({ payloads, sender: from });
 }
 
 /**
@@ -118,7 +122,7 @@ function aleoPayloads(input: unknown): string[] {
  * Every output pays one listed transfer or is marked as change, and every listed transfer is paid.
  * Change is only a mark here: its addresses go to the facts, which accept them only as the vault's own.
  */
-function btcPayloads(input: unknown, transfers: readonly Transfer[], network: string | null, path: string): Result<ChainObjects, AppError> {
+function btcPayloads(input: unknown, transfers: readonly Transfer[], network: string | null, path: string): Result<Omit<ChainObjects, "evmSender">, AppError> {
   if (!isRecord(input)) return err(invalidAt(path, "must be an object"));
   const parsed = check(btcTransaction, input, path);
   if (!parsed.ok) return parsed;

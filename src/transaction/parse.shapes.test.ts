@@ -30,6 +30,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     authorizations: [],
     memo: null,
     changeOutputs: [],
+    evmSender: null,
     transfers: [
       {
         index: 0,
@@ -64,6 +65,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     authorizations: [],
     memo: null,
     changeOutputs: [],
+    evmSender: null,
     transfers: [
       {
         index: 0,
@@ -103,6 +105,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     authorizations: [],
     memo: null,
     changeOutputs: [],
+    evmSender: null,
     transfers: [
       {
         index: 0,
@@ -148,6 +151,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     authorizations: [],
     memo: null,
     changeOutputs: [],
+    evmSender: null,
     transfers: [],
   },
 };
@@ -156,11 +160,13 @@ expected["api-shape-token-transfer-evm"] = {
   ...expected["api-shape-token-transfer"],
   name: "vaults/5c3f1a2b9d7e/transactions/2b3c4d5e6f70",
   id: "2b3c4d5e6f70",
+  evmSender: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
 };
 expected["api-shape-token-transfer-with-allowance"] = {
   ...expected["api-shape-token-transfer"],
   name: "vaults/5c3f1a2b9d7e/transactions/3c4d5e6f7081",
   id: "3c4d5e6f7081",
+  evmSender: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
   kind: "unknown",
   payloads: ["tokenAllowances"],
   tokenAllowances: [

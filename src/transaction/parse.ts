@@ -66,6 +66,7 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
     tokenAllowances: model.value.tokenAllowances,
     authorizations: model.value.authorizations,
     changeOutputs: model.value.changeOutputs,
+    evmSender: model.value.evmSender,
     memo: model.value.shape.envelopeMemo !== undefined ? model.value.shape.envelopeMemo : stated.value,
     snapshot,
   });
@@ -75,6 +76,7 @@ interface Model {
   shape: ShapeResult;
   payloads: string[];
   changeOutputs: ChangeOutput[];
+  evmSender: string | null;
   tokenAllowances: TokenAllowance[];
   authorizations: Authorization[];
 }
@@ -104,7 +106,7 @@ function readModel(snapshot: Record<string, unknown>, common: CommonFields, ctx:
     // A transfer kind that moves nothing the body shows: what would be signed is not described.
     return err(invalidAt(at(ctx.path, listingField(snapshot, details)), "must list at least one transfer"));
   }
-  return ok({ shape: shape.value, payloads: [...payloads].sort(), changeOutputs: chain.value.changeOutputs, ...extras.value });
+  return ok({ shape: shape.value, payloads: [...payloads].sort(), changeOutputs: chain.value.changeOutputs, evmSender: chain.value.evmSender, ...extras.value });
 }
 
 /** Where a transaction of a transfer kind lists what it moves. */

@@ -73,6 +73,11 @@ export interface Transaction {
    * `btcOutputs`, src/facts/transfer-facts.ts).
    */
   changeOutputs: ChangeOutput[];
+  /**
+   * `evmTransaction.fromAddress`, or null: the address the signed transaction pays from. A transfer
+   * naming its source by wallet is checked against it (src/decision/verify-claims.ts).
+   */
+  evmSender: string | null;
   /** The memo the transaction carries (Stellar, TON), from the signed envelope where there is one (memo.ts). */
   memo: Memo | null;
   /** The transaction object as received (unwrapped from `{"transaction": ...}`), kept for the audit row. */

@@ -9,7 +9,7 @@
  * unless the body's request.sourceWallet names its wallet (src/decision/unknown-source.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assetTransfer, COLD_WALLET, ETH, HOT_WALLET, VAULT } from "../support/bodies.js";
+import { assetTransfer, COLD_WALLET, ETH, HOT_WALLET, USDC, VAULT } from "../support/bodies.js";
 import { CosignerSimulator } from "../support/cosigner.js";
 import { fakeData } from "../support/fake-custody-api.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
@@ -24,6 +24,14 @@ const NEW_ADDRESS = `0x${"5e".repeat(20)}`;
 const DAILY_LIMIT = "At most 50 ETH may leave a wallet in 24 hours";
 const walletOf = (name: string, address: string) => fakeData.wallet(VAULT_ID, name.split("/").at(-1)!, [{ id: "a0", address, network: ETH_NETWORK }]);
 const eth = (amount: string, source: string) => assetTransfer({ amount, asset: ETH, source, destination: COLD_WALLET });
+const BOOK = "0x52908400098527886E0F7030069857D2E4169EE7";
+const word = (hex: string) => hex.replace(/^0x/, "").toLowerCase().padStart(64, "0");
+/** 1 USDC from the hot wallet (named) to the address-book entry, as a signed EVM call paying from `sender`. */
+const usdcPaidFrom = (sender: string) => ({
+  ...assetTransfer({ amount: "1", asset: USDC, source: HOT_WALLET, destination: BOOK }),
+  network: ETH_NETWORK,
+  evmTransaction: { fromAddress: { value: sender }, toAddress: { value: "0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48" }, value: "0", data: `0xa9059cbb${word(BOOK)}${word("f4240")}` },
+});
 
 describe("a source spelt as a raw address, with address-book sync", () => {
   let tdb: TestDatabase;
@@ -35,6 +43,8 @@ describe("a source spelt as a raw address, with address-book sync", () => {
   beforeAll(async () => {
     tdb = await createTestDatabase();
     custody = await startSyncedCustody(VAULT_ID, [walletOf(HOT_WALLET, HOT_ADDRESS), walletOf(COLD_WALLET, COLD_ADDRESS)]);
+    custody.api.setAsset({ name: USDC, symbol: "USDC", decimals: 6 });
+    custody.api.setAddressBook(VAULT_ID, [fakeData.entry(VAULT_ID, 1, { address: BOOK })]);
     service = await startTestService({ database: tdb.handle, env: custody.env });
     cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
     await sync();
@@ -52,6 +62,15 @@ describe("a source spelt as a raw address, with address-book sync", () => {
       expect(next.verdict).toBe("canceled");
       expect(next.body).toMatchObject({ reasons: [DAILY_LIMIT] });
     }
+  });
+
+  it("paid from evmTransaction.fromAddress: a source named by wallet must be that address's wallet", async () => {
+    // The policy checked the hot wallet; the signed transaction would pay from another.
+    const cold = await cosigner.deliver(usdcPaidFrom(COLD_ADDRESS));
+    expect(cold).toMatchObject({ verdict: "pending", status: 400, body: { error: { code: "INVALID_TRANSACTION" } } });
+    expect(JSON.stringify(cold.body)).toContain("evmTransaction.fromAddress belongs to another wallet of the vault");
+    expect(await cosigner.deliver(usdcPaidFrom(NEW_ADDRESS.replace(/5e/g, "6f")))).toMatchObject({ verdict: "pending", status: 503 });
+    expect((await cosigner.deliver(usdcPaidFrom(HOT_ADDRESS))).verdict).toBe("signed");
   });
 
   it("that the synced copy does not know yet is deferred, not charged to a group of its own, and judged once a sync knows it", async () => {
@@ -85,7 +104,7 @@ describe("a source spelt as a raw address, without address-book sync", () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    service = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_ADMIN_TOKEN: "admin" } });
+    service = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_ADMIN_TOKEN: "admin", COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ [USDC]: 6 }) } });
     cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
   });
   afterAll(async () => {
@@ -105,6 +124,12 @@ describe("a source spelt as a raw address, without address-book sync", () => {
   it("is answered the same by POST /v1/evaluate, with what the policy alone would say", async () => {
     const response = await fetch(`${service.url}/v1/evaluate`, { method: "POST", headers: { authorization: "Bearer admin" }, body: JSON.stringify(eth("1", HOT_ADDRESS)) });
     expect(await response.json()).toMatchObject({ decision: "deny", reasons: [expect.stringContaining(`source ${HOT_ADDRESS} is a raw address`)], policyOutcome: "allow" });
+  });
+
+  it("named by wallet beside an EVM transaction paying from an address: nothing can show the address is that wallet's, so it is denied", async () => {
+    const paid = await cosigner.deliver(usdcPaidFrom(HOT_ADDRESS));
+    expect(paid.verdict).toBe("canceled");
+    expect(paid.body).toMatchObject({ reasons: [expect.stringContaining(`source ${HOT_ADDRESS} is a raw address`)] });
   });
 
   it("is charged to the wallet request.sourceWallet names, as the platform gives it: nothing can check it", async () => {
