@@ -35,9 +35,11 @@ export type UnknownSource = { decision: "defer" | "deny"; reason: string };
  */
 export function unknownSourceHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[], view: AddressBookView, vault: string, evmSender: string | null = null): UnknownSource | null {
   if (!windows.some((w) => w.groupBy.includes("sourceWallet"))) return null;
-  const unknown = transfers.find((t) => !sourceWalletKnown(t, view, vault) || !senderShown(t, view, vault, evmSender));
+  const unknown = transfers.find((t) => !sourceWalletKnown(t, view, vault));
+  const unpaid = evmSender === null ? undefined : transfers.find((t) => !senderShown(t, view, vault, evmSender));
+  if (!unknown && unpaid && evmSender !== null) return senderHold(evmSender, unpaid, view, vault);
   if (!unknown) return null;
-  const address = unknown.source.address ?? evmSender ?? unknown.source.value;
+  const address = unknown.source.address ?? unknown.source.value;
   return view.configured
     ? { decision: "defer", reason: `source ${address} is not a wallet of ${vault} in the synced copy yet: a window groups by source wallet` }
     : { decision: "deny", reason: `source ${address} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead` };
@@ -48,6 +50,13 @@ function sourceWalletKnown(t: TransferFacts, view: AddressBookView, vault: strin
   if (address === null) return t.source.wallet !== null;
   if (view.configured) return findOwnAddress(view, vault, stellarBaseAccount(address), t.network) !== undefined;
   return t.source.wallet !== null && !claimMayNameSponsor(t, address);
+}
+
+function senderHold(sender: string, t: TransferFacts, view: AddressBookView, vault: string): UnknownSource {
+  const wallet = t.source.wallet ?? "the named wallet";
+  return view.configured
+    ? { decision: "defer", reason: `the EVM sender ${sender} is not a wallet of ${vault} in the synced copy yet, so it cannot be shown to be ${wallet}: a window groups by source wallet` }
+    : { decision: "deny", reason: `the EVM sender ${sender} cannot be shown to be ${wallet} without address-book sync: a window groups by source wallet` };
 }
 
 /** The EVM sender is the transfer's own raw source (checked when parsed), or the copy lists it (for the named wallet). */
