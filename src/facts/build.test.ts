@@ -296,6 +296,21 @@ describe("Bitcoin change is the vault's only where the synced copy says so", () 
     }
   });
 
+  it("inputs must be the source wallet's own addresses in the copy; else the payload btcInputs", () => {
+    const spending = (inputs: unknown[]) => apiBody([{ destinationAddress: { value: BTC_DEST }, amount: "0.01", asset: "assets/native.bitcoin-mainnet" }], {
+      subType: "BTC_TRANSFER",
+      network: "networks/bitcoin-mainnet",
+      btcTransaction: { inputs, outputs: [{ address: { value: BTC_DEST }, amount: "0.01" }] },
+    });
+    const INPUT = "bc1qinputofthesourcewallet";
+    expect(only(facts(spending([{ address: { value: INPUT }, amount: "0.02" }]), view({ own: [own(WALLET, INPUT)] }))).tx).toMatchObject({ kind: "assetTransfer", payloads: [] });
+    for (const book of [view(), view({ own: [own(`${VAULT}/wallets/cold`, INPUT)] }), notConfiguredView(VAULT)]) {
+      expect(only(facts(spending([{ address: { value: INPUT }, amount: "0.02" }]), book)).tx).toMatchObject({ kind: "unknown", payloads: ["btcInputs"] });
+    }
+    // An input that names no address cannot be shown to be the source's.
+    expect(tx(spending([{ amount: "0.02" }])).payloads).toEqual(["btcInputs"]);
+  });
+
   it("change that names no address cannot be shown to stay: btcOutputs whatever the copy", () => {
     expect(tx(btcBody({})).payloads).toEqual(["btcOutputs"]);
     expect(only(facts(btcBody({}), view({ own: [own(WALLET)] }))).tx.kind).toBe("unknown");

@@ -12,7 +12,7 @@ import { stellarBaseAccount } from "./addresses.js";
 import type { DestinationFacts, EndpointFacts, TransferFacts, TxFacts } from "./types.js";
 
 export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts {
-  const payloads = withUnownedChange(tx, viewForVault(addressBook, tx.vault));
+  const payloads = withBitcoinPayloads(tx, viewForVault(addressBook, tx.vault));
   return {
     name: tx.name,
     vault: tx.vault,
@@ -38,11 +38,28 @@ export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts 
 /**
  * The transaction's payloads, with `btcOutputs` when an output marked as change pays an address
  * the synced copy does not know as one of the vault's own: the mark is the body's word, and such
- * an output would move value out of the vault that no transfer shows.
+ * an output would move value out of the vault that no transfer shows. And `btcInputs` for inputs
+ * from another wallet than the transfers' source (foreignInputs).
  */
-function withUnownedChange(tx: Transaction, view: AddressBookView): string[] {
+function withBitcoinPayloads(tx: Transaction, view: AddressBookView): string[] {
   const unowned = tx.changeOutputs.some((o) => findOwnAddress(view, tx.vault, o.address, o.network) === undefined);
-  return unowned && !tx.payloads.includes("btcOutputs") ? [...tx.payloads, "btcOutputs"].sort() : [...tx.payloads];
+  const payloads = new Set(tx.payloads);
+  if (unowned) payloads.add("btcOutputs");
+  if (foreignInputs(tx, view)) payloads.add("btcInputs");
+  return [...payloads].sort();
+}
+
+/**
+ * Bitcoin inputs the synced copy does not give to the transfers' source wallet: the transaction
+ * would spend from a wallet (or an address) no transfer shows, so the policy would judge one
+ * wallet while another pays. Without a copy none can be shown to be the source's.
+ */
+function foreignInputs(tx: Transaction, view: AddressBookView): boolean {
+  const sources = new Set(tx.transfers.map((t) => t.source.wallet ?? tx.sourceWallet));
+  return tx.btcInputs.some((i) => {
+    const own = findOwnAddress(view, tx.vault, i.address, i.network);
+    return own === undefined || !sources.has(own.wallet);
+  });
 }
 
 /**

@@ -12,6 +12,7 @@ import { amountsAgree, sameDecimal, transferMovesRaw } from "./amounts.js";
 import { ALEO_OPERATIONS } from "./field-classes.js";
 import { isPresent } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
+import type { z } from "zod";
 import { btcTransaction, evmTransaction } from "./schemas.js";
 import { at, isRecord } from "./transfer.js";
 import type { ChangeOutput, Transfer } from "./types.js";
@@ -22,6 +23,8 @@ export interface ChainObjects {
   changeOutputs: ChangeOutput[];
   /** `evmTransaction.fromAddress`: the address that pays, whatever the transfers name as source. */
   evmSender: string | null;
+  /** Bitcoin input addresses, for the facts to check against the source wallet's own addresses. */
+  btcInputs: ChangeOutput[];
 }
 
 export function chainObjectPayloads(tx: Record<string, unknown>, transfers: readonly Transfer[], network: string | null, path: string): Result<ChainObjects, AppError> {
@@ -34,10 +37,10 @@ export function chainObjectPayloads(tx: Record<string, unknown>, transfers: read
     evmSender = evm.value.sender;
   }
   payloads.push(...aleoPayloads(tx.aleoTransaction));
-  if (tx.btcTransaction == null) return ok({ payloads, changeOutputs: [], evmSender });
+  if (tx.btcTransaction == null) return ok({ payloads, changeOutputs: [], evmSender, btcInputs: [] });
   const btc = btcPayloads(tx.btcTransaction, transfers, network, at(path, "btcTransaction"));
   if (!btc.ok) return btc;
-  return ok({ payloads: [...payloads, ...btc.value.payloads], changeOutputs: btc.value.changeOutputs, evmSender });
+  return ok({ ...btc.value, payloads: [...payloads, ...btc.value.payloads], evmSender });
 }
 
 /** `transfer(address,uint256)` */
@@ -126,17 +129,27 @@ function btcPayloads(input: unknown, transfers: readonly Transfer[], network: st
   if (!isRecord(input)) return err(invalidAt(path, "must be an object"));
   const parsed = check(btcTransaction, input, path);
   if (!parsed.ok) return parsed;
-  const outputs = parsed.value.outputs ?? [];
+  const onNetwork = transfers.map((t) => t.network).find((n) => n !== null) ?? network;
+  const inputs = parsed.value.inputs ?? [];
+  // An input that names no address cannot be shown to be the source wallet's.
+  const unnamedInput = inputs.some((i) => (i.address?.value ?? null) === null);
+  const btcInputs = inputs.flatMap((i) => (i.address?.value ? [{ address: i.address.value, network: onNetwork }] : []));
+  const outputsChecked = btcOutputPayloads(parsed.value.outputs ?? [], transfers, onNetwork);
+  return ok({ ...outputsChecked, payloads: unnamedInput ? [...outputsChecked.payloads, "btcInputs"] : outputsChecked.payloads, btcInputs });
+}
+
+type BtcOutput = NonNullable<z.infer<typeof btcTransaction>["outputs"]>[number];
+
+function btcOutputPayloads(outputs: readonly BtcOutput[], transfers: readonly Transfer[], onNetwork: string | null): { payloads: string[]; changeOutputs: ChangeOutput[] } {
   const changeOutputs: ChangeOutput[] = [];
   const unlisted = { payloads: ["btcOutputs"], changeOutputs: [] };
-  if (outputs.length === 0) return ok({ payloads: [], changeOutputs });
+  if (outputs.length === 0) return { payloads: [], changeOutputs };
   const unpaid = new Set(transfers);
-  const onNetwork = transfers.map((t) => t.network).find((n) => n !== null) ?? network;
   for (const output of outputs) {
     const address = output.address?.value ?? null;
     if (output.change === true) {
       // Change whose address is not stated cannot be shown to stay in the vault.
-      if (address === null) return ok(unlisted);
+      if (address === null) return unlisted;
       changeOutputs.push({ address, network: onNetwork });
       continue;
     }
@@ -145,8 +158,8 @@ function btcPayloads(input: unknown, transfers: readonly Transfer[], network: st
       (t) => address !== null && amount !== null && t.destination.address !== null && t.amount !== null &&
         t.destination.address === address && sameDecimal(t.amount, amount),
     );
-    if (paid === undefined) return ok(unlisted);
+    if (paid === undefined) return unlisted;
     unpaid.delete(paid);
   }
-  return ok(unpaid.size > 0 ? unlisted : { payloads: [], changeOutputs });
+  return unpaid.size > 0 ? unlisted : { payloads: [], changeOutputs };
 }

@@ -137,7 +137,11 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   ].map((contract) => p(`tronTransaction.${contract}`, `tron:${contract}`)),
   m("tronTransaction.fee"),
   m("tronTransaction.signature"),
-  m("btcTransaction.inputs"),
+  // An input's address must be the source wallet's (the facts check it against the synced copy).
+  ...address("btcTransaction.inputs[].address", (path) => x(path, "btcInputs")),
+  m("btcTransaction.inputs[].amount"),
+  m("btcTransaction.inputs[].signingSession"),
+  m("btcTransaction.inputs[].userSelected"),
   ...address("btcTransaction.outputs[].address", (path) => x(path, "btcOutputs")),
   x("btcTransaction.outputs[].amount", "btcOutputs"),
   x("btcTransaction.outputs[].change", "btcOutputs"),

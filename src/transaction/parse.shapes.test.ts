@@ -31,6 +31,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     memo: null,
     changeOutputs: [],
     evmSender: null,
+    btcInputs: [],
     transfers: [
       {
         index: 0,
@@ -66,6 +67,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     memo: null,
     changeOutputs: [],
     evmSender: null,
+    btcInputs: [],
     transfers: [
       {
         index: 0,
@@ -106,6 +108,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     memo: null,
     changeOutputs: [],
     evmSender: null,
+    btcInputs: [],
     transfers: [
       {
         index: 0,
@@ -152,6 +155,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     memo: null,
     changeOutputs: [],
     evmSender: null,
+    btcInputs: [],
     transfers: [],
   },
 };

@@ -67,6 +67,7 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
     authorizations: model.value.authorizations,
     changeOutputs: model.value.changeOutputs,
     evmSender: model.value.evmSender,
+    btcInputs: model.value.btcInputs,
     memo: model.value.shape.envelopeMemo !== undefined ? model.value.shape.envelopeMemo : stated.value,
     snapshot,
   });
@@ -77,6 +78,7 @@ interface Model {
   payloads: string[];
   changeOutputs: ChangeOutput[];
   evmSender: string | null;
+  btcInputs: ChangeOutput[];
   tokenAllowances: TokenAllowance[];
   authorizations: Authorization[];
 }
@@ -106,7 +108,7 @@ function readModel(snapshot: Record<string, unknown>, common: CommonFields, ctx:
     // A transfer kind that moves nothing the body shows: what would be signed is not described.
     return err(invalidAt(at(ctx.path, listingField(snapshot, details)), "must list at least one transfer"));
   }
-  return ok({ shape: shape.value, payloads: [...payloads].sort(), changeOutputs: chain.value.changeOutputs, evmSender: chain.value.evmSender, ...extras.value });
+  return ok({ shape: shape.value, payloads: [...payloads].sort(), changeOutputs: chain.value.changeOutputs, evmSender: chain.value.evmSender, btcInputs: chain.value.btcInputs, ...extras.value });
 }
 
 /** Where a transaction of a transfer kind lists what it moves. */

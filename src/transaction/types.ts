@@ -74,6 +74,12 @@ export interface Transaction {
    */
   changeOutputs: ChangeOutput[];
   /**
+   * The addresses a Bitcoin transaction spends from (`btcTransaction.inputs`). The facts accept
+   * them only as addresses of the transfers' source wallet in the synced copy (else the payload
+   * `btcInputs`, src/facts/transfer-facts.ts): value would otherwise leave a wallet no policy saw.
+   */
+  btcInputs: ChangeOutput[];
+  /**
    * `evmTransaction.fromAddress`, or null: the address the signed transaction pays from. A transfer
    * naming its source by wallet is checked against it (src/decision/verify-claims.ts).
    */
@@ -90,6 +96,7 @@ export interface Memo {
   data: string;
 }
 
+/** An address on a network: a Bitcoin change output's, or an input's. */
 export interface ChangeOutput {
   address: string;
   /** The network it pays on, as the transfers name it (`bitcoin-mainnet`), or null when none says. */
