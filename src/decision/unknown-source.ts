@@ -36,10 +36,14 @@ export type UnknownSource = { decision: "defer" | "deny"; reason: string };
 export function unknownSourceHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[], view: AddressBookView, vault: string, evmSender: string | null = null): UnknownSource | null {
   if (!windows.some((w) => w.groupBy.includes("sourceWallet"))) return null;
   const unknown = transfers.find((t) => !sourceWalletKnown(t, view, vault));
-  const unpaid = evmSender === null ? undefined : transfers.find((t) => !senderShown(t, view, vault, evmSender));
-  if (!unknown && unpaid && evmSender !== null) return senderHold(evmSender, unpaid, view, vault);
-  if (!unknown) return null;
-  const address = unknown.source.address ?? unknown.source.value;
+  if (unknown) return rawSourceHold(unknown, view, vault);
+  if (evmSender === null) return null;
+  const unpaid = transfers.find((t) => !senderShown(t, view, vault, evmSender));
+  return unpaid ? senderHold(evmSender, unpaid, view, vault) : null;
+}
+
+function rawSourceHold(t: TransferFacts, view: AddressBookView, vault: string): UnknownSource {
+  const address = t.source.address ?? t.source.value;
   return view.configured
     ? { decision: "defer", reason: `source ${address} is not a wallet of ${vault} in the synced copy yet: a window groups by source wallet` }
     : { decision: "deny", reason: `source ${address} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead` };
@@ -60,8 +64,8 @@ function senderHold(sender: string, t: TransferFacts, view: AddressBookView, vau
 }
 
 /** The EVM sender is the transfer's own raw source (checked when parsed), or the copy lists it (for the named wallet). */
-function senderShown(t: TransferFacts, view: AddressBookView, vault: string, evmSender: string | null): boolean {
-  if (evmSender === null || (t.source.address !== null && sameAddress(t.source.address, evmSender))) return true;
+function senderShown(t: TransferFacts, view: AddressBookView, vault: string, evmSender: string): boolean {
+  if (t.source.address !== null && sameAddress(t.source.address, evmSender)) return true;
   return view.configured && findOwnAddress(view, vault, evmSender, t.network) !== undefined;
 }
 
