@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { notConfiguredView, type AddressBookView, type OwnWalletAddress } from "../addressbook/types.js";
 import type { WindowSpec } from "../policy/types.js";
@@ -99,6 +100,16 @@ describe("buildFacts: the whole document", () => {
     expect(facts(example("stellar-two-payments")).map((f) => [f.transfer?.amount, f.transfer?.assetTotal])).toEqual([["1.2345678", "1.2345678"], [null, null]]);
     const twoOfOne = stellarBody([stellarPayment("1"), stellarPayment("2")]);
     expect(facts(twoOfOne).map((f) => f.transfer?.assetTotal)).toEqual(["0.0000003", "0.0000003"]);
+  });
+
+  it("assetTotal is never below a transfer's own amount, so a threshold on it refuses at least what one on amount did", () => {
+    const leg = fc.record({ amount: fc.integer({ min: 0, max: 10 ** 9 }).map((n) => (n / 1000).toString()), usdc: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(leg, { minLength: 1, maxLength: 6 }), (legs) => {
+        const body = apiBody(legs.map((l) => apiTransfer({ amount: l.amount, asset: l.usdc ? USDC_ETH : "assets/native.ethereum-mainnet" })), { subType: "BATCH_TRANSFER" });
+        for (const f of facts(body)) expect(Number(f.transfer!.assetTotal)).toBeGreaterThanOrEqual(Number(f.transfer!.amount));
+      }),
+    );
   });
 
   it("is JSON through and through (stored verbatim in the audit row)", () => {
