@@ -47,6 +47,12 @@ describe("a source whose wallet is not known from something countersign can chec
     expect(hold([from(EVM, null)], notConfiguredView(VAULT))).toMatchObject({ decision: "deny" });
   });
 
+  it("without sync, on Stellar: a transaction-level source spelt as a wallet name, or none, cannot be compared with the operation's account, so the claim does not stand", () => {
+    expect(hold([from(SENDER, W1, { network: "stellar-mainnet", sponsor: `${VAULT}/wallets/gas` })], notConfiguredView(VAULT))).toMatchObject({ decision: "deny", reason: expect.stringContaining(SENDER) });
+    expect(hold([from(SENDER, W1, { network: "networks/stellar-testnet", sponsor: W1 })], notConfiguredView(VAULT))).toMatchObject({ decision: "deny" });
+    expect(hold([from(SENDER, W1, { network: "stellar-mainnet" })], notConfiguredView(VAULT))).toMatchObject({ decision: "deny" });
+  });
+
   it("a wallet named beside an EVM transaction is known only when the copy lists the address it pays from", () => {
     expect(hold([from(null, W1)], synced([{ address: EVM, network: "ethereum-mainnet" }]), BY_SOURCE, EVM)).toBeNull();
     expect(hold([from(EVM, W1)], notConfiguredView(VAULT), BY_SOURCE, EVM)).toBeNull(); // its own raw source, checked when parsed

@@ -11,8 +11,8 @@
  *   wallet or address made since the last sync is known after the next one; the co-signer asks again.
  * - sync not configured: nothing can be checked, and `request.sourceWallet` is taken as the
  *   platform gives it, except where it may name another account than the transfer's source: a
- *   Stellar operation whose source is not the transaction-level source (the claim may be the
- *   sponsor's). Without a claim, or with such a one, deny: no copy will ever say, and a deferral
+ *   Stellar operation whose source is not shown to be the transaction-level source's raw account
+ *   (the claim may be that account's wallet, and a wallet name there proves nothing). Without a claim, or with such a one, deny: no copy will ever say, and a deferral
  *   would be asked again at every poll, forever; the initiator can name the wallet instead.
  *
  * A source the body names as a wallet or as a wallet's address resource is known, unless an EVM
@@ -25,6 +25,7 @@ import { findOwnAddress } from "../facts/address-book.js";
 import { sameAddress, stellarBaseAccount } from "../facts/addresses.js";
 import type { TransferFacts } from "../facts/types.js";
 import type { WindowSpec } from "../policy/types.js";
+import { networkId } from "../transaction/assets.js";
 
 export type UnknownSource = { decision: "defer" | "deny"; reason: string };
 
@@ -69,7 +70,18 @@ function senderShown(t: TransferFacts, view: AddressBookView, vault: string, evm
   return view.configured && findOwnAddress(view, vault, evmSender, t.network) !== undefined;
 }
 
-/** A Stellar transaction-level source (an address, unlike an EVM gas wallet's name) that is not the operation's. */
+/**
+ * Whether `request.sourceWallet` may name another account than the transfer's raw source. On
+ * Stellar the claim is the transaction-level source's wallet (`sponsor`), which an operation's own
+ * source need not be: the claim stands only when the transaction-level source is that same raw
+ * account. A wallet name there, or none, cannot be compared with the operation's address, so the
+ * claim may be anyone's. Elsewhere `sponsor` is a gas wallet, which pays fees, not the transfer.
+ */
 function claimMayNameSponsor(t: TransferFacts, address: string): boolean {
-  return t.sponsor !== null && !t.sponsor.startsWith("vaults/") && !sameAddress(stellarBaseAccount(t.sponsor), stellarBaseAccount(address));
+  if (!isStellar(t.network)) return false;
+  return t.sponsor === null || !sameAddress(stellarBaseAccount(t.sponsor), stellarBaseAccount(address));
+}
+
+function isStellar(network: string | null): boolean {
+  return network !== null && networkId(network).startsWith("stellar-");
 }

@@ -33,6 +33,21 @@ const usdcPaidFrom = (sender: string) => ({
   evmTransaction: { fromAddress: { value: sender }, toAddress: { value: "0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48" }, value: "0", data: `0xa9059cbb${word(BOOK)}${word("f4240")}` },
 });
 
+const G_HOT = "GHOTWALLETXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+const USDC_XLM = "USDC-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
+/** 10,000 USDC out of G_HOT as a Stellar payment (API shape): transaction-level source `txSource`, claimed wallet `claim`. */
+const stellarPayment = (txSource: string | null, claim: string) => ({
+  name: `${VAULT}/transactions/xlm${crypto.randomUUID().replaceAll("-", "")}`,
+  type: "TRANSACTION",
+  state: "AWAITING_SIGNATURE",
+  network: "networks/stellar-mainnet",
+  request: { sourceWallet: claim },
+  stellarTransaction: {
+    sourceAccountAddress: txSource === null ? null : { value: txSource },
+    operations: [{ sourceAccountAddress: { value: G_HOT }, decodedBody: { payment: { destinationAddress: { value: COLD_WALLET }, asset: USDC_XLM, amount: "100000000000" } } }],
+  },
+});
+
 describe("a source spelt as a raw address, with address-book sync", () => {
   let tdb: TestDatabase;
   let custody: SyncedCustody;
@@ -140,5 +155,15 @@ describe("a source spelt as a raw address, without address-book sync", () => {
   it("is charged to the wallet request.sourceWallet names, as the platform gives it: nothing can check it", async () => {
     const claimed = { ...eth("1", HOT_ADDRESS), request: { sourceWallet: HOT_WALLET } };
     expect((await cosigner.deliver(claimed)).verdict).toBe("signed");
+  });
+
+  it("on Stellar, claimed for an operation's account only when the transaction-level source is that account: a wallet name there, or none, proves nothing", async () => {
+    expect((await cosigner.deliver(stellarPayment(G_HOT, HOT_WALLET))).verdict).toBe("signed");
+    const gas = `${VAULT}/wallets/gasx0`;
+    for (const txSource of [gas, null]) {
+      const spelt = await cosigner.deliver(stellarPayment(txSource, gas));
+      expect(spelt.verdict).toBe("canceled");
+      expect(spelt.body).toMatchObject({ reasons: [expect.stringContaining(`source ${G_HOT} is a raw address`)] });
+    }
   });
 });
