@@ -53,4 +53,17 @@ describe("a review's state counts approvals as the policy does", () => {
       expect(reviewStatus(review, some, now, bundle).state === "approved", `approvals ${some.map((a) => a.identity).join(", ")}`).toBe(policyMet(some));
     }
   });
+
+  it("keeps a recorded rejection or expiry when a later bundle would count the earlier approvals as enough", () => {
+    const three = [approval("erin@example.com", 1), approval("frank@example.com", 2), approval("gina@example.com", 3)];
+    const rejected: ReviewAction = { ...approval("henry@example.com", 4), id: "rejection", action: "rejected", comment: "not on the payout calendar" };
+    const expired: ReviewAction = { ...approval("henry@example.com", 61), id: "expiry", identity: null, action: "expired", group: null };
+    // Frank gets an account of his own: the three approvals would now meet the quorum.
+    const reloaded = { reviewers: { ops: bundle.reviewers.ops.map((m) => (m.identity === "frank@example.com" ? { ...m, user: null } : m)) } };
+    const now = new Date(OPENED.getTime() + 10 * 60_000);
+    expect(reviewStatus(review, three, now, reloaded).state).toBe("approved");
+    expect(reviewStatus(review, [...three, rejected], now, reloaded)).toMatchObject({ state: "rejected", rejection: rejected, approvals: three });
+    const later = new Date(OPENED.getTime() + 2 * 3600_000);
+    expect(reviewStatus(review, [...three, expired], later, reloaded)).toMatchObject({ state: "expired", rejection: null, expiryUnrecorded: false });
+  });
 });

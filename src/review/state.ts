@@ -1,7 +1,8 @@
 /**
  * A review's state, read from its append-only actions (CONTRACT.md section 9): `open` until every
  * requirement has `quorum` approvals that count (`approved`), a member rejects (`rejected`) or
- * `expiresAt` passes first (`expired`). The first of those to happen is final.
+ * `expiresAt` passes first (`expired`). The first of those to happen is final: a recorded rejection
+ * or expiry stays, whatever a later bundle would count.
  */
 import type { PolicyBundle } from "../policy/types.js";
 import { countingApprovers } from "./requirement.js";
@@ -31,18 +32,20 @@ export function requirementsMet(review: StoredReview, approvals: readonly Review
   });
 }
 
+/**
+ * A recorded rejection or expiry closed the review: each is recorded only while the review is open
+ * under the bundle then in force (actions.ts, decision-step.ts), so it happened first, and a later
+ * bundle that would count the earlier approvals differently does not reopen it. Otherwise the
+ * approvals (all recorded before the expiry, which refuses later ones) count under the bundle in force.
+ */
 export function reviewStatus(review: StoredReview, actions: readonly ReviewAction[], now: Date, bundle: Pick<PolicyBundle, "reviewers">): ReviewStatus {
-  const approvals: ReviewAction[] = [];
-  for (const action of actions) {
-    if (action.action === "rejected") return { state: "rejected", rejection: action, approvals, expiryUnrecorded: false };
-    if (action.action === "expired") return { state: "expired", rejection: null, approvals, expiryUnrecorded: false };
-    if (action.action !== "approved") continue;
-    approvals.push(action);
-    if (requirementsMet(review, approvals, bundle)) {
-      approvals.push(...actions.slice(actions.indexOf(action) + 1).filter((a) => a.action === "approved"));
-      return { state: "approved", rejection: null, approvals, expiryUnrecorded: false };
-    }
+  const closing = actions.findIndex((a) => a.action === "rejected" || a.action === "expired");
+  const approvals = (closing < 0 ? actions : actions.slice(0, closing)).filter((a) => a.action === "approved");
+  if (closing >= 0) {
+    const action = actions[closing]!;
+    return { state: action.action === "rejected" ? "rejected" : "expired", rejection: action.action === "rejected" ? action : null, approvals, expiryUnrecorded: false };
   }
+  if (requirementsMet(review, approvals, bundle)) return { state: "approved", rejection: null, approvals, expiryUnrecorded: false };
   const expired = now.getTime() >= review.expiresAt.getTime();
   return { state: expired ? "expired" : "open", rejection: null, approvals, expiryUnrecorded: expired };
 }
