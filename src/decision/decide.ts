@@ -85,7 +85,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       // Known before any lock: why this delivery cannot be evaluated, if it cannot.
       const stale = deps.addressBook.staleReason(addressBook, now);
       const tooMany = windowGroupCapReason(plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS);
-      const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx.vault, tx.evmSender);
+      const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx);
       const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || unknownSource !== null;
       const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, review: null, opened };
       return withDecisionSession(deps.db, deadline, async (session) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { notConfiguredView, type AddressBookView } from "../addressbook/types.js";
 import type { TransferFacts } from "../facts/types.js";
 import type { WindowSpec } from "../policy/types.js";
+import type { TransactionKind } from "../transaction/types.js";
 import { unknownSourceHold } from "./unknown-source.js";
 
 const VAULT = "vaults/v1";
@@ -24,7 +25,10 @@ const synced = (own: { address: string; network: string }[] = []): AddressBookVi
   syncedAt: new Date(0),
   ownAddresses: own.map((o) => ({ wallet: W1, walletAddress: null, ...o })),
 });
-const hold = (transfers: TransferFacts[], view: AddressBookView, windows = BY_SOURCE, evmSender: string | null = null) => unknownSourceHold(windows, transfers, view, VAULT, evmSender);
+const hold = (transfers: TransferFacts[], view: AddressBookView, windows = BY_SOURCE, evmSender: string | null = null, kind: TransactionKind = "assetTransfer") =>
+  unknownSourceHold(windows, transfers, view, { vault: VAULT, evmSender, kind });
+/** A Stellar transaction's operations, without sync. */
+const holdOperations = (transfers: TransferFacts[]) => hold(transfers, notConfiguredView(VAULT), BY_SOURCE, null, "stellarTransaction");
 
 describe("a source whose wallet is not known from something countersign can check", () => {
   it("holds nothing when no window groups by source wallet, or the body names the wallet", () => {
@@ -42,15 +46,22 @@ describe("a source whose wallet is not known from something countersign can chec
   it("without sync: a claim is taken, unless it may name a Stellar transaction-level source other than the operation's", () => {
     expect(hold([from(EVM, W1)], notConfiguredView(VAULT))).toBeNull();
     expect(hold([from(EVM, W1, { sponsor: `${VAULT}/wallets/gas` })], notConfiguredView(VAULT))).toBeNull();
-    expect(hold([from(SENDER, W1, { network: "stellar-mainnet", sponsor: SENDER })], notConfiguredView(VAULT))).toBeNull();
-    expect(hold([from(SENDER, W1, { network: "stellar-mainnet", sponsor: SPONSOR })], notConfiguredView(VAULT))).toMatchObject({ decision: "deny", reason: expect.stringContaining(SENDER) });
+    expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet", sponsor: SENDER })])).toBeNull();
+    expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet", sponsor: SPONSOR })])).toMatchObject({ decision: "deny", reason: expect.stringContaining(SENDER) });
     expect(hold([from(EVM, null)], notConfiguredView(VAULT))).toMatchObject({ decision: "deny" });
   });
 
-  it("without sync, on Stellar: a transaction-level source spelt as a wallet name, or none, cannot be compared with the operation's account, so the claim does not stand", () => {
-    expect(hold([from(SENDER, W1, { network: "stellar-mainnet", sponsor: `${VAULT}/wallets/gas` })], notConfiguredView(VAULT))).toMatchObject({ decision: "deny", reason: expect.stringContaining(SENDER) });
-    expect(hold([from(SENDER, W1, { network: "networks/stellar-testnet", sponsor: W1 })], notConfiguredView(VAULT))).toMatchObject({ decision: "deny" });
-    expect(hold([from(SENDER, W1, { network: "stellar-mainnet" })], notConfiguredView(VAULT))).toMatchObject({ decision: "deny" });
+  it("without sync, a Stellar operation: a transaction-level source spelt as a wallet name, or none, cannot be compared with the operation's account, so the claim does not stand", () => {
+    expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet", sponsor: `${VAULT}/wallets/gas` })])).toMatchObject({ decision: "deny", reason: expect.stringContaining(SENDER) });
+    expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet", sponsor: W1 })])).toMatchObject({ decision: "deny" });
+    expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet" })])).toMatchObject({ decision: "deny" });
+    // Decided by what the transfers are, not by how the network is spelt.
+    expect(holdOperations([from(SENDER, W1, { network: "Stellar-Mainnet" })])).toMatchObject({ decision: "deny" });
+  });
+
+  it("without sync, a plain asset transfer on Stellar: no operation source, so the claim stands as on any chain", () => {
+    expect(hold([from(SENDER, W1, { network: "stellar-mainnet" })], notConfiguredView(VAULT))).toBeNull();
+    expect(hold([from(SENDER, W1, { network: "stellar-mainnet", sponsor: `${VAULT}/wallets/gas` })], notConfiguredView(VAULT))).toBeNull();
   });
 
   it("a wallet named beside an EVM transaction is known only when the copy lists the address it pays from", () => {

@@ -25,22 +25,29 @@ import { findOwnAddress } from "../facts/address-book.js";
 import { sameAddress, stellarBaseAccount } from "../facts/addresses.js";
 import type { TransferFacts } from "../facts/types.js";
 import type { WindowSpec } from "../policy/types.js";
-import { networkId } from "../transaction/assets.js";
+import type { Transaction } from "../transaction/types.js";
 
 export type UnknownSource = { decision: "defer" | "deny"; reason: string };
 
+/** What of the transaction the hold reads besides its transfers' facts. */
+export type HeldTransaction = Pick<Transaction, "vault" | "kind" | "evmSender">;
+
 /**
- * `vault`: the transaction's (`vaults/{v}`); `view`: the copy of it the facts were built from;
- * `evmSender`: the address an EVM transaction pays from, which a source named by wallet must be
- * shown to be that wallet's (verify-claims.ts refuses one the copy gives to another wallet).
+ * `tx.vault`: the transaction's (`vaults/{v}`); `view`: the copy of it the facts were built from;
+ * `tx.evmSender`: the address an EVM transaction pays from, which a source named by wallet must be
+ * shown to be that wallet's (verify-claims.ts refuses one the copy gives to another wallet);
+ * `tx.kind`: whether the transfers are a Stellar transaction's operations, each acting for an
+ * account of its own or for the transaction-level source.
  */
-export function unknownSourceHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[], view: AddressBookView, vault: string, evmSender: string | null = null): UnknownSource | null {
+export function unknownSourceHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[], view: AddressBookView, tx: HeldTransaction): UnknownSource | null {
   if (!windows.some((w) => w.groupBy.includes("sourceWallet"))) return null;
-  const unknown = transfers.find((t) => !sourceWalletKnown(t, view, vault));
-  if (unknown) return rawSourceHold(unknown, view, vault);
-  if (evmSender === null) return null;
-  const unpaid = transfers.find((t) => !senderShown(t, view, vault, evmSender));
-  return unpaid ? senderHold(evmSender, unpaid, view, vault) : null;
+  const operations = tx.kind === "stellarTransaction";
+  const unknown = transfers.find((t) => !sourceWalletKnown(t, view, tx.vault, operations));
+  if (unknown) return rawSourceHold(unknown, view, tx.vault);
+  if (tx.evmSender === null) return null;
+  const sender = tx.evmSender;
+  const unpaid = transfers.find((t) => !senderShown(t, view, tx.vault, sender));
+  return unpaid ? senderHold(sender, unpaid, view, tx.vault) : null;
 }
 
 function rawSourceHold(t: TransferFacts, view: AddressBookView, vault: string): UnknownSource {
@@ -50,11 +57,11 @@ function rawSourceHold(t: TransferFacts, view: AddressBookView, vault: string): 
     : { decision: "deny", reason: `source ${address} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead` };
 }
 
-function sourceWalletKnown(t: TransferFacts, view: AddressBookView, vault: string): boolean {
+function sourceWalletKnown(t: TransferFacts, view: AddressBookView, vault: string, operation: boolean): boolean {
   const address = t.source.kind === "address" ? t.source.address : null;
   if (address === null) return t.source.wallet !== null;
   if (view.configured) return findOwnAddress(view, vault, stellarBaseAccount(address), t.network) !== undefined;
-  return t.source.wallet !== null && !claimMayNameSponsor(t, address);
+  return t.source.wallet !== null && !(operation && claimMayNameAnother(t, address));
 }
 
 function senderHold(sender: string, t: TransferFacts, view: AddressBookView, vault: string): UnknownSource {
@@ -71,17 +78,12 @@ function senderShown(t: TransferFacts, view: AddressBookView, vault: string, evm
 }
 
 /**
- * Whether `request.sourceWallet` may name another account than the transfer's raw source. On
- * Stellar the claim is the transaction-level source's wallet (`sponsor`), which an operation's own
- * source need not be: the claim stands only when the transaction-level source is that same raw
- * account. A wallet name there, or none, cannot be compared with the operation's address, so the
- * claim may be anyone's. Elsewhere `sponsor` is a gas wallet, which pays fees, not the transfer.
+ * Whether `request.sourceWallet` may name another account than a Stellar operation's raw source.
+ * The claim is the transaction-level source's wallet (`sponsor`), which an operation's own source
+ * need not be: it stands only when the transaction-level source is that same raw account. A
+ * wallet name there, or none, cannot be compared with the operation's address, so the claim may be
+ * anyone's. (A plain asset transfer has no such second account: its `sponsor` is a gas wallet.)
  */
-function claimMayNameSponsor(t: TransferFacts, address: string): boolean {
-  if (!isStellar(t.network)) return false;
+function claimMayNameAnother(t: TransferFacts, address: string): boolean {
   return t.sponsor === null || !sameAddress(stellarBaseAccount(t.sponsor), stellarBaseAccount(address));
-}
-
-function isStellar(network: string | null): boolean {
-  return network !== null && networkId(network).startsWith("stellar-");
 }

@@ -135,6 +135,8 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
       path: "stellarTransaction.sourceAccountAddress.value",
     },
     { what: "Stellar: no operations", body: stellarBody([]), path: "details.stellarTransaction.operations" },
+    { what: "Stellar: on another network", body: stellarBody([stellarPayment("1")], "networks/ethereum-mainnet"), path: "details.stellarTransaction.network" },
+    { what: "Stellar: on a network spelt in capitals", body: stellarBody([stellarPayment("1")], "networks/Stellar-Mainnet"), path: "details.stellarTransaction.network" },
     { what: "Stellar: two bodies in one operation", body: stellarBody([{ ...stellarPayment("1"), changeTrust: {} }]), path: "details.stellarTransaction.operations[0].body" },
     { what: "Stellar: empty body", body: stellarBody([{}]), path: "details.stellarTransaction.operations[0].body" },
     {

@@ -5,6 +5,7 @@
  * payload (stellar-operations.ts).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
+import { networkId } from "./assets.js";
 import { classicAssetAt, endpointAt, stellarAssetAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { sep41Payment, stellarPayment, stellarTransaction } from "./schemas.js";
@@ -19,6 +20,9 @@ export function fromStellarDetails(input: unknown, path: string, ctx: ShapeConte
   const parsed = check(stellarTransaction, input, path);
   if (!parsed.ok) return parsed;
   const tx = parsed.value;
+  // A Stellar transaction on another network describes two kinds at once (CONTRACT.md section 1),
+  // as the API shape's top-level network is checked in kind.ts.
+  if (!networkId(tx.network).startsWith("stellar-")) return err(invalidAt(at(path, "network"), "is not a Stellar network"));
   const operations: StellarOperation[] = [];
   for (const [index, operation] of tx.operations.entries()) {
     const op = fromOperation(operation, at(at(path, "operations"), index), ctx);

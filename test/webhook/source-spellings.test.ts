@@ -157,6 +157,21 @@ describe("a source spelt as a raw address, without address-book sync", () => {
     expect((await cosigner.deliver(claimed)).verdict).toBe("signed");
   });
 
+  it("on Stellar, a plain asset transfer (no operations, so no second account) takes the claim as on any chain: the policy judges it", async () => {
+    const transfer = {
+      name: `${VAULT}/transactions/xlmt${crypto.randomUUID().replaceAll("-", "")}`,
+      type: "TRANSACTION",
+      subType: "TOKEN_TRANSFER",
+      state: "AWAITING_SIGNATURE",
+      network: "networks/stellar-mainnet",
+      request: { sourceWallet: HOT_WALLET },
+      transfers: [{ sourceAddress: { value: G_HOT }, destinationAddress: { value: COLD_WALLET }, amount: "1", asset: `assets/asset.stellar-mainnet.${USDC_XLM}` }],
+    };
+    // The example lists Stellar USDC by its CODE-ISSUER as operations spell it, so the policy denies
+    // this spelling; what matters is that the policy, not the unknown-source hold, answered.
+    expect((await cosigner.deliver(transfer)).body).toMatchObject({ reasons: ["The asset is not on the treasury's list"] });
+  });
+
   it("on Stellar, claimed for an operation's account only when the transaction-level source is that account: a wallet name there, or none, proves nothing", async () => {
     expect((await cosigner.deliver(stellarPayment(G_HOT, HOT_WALLET))).verdict).toBe("signed");
     const gas = `${VAULT}/wallets/gasx0`;
