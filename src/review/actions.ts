@@ -4,7 +4,7 @@
  * both counted, once each, and no approval slips in beside a delivery reading the approvals.
  */
 import { randomUUID } from "node:crypto";
-import { lockTransactionName } from "../audit/decision-rows.js";
+import { findFinalDecision, lockTransactionName, type FinalDecision } from "../audit/decision-rows.js";
 import type { Db } from "../db/connect.js";
 import { AppError, err, ok, type Result } from "../errors.js";
 import type { PolicyBundle } from "../policy/types.js";
@@ -41,13 +41,13 @@ export async function actOnReview(db: Db, request: ReviewActionRequest): Promise
     await lockTransactionName(trx, request.transactionName);
     const record = await readReview(trx, request.transactionName);
     if (!record) return err(new AppError("NOT_FOUND", "this transaction has no review"));
-    const written = await decideAction(trx, record, request);
+    const written = await decideAction(trx, record, request, await findFinalDecision(trx, request.transactionName));
     if (!written.ok) return written;
     return ok({ review: record.review, actions: [...record.actions, ...written.value] });
   });
 }
 
-async function decideAction(trx: Db, { review, actions }: ReviewRecord, request: ReviewActionRequest): Promise<Result<ReviewAction[], AppError>> {
+async function decideAction(trx: Db, { review, actions }: ReviewRecord, request: ReviewActionRequest, decided: FinalDecision | undefined): Promise<Result<ReviewAction[], AppError>> {
   const identity = normalIdentity(request.identity);
   const memberships = [...new Set(review.requirements.map((r) => r.group))]
     .filter((group) => groupMembers(request.bundle, group).some((m) => m.identity === identity))
@@ -60,6 +60,9 @@ async function decideAction(trx: Db, { review, actions }: ReviewRecord, request:
   if (request.verb === "approve" && isInitiator(request.bundle, identity, review.initiator)) {
     return err(new AppError("INITIATOR_CANNOT_APPROVE", "the transaction's initiator cannot approve it"));
   }
+  // A decided transaction's review is over, whatever a later bundle counts: an action now would
+  // record a rejection or an expiry that stopped nothing.
+  if (decided) return err(new AppError("REVIEW_CLOSED", `the transaction is already decided: ${decided.decision}`));
   const status = reviewStatus(review, actions, request.now, request.bundle);
   if (status.expiryUnrecorded) await recordExpiry(trx, review, request.now);
   if (status.state !== "open") return err(new AppError("REVIEW_CLOSED", `the review is ${status.state}`));

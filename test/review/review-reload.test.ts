@@ -4,7 +4,9 @@
  * change can make earlier approvals count for more; a recorded rejection or expiry must still
  * stand. Found by an adversarial review: two identities of one platform user approve with a third,
  * a fourth rejects, and a bundle giving one of the two an account of their own turned the rejected
- * review into an approved one, and the next delivery was signed. Real service, real Postgres.
+ * review into an approved one, and the next delivery was signed. The other way round, a bundle
+ * that counts a signed transaction's approvals for less must not let a reviewer record a rejection
+ * (or the action an expiry) that stopped nothing. Real service, real Postgres.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -20,6 +22,7 @@ const ERIN = "erin@treasury.example";
 const FRANK = "frank@treasury.example";
 const GINA = "gina@treasury.example";
 const HENRY = "henry@treasury.example";
+const IVAN = "ivan@treasury.example";
 
 const example = readFileSync(path.join(EXAMPLE_POLICIES, "policy.yaml"), "utf8");
 const withReviewers = (version: string, frank: string) =>
@@ -36,7 +39,7 @@ describe("a review closed by a rejection or an expiry, then a bundle that counts
   let cosigner: CosignerSimulator;
   let dir: string;
   const clock = { now: Date.parse("2026-11-22T09:00:00Z") };
-  const tokens = writeReviewerTokens([ERIN, FRANK, GINA, HENRY]);
+  const tokens = writeReviewerTokens([ERIN, FRANK, GINA, HENRY, IVAN]);
   const act = async (verb: "approve" | "reject", name: string, who: string, comment?: string) => {
     const r = await fetch(`${service.url}/v1/${name}/review:${verb}`, {
       method: "POST",
@@ -91,5 +94,20 @@ describe("a review closed by a rejection or an expiry, then a bundle that counts
     await load(SPLIT("reload-4"));
     expect(await state(body.name)).toBe("expired");
     expect((await cosigner.deliver(body)).verdict).toBe("canceled");
+  });
+
+  it("of a transaction already signed on approval, refuses a later action that would record a rejection or expiry stopping nothing", async () => {
+    await load(SHARED("reload-5"));
+    const body = await deferredWithThreeApprovals();
+    expect((await act("approve", body.name, HENRY)).body).toMatchObject({ state: "approved" });
+    expect((await cosigner.deliver(body)).verdict).toBe("signed");
+    // Henry leaves and Ivan joins: under this bundle the approvals no longer reach the quorum.
+    await load(withReviewers("reload-6", `{identity: ${FRANK}, user: users/ops-desk}`).replace(`    - ${HENRY}\n`, `    - ${IVAN}\n`));
+    const late = await act("reject", body.name, IVAN, "stop this payout");
+    expect(late).toMatchObject({ status: 409, body: { error: { code: "REVIEW_CLOSED", message: "the transaction is already decided: allow" } } });
+    clock.now += 25 * 3600_000;
+    expect((await act("reject", body.name, IVAN, "stop this payout")).status).toBe(409);
+    const actions = await tdb.handle.db.selectFrom("review_actions").select("action").where("transaction_name", "=", body.name).execute();
+    expect(actions.map((a) => a.action).sort()).toEqual(["approved", "approved", "approved", "approved", "opened"]);
   });
 });
