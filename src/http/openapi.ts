@@ -53,7 +53,7 @@ function reviewAction(summary: string, commentRequired: boolean): object {
         "401": reviewerErrors["401"],
         "403": errorResponse("NOT_A_REVIEWER (in no required group) or INITIATOR_CANNOT_APPROVE"),
         "404": errorResponse("no review for this transaction"),
-        "409": errorResponse("REVIEW_CLOSED: approved, rejected or expired"),
+        "409": errorResponse("REVIEW_CLOSED: approved, rejected or expired, or the transaction already decided"),
       },
     },
   };
