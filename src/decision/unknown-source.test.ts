@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { notConfiguredView, type AddressBookView } from "../addressbook/types.js";
 import type { TransferFacts } from "../facts/types.js";
 import type { WindowSpec } from "../policy/types.js";
-import type { TransactionKind } from "../transaction/types.js";
+import type { Transfer } from "../transaction/types.js";
 import { unknownSourceHold } from "./unknown-source.js";
 
 const VAULT = "vaults/v1";
@@ -25,10 +25,13 @@ const synced = (own: { address: string; network: string }[] = []): AddressBookVi
   syncedAt: new Date(0),
   ownAddresses: own.map((o) => ({ wallet: W1, walletAddress: null, ...o })),
 });
-const hold = (transfers: TransferFacts[], view: AddressBookView, windows = BY_SOURCE, evmSender: string | null = null, kind: TransactionKind = "assetTransfer") =>
-  unknownSourceHold(windows, transfers, view, { vault: VAULT, evmSender, kind });
+const hold = (transfers: TransferFacts[], view: AddressBookView, windows = BY_SOURCE, evmSender: string | null = null, operations = false) => {
+  const indexed = transfers.map((t, index) => ({ ...t, index }));
+  const listed = indexed.map(() => (operations ? { stellarOperation: true as const } : {})) as unknown as Transfer[];
+  return unknownSourceHold(windows, indexed, view, { vault: VAULT, evmSender, transfers: listed });
+};
 /** A Stellar transaction's operations, without sync. */
-const holdOperations = (transfers: TransferFacts[]) => hold(transfers, notConfiguredView(VAULT), BY_SOURCE, null, "stellarTransaction");
+const holdOperations = (transfers: TransferFacts[]) => hold(transfers, notConfiguredView(VAULT), BY_SOURCE, null, true);
 
 describe("a source whose wallet is not known from something countersign can check", () => {
   it("holds nothing when no window groups by source wallet, or the body names the wallet", () => {
@@ -55,7 +58,7 @@ describe("a source whose wallet is not known from something countersign can chec
     expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet", sponsor: `${VAULT}/wallets/gas` })])).toMatchObject({ decision: "deny", reason: expect.stringContaining(SENDER) });
     expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet", sponsor: W1 })])).toMatchObject({ decision: "deny" });
     expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet" })])).toMatchObject({ decision: "deny" });
-    // Decided by what the transfers are, not by how the network is spelt.
+    // Decided by where the transfers came from, not by how the network is spelt.
     expect(holdOperations([from(SENDER, W1, { network: "Stellar-Mainnet" })])).toMatchObject({ decision: "deny" });
   });
 

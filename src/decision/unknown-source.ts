@@ -30,19 +30,22 @@ import type { Transaction } from "../transaction/types.js";
 export type UnknownSource = { decision: "defer" | "deny"; reason: string };
 
 /** What of the transaction the hold reads besides its transfers' facts. */
-export type HeldTransaction = Pick<Transaction, "vault" | "kind" | "evmSender">;
+export type HeldTransaction = Pick<Transaction, "vault" | "transfers" | "evmSender">;
 
 /**
  * `tx.vault`: the transaction's (`vaults/{v}`); `view`: the copy of it the facts were built from;
  * `tx.evmSender`: the address an EVM transaction pays from, which a source named by wallet must be
  * shown to be that wallet's (verify-claims.ts refuses one the copy gives to another wallet);
- * `tx.kind`: whether the transfers are a Stellar transaction's operations, each acting for an
- * account of its own or for the transaction-level source.
+ * `tx.transfers`: which transfers are Stellar operations, each acting for an account of its own or
+ * for the transaction-level source (told by where they came from, not by the transaction's kind,
+ * which a payload makes `unknown`).
  */
 export function unknownSourceHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[], view: AddressBookView, tx: HeldTransaction): UnknownSource | null {
   if (!windows.some((w) => w.groupBy.includes("sourceWallet"))) return null;
-  const operations = tx.kind === "stellarTransaction";
-  const unknown = transfers.find((t) => !sourceWalletKnown(t, view, tx.vault, operations));
+  // A transfer the transaction does not list (never, as facts are built from its transfers) is
+  // taken as an operation: the stricter reading.
+  const operation = (t: TransferFacts) => tx.transfers[t.index]?.stellarOperation !== undefined || tx.transfers[t.index] === undefined;
+  const unknown = transfers.find((t) => !sourceWalletKnown(t, view, tx.vault, operation(t)));
   if (unknown) return rawSourceHold(unknown, view, tx.vault);
   if (tx.evmSender === null) return null;
   const sender = tx.evmSender;

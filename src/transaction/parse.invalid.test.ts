@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTransaction } from "./parse.js";
-import { SEP41_TOKEN, TX_NAME, USDC_ETH, WALLET, apiBody, apiStellarBody, apiStellarPayment, apiTransfer, assetTransferBody, stellarBody, stellarPayment, type Body } from "./test-bodies.js";
+import { SEP41_TOKEN, STELLAR_USDC, TX_NAME, USDC_ETH, WALLET, apiBody, apiStellarBody, apiStellarPayment, apiStellarTransfer, apiTransfer, assetTransferBody, stellarBody, stellarPayment, type Body } from "./test-bodies.js";
 
 function refusal(body: unknown): { code: string; message: string } {
   const result = parseTransaction(body);
@@ -166,6 +166,12 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
       // Without a network its USDC could not be named as the API names it: another asset, another velocity group.
       what: "API: Stellar transaction with no network anywhere",
       body: apiStellarBody([apiStellarPayment("10000000")], [], { network: undefined }),
+      path: "network",
+    },
+    {
+      // The network then comes from transfers[]: on another chain, the payment would be charged to that chain's asset.
+      what: "API: Stellar transaction whose transfers[] name another chain's network",
+      body: apiStellarBody([apiStellarPayment("10000000")], [apiStellarTransfer("1", { asset: `assets/asset.ethereum-mainnet.${STELLAR_USDC}` })], { network: undefined }),
       path: "network",
     },
     { what: "note not a string", body: assetTransferBody({}, { note: 5 }), path: "note" },

@@ -120,6 +120,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
         source: address(SENDER),
         destination: address("GDESTAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"),
         sponsor: SPONSOR,
+        stellarOperation: true,
       },
       {
         index: 1,
@@ -131,6 +132,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
         source: address(SENDER),
         destination: address("GDESTBXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"),
         sponsor: SPONSOR,
+        stellarOperation: true,
       },
     ],
   },

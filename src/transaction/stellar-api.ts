@@ -35,6 +35,9 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
   // A Stellar asset is named on its network (`assets/asset.stellar-mainnet.USDC-G…`): read without
   // one, the same USDC would be another asset, in another velocity group, than where a body names it.
   if (network === null) return err(invalidAt(at(ctx.path, "network"), "is required for a Stellar transaction: its assets are named on their network"));
+  // Read from transfers[] when the body names none: a Stellar transaction on another network
+  // describes two kinds at once (kind.ts checks a top-level network; stellar-details.ts shape 1's).
+  if (!networkId(network).startsWith("stellar-")) return err(invalidAt(at(ctx.path, "network"), "is not a Stellar network, and a Stellar transaction moves on one"));
   const stellarNetwork = network === null ? null : `networks/${networkId(network)}`;
   const decoded: StellarOperation[] = [];
   for (const [index, op] of (parsed.value.operations ?? []).entries()) {

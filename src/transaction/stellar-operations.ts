@@ -31,7 +31,7 @@ export function stellarMoves(operations: readonly StellarOperation[], network: s
       payloads.push(`stellar:${op.name}`);
       continue;
     }
-    const common = { source: op.source, destination: op.destination, sponsor, fallbackNetwork: network, rawAmount: op.rawAmount };
+    const common = { source: op.source, destination: op.destination, sponsor, fallbackNetwork: network, rawAmount: op.rawAmount, stellarOperation: true as const };
     transfers.push(
       op.kind === "payment"
         ? // As given, `native` included: the asset string is the policy's to read.

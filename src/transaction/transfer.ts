@@ -13,6 +13,8 @@ export interface TransferFields {
   sponsor: string | null;
   /** The network the transaction names (`networks/…`), used when the asset id names none. */
   fallbackNetwork: string | null;
+  /** A Stellar operation's transfer (see `Transfer.stellarOperation`). */
+  stellarOperation?: true;
 }
 
 export function makeTransfer(index: number, fields: TransferFields): Transfer {

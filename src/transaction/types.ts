@@ -35,6 +35,12 @@ export interface Transfer {
   destination: Endpoint;
   /** Sponsor wallet, or the Stellar transaction-level source, or null. */
   sponsor: string | null;
+  /**
+   * Present on a Stellar operation's transfer, whatever kind the transaction ends up (a payload
+   * makes it `unknown`): the operation acts for its own source account, which need not be the
+   * transaction-level source (`sponsor`). Absent on a plain asset transfer.
+   */
+  stellarOperation?: true;
 }
 
 export interface Transaction {

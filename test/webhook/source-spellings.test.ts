@@ -157,6 +157,14 @@ describe("a source spelt as a raw address, without address-book sync", () => {
     expect((await cosigner.deliver(claimed)).verdict).toBe("signed");
   });
 
+  it("on Stellar, an operation beside a payload (the kind is then unknown) is still an operation: the claim does not stand for another account", async () => {
+    const G_COLD = "GCOLDACCOUNTXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+    const body = stellarPayment(G_HOT, HOT_WALLET);
+    body.stellarTransaction.operations[0]!.sourceAccountAddress = { value: G_COLD };
+    const withTrustline = { ...body, stellarTransaction: { ...body.stellarTransaction, operations: [...body.stellarTransaction.operations, { decodedBody: { changeTrust: { asset: USDC_XLM } } }] } };
+    expect((await cosigner.deliver(withTrustline)).body).toMatchObject({ reasons: [expect.stringContaining(`source ${G_COLD} is a raw address`)] });
+  });
+
   it("on Stellar, a plain asset transfer (no operations, so no second account) takes the claim as on any chain: the policy judges it", async () => {
     const transfer = {
       name: `${VAULT}/transactions/xlmt${crypto.randomUUID().replaceAll("-", "")}`,
