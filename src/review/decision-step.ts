@@ -13,7 +13,7 @@ import type { Outcome, PolicyBundle } from "../policy/types.js";
 import type { Transaction } from "../transaction/types.js";
 import { explain } from "./explanation.js";
 import { reviewFacts } from "./facts.js";
-import { approvalsNeeded, initiatorUnknown } from "./requirement.js";
+import { approvalsNeeded, groupMembers, initiatorUnknown } from "./requirement.js";
 import { reviewStatus } from "./state.js";
 import { insertActions, type Requirement, type ReviewAction, type StoredReview } from "./store.js";
 import { NO_REVIEW, type ReviewFacts } from "./types.js";
@@ -57,7 +57,7 @@ export function requirementsOf(bundle: PolicyBundle, outcome: Pick<Outcome, "dec
   const matched = new Set(outcome.matched.filter((m) => m.decision === "defer").map((m) => m.rule));
   return bundle.rules.flatMap((rule) =>
     rule.review && matched.has(rule.id)
-      ? [{ rule: rule.id, group: rule.review.group, quorum: rule.review.quorum, expiresAfter: rule.review.expiresAfter }]
+      ? [{ rule: rule.id, group: rule.review.group, quorum: rule.review.quorum, expiresAfter: rule.review.expiresAfter, members: groupMembers(bundle, rule.review.group) }]
       : [],
   );
 }

@@ -66,4 +66,20 @@ describe("a review's state counts approvals as the policy does", () => {
     const later = new Date(OPENED.getTime() + 2 * 3600_000);
     expect(reviewStatus(review, [...three, expired], later, reloaded)).toMatchObject({ state: "expired", rejection: null, expiryUnrecorded: false });
   });
+
+  it("past its expiry, with none recorded, is approved only if its approvals met the groups it recorded when it opened too", () => {
+    const opened: StoredReview = { ...review, requirements: [{ ...review.requirements[0]!, members: bundle.reviewers.ops }] };
+    const three = [approval("erin@example.com", 1), approval("frank@example.com", 2), approval("gina@example.com", 3)];
+    const reloaded = { reviewers: { ops: bundle.reviewers.ops.map((m) => (m.identity === "frank@example.com" ? { ...m, user: null } : m)) } };
+    const before = new Date(OPENED.getTime() + 10 * 60_000);
+    const after = new Date(OPENED.getTime() + 2 * 3600_000);
+    // Before the expiry the bundle in force counts; after it, a bundle loaded since cannot approve after the fact.
+    expect(reviewStatus(opened, three, before, reloaded).state).toBe("approved");
+    expect(reviewStatus(opened, three, after, reloaded)).toMatchObject({ state: "expired", expiryUnrecorded: true });
+    // Met under both: approved in time, whenever the delivery comes.
+    const four = [...three, approval("henry@example.com", 4)];
+    expect(reviewStatus(opened, four, after, reloaded).state).toBe("approved");
+    // A review opened before the groups were recorded counts under the bundle in force.
+    expect(reviewStatus(review, three, after, reloaded).state).toBe("approved");
+  });
 });

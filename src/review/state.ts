@@ -33,10 +33,22 @@ export function requirementsMet(review: StoredReview, approvals: readonly Review
 }
 
 /**
+ * The reviewer groups as the review recorded them when it opened (a group it did not record, on a
+ * review opened before they were kept, as the bundle in force gives it). Past the expiry nothing
+ * says which bundle was in force when the approvals came in: met under both the opening's and
+ * today's, the review was approved in time; a bundle loaded since cannot approve it after the fact.
+ */
+function bundleWhenOpened(review: StoredReview, bundle: Pick<PolicyBundle, "reviewers">): Pick<PolicyBundle, "reviewers"> {
+  const recorded = review.requirements.flatMap((r) => (r.members ? [[r.group, r.members] as const] : []));
+  return { reviewers: { ...bundle.reviewers, ...Object.fromEntries(recorded) } };
+}
+
+/**
  * A recorded rejection or expiry closed the review: each is recorded only while the review is open
  * under the bundle then in force (actions.ts, decision-step.ts), so it happened first, and a later
  * bundle that would count the earlier approvals differently does not reopen it. Otherwise the
- * approvals (all recorded before the expiry, which refuses later ones) count under the bundle in force.
+ * approvals (all recorded before the expiry, which refuses later ones) count under the bundle in
+ * force, and past the expiry under the groups recorded at the opening too.
  */
 export function reviewStatus(review: StoredReview, actions: readonly ReviewAction[], now: Date, bundle: Pick<PolicyBundle, "reviewers">): ReviewStatus {
   const closing = actions.findIndex((a) => a.action === "rejected" || a.action === "expired");
@@ -45,7 +57,9 @@ export function reviewStatus(review: StoredReview, actions: readonly ReviewActio
     const action = actions[closing]!;
     return { state: action.action === "rejected" ? "rejected" : "expired", rejection: action.action === "rejected" ? action : null, approvals, expiryUnrecorded: false };
   }
-  if (requirementsMet(review, approvals, bundle)) return { state: "approved", rejection: null, approvals, expiryUnrecorded: false };
   const expired = now.getTime() >= review.expiresAt.getTime();
+  if (requirementsMet(review, approvals, bundle) && (!expired || requirementsMet(review, approvals, bundleWhenOpened(review, bundle)))) {
+    return { state: "approved", rejection: null, approvals, expiryUnrecorded: false };
+  }
   return { state: expired ? "expired" : "open", rejection: null, approvals, expiryUnrecorded: expired };
 }

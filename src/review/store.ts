@@ -3,6 +3,7 @@
  * caller's `db` or transaction, so the caller owns the boundary.
  */
 import type { Db } from "../db/connect.js";
+import type { ReviewerMember } from "./types.js";
 
 /** One defer rule's requirement, fixed when the review opens. */
 export interface Requirement {
@@ -10,6 +11,12 @@ export interface Requirement {
   group: string;
   quorum: number;
   expiresAfter: string;
+  /**
+   * The group's members when the review opened (absent on reviews opened before they were kept):
+   * past its expiry a review counts as approved only if its approvals also met this, since the
+   * bundle in force then, not a later one, says whether it was approved in time (state.ts).
+   */
+  members?: readonly ReviewerMember[];
 }
 
 export interface StoredReview {

@@ -96,6 +96,15 @@ describe("a review closed by a rejection or an expiry, then a bundle that counts
     expect((await cosigner.deliver(body)).verdict).toBe("canceled");
   });
 
+  it("stays expired when the bundle changes after the expiry and before any delivery records it", async () => {
+    await load(SHARED("reload-7"));
+    const body = await deferredWithThreeApprovals();
+    clock.now += 25 * 3600_000;
+    await load(SPLIT("reload-8"));
+    expect(await state(body.name)).toBe("expired");
+    expect((await cosigner.deliver(body)).body).toMatchObject({ reasons: ["review expired"] });
+  });
+
   it("of a transaction already signed on approval, refuses a later action that would record a rejection or expiry stopping nothing", async () => {
     await load(SHARED("reload-5"));
     const body = await deferredWithThreeApprovals();
