@@ -82,4 +82,12 @@ describe("a review's state counts approvals as the policy does", () => {
     // A review opened before the groups were recorded counts under the bundle in force.
     expect(reviewStatus(review, three, after, reloaded).state).toBe("approved");
   });
+
+  it("stays open while the bundle in force asks the requirement's rule for more approvals than when it opened, as the policy keeps deferring", () => {
+    const four = ["erin@example.com", "frank@example.com", "gina@example.com", "henry@example.com"].map((identity, i) => approval(identity, i + 1));
+    const now = new Date(OPENED.getTime() + 10 * 60_000);
+    const raised = { ...bundle, rules: [{ ...rule, review: { ...rule.review!, quorum: 3 } }] };
+    expect(reviewStatus(review, four, now, { ...bundle, rules: [rule] }).state).toBe("approved");
+    expect(reviewStatus(review, four, now, raised).state).toBe("open");
+  });
 });

@@ -22,23 +22,33 @@ export interface ReviewStatus {
 /**
  * Every requirement has `quorum` approvals that count under the bundle in force, as the policy's
  * evaluation counts them (requirement.ts: members only, the initiator out, and with the initiator
- * unknown the worst case of one platform user out). Counting the same way is what keeps a review
- * from closing as approved while the transaction would still be deferred.
+ * unknown the worst case of one platform user out); and where the bundle still has the requirement's
+ * rule, also as that rule asks now (its group and quorum: a raised quorum keeps the review open for
+ * more approvals, as the policy keeps deferring). Counting the same way is what keeps a review from
+ * closing as approved while the transaction would still be deferred.
  */
-export function requirementsMet(review: StoredReview, approvals: readonly ReviewAction[], bundle: Pick<PolicyBundle, "reviewers">): boolean {
+export function requirementsMet(review: StoredReview, approvals: readonly ReviewAction[], bundle: ReviewBundle): boolean {
+  const everyone = [...new Set(approvals.map((a) => a.identity ?? ""))];
+  const counted = (group: string, quorum: number, approvers: readonly string[]) => countingApprovers(bundle, group, approvers, review.initiator).length >= quorum;
   return review.requirements.every((req) => {
     const approvers = [...new Set(approvals.filter((a) => a.group === req.group).map((a) => a.identity ?? ""))];
-    return countingApprovers(bundle, req.group, approvers, review.initiator).length >= req.quorum;
+    const now = bundle.rules?.find((rule) => rule.id === req.rule)?.review;
+    return counted(req.group, req.quorum, approvers) && (!now || counted(now.group, now.quorum, everyone));
   });
 }
 
+/** The reviewer groups, and the rules where the bundle gives them (the review's state then reads what the rules ask now). */
+export type ReviewBundle = Pick<PolicyBundle, "reviewers"> & Partial<Pick<PolicyBundle, "rules">>;
+
 /**
  * The reviewer groups as the review recorded them when it opened (a group it did not record, on a
- * review opened before they were kept, as the bundle in force gives it). Past the expiry nothing
- * says which bundle was in force when the approvals came in: met under both the opening's and
- * today's, the review was approved in time; a bundle loaded since cannot approve it after the fact.
+ * review opened before they were kept, as the bundle in force gives it). Past the expiry the
+ * approvals must meet both these and the bundle in force: a bundle loaded after the expiry that
+ * counts more than the opening's did cannot approve the review after the fact. (Which bundle was in
+ * force at each approval is not recorded, so one in force only between the opening and the expiry
+ * is not consulted.)
  */
-function bundleWhenOpened(review: StoredReview, bundle: Pick<PolicyBundle, "reviewers">): Pick<PolicyBundle, "reviewers"> {
+function bundleWhenOpened(review: StoredReview, bundle: ReviewBundle): ReviewBundle {
   const recorded = review.requirements.flatMap((r) => (r.members ? [[r.group, r.members] as const] : []));
   return { reviewers: { ...bundle.reviewers, ...Object.fromEntries(recorded) } };
 }
@@ -50,7 +60,7 @@ function bundleWhenOpened(review: StoredReview, bundle: Pick<PolicyBundle, "revi
  * approvals (all recorded before the expiry, which refuses later ones) count under the bundle in
  * force, and past the expiry under the groups recorded at the opening too.
  */
-export function reviewStatus(review: StoredReview, actions: readonly ReviewAction[], now: Date, bundle: Pick<PolicyBundle, "reviewers">): ReviewStatus {
+export function reviewStatus(review: StoredReview, actions: readonly ReviewAction[], now: Date, bundle: ReviewBundle): ReviewStatus {
   const closing = actions.findIndex((a) => a.action === "rejected" || a.action === "expired");
   const approvals = (closing < 0 ? actions : actions.slice(0, closing)).filter((a) => a.action === "approved");
   if (closing >= 0) {

@@ -2,7 +2,7 @@
 import type { ReviewRecord } from "./actions.js";
 import type { PolicyBundle } from "../policy/types.js";
 import { approvalsNeeded } from "./requirement.js";
-import { reviewStatus } from "./state.js";
+import { reviewStatus, type ReviewBundle } from "./state.js";
 import type { ReviewState } from "./types.js";
 
 export interface ReviewActionView {
@@ -24,7 +24,7 @@ export interface ReviewView {
   explanation: unknown;
 }
 
-export function reviewView({ review, actions }: ReviewRecord, now: Date, bundle: Pick<PolicyBundle, "reviewers">): ReviewView {
+export function reviewView({ review, actions }: ReviewRecord, now: Date, bundle: ReviewBundle): ReviewView {
   const status = reviewStatus(review, actions, now, bundle);
   const asView = (a: { identity: string | null; at: Date; comment: string | null }): ReviewActionView => ({
     identity: a.identity ?? "",
