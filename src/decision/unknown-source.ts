@@ -12,8 +12,9 @@
  * - sync not configured: nothing can be checked, and `request.sourceWallet` is taken as the
  *   platform gives it, except where it may name another account than the transfer's source: a
  *   Stellar operation whose source is not shown to be the transaction-level source's raw account
- *   (the claim may be that account's wallet, and a wallet name there proves nothing). Without a claim, or with such a one, deny: no copy will ever say, and a deferral
- *   would be asked again at every poll, forever; the initiator can name the wallet instead.
+ *   (the claim may be that account's wallet, and a wallet name there proves nothing). Without a
+ *   claim, or with such a one, deny: no copy will ever say, and a deferral would be asked again at
+ *   every poll, forever; the initiator can name the wallet instead.
  *
  * A source the body names as a wallet or as a wallet's address resource is known, unless an EVM
  * transaction beside it pays from an address not shown to be that wallet's: with sync the copy
@@ -44,7 +45,10 @@ export function unknownSourceHold(windows: readonly WindowSpec[], transfers: rea
   if (!windows.some((w) => w.groupBy.includes("sourceWallet"))) return null;
   // A transfer the transaction does not list (never, as facts are built from its transfers) is
   // taken as an operation: the stricter reading.
-  const operation = (t: TransferFacts) => tx.transfers[t.index]?.stellarOperation !== undefined || tx.transfers[t.index] === undefined;
+  const operation = (t: TransferFacts) => {
+    const listed = tx.transfers[t.index];
+    return listed === undefined || listed.stellarOperation === true;
+  };
   const unknown = transfers.find((t) => !sourceWalletKnown(t, view, tx.vault, operation(t)));
   if (unknown) return rawSourceHold(unknown, view, tx.vault);
   if (tx.evmSender === null) return null;
