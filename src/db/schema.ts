@@ -49,14 +49,6 @@ export interface DecisionsTable {
   shadow_error: LaterText;
 }
 
-/** Each name's final decision (its first allow or deny), registered by the decision's write function. */
-export interface FinalDecisionsTable {
-  transaction_name: string;
-  decision_id: string;
-  decided_at: ColumnType<Date, Date | string, never>;
-}
-
 export interface Database extends AddressBookTables, EventTables, ReviewTables, VelocityTables {
   decisions: DecisionsTable;
-  final_decisions: FinalDecisionsTable;
 }

@@ -2,8 +2,8 @@
  * A second row with a sealed decision's id (a "twin", dated a second earlier, saying allow where
  * the sealed row said deny) is never sealed, since the chain holds its key: `audit verify` must
  * name it. And the writer role may not choose a row's `seq` (`overriding system value`) or
- * `written_xid`, so a twin it inserts comes after the row it copies; the decision read answers with
- * the final decision registered in `final_decisions`, whatever twin follows.
+ * `written_xid`, so a twin it inserts comes after the row it copies and the decision read keeps
+ * answering with the decision actually made first.
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
@@ -83,10 +83,7 @@ describe("the writer role and a row's order", () => {
       /permission denied for table events/,
     );
 
-    // The decision read takes the name's final decision from final_decisions, where the write
-    // function registers it; a twin the writer may insert (the sequence's next seq, after the row
-    // it copies, though dated earlier) changes nothing.
-    await sql`insert into final_decisions (transaction_name, decision_id, decided_at) values (${row.transaction_name}, ${row.id}, ${row.decided_at})`.execute(writer.db);
+    // A twin the writer may insert takes the sequence's next seq, after the row it copies.
     await sql`insert into decisions (${columns}) values (${values})`.execute(writer.db);
     const args = JSON.stringify({ name: row.transaction_name, failedStates: "{}", evaluate: false });
     const { rows } = await sql<{ final: { id: string; decision: string } }>`
