@@ -21,7 +21,7 @@ import { toFinalDecision, type DecisionEvidence, type DecisionRow, type FinalDec
 import type { AppError } from "../errors.js";
 import { describeError } from "../log.js";
 import type { Decision, Outcome, PolicyBundle, RuleMatch } from "../policy/types.js";
-import { reviewGate, reviewOpening } from "../review/decision-step.js";
+import { expiredWhileDeferred, REVIEW_EXPIRED, reviewGate, reviewOpening } from "../review/decision-step.js";
 import { toAction, toReview, type ActionRow, type ReviewAction, type ReviewRow, type StoredReview } from "../review/store.js";
 import { traced } from "../telemetry/tracing.js";
 import type { Transaction } from "../transaction/types.js";
@@ -166,6 +166,8 @@ async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany
 
 async function evaluateStep(r: Recording, read: Map<string, WindowTotal>): Promise<Step> {
   const outcome = await traced("countersign.evaluate", () => assess(r.bundle, r.situation, totalsByWindow(r.plan.queries, read), { trace: true }));
+  const expiry = expiredWhileDeferred(r.review, r.bundle, outcome, r.situation.now);
+  if (expiry) return { ...outright(r, "deny", REVIEW_EXPIRED), actions: [expiry] };
   const evidence: DecisionEvidence = { trace: outcome.evaluations, velocityWindows: r.bundle.windows, shadow: shadowOutcome(r.shadow, r.situation, read) };
   return {
     verdict: { ...evaluated(r, outcome), evidence },

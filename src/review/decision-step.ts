@@ -47,6 +47,17 @@ function expiryAction(review: StoredReview, now: Date): ReviewAction {
   return { id: randomUUID(), at: now, transactionName: review.transactionName, contentDigest: review.contentDigest, identity: null, action: "expired", group: null, comment: null };
 }
 
+/**
+ * The expiry to record when a delivery past the review's expiry is still deferred by a rule that
+ * asks for review, whatever the review's state reads (approvals counted under an earlier bundle, a
+ * rule renamed or added since): CONTRACT's "not approved within expiresAfter", denied as expired.
+ * Without it such a transfer would be deferred at every poll, for good.
+ */
+export function expiredWhileDeferred(review: StoredReview | null, bundle: PolicyBundle, outcome: Pick<Outcome, "decision" | "matched">, now: Date): ReviewAction | null {
+  if (review === null || now.getTime() < review.expiresAt.getTime()) return null;
+  return requirementsOf(bundle, outcome).length > 0 ? expiryAction(review, now) : null;
+}
+
 export async function recordExpiry(trx: Db, review: StoredReview, now: Date): Promise<void> {
   await insertActions(trx, [expiryAction(review, now)]);
 }

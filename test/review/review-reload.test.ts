@@ -119,4 +119,23 @@ describe("a review closed by a rejection or an expiry, then a bundle that counts
     const actions = await tdb.handle.db.selectFrom("review_actions").select("action").where("transaction_name", "=", body.name).execute();
     expect(actions.map((a) => a.action).sort()).toEqual(["approved", "approved", "approved", "approved", "opened"]);
   });
+
+  it("approved under one bundle, still deferred under the next (its rule renamed and asking more), is denied as expired once past its expiry", async () => {
+    await load(SHARED("reload-9"));
+    const body = await deferredWithThreeApprovals();
+    expect((await act("approve", body.name, HENRY)).body).toMatchObject({ state: "approved" });
+    const renamed = SHARED("reload-10").replace(
+      /- id: eth-review-threshold\n(.*\n.*\n)    review: \{group: treasury-approvers, quorum: 2,/,
+      "- id: eth-review-above-5\n$1    review: {group: treasury-approvers, quorum: 3,",
+    );
+    expect(renamed).toContain("- id: eth-review-above-5\n    decision: defer\n    reason: ETH transfers above 5 wait for review by two treasury approvers\n    review: {group: treasury-approvers, quorum: 3,");
+    await load(renamed);
+    const still = await cosigner.deliver(body);
+    expect(still.status, JSON.stringify(still.body)).toBe(503);
+    clock.now += 25 * 3600_000;
+    const expired = await cosigner.deliver(body);
+    expect(expired.verdict).toBe("canceled");
+    expect(expired.body).toMatchObject({ reasons: ["review expired"] });
+    expect(await state(body.name)).toBe("expired");
+  });
 });
