@@ -13,8 +13,8 @@ export interface Requirement {
   expiresAfter: string;
   /**
    * The group's members when the review opened (absent on reviews opened before they were kept):
-   * past its expiry a review counts as approved only if its approvals also met this, since the
-   * bundle in force then, not a later one, says whether it was approved in time (state.ts).
+   * past its expiry a review counts as approved only if its approvals also met this, so a bundle
+   * loaded after the expiry cannot approve it on members the opening did not have (state.ts).
    */
   members?: readonly ReviewerMember[];
 }
