@@ -5,6 +5,7 @@
  */
 import { describeError, type Logger } from "../log.js";
 import type { Explanation } from "./explanation.js";
+import { approvalsNeeded } from "./requirement.js";
 import type { StoredReview } from "./store.js";
 
 export interface NotifierOptions {
@@ -82,7 +83,8 @@ export function message(review: StoredReview): { text: string } {
   const explanation = review.explanation as Partial<Explanation>;
   const transfers = (explanation.transfers ?? []).map((t) => `${t.amount ?? t.rawAmount ?? "?"} ${t.asset} to ${t.destinationName ?? t.destination}`);
   const why = (explanation.deferredBy ?? []).map((r) => r.reason ?? r.rule);
-  const needs = review.requirements.map((r) => `${r.quorum} of ${r.group}`).join(", ");
+  // As the review page counts it: one more than the rule's quorum when the body names no initiator.
+  const needs = review.requirements.map((r) => `${approvalsNeeded(r.quorum, review.initiator)} of ${r.group}`).join(", ");
   const lines = [
     `Review needed: ${review.transactionName}`,
     ...(transfers.length > 0 ? [`Transfers: ${transfers.join("; ")}`] : []),

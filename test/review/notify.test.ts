@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/log.js";
-import { ReviewNotifier } from "../../src/review/notify.js";
+import { message, ReviewNotifier } from "../../src/review/notify.js";
 import type { StoredReview } from "../../src/review/store.js";
 import { assetTransfer, ETH } from "../support/bodies.js";
 import { startReviewWorld } from "./support.js";
@@ -61,10 +61,15 @@ describe("review notification", () => {
         "Review needed: vaults/v1/transactions/t1",
         `Transfers: 10 ${ETH} to Exchange`,
         "Why: ETH above 5 waits",
-        "Needs: 2 of treasury-approvers; expires 2026-11-23T09:00:00.000Z",
+        // The body names no initiator: one approval more than the rule's quorum, as the review page says.
+        "Needs: 3 of treasury-approvers; expires 2026-11-23T09:00:00.000Z",
       ].join("\n"),
     });
     await notifier.stop();
+  });
+
+  it("asks for the rule's quorum when the body names its initiator", () => {
+    expect(message({ ...review, initiator: "users/payout-service@treasury.example" }).text).toContain("Needs: 2 of treasury-approvers;");
   });
 
   it("gives up after its attempts, and does not retry a refusal", async () => {
