@@ -32,8 +32,8 @@ export function requirementsMet(review: StoredReview, approvals: readonly Review
   const counted = (group: string, quorum: number, approvers: readonly string[]) => countingApprovers(bundle, group, approvers, review.initiator).length >= quorum;
   return review.requirements.every((req) => {
     const approvers = [...new Set(approvals.filter((a) => a.group === req.group).map((a) => a.identity ?? ""))];
-    const now = bundle.rules?.find((rule) => rule.id === req.rule)?.review;
-    return counted(req.group, req.quorum, approvers) && (!now || counted(now.group, now.quorum, everyone));
+    const askedNow = bundle.rules?.find((rule) => rule.id === req.rule)?.review;
+    return counted(req.group, req.quorum, approvers) && (!askedNow || counted(askedNow.group, askedNow.quorum, everyone));
   });
 }
 

@@ -1,6 +1,5 @@
 /** The `Review` object of the review API (CONTRACT.md section 9), from a review and its actions. */
 import type { ReviewRecord } from "./actions.js";
-import type { PolicyBundle } from "../policy/types.js";
 import { approvalsNeeded } from "./requirement.js";
 import { reviewStatus, type ReviewBundle } from "./state.js";
 import type { ReviewState } from "./types.js";
