@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs the compiled JavaScript in dist/ (`npm run build`). The image and a production install ship
 // dist/ without src/ and without dev dependencies: nothing is compiled at run time there.
-// In a checkout (src/ present) dist/ runs only while it is at least as new as every source file;
-// otherwise the sources run through tsx (a devDependency), so an edit is never hidden behind an
+// In a checkout (src/ present) dist/ runs only while it is at least as new as every source file
+// and holds the same migrations; otherwise the sources run through tsx (a devDependency), so an edit is never hidden behind an
 // old build.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -22,11 +22,20 @@ function newestModification(dir) {
   return newest;
 }
 
+/** The migrations in `dir` written in `extension`, by name, in order. */
+function migrationNames(dir, extension) {
+  if (!existsSync(dir)) return "";
+  return readdirSync(dir).filter((f) => f.endsWith(extension) && !f.endsWith(".d.ts")).map((f) => f.slice(0, -extension.length)).sort().join("\n");
+}
+
 function buildIsCurrent() {
   if (!existsSync(built)) return false;
   if (!existsSync(sources)) return true;
   const builtAt = statSync(built).mtimeMs;
-  return ["src", "migrations"].every((d) => newestModification(path.join(root, d)) <= builtAt);
+  if (!["src", "migrations"].every((d) => newestModification(path.join(root, d)) <= builtAt)) return false;
+  // A source deleted since the build leaves its compiled file behind, and the migrator loads every
+  // file in dist/migrations: a migration taken out of the sources would still be applied.
+  return migrationNames(path.join(root, "migrations"), ".ts") === migrationNames(path.join(root, "dist/migrations"), ".js");
 }
 
 async function runSourcesThroughTsx() {

@@ -1,6 +1,6 @@
 /**
  * bin/countersign.js chooses what to run: dist/ when it is built and current, the sources through
- * tsx in a checkout whose build is missing or older, dist/ always when there is no src/ (the image,
+ * tsx in a checkout whose build is missing, older, or holds other migrations, dist/ always when there is no src/ (the image,
  * a production install); and it loads the OpenTelemetry instrumentation first only when an OTEL_*
  * variable asks for it. Checked on a stand-in tree whose entry points say which one ran.
  */
@@ -21,7 +21,7 @@ afterEach(() => {
 });
 
 /** A checkout-shaped tree; `at` sets the files' modification times (seconds since the epoch). */
-function standIn(parts: { dist?: number; src?: number; instrument?: boolean }): string {
+function standIn(parts: { dist?: number; src?: number; instrument?: boolean; builtMigrations?: string[] }): string {
   tree = mkdtempSync(path.join(tmpdir(), "countersign-bin-"));
   cpSync(path.join(ROOT, "bin"), path.join(tree, "bin"), { recursive: true });
   cpSync(path.join(ROOT, "package.json"), path.join(tree, "package.json"));
@@ -34,6 +34,10 @@ function standIn(parts: { dist?: number; src?: number; instrument?: boolean }): 
   if (parts.dist !== undefined) {
     write("dist/src/cli.js", 'console.log("ran dist");\n', parts.dist);
     if (parts.instrument) write("dist/src/telemetry/instrument.js", 'console.log("instrumented");\n', parts.dist);
+    for (const name of parts.builtMigrations ?? ["20260101T0000_first"]) {
+      write(`dist/migrations/${name}.js`, "export {};\n", parts.dist);
+      write(`dist/migrations/${name}.js.map`, "{}\n", parts.dist);
+    }
   }
   if (parts.src !== undefined) {
     write("src/cli.ts", 'const from: string = "sources";\nconsole.log(`ran ${from}`);\n', parts.src);
@@ -60,6 +64,16 @@ describe("bin/countersign.js", () => {
 
   it("runs the sources through tsx when a source file is newer than the build", async () => {
     expect(await runBin(standIn({ src: LATER, dist: EARLIER }))).toBe("ran sources");
+  });
+
+  it("runs the sources through tsx when the build holds a migration the sources no longer have", async () => {
+    // A build left from a later checkout: its migration would otherwise be applied.
+    const dir = standIn({ src: EARLIER, dist: LATER, builtMigrations: ["20260101T0000_first", "20260102T0000_removed"] });
+    expect(await runBin(dir)).toBe("ran sources");
+  });
+
+  it("runs the sources through tsx when the build lacks a migration the sources have", async () => {
+    expect(await runBin(standIn({ src: EARLIER, dist: LATER, builtMigrations: [] }))).toBe("ran sources");
   });
 
   it("runs the sources through tsx in a checkout with no build", async () => {
