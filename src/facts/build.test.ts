@@ -45,6 +45,7 @@ describe("buildFacts: the whole document", () => {
         tokenAllowances: [],
         authorizations: [],
         memo: null,
+        fee: null,
       },
       transfer: {
         index: 0,

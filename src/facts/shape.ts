@@ -6,7 +6,7 @@
  * adding or renaming a fact without updating this shape does not compile.
  */
 import type { ReviewFacts } from "../review/types.js";
-import type { Authorization, Memo, TokenAllowance } from "../transaction/types.js";
+import type { Authorization, Fee, Memo, TokenAllowance } from "../transaction/types.js";
 import type { AddressBookEntryFacts, AddressBookFacts, DestinationFacts, EndpointFacts, Facts, TransferFacts, TxFacts } from "./types.js";
 
 export type FactShape =
@@ -30,6 +30,7 @@ const tx = object<TxFacts>({
   tokenAllowances: list(object<TokenAllowance>({ approver: value, spender: value, asset: value, amount: value })),
   authorizations: list(object<Authorization>({ signer: value, contractAddress: value, chainId: value, nonce: value })),
   memo: object<Memo>({ type: value, data: value }),
+  fee: object<Fee>({ asset: value, amount: value }),
 });
 
 const transfer = object<TransferFacts>({

@@ -32,6 +32,7 @@ export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts 
     tokenAllowances: tx.tokenAllowances.map((a) => ({ ...a })),
     authorizations: tx.authorizations.map((a) => ({ ...a })),
     memo: tx.memo === null ? null : { ...tx.memo },
+    fee: tx.fee === null ? null : { ...tx.fee },
   };
 }
 

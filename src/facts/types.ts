@@ -5,7 +5,7 @@
  * and evaluation can be reproduced from it.
  */
 import type { ReviewFacts } from "../review/types.js";
-import type { AssetStandard, Authorization, EndpointForm, Memo, TokenAllowance, TransactionKind } from "../transaction/types.js";
+import type { AssetStandard, Authorization, EndpointForm, Fee, Memo, TokenAllowance, TransactionKind } from "../transaction/types.js";
 
 export interface TxFacts {
   name: string;
@@ -28,6 +28,8 @@ export interface TxFacts {
   authorizations: Authorization[];
   /** The memo (Stellar, TON) as `{type, data}`, or null (src/transaction/memo.ts). */
   memo: Memo | null;
+  /** The network fee the body states, in whole units of the native coin, or null (src/transaction/fee.ts). */
+  fee: Fee | null;
 }
 
 export interface EndpointFacts {

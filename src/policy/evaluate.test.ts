@@ -42,7 +42,7 @@ function facts(t: TransferFacts | null, kind: Facts["tx"]["kind"] = "assetTransf
     tx: {
       name: "vaults/v1/transactions/t1", vault: "vaults/v1", id: "t1", kind,
       type: null, subType: null, state: null, network: null, note: null, externalId: null, requestId: null,
-      initiator: null, designatedSigners: [], transferCount: t ? 1 : 0, payloads: [], tokenAllowances: [], authorizations: [], memo: null,
+      initiator: null, designatedSigners: [], transferCount: t ? 1 : 0, payloads: [], tokenAllowances: [], authorizations: [], memo: null, fee: null,
     },
     transfer: t,
     velocity: { daily_out: { amount: "4000", count: 3, amountAfter: "4500", countAfter: 4 } },

@@ -23,7 +23,7 @@ function facts(amountAfter: string | null): Facts {
     tx: {
       name: "vaults/v1/transactions/t1", vault: "vaults/v1", id: "t1", kind: "assetTransfer",
       type: null, subType: null, state: null, network: null, note: null, externalId: null, requestId: null,
-      initiator: null, designatedSigners: ["a", "b"], transferCount: 1, payloads: [], tokenAllowances: [], authorizations: [], memo: null,
+      initiator: null, designatedSigners: ["a", "b"], transferCount: 1, payloads: [], tokenAllowances: [], authorizations: [], memo: null, fee: null,
     },
     transfer: {
       index: 0, network: "ethereum-mainnet", asset: "assets/native.ethereum-mainnet", assetStandard: "native", amount: "500", rawAmount: null, assetTotal: "500",

@@ -115,7 +115,10 @@ function builtFacts() {
   const daily = { name: "daily_out", duration: "24h", durationSeconds: 86_400, groupBy: ["sourceWallet", "asset"] as ["sourceWallet", "asset"], measure: "amount" as const };
   const review = { state: "approved" as const, approvals: 1, approvers: ["a@x.io"] };
   const withAuthorization = apiBody([apiTransfer()], {
-    evmTransaction: { authorizationDetails: { authorizationList: [{ signer: { value: EVM_DEST }, contractAddress: { value: EVM_DEST }, chainId: "1", nonce: "7" }] } },
+    evmTransaction: {
+      authorizationDetails: { authorizationList: [{ signer: { value: EVM_DEST }, contractAddress: { value: EVM_DEST }, chainId: "1", nonce: "7" }] },
+      fee: { gasLimit: "21000", maxFeePerGas: "0x6fc23ac00" },
+    },
   });
   const withMemo = assetTransferBody({ stellarOptions: { memo: { type: "ID", data: "7" } } });
   return [...EXAMPLES.map(example), withAuthorization, withMemo].flatMap((body) => {

@@ -16,6 +16,7 @@ import { qualifyWallet, vaultOf } from "./endpoint.js";
 import { scanFields } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
 import { claimedKind } from "./kind.js";
+import { statedFee } from "./fee.js";
 import { statedMemo } from "./memo.js";
 import { detailsKind, fromDetails } from "./reference-shape.js";
 import { TRANSACTION_NAME } from "./resource-names.js";
@@ -46,6 +47,8 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   if (!onNetwork.ok) return onNetwork;
   const stated = statedMemo(snapshot, path);
   if (!stated.ok) return stated;
+  const fee = statedFee(snapshot, network.value, path);
+  if (!fee.ok) return fee;
   return ok({
     name: name[0],
     vault,
@@ -69,6 +72,7 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
     evmSender: model.value.evmSender,
     btcInputs: model.value.btcInputs,
     memo: model.value.shape.envelopeMemo !== undefined ? model.value.shape.envelopeMemo : stated.value,
+    fee: fee.value,
     snapshot,
   });
 }

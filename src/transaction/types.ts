@@ -92,8 +92,16 @@ export interface Transaction {
   evmSender: string | null;
   /** The memo the transaction carries (Stellar, TON), from the signed envelope where there is one (memo.ts). */
   memo: Memo | null;
+  /** The network fee the body states, or null (fee.ts). */
+  fee: Fee | null;
   /** The transaction object as received (unwrapped from `{"transaction": ...}`), kept for the audit row. */
   snapshot: Record<string, unknown>;
+}
+
+/** The network fee a transaction states (fee.ts): whole units of `asset`, the network's native coin (null when no network is known). */
+export interface Fee {
+  asset: string | null;
+  amount: string;
 }
 
 /** A transaction memo: `type` TEXT, ID, HASH or RETURN; a hash as `0x` and lower-case hex. */

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { statedFee } from "./fee.js";
+
+const BTC = "assets/native.bitcoin-mainnet";
+
+describe("statedFee: the network fee a body states, for tx.fee", () => {
+  it.each([
+    ["none", { name: "x" }, "ethereum-mainnet", null],
+    ["BTC as stated", { btcTransaction: { fee: "0.00021", outputs: [{ amount: "1" }] } }, "bitcoin-mainnet", { asset: BTC, amount: "0.00021" }],
+    [
+      "BTC from inputs less outputs, agreeing with the stated fee",
+      { btcTransaction: { inputs: [{ amount: "1.5" }, { amount: "0.5" }], outputs: [{ amount: "1.2" }, { amount: "0.7999" }], fee: "0.0001" } },
+      "bitcoin-mainnet",
+      { asset: BTC, amount: "0.0001" },
+    ],
+    [
+      "BTC inputs less outputs when no fee is stated (3 in, 0.001 out: 2.999 to the miner)",
+      { btcTransaction: { inputs: [{ amount: "3" }], outputs: [{ amount: "0.001" }] } },
+      "bitcoin-mainnet",
+      { asset: BTC, amount: "2.999" },
+    ],
+    ["BTC's own asset names the coin", { btcTransaction: { fee: "0.1", asset: "assets/native.bitcoin-testnet" } }, null, { asset: "assets/native.bitcoin-testnet", amount: "0.1" }],
+    [
+      "EVM at most gasLimit × maxFeePerGas (21,000 × 10^15 wei: 21 ETH)",
+      { evmTransaction: { fee: { gasLimit: "21000", maxFeePerGas: "0x38d7ea4c68000", maxPriorityFeePerGas: "0x38d7ea4c68000" } } },
+      "networks/ethereum-mainnet",
+      { asset: "assets/native.ethereum-mainnet", amount: "21" },
+    ],
+    [
+      "EVM legacy: gasLimit × gasPrice (21,000 × 30 gwei)",
+      { evmTransaction: { fee: { gasLimit: "21000", gasPrice: "0x6fc23ac00" } } },
+      "polygon-mainnet",
+      { asset: "assets/native.polygon-mainnet", amount: "0.00063" },
+    ],
+    ["EVM without a price says nothing", { evmTransaction: { fee: { gasLimit: "21000", gasUsed: "21000" } } }, "ethereum-mainnet", null],
+    ["Solana lamports", { solanaTransaction: { fee: "5000" } }, "solana-mainnet", { asset: "assets/native.solana-mainnet", amount: "0.000005" }],
+    ["Stellar stroops", { stellarTransaction: { fee: "100" } }, "stellar-mainnet", { asset: "assets/native.stellar-mainnet", amount: "0.00001" }],
+    ["Aleo microcredits", { aleoTransaction: { feeMicrocredits: "2500" } }, "aleo-mainnet", { asset: "assets/native.aleo-mainnet", amount: "0.0025" }],
+    ["no network: the amount without an asset", { solanaTransaction: { fee: "5000" } }, null, { asset: null, amount: "0.000005" }],
+  ])("%s", (_what, snapshot, network, fee) => {
+    expect(statedFee(snapshot, network, "")).toEqual({ ok: true, value: fee });
+  });
+
+  it.each([
+    ["a BTC fee its inputs and outputs contradict", { btcTransaction: { inputs: [{ amount: "3" }], outputs: [{ amount: "0.001" }], fee: "0.0001" } }, "btcTransaction.fee"],
+    ["BTC outputs above the inputs", { btcTransaction: { inputs: [{ amount: "1" }], outputs: [{ amount: "1.5" }] } }, "btcTransaction"],
+    ["a BTC fee that is not a plain decimal", { btcTransaction: { fee: "1e3" } }, "btcTransaction.fee"],
+    ["an EVM gas price that is not hex", { evmTransaction: { fee: { gasLimit: "21000", maxFeePerGas: "1000" } } }, "evmTransaction.fee.maxFeePerGas"],
+    ["an EVM gas limit that is not an integer", { evmTransaction: { fee: { gasLimit: "21000.5", gasPrice: "0x1" } } }, "evmTransaction.fee.gasLimit"],
+    ["Solana lamports as a number", { solanaTransaction: { fee: 5000 } }, "solanaTransaction.fee"],
+  ])("refuses %s at its path", (_what, snapshot, path) => {
+    const result = statedFee(snapshot, "bitcoin-mainnet", "");
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.publicMessage.startsWith(`${path}`)).toBe(true);
+  });
+
+  it("refuses fees stated in two chain objects", () => {
+    const result = statedFee({ solanaTransaction: { fee: "5000" }, stellarTransaction: { fee: "100" } }, "solana-mainnet", "transaction");
+    expect(result.ok).toBe(false);
+  });
+});

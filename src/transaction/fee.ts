@@ -1,0 +1,115 @@
+/**
+ * The network fee a transaction states, for the `tx.fee` fact: what it pays beside its transfers,
+ * in whole units of the network's native asset. A fee leaves the wallet as surely as a transfer
+ * does (a BTC transaction of 0.001 with 3 BTC of inputs and no change pays 2.999 to the miner), so
+ * a policy must be able to cap it. Read, where the body states one, from:
+ *
+ * - `btcTransaction.fee` (BTC); when every input and output carries an amount, the fee is also
+ *   inputs less outputs, and a stated fee that disagrees is refused (400);
+ * - `evmTransaction.fee`: the most it can pay, `gasLimit` × `maxFeePerGas` (EIP-1559), else ×
+ *   `gasPrice` (legacy), in wei;
+ * - `solanaTransaction.fee` (lamports), `stellarTransaction.fee` (stroops; stellar-envelope.ts
+ *   refuses one the signed envelope contradicts), `aleoTransaction.feeMicrocredits`.
+ *
+ * Null when the body states none (the platform then chooses it). The fee fields stay delivery
+ * metadata for the content digest (field-classes.ts): a platform raising a fee between deliveries
+ * does not turn a decided transaction into a conflict.
+ */
+import Big from "big.js";
+import { z } from "zod";
+import { err, ok, type AppError, type Result } from "../errors.js";
+import { networkId } from "./assets.js";
+import { check, invalidAt } from "./issues.js";
+import { decimalAmount, rawAmount } from "./schemas.js";
+import { at, isRecord } from "./transfer.js";
+import type { Fee } from "./types.js";
+
+/** Exact decimals with a private configuration: never touch big.js's global settings. */
+const Dec = Big();
+Dec.strict = true;
+
+/** A 256-bit quantity as the API writes gas prices: `0x` and up to 64 hex digits. */
+const hexQuantity = z.string({ error: "must be a string" }).regex(/^0x[0-9a-fA-F]{1,64}$/, "must be 0x and hex digits");
+
+const btcAmounts = z.object({
+  fee: decimalAmount.nullish(),
+  inputs: z.array(z.object({ amount: decimalAmount.nullish() }).passthrough()).nullish(),
+  outputs: z.array(z.object({ amount: decimalAmount.nullish() }).passthrough()).nullish(),
+  asset: z.unknown().optional(),
+}).passthrough();
+
+const evmFee = z.object({
+  gasLimit: rawAmount.nullish(),
+  maxFeePerGas: hexQuantity.nullish(),
+  gasPrice: hexQuantity.nullish(),
+}).passthrough();
+
+/** Wei per ether: every EVM network's native coin has 18 decimals. */
+const EVM_DECIMALS = 18;
+
+/** Chain objects whose fee is a count of the native coin's smallest units, and its decimals. */
+const SMALLEST_UNIT_FEES = [
+  { object: "solanaTransaction", field: "fee", decimals: 9 }, // lamports
+  { object: "stellarTransaction", field: "fee", decimals: 7 }, // stroops
+  { object: "aleoTransaction", field: "feeMicrocredits", decimals: 6 },
+] as const;
+
+/** The fee the body states, or null; a malformed or contradictory one is a 400. */
+export function statedFee(snapshot: Record<string, unknown>, network: string | null, path: string): Result<Fee | null, AppError> {
+  const found: Fee[] = [];
+  if (isRecord(snapshot.btcTransaction)) {
+    const btc = btcFee(snapshot.btcTransaction, network, at(path, "btcTransaction"));
+    if (!btc.ok) return btc;
+    if (btc.value !== null) found.push(btc.value);
+  }
+  if (isRecord(snapshot.evmTransaction) && snapshot.evmTransaction.fee != null) {
+    const evm = evmMaxFee(snapshot.evmTransaction.fee, network, at(path, "evmTransaction.fee"));
+    if (!evm.ok) return evm;
+    if (evm.value !== null) found.push(evm.value);
+  }
+  for (const { object, field, decimals } of SMALLEST_UNIT_FEES) {
+    const holder = snapshot[object];
+    if (!isRecord(holder) || holder[field] == null) continue;
+    const counted = check(rawAmount, holder[field], at(at(path, object), field));
+    if (!counted.ok) return counted;
+    found.push(inWholeUnits(counted.value, decimals, network));
+  }
+  if (found.length > 1) return err(invalidAt(path, "states a fee in more than one chain object"));
+  return ok(found[0] ?? null);
+}
+
+function btcFee(btc: Record<string, unknown>, network: string | null, path: string): Result<Fee | null, AppError> {
+  const parsed = check(btcAmounts, btc, path);
+  if (!parsed.ok) return parsed;
+  const { fee, inputs, outputs } = parsed.value;
+  const asset = typeof btc.asset === "string" ? btc.asset : network === null ? null : nativeAsset(network);
+  const everyAmount = (items: { amount?: string | null }[] | null | undefined): items is { amount: string }[] =>
+    items != null && items.length > 0 && items.every((i) => typeof i.amount === "string");
+  if (everyAmount(inputs) && everyAmount(outputs)) {
+    const spent = inputs.reduce((sum, i) => sum.plus(i.amount), new Dec("0"));
+    const paid = outputs.reduce((sum, o) => sum.plus(o.amount), new Dec("0"));
+    const derived = spent.minus(paid);
+    if (derived.lt("0")) return err(invalidAt(path, "its outputs add up to more than its inputs"));
+    if (fee != null && !derived.eq(fee)) return err(invalidAt(at(path, "fee"), "disagrees with its inputs less its outputs"));
+    return ok({ asset, amount: derived.toFixed() });
+  }
+  return ok(fee == null ? null : { asset, amount: new Dec(fee).toFixed() });
+}
+
+function evmMaxFee(value: unknown, network: string | null, path: string): Result<Fee | null, AppError> {
+  const parsed = check(evmFee, value, path);
+  if (!parsed.ok) return parsed;
+  const price = parsed.value.maxFeePerGas ?? parsed.value.gasPrice;
+  const limit = parsed.value.gasLimit;
+  // Without both, the body does not say what the transaction may pay.
+  if (price == null || limit == null) return ok(null);
+  const wei = BigInt(limit) * BigInt(price);
+  return ok(inWholeUnits(wei.toString(), EVM_DECIMALS, network));
+}
+
+function inWholeUnits(smallest: string, decimals: number, network: string | null): Fee {
+  // Dividing an integer by 10^decimals (at most 18) is exact within big.js's 20 places.
+  return { asset: network === null ? null : nativeAsset(network), amount: new Dec(smallest).div(new Dec("10").pow(decimals)).toFixed() };
+}
+
+const nativeAsset = (network: string): string => `assets/native.${networkId(network)}`;

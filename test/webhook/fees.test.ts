@@ -1,0 +1,175 @@
+/**
+ * A network fee leaves the wallet as surely as a transfer does: the body's stated fee is the
+ * `tx.fee` fact (src/transaction/fee.ts), so a policy can cap it. Found by an adversarial review:
+ * a 0.001 BTC transfer spending a 3 BTC input with no change, and a 1 ETH transfer allowed up to
+ * 21 ETH of gas, were both signed while no rule could see the fee. Against the real service over
+ * HTTP, with the address book synced from the fake custody API.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";
+import { CosignerSimulator } from "../support/cosigner.js";
+import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { createTestServiceAccount, writeTempPem } from "../support/service-account.js";
+import { startTestService, writeBundle } from "../support/service.js";
+
+const VAULT_ID = VAULT.slice("vaults/".length);
+const BTC_NET = "networks/bitcoin-mainnet";
+const ETH_NET = "networks/ethereum-mainnet";
+const HOT_BTC = "bc1qhotwallet0000000000000000000000000000a";
+const EXCHANGE_BTC = "bc1qexchange0000000000000000000000000000q";
+const HOT_ETH = "0x8ba1f109551bd432803012645ac136ddd64dba72";
+const EXCHANGE_ETH = "0x52908400098527886e0f7030069857d2e4169ee7";
+
+const POLICY = `
+version: "fees.1"
+default: deny
+windows:
+  - {name: daily_out, duration: 24h, groupBy: [sourceWallet, asset], measure: amount}
+rules:
+  - id: fee-limit
+    decision: deny
+    reason: the stated network fee is above 0.001 BTC or 0.01 ETH
+    when:
+      or:
+        - {"and": [{"===": [{"var": "tx.fee.asset"}, "assets/native.bitcoin-mainnet"]}, {">": [{"var": "tx.fee.amount"}, "0.001"]}]}
+        - {"and": [{"===": [{"var": "tx.fee.asset"}, "assets/native.ethereum-mainnet"]}, {">": [{"var": "tx.fee.amount"}, "0.01"]}]}
+  - id: btc-transfer-limit
+    decision: deny
+    reason: a single BTC transfer may not exceed 0.5
+    when: {"and": [{"===": [{"var": "transfer.asset"}, "assets/native.bitcoin-mainnet"]}, {">": [{"var": "transfer.amount"}, "0.5"]}]}
+  - id: btc-daily-limit
+    decision: deny
+    reason: at most 1 BTC a day per wallet
+    when: {"and": [{"===": [{"var": "transfer.asset"}, "assets/native.bitcoin-mainnet"]}, {">": [{"var": "velocity.daily_out.amountAfter"}, "1"]}]}
+  - id: eth-transfer-limit
+    decision: deny
+    reason: a single ETH transfer may not exceed 2
+    when: {"and": [{"===": [{"var": "transfer.asset"}, "assets/native.ethereum-mainnet"]}, {">": [{"var": "transfer.amount"}, "2"]}]}
+  - id: eth-daily-limit
+    decision: deny
+    reason: at most 5 ETH a day per wallet
+    when: {"and": [{"===": [{"var": "transfer.asset"}, "assets/native.ethereum-mainnet"]}, {">": [{"var": "velocity.daily_out.amountAfter"}, "5"]}]}
+  - id: listed-assets-to-address-book
+    decision: allow
+    when:
+      and:
+        - {"in": [{"var": "tx.kind"}, ["assetTransfer"]]}
+        - {"in": [{"var": "transfer.asset"}, ["assets/native.bitcoin-mainnet", "assets/native.ethereum-mainnet"]]}
+        - {"var": "transfer.destination.inAddressBook"}
+`;
+
+describe("network fees: tx.fee, over HTTP with a synced address book", () => {
+  let tdb: TestDatabase;
+  let api: FakeCustodyApi;
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  let cosigner: CosignerSimulator;
+  let removeKey: () => void;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    const account = createTestServiceAccount();
+    api = await startFakeCustodyApi({ serviceAccountEmail: account.email, publicKey: account.publicKey });
+    api.setAddressBook(VAULT_ID, [
+      fakeData.entry(VAULT_ID, 0, { address: EXCHANGE_BTC, network: BTC_NET, displayName: "Exchange BTC" }),
+      fakeData.entry(VAULT_ID, 1, { address: EXCHANGE_ETH, network: ETH_NET, displayName: "Exchange ETH" }),
+    ]);
+    api.setWallets(VAULT_ID, [
+      fakeData.wallet(VAULT_ID, HOT_WALLET.split("/").at(-1)!, [
+        { id: "a0", address: HOT_BTC, network: BTC_NET },
+        { id: "a1", address: HOT_ETH, network: ETH_NET },
+      ]),
+    ]);
+    const key = writeTempPem(account.privateKeyPem);
+    removeKey = key.remove;
+    service = await startTestService({
+      database: tdb.handle,
+      policiesDir: writeBundle(POLICY),
+      env: {
+        COUNTERSIGN_API_URL: api.baseUrl,
+        COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: account.email,
+        COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: key.path,
+        COUNTERSIGN_VAULTS: VAULT_ID,
+        COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h",
+      },
+    });
+    expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
+    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await api?.close();
+    await tdb?.drop();
+    removeKey?.();
+  });
+
+  const charges = (name: string) => tdb.handle.db.selectFrom("velocity_charges").select("amount").where("transaction_name", "=", name).execute();
+
+  const btcBody = (suffix: string, btcTransaction: Record<string, unknown>) => ({
+    name: transactionName(suffix),
+    type: "TRANSACTION",
+    subType: "BTC_TRANSFER",
+    state: "AWAITING_SIGNATURE",
+    network: BTC_NET,
+    request: { initiator: "users/ops@treasury.example", sourceWallet: HOT_WALLET },
+    transfers: [{ destinationAddress: { value: EXCHANGE_BTC }, amount: "0.001", asset: "assets/native.bitcoin-mainnet" }],
+    btcTransaction: { outputs: [{ address: { value: EXCHANGE_BTC }, amount: "0.001" }], asset: "assets/native.bitcoin-mainnet", ...btcTransaction },
+  });
+
+  const ethBody = (suffix: string, fee: Record<string, string>) => ({
+    name: transactionName(suffix),
+    type: "TRANSACTION",
+    subType: "NATIVE_TRANSFER",
+    state: "AWAITING_SIGNATURE",
+    network: ETH_NET,
+    request: { initiator: "users/ops@treasury.example", sourceWallet: HOT_WALLET },
+    transfers: [{ sourceAddress: { value: HOT_ETH }, destinationAddress: { value: EXCHANGE_ETH }, amount: "1", asset: "assets/native.ethereum-mainnet" }],
+    evmTransaction: { fromAddress: { value: HOT_ETH }, toAddress: { value: EXCHANGE_ETH }, value: "1000000000000000000", fee },
+  });
+
+  it("BTC: 0.001 BTC out of a 3 BTC input with no change (2.999 BTC to the miner) is cancelled by the fee rule, nothing charged", async () => {
+    const body = btcBody("btcfee", { inputs: [{ address: { value: HOT_BTC }, amount: "3" }], fee: "2.999" });
+    const delivery = await cosigner.deliver(body);
+    expect(delivery.body).toMatchObject({ signTransaction: false });
+    expect(delivery.verdict).toBe("canceled");
+    expect(await charges(body.name)).toEqual([]);
+    const row = await tdb.handle.db.selectFrom("decisions").select(["facts", "matched_rules"]).where("transaction_name", "=", body.name).executeTakeFirstOrThrow();
+    expect((row.matched_rules as { rule: string }[]).map((m) => m.rule)).toContain("fee-limit");
+    expect(JSON.stringify(row.facts)).toContain('"fee":{"asset":"assets/native.bitcoin-mainnet","amount":"2.999"}');
+  });
+
+  it("BTC: the same fee left unstated is read from the inputs less the outputs", async () => {
+    const delivery = await cosigner.deliver(btcBody("btcfee-unstated", { inputs: [{ address: { value: HOT_BTC }, amount: "3" }] }));
+    expect(delivery.verdict).toBe("canceled");
+  });
+
+  it("BTC: a stated fee its inputs and outputs contradict is refused with 400, nothing recorded", async () => {
+    const body = btcBody("btcfee-lie", { inputs: [{ address: { value: HOT_BTC }, amount: "3" }], fee: "0.0001" });
+    const delivery = await cosigner.deliver(body);
+    expect(delivery.status).toBe(400);
+    expect(JSON.stringify(delivery.body)).toContain("btcTransaction.fee");
+    expect(await tdb.handle.db.selectFrom("decisions").select("id").where("transaction_name", "=", body.name).execute()).toEqual([]);
+  });
+
+  it("BTC: a transfer with change back to the wallet and a small fee is signed", async () => {
+    const body = btcBody("btcfee-ok", {
+      inputs: [{ address: { value: HOT_BTC }, amount: "0.01" }],
+      outputs: [{ address: { value: EXCHANGE_BTC }, amount: "0.001" }, { address: { value: HOT_BTC }, amount: "0.0089", change: true }],
+      fee: "0.0001",
+    });
+    expect((await cosigner.deliver(body)).verdict).toBe("signed");
+  });
+
+  it("ETH: 1 ETH with up to 21 ETH of gas (21,000 × 1,000,000 gwei) is cancelled by the fee rule", async () => {
+    const body = ethBody("ethfee", { gasLimit: "21000", maxFeePerGas: "0x38d7ea4c68000", maxPriorityFeePerGas: "0x38d7ea4c68000" });
+    const delivery = await cosigner.deliver(body);
+    expect(delivery.verdict).toBe("canceled");
+    expect(await charges(body.name)).toEqual([]);
+  });
+
+  it("ETH: 1 ETH with up to 0.00063 ETH of gas (21,000 × 30 gwei) is signed and charged 1", async () => {
+    const body = ethBody("ethfee-ok", { gasLimit: "21000", maxFeePerGas: "0x6fc23ac00" });
+    expect((await cosigner.deliver(body)).verdict).toBe("signed");
+    expect((await charges(body.name)).map((c) => c.amount)).toEqual(["1"]);
+  });
+});
