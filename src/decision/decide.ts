@@ -35,6 +35,7 @@ import { reportedFailure } from "./reported-failure.js";
 import { withDecisionSession, type DecisionSession, type ReadResult } from "./session.js";
 import { readArgs, totalsRead, writeArgs } from "./session-args.js";
 import { shadowBundle, shadowOutcome, shadowQueries } from "./shadow.js";
+import { opaqueAssetHold } from "./opaque-asset.js";
 import { unknownSourceHold, type UnknownSource } from "./unknown-source.js";
 import { verifyClaims, type ClaimCheck } from "./verify-claims.js";
 
@@ -85,7 +86,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       // Known before any lock: why this delivery cannot be evaluated, if it cannot.
       const stale = deps.addressBook.staleReason(addressBook, now);
       const tooMany = windowGroupCapReason(plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS);
-      const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx);
+      const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ?? opaqueAssetHold(bundle.windows, situation.transfers);
       const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || unknownSource !== null;
       const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, review: null, opened };
       return withDecisionSession(deps.db, deadline, async (session) => {

@@ -25,6 +25,8 @@ import { SENDER } from "../transaction/test-envelopes.js";
 import type { AddressBookView } from "../addressbook/types.js";
 
 const USDC_LOWER = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+const SOL_MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+const SOL_DEST = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
 
 const win = (groupBy: GroupDimension[], name = "w", durationSeconds = 3600): WindowSpec => ({
   name,
@@ -53,6 +55,10 @@ describe("groupKey: what makes two transfers share a group", () => {
     { what: "EVM destination written in another case", a: assetTransferBody({ destination: "0x52908400098527886E0F7030069857D2E4169EE7" }), b: assetTransferBody({ destination: "0x52908400098527886e0f7030069857d2e4169ee7" }), groupBy: ["destination"], same: true },
     { what: "Solana destinations differing in case", a: assetTransferBody({ destination: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" }), b: assetTransferBody({ destination: "epjfwdd5aufqssqem2qn1xzybapc8g4weggkzwytdt1v" }), groupBy: ["destination"], same: false },
     { what: "another asset", a: assetTransferBody(), b: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }), groupBy: ["sourceWallet", "asset"], same: false },
+    { what: "an asset's standard and network in another case", a: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }), b: assetTransferBody({ asset: "assets/Native.Ethereum-Mainnet" }), groupBy: ["asset"], same: true },
+    { what: "a Solana token under spl and spl-token", a: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl-token.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), groupBy: ["sourceWallet", "asset"], same: true },
+    { what: "a Solana token under spl-token-2022", a: assetTransferBody({ asset: `assets/spl-token-2022.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl-token.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), groupBy: ["asset"], same: true },
+    { what: "a Solana mint in another case", a: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT.toLowerCase()}`, destination: SOL_DEST }), groupBy: ["asset"], same: false },
     { what: "another source wallet", a: assetTransferBody(), b: assetTransferBody({ source: `${VAULT}/wallets/other` }), groupBy: ["sourceWallet"], same: false },
     { what: "another vault, same groupBy without vault", a: assetTransferBody(), b: { ...assetTransferBody({ source: "vaults/v2/wallets/w" }), name: "vaults/v2/transactions/t" }, groupBy: ["asset"], same: true },
     { what: "another vault, grouped by vault", a: assetTransferBody(), b: { ...assetTransferBody({ source: "vaults/v2/wallets/w" }), name: "vaults/v2/transactions/t" }, groupBy: ["vault", "asset"], same: false },

@@ -6,9 +6,12 @@
  * rule naming `0x5290…9EE7` would miss the same address sent as `0x5290…9ee7`, and a per-asset
  * rule would miss USDC spelt with its contract in checksum case while the ledger charged it as USDC.
  * A Stellar account (`G…`) also names its muxed addresses (`M…`), as the velocity groups count them.
+ * Two `assets/…` names of one asset identity (src/transaction/assets.ts: standard and network in
+ * any case, a Solana token under `spl`, `spl-token` or `spl-token-2022`) are equal too, so a rule
+ * naming one spelling names the others, as the ledger counts them together.
  */
 import { isCaseFreeAddress, normaliseAddress, stellarBaseAccount } from "../facts/addresses.js";
-import { canonicalAssetName } from "../transaction/assets.js";
+import { canonicalAssetName, structuredIdentity } from "../transaction/assets.js";
 
 const EVM_ASSET = /^assets\/.*\.0x[0-9a-fA-F]{40}$/;
 const EVM_CONTRACTS = /\.0x[0-9a-fA-F]{40}/g;
@@ -26,10 +29,22 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
  */
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
-  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a);
+  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameSolanaToken(a, b);
   if (a.toLowerCase() !== b.toLowerCase()) return false;
-  return isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b);
+  return (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b)) || sameAsset(a, b);
 }
+
+/** Two `assets/…` names of one identity. */
+const sameAsset = (a: string, b: string): boolean =>
+  a.startsWith("assets/") && b.startsWith("assets/") && structuredIdentity(a) === structuredIdentity(b);
+
+/** How much longer one Solana token prefix is than another (`spl`, `spl-token`, `spl-token-2022`). */
+const SOLANA_PREFIX_GAPS = new Set([5, 6, 11]);
+const solanaTokenName = (s: string): boolean => s.startsWith("assets/") && s.slice(7, 10).toLowerCase() === "spl";
+
+/** Two names of one Solana token under different prefixes; told apart by length first (every `in`). */
+const sameSolanaToken = (a: string, b: string): boolean =>
+  SOLANA_PREFIX_GAPS.has(Math.abs(a.length - b.length)) && solanaTokenName(a) && solanaTokenName(b) && sameAsset(a, b);
 
 /**
  * Whether `muxed` is a Stellar muxed address (`M…`) of the account `account` (`G…`). A rule naming
@@ -50,7 +65,8 @@ export function strictEqual(a: unknown, b: unknown): boolean {
  * json-logic-js's `in` — membership of an array, or a substring of a string — with sameText. In a
  * string (a list written as one comma-separated string), a case-free address is looked for without
  * case, and an asset with an EVM contract with only the contracts' case set aside: the rest of an
- * asset name (`assets/ERC20.…`) keeps its case, as in `==`.
+ * asset name (`assets/ERC20.…`) keeps its case there, and its other spellings are not looked for
+ * (write the list as an array).
  */
 function contains(needle: unknown, haystack: unknown): boolean {
   if (Array.isArray(haystack)) return haystack.some((item) => strictEqual(needle, item));

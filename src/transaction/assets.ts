@@ -71,16 +71,37 @@ const EVM_CONTRACT_SUFFIX = /\.0x[0-9a-fA-F]{40}$/;
 /** An `assets/…` name with its EVM contract part lower-cased: its case is only a checksum. */
 export const canonicalAssetName = (asset: string): string => asset.replace(EVM_CONTRACT_SUFFIX, (contract) => contract.toLowerCase());
 
+/** The API's names for a Solana token's program; a mint belongs to one, so the mint names the token. */
+const SOLANA_TOKEN_PREFIXES = new Set(["spl", "spl-token", "spl-token-2022"]);
+
+/** Whether an `assets/…` id is opaque (`assets/e72ff35a5b15`): it says nothing of its network or standard. */
+export const isOpaqueAssetId = (asset: string): boolean => {
+  const parts = assetIdParts(asset);
+  return parts !== null && parts.length < 2;
+};
+
 /**
- * One identity per asset, whichever way a body spells it: the `assets/…` name with an EVM contract
- * part lower-cased (its case is only a checksum), and a bare Stellar asset from a Stellar operation
- * qualified with its network the way the API names it (`assets/asset.stellar-mainnet.CODE-ISSUER`,
- * `assets/native.stellar-mainnet`): a testnet asset is not the mainnet one.
+ * One identity per asset, whichever way a body spells it: the `assets/…` name with its standard and
+ * network lower-cased, a Solana token under one prefix (`spl-token`, the OpenAPI's; the reference
+ * writes `spl`) and an EVM contract part lower-cased (its case is only a checksum); and a bare
+ * Stellar asset from a Stellar operation qualified with its network the way the API names it
+ * (`assets/asset.stellar-mainnet.CODE-ISSUER`, `assets/native.stellar-mainnet`): a testnet asset is
+ * not the mainnet one. An opaque id stays as it is: nothing says which asset it is
+ * (src/decision/opaque-asset.ts).
  */
 export function assetIdentity(asset: string, assetStandard: AssetStandard, network: string | null): string {
-  if (asset.startsWith("assets/")) return canonicalAssetName(asset);
+  if (asset.startsWith("assets/")) return structuredIdentity(asset);
   const stellar = assetStandard === "stellarClassic" || assetStandard === "sep41";
   if (!stellar || network === null) return asset;
   const id = networkId(network);
   return asset === "native" ? `assets/native.${id}` : `assets/asset.${id}.${asset}`;
+}
+
+/** An `assets/…` name's identity (see assetIdentity); an opaque id, or any other text, as it is. */
+export function structuredIdentity(asset: string): string {
+  const parts = assetIdParts(asset);
+  if (parts === null || parts.length < 2) return asset;
+  const [standard = "", network = "", ...rest] = parts;
+  const prefix = SOLANA_TOKEN_PREFIXES.has(standard.toLowerCase()) ? "spl-token" : standard.toLowerCase();
+  return canonicalAssetName(["assets/" + prefix, network.toLowerCase(), ...rest].join("."));
 }
