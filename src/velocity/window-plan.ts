@@ -15,6 +15,11 @@
  * edge: bench/ledger-layout.ts — a 1-second width costs a fresh bucket row on nearly every charge
  * and saves the read less than it costs; see README.md.)
  *
+ * A window longer than FINE_BUCKETS_KEPT_SECONDS starts where the minute and hour buckets may be
+ * pruned (src/velocity/prune.ts keeps them that long, whatever window any replica's bundle holds):
+ * its exact edge runs to the first day boundary after its start, read from the charges (kept for the
+ * retention), and only day buckets follow. One day of one group's charges, for such windows alone.
+ *
  * Why no upper edge at `now`: a charge stamped after `now` can only come from a transaction that
  * committed while this one waited for its lock, or from another process whose clock runs ahead.
  * Leaving it out would let both be approved past the limit; counting it is the safe side.
@@ -22,6 +27,9 @@
 
 /** Bucket widths in seconds, finest first. Must match the check in the velocity migration. */
 export const BUCKET_WIDTHS = [60, 3600, 86400] as const;
+
+/** How long buckets finer than the coarsest are kept (src/velocity/prune.ts), and read. */
+export const FINE_BUCKETS_KEPT_SECONDS = 35 * 86_400;
 
 export interface BucketRange {
   widthSeconds: number;
@@ -50,12 +58,14 @@ export function planWindow(now: Date, durationSeconds: number, widths: readonly 
     throw new RangeError(`window duration must be a positive number of seconds, got ${durationSeconds}`);
   }
   const startMs = nowMs - Math.round(durationSeconds * 1000);
-  const finestMs = (widths[0] ?? 1) * 1000;
+  // Past the fine buckets' keeping, only the coarsest width is read (see above).
+  const read = durationSeconds > FINE_BUCKETS_KEPT_SECONDS ? widths.slice(-1) : widths;
+  const finestMs = (read[0] ?? 1) * 1000;
   const edgeUntilMs = Math.floor(startMs / finestMs) * finestMs + finestMs;
   const buckets: BucketRange[] = [];
   let fromMs = edgeUntilMs;
-  widths.forEach((width, i) => {
-    const next = widths[i + 1];
+  read.forEach((width, i) => {
+    const next = read[i + 1];
     const untilMs = next === undefined ? null : ceilTo(fromMs, next * 1000);
     buckets.push({ widthSeconds: width, from: new Date(fromMs), until: untilMs === null ? null : new Date(untilMs) });
     if (untilMs !== null) fromMs = untilMs;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUCKET_WIDTHS, planWindow } from "../../src/velocity/window-plan.js";
+import { BUCKET_WIDTHS, FINE_BUCKETS_KEPT_SECONDS, planWindow } from "../../src/velocity/window-plan.js";
 
 const NOW = new Date("2026-11-21T12:34:56.789Z");
 
@@ -37,6 +37,15 @@ describe("planWindow", () => {
     const plan = planWindow(NOW, 86_400, [1, 60, 3600, 86400]);
     expect(plan.edgeUntil.toISOString()).toBe("2026-11-20T12:34:57.000Z");
     expect(plan.buckets.map((b) => b.widthSeconds)).toEqual([1, 60, 3600, 86400]);
+  });
+
+  it("reads a window longer than the fine buckets are kept from the charges to its first day boundary, then from day buckets", () => {
+    // A replica whose bundle has only short windows prunes fine buckets older than that (prune.ts).
+    const plan = planWindow(NOW, 60 * 86_400);
+    expect(plan.edgeAfter.toISOString()).toBe("2026-09-22T12:34:56.789Z");
+    expect(plan.edgeUntil.toISOString()).toBe("2026-09-23T00:00:00.000Z");
+    expect(plan.buckets).toEqual([{ widthSeconds: 86_400, from: new Date("2026-09-23T00:00:00.000Z"), until: null }]);
+    expect(planWindow(NOW, FINE_BUCKETS_KEPT_SECONDS).buckets.map((b) => b.widthSeconds)).toEqual([...BUCKET_WIDTHS]);
   });
 
   it("refuses a duration that is not positive and a date that is not valid", () => {
