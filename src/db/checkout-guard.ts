@@ -1,9 +1,10 @@
 /**
  * Ties the Postgres connection a decision checks out to its guard (the decision deadline,
  * src/decision/deadline.ts): the pipeline opener in connect.ts passes the guard it was given to
- * `guardCheckout`. When the guard expires, the client is destroyed rather than returned to the
- * pool: a server that was paused then finds its session gone and rolls the transaction back; it
- * can never commit it later.
+ * `guardCheckout`. When the guard expires, the client is released with an error: the pool ends it
+ * rather than handing it out again, and the decision's late work cannot be mistaken for another's.
+ * In pg's pipeline mode the end waits for statements already sent to be answered; a late write
+ * is rolled back by the server's own deadline check (src/decision/deadline.ts).
  *
  * The guard is passed, not found in an AsyncLocalStorage scope: on Node 20 any AsyncLocalStorage
  * turns on async_hooks' promise hook for every promise in the process, which cost the service

@@ -9,12 +9,15 @@
  *   (`countersign_decision_in_time`, pipelined between the write and the COMMIT: session.ts). A
  *   write held past the deadline after it was sent — by a lock, a paused server — fails that check,
  *   and the COMMIT behind it rolls back;
- * - at the deadline, the Postgres connection the decision's transaction holds is destroyed
- *   (checkout-guard.ts, given the deadline by session.ts):
- *   an uncommitted transaction dies with its session, even on a server that was paused and resumes.
- * A COMMIT that passed the check when the deadline strikes may still complete (the server's budget
- * starts when `begin` reaches it, a network hop after the service's); its row then stands and the
- * next delivery of the transaction repeats its answer (idempotency), so nothing is lost or doubled.
+ * - at the deadline, the Postgres connection the decision's transaction holds is released with an
+ *   error and never reused (checkout-guard.ts, given the deadline by session.ts). In pg's pipeline
+ *   mode the client ends only once the statements already sent are answered, so it is the check
+ *   above, not the closing, that rolls back a write the server ran late.
+ * A COMMIT that passed the check when the deadline strikes may still complete: the server's budget
+ * starts when `begin` reaches it, one network hop after the service's, or later by however long the
+ * network delays that hop (an adversarial review committed a write 0.4 s past a 1 s deadline behind
+ * a 0.7 s one-way delay). Its row then stands, recording the answer it would have given, and the
+ * next delivery of the transaction repeats that answer (idempotency), so nothing is lost or doubled.
  * On PGlite (one in-process connection) there is no connection to destroy; the checks roll the late
  * transaction back.
  */
