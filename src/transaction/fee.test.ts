@@ -19,7 +19,14 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
       "bitcoin-mainnet",
       { asset: BTC, amount: "2.999" },
     ],
-    ["BTC's own asset names the coin", { btcTransaction: { fee: "0.1", asset: "assets/native.bitcoin-testnet" } }, null, { asset: "assets/native.bitcoin-testnet", amount: "0.1" }],
+    ["BTC's own asset names the coin when the transaction names no network", { btcTransaction: { fee: "0.1", asset: "assets/native.bitcoin-testnet" } }, null, { asset: "assets/native.bitcoin-testnet", amount: "0.1" }],
+    ["the transaction's network names the coin over BTC's own asset", { btcTransaction: { fee: "0.1", asset: "assets/native.elsewhere" } }, "bitcoin-mainnet", { asset: BTC, amount: "0.1" }],
+    [
+      "EVM with both prices: the higher",
+      { evmTransaction: { fee: { gasLimit: "21000", maxFeePerGas: "0x1", gasPrice: "0x6fc23ac00" } } },
+      "ethereum-mainnet",
+      { asset: "assets/native.ethereum-mainnet", amount: "0.00063" },
+    ],
     [
       "EVM at most gasLimit × maxFeePerGas (21,000 × 10^15 wei: 21 ETH)",
       { evmTransaction: { fee: { gasLimit: "21000", maxFeePerGas: "0x38d7ea4c68000", maxPriorityFeePerGas: "0x38d7ea4c68000" } } },

@@ -6,8 +6,8 @@
  *
  * - `btcTransaction.fee` (BTC); when every input and output carries an amount, the fee is also
  *   inputs less outputs, and a stated fee that disagrees is refused (400);
- * - `evmTransaction.fee`: the most it can pay, `gasLimit` × `maxFeePerGas` (EIP-1559), else ×
- *   `gasPrice` (legacy), in wei;
+ * - `evmTransaction.fee`: the most it can pay, `gasLimit` × `maxFeePerGas` (EIP-1559) or ×
+ *   `gasPrice` (legacy), the higher when both are stated, in wei;
  * - `solanaTransaction.fee` (lamports), `stellarTransaction.fee` (stroops; stellar-envelope.ts
  *   refuses one the signed envelope contradicts), `aleoTransaction.feeMicrocredits`.
  *
@@ -82,7 +82,8 @@ function btcFee(btc: Record<string, unknown>, network: string | null, path: stri
   const parsed = check(btcAmounts, btc, path);
   if (!parsed.ok) return parsed;
   const { fee, inputs, outputs } = parsed.value;
-  const asset = typeof btc.asset === "string" ? btc.asset : network === null ? null : nativeAsset(network);
+  // The transaction's network names the coin; the object's own `asset` only when there is none.
+  const asset = network !== null ? nativeAsset(network) : typeof btc.asset === "string" ? btc.asset : null;
   const everyAmount = (items: { amount?: string | null }[] | null | undefined): items is { amount: string }[] =>
     items != null && items.length > 0 && items.every((i) => typeof i.amount === "string");
   if (everyAmount(inputs) && everyAmount(outputs)) {
@@ -99,11 +100,13 @@ function btcFee(btc: Record<string, unknown>, network: string | null, path: stri
 function evmMaxFee(value: unknown, network: string | null, path: string): Result<Fee | null, AppError> {
   const parsed = check(evmFee, value, path);
   if (!parsed.ok) return parsed;
-  const price = parsed.value.maxFeePerGas ?? parsed.value.gasPrice;
-  const limit = parsed.value.gasLimit;
-  // Without both, the body does not say what the transaction may pay.
-  if (price == null || limit == null) return ok(null);
-  const wei = BigInt(limit) * BigInt(price);
+  const { maxFeePerGas, gasPrice, gasLimit: limit } = parsed.value;
+  // Without a limit and a price, the body does not say what the transaction may pay. With both
+  // prices stated, the higher: which one the chain applies depends on the transaction's type.
+  const prices = [maxFeePerGas, gasPrice].filter((p): p is string => p != null).map((p) => BigInt(p));
+  if (prices.length === 0 || limit == null) return ok(null);
+  const price = prices.reduce((a, b) => (a > b ? a : b));
+  const wei = BigInt(limit) * price;
   return ok(inWholeUnits(wei.toString(), EVM_DECIMALS, network));
 }
 
