@@ -8,8 +8,9 @@
  *   inputs less outputs, and a stated fee that disagrees is refused (400);
  * - `evmTransaction.fee`: the most it can pay, `gasLimit` × `maxFeePerGas` (EIP-1559) or ×
  *   `gasPrice` (legacy), the higher when both are stated, in wei;
- * - `solanaTransaction.fee` (lamports), `stellarTransaction.fee` (stroops; stellar-envelope.ts
- *   refuses one the signed envelope contradicts), `aleoTransaction.feeMicrocredits`.
+ * - `solanaTransaction.fee` (lamports), `aleoTransaction.feeMicrocredits`;
+ * - a Stellar transaction's signed envelope (its fee, a fee bump's outer fee, in stroops), else
+ *   `stellarTransaction.fee` (stellar-envelope.ts refuses a stated fee the envelope contradicts).
  *
  * Null when the body states none (the platform then chooses it). The fee fields stay delivery
  * metadata for the content digest (field-classes.ts): a platform raising a fee between deliveries
@@ -47,16 +48,22 @@ const evmFee = z.object({
 /** Wei per ether: every EVM network's native coin has 18 decimals. */
 const EVM_DECIMALS = 18;
 
+/** Stroops per lumen. */
+const STELLAR_DECIMALS = 7;
+
 /** Chain objects whose fee is a count of the native coin's smallest units, and its decimals. */
 const SMALLEST_UNIT_FEES = [
   { object: "solanaTransaction", field: "fee", decimals: 9 }, // lamports
-  { object: "stellarTransaction", field: "fee", decimals: 7 }, // stroops
+  { object: "stellarTransaction", field: "fee", decimals: STELLAR_DECIMALS }, // stroops
   { object: "aleoTransaction", field: "feeMicrocredits", decimals: 6 },
 ] as const;
 
-/** The fee the body states, or null; a malformed or contradictory one is a 400. */
-export function statedFee(snapshot: Record<string, unknown>, network: string | null, path: string): Result<Fee | null, AppError> {
-  const found: Fee[] = [];
+/**
+ * The fee the body states, or null; a malformed or contradictory one is a 400. `envelopeStroops`:
+ * the fee of the Stellar envelope the shape decoded, if it decoded one.
+ */
+export function statedFee(snapshot: Record<string, unknown>, network: string | null, path: string, envelopeStroops?: string): Result<Fee | null, AppError> {
+  const found: Fee[] = envelopeStroops === undefined ? [] : [inWholeUnits(envelopeStroops, STELLAR_DECIMALS, network)];
   if (isRecord(snapshot.btcTransaction)) {
     const btc = btcFee(snapshot.btcTransaction, network, at(path, "btcTransaction"));
     if (!btc.ok) return btc;
@@ -70,6 +77,8 @@ export function statedFee(snapshot: Record<string, unknown>, network: string | n
   for (const { object, field, decimals } of SMALLEST_UNIT_FEES) {
     const holder = snapshot[object];
     if (!isRecord(holder) || holder[field] == null) continue;
+    // The envelope's fee is the one signed; a stated one was checked against it.
+    if (object === "stellarTransaction" && envelopeStroops !== undefined) continue;
     const counted = check(rawAmount, holder[field], at(at(path, object), field));
     if (!counted.ok) return counted;
     found.push(inWholeUnits(counted.value, decimals, network));

@@ -30,9 +30,9 @@ const refusal = (body: unknown) => {
   return { code: result.error.code, message: result.error.publicMessage };
 };
 
-/** What the policy sees of a parsed transaction (the snapshot aside). */
+/** What the policy sees of a parsed transaction (the snapshot aside, and the fee: an envelope states one, its absence none; checked on its own). */
 const model = (body: unknown) => {
-  const { snapshot: _snapshot, ...rest } = parsed(body);
+  const { snapshot: _snapshot, fee: _fee, ...rest } = parsed(body);
   return rest;
 };
 
@@ -54,9 +54,11 @@ describe("an envelope that agrees with the decoded operations changes nothing", 
   it.each([
     ["API shape", apiEnvelopeBody([decodedPayment("12345678"), decodedPayment("5000000", OTHER)], two, [listedTransfer("1.2345678"), listedTransfer("0.5", OTHER)]), "stellarTransaction"],
     ["reference shape", referenceEnvelopeBody([referencePayment("12345678"), referencePayment("5000000", OTHER)], two), "details"],
-  ] as const)("%s: same transfers, kind and payloads as without it", (_shape, body, key) => {
+  ] as const)("%s: same transfers, kind and payloads as without it; the fee it signs is read", (_shape, body, key) => {
     const tx = model(body);
     expect(tx).toEqual(model(withoutEnvelope(body, key)));
+    expect(parsed(body).fee).toEqual({ asset: "assets/native.stellar-mainnet", amount: "0.00002" }); // 100 stroops per operation
+    expect(parsed(withoutEnvelope(body, key)).fee).toBeNull();
     expect(tx.kind).toBe("stellarTransaction");
     expect(tx.transfers.map((t) => [t.source.address, t.destination.address, t.amount])).toEqual([
       [SENDER, DEST, "1.2345678"],
@@ -70,6 +72,11 @@ describe("an envelope that agrees with the decoded operations changes nothing", 
   ])("%s is read through to its transaction", (_what, options) => {
     const body = apiEnvelopeBody([decodedPayment("12345678")], envelope([payment("12345678")], options));
     expect(model(body)).toEqual(model(withoutEnvelope(body, "stellarTransaction")));
+  });
+
+  it("a fee bump's outer fee is the fee read (200 stroops a slot, two slots)", () => {
+    const body = apiEnvelopeBody([decodedPayment("12345678")], envelope([payment("12345678")], { feeBump: true }));
+    expect(parsed(body).fee).toEqual({ asset: "assets/native.stellar-mainnet", amount: "0.00004" });
   });
 
   it("a changeTrust in both is the same payload", () => {

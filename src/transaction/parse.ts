@@ -47,7 +47,7 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   if (!onNetwork.ok) return onNetwork;
   const stated = statedMemo(snapshot, path);
   if (!stated.ok) return stated;
-  const fee = statedFee(snapshot, network.value, path);
+  const fee = statedFee(snapshot, network.value, path, model.value.shape.envelopeFee);
   if (!fee.ok) return fee;
   return ok({
     name: name[0],

@@ -22,4 +22,6 @@ export interface ShapeResult {
   network: string | null;
   /** The memo of the signed envelope, when the shape decoded one (null: the envelope has none). */
   envelopeMemo?: Memo | null;
+  /** The most the signed envelope pays in fees, in stroops, when the shape decoded one. */
+  envelopeFee?: string;
 }

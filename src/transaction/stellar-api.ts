@@ -59,7 +59,7 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
   const moves = stellarMoves(operations.value, stellarNetwork, sponsor);
   const agreed = reconcile(listed, moves.transfers, accountsCreated(operations.value, ctx.network), network, path);
   if (!agreed.ok) return agreed;
-  const envelopeMemo = envelope === null ? {} : { envelopeMemo: envelope.value.memo };
+  const envelopeMemo = envelope === null ? {} : { envelopeMemo: envelope.value.memo, envelopeFee: envelope.value.fee };
   return ok({ kind: "stellarTransaction", transfers: moves.transfers, payloads: moves.payloads, network: null, ...envelopeMemo });
 }
 

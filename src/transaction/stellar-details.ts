@@ -32,23 +32,23 @@ export function fromStellarDetails(input: unknown, path: string, ctx: ShapeConte
   const envelope = tx.rawXdrEnvelope == null ? null : withEnvelope(tx.rawXdrEnvelope, tx, operations, path, ctx);
   if (envelope !== null && !envelope.ok) return envelope;
   const moves = stellarMoves(envelope?.value.operations ?? operations, tx.network, tx.sourceAddress);
-  const envelopeMemo = envelope === null ? {} : { envelopeMemo: envelope.value.memo };
+  const envelopeMemo = envelope === null ? {} : { envelopeMemo: envelope.value.memo, envelopeFee: envelope.value.fee };
   return ok({ kind: "stellarTransaction", ...moves, network: tx.network, ...envelopeMemo });
 }
 
-/** The operations, checked against the signed envelope (stellar-envelope.ts), and the envelope's memo. */
+/** The operations, checked against the signed envelope (stellar-envelope.ts), and the envelope's memo and fee. */
 function withEnvelope(
   raw: string,
   tx: { network: string; sourceAddress: string },
   operations: StellarOperation[],
   path: string,
   ctx: ShapeContext,
-): Result<{ operations: StellarOperation[]; memo: Memo | null }, AppError> {
+): Result<{ operations: StellarOperation[]; memo: Memo | null; fee: string }, AppError> {
   const envelopePath = at(path, "rawXdrEnvelope");
   const envelope = readEnvelope(raw, { source: tx.sourceAddress }, envelopePath, ctx);
   if (!envelope.ok) return envelope;
   const agreed = agreedOperations(envelope.value, operations, tx.network, envelopePath, at(path, "operations"));
-  return agreed.ok ? ok({ operations: agreed.value, memo: envelope.value.memo }) : agreed;
+  return agreed.ok ? ok({ operations: agreed.value, memo: envelope.value.memo, fee: envelope.value.fee }) : agreed;
 }
 
 interface Operation {
