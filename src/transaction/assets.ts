@@ -94,7 +94,7 @@ export function assetIdentity(asset: string, assetStandard: AssetStandard, netwo
   const stellar = assetStandard === "stellarClassic" || assetStandard === "sep41";
   if (!stellar || network === null) return asset;
   const id = networkId(network);
-  return asset === "native" ? `assets/native.${id}` : `assets/asset.${id}.${asset}`;
+  return structuredIdentity(asset === "native" ? `assets/native.${id}` : `assets/asset.${id}.${asset}`);
 }
 
 /** An `assets/…` name's identity (see assetIdentity); an opaque id, or any other text, as it is. */
