@@ -23,8 +23,8 @@ const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce36
 const ETH = "assets/native.ethereum-mainnet";
 
 export const name = (id: string) => `${VAULT}/transactions/${id}`;
-export const V1 = "2026-11-21.1";
-export const V2 = "2026-11-22.1";
+export const V1 = "2026-11-25.1";
+export const V2 = "2026-11-26.1";
 
 function transfer(id: string, asset: string, amount: string, destination: string) {
   return { name: name(id), state: "AWAITING_SIGNATURE", details: { assetTransfer: { asset, amount, source: HOT, destination } } };

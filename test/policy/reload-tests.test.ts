@@ -112,6 +112,12 @@ class ServeProcess {
     throw new Error("no reload happened");
   }
 
+  /** Waits until the process has printed `text`: a log line may reach the pipe after the state it reports. */
+  async printed(text: string): Promise<string> {
+    for (let i = 0; i < 100 && !this.output.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+    return this.output;
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
@@ -151,8 +157,9 @@ describe("reload runs the bundle's own tests", () => {
     expect(after).toMatchObject({ version: "v1", digest: before.digest });
     expect(after.lastReloadError).toContain(FAILING_CASE);
     expect(after.lastReloadFailedCases).toEqual([{ file: "tests/cases.yaml", name: FAILING_CASE, failures: [expect.stringMatching(/^expected deny, got allow/)] }]);
-    expect(serve.output).toMatch(new RegExp(`"msg":"policy reload refused; keeping the bundle in force"`));
-    expect(serve.output).toContain(`"reason":"tests_failed"`);
+    const output = await serve.printed(`"msg":"policy reload refused; keeping the bundle in force"`);
+    expect(output).toMatch(new RegExp(`"msg":"policy reload refused; keeping the bundle in force"`));
+    expect(output).toContain(`"reason":"tests_failed"`);
 
     const res = await fetch(`${serve.url}/v1/cosigner/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(assetTransfer()) });
     expect(res.status).toBe(200);
