@@ -8,10 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";
 import { CosignerSimulator } from "../support/cosigner.js";
-import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
+import { fakeData } from "../support/fake-custody-api.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { createTestServiceAccount, writeTempPem } from "../support/service-account.js";
 import { startTestService, writeBundle } from "../support/service.js";
+import { startSyncedCustody, type SyncedCustody } from "../support/synced-custody.js";
 
 const VAULT_ID = VAULT.slice("vaults/".length);
 const BTC_NET = "networks/bitcoin-mainnet";
@@ -61,46 +61,34 @@ rules:
 
 describe("network fees: tx.fee, over HTTP with a synced address book", () => {
   let tdb: TestDatabase;
-  let api: FakeCustodyApi;
+  let custody: SyncedCustody;
   let service: Awaited<ReturnType<typeof startTestService>>;
   let cosigner: CosignerSimulator;
-  let removeKey: () => void;
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    const account = createTestServiceAccount();
-    api = await startFakeCustodyApi({ serviceAccountEmail: account.email, publicKey: account.publicKey });
-    api.setAddressBook(VAULT_ID, [
-      fakeData.entry(VAULT_ID, 0, { address: EXCHANGE_BTC, network: BTC_NET, displayName: "Exchange BTC" }),
-      fakeData.entry(VAULT_ID, 1, { address: EXCHANGE_ETH, network: ETH_NET, displayName: "Exchange ETH" }),
-    ]);
-    api.setWallets(VAULT_ID, [
+    custody = await startSyncedCustody(VAULT_ID, [
       fakeData.wallet(VAULT_ID, HOT_WALLET.split("/").at(-1)!, [
         { id: "a0", address: HOT_BTC, network: BTC_NET },
         { id: "a1", address: HOT_ETH, network: ETH_NET },
       ]),
     ]);
-    const key = writeTempPem(account.privateKeyPem);
-    removeKey = key.remove;
+    custody.api.setAddressBook(VAULT_ID, [
+      fakeData.entry(VAULT_ID, 0, { address: EXCHANGE_BTC, network: BTC_NET, displayName: "Exchange BTC" }),
+      fakeData.entry(VAULT_ID, 1, { address: EXCHANGE_ETH, network: ETH_NET, displayName: "Exchange ETH" }),
+    ]);
     service = await startTestService({
       database: tdb.handle,
       policiesDir: writeBundle(POLICY),
-      env: {
-        COUNTERSIGN_API_URL: api.baseUrl,
-        COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: account.email,
-        COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: key.path,
-        COUNTERSIGN_VAULTS: VAULT_ID,
-        COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h",
-      },
+      env: { ...custody.env, COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h" },
     });
     expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
     cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
   });
   afterAll(async () => {
     await service?.stop();
-    await api?.close();
+    await custody?.close();
     await tdb?.drop();
-    removeKey?.();
   });
 
   const charges = (name: string) => tdb.handle.db.selectFrom("velocity_charges").select("amount").where("transaction_name", "=", name).execute();
