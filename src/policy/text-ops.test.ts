@@ -26,6 +26,8 @@ describe("string equality and membership under section 4's normalisation", () =>
     ["another Solana mint is another token", { "==": [`assets/spl.solana-mainnet.${SOLANA}`, `assets/spl-token.solana-mainnet.${SOLANA.replace(/v$/, "w")}`] }, false],
     ["a Solana mint keeps its case", { "==": [`assets/spl.solana-mainnet.${SOLANA}`, `assets/spl-token.solana-mainnet.${SOLANA.toLowerCase()}`] }, false],
     ["an opaque asset id is only itself", { "==": ["assets/e72ff35a5b15", "assets/E72FF35A5B15"] }, false],
+    ["an ERC-20 contract with 0X", { "==": [USDC.replace(".0x", ".0X"), USDC] }, true],
+    ["an ERC-20 contract without 0x, in a list", { in: [USDC.replace(".0x", "."), [USDC]] }, true],
     ["a segwit address in capitals", { "==": [SEGWIT.toUpperCase(), SEGWIT] }, true],
     ["a segwit address in mixed case is not the address", { "==": ["bc1Qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", SEGWIT] }, false],
     ["base58 keeps its case", { "==": [SOLANA, SOLANA.toLowerCase()] }, false],

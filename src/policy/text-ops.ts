@@ -7,7 +7,8 @@
  * rule would miss USDC spelt with its contract in checksum case while the ledger charged it as USDC.
  * A Stellar account (`G…`) also names its muxed addresses (`M…`), as the velocity groups count them.
  * Two `assets/…` names of one asset identity (src/transaction/assets.ts: standard and network in
- * any case, a Solana token under `spl`, `spl-token` or `spl-token-2022`) are equal too, so a rule
+ * any case, a Solana token under `spl`, `spl-token` or `spl-token-2022`, an ERC-20 contract with
+ * `0x`, `0X` or neither) are equal too, so a rule
  * naming one spelling names the others, as the ledger counts them together.
  */
 import { isCaseFreeAddress, normaliseAddress, stellarBaseAccount } from "../facts/addresses.js";
@@ -29,7 +30,7 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
  */
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
-  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameSolanaToken(a, b);
+  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameSolanaToken(a, b) || sameUnprefixedContract(a, b);
   if (a.toLowerCase() !== b.toLowerCase()) return false;
   return (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b)) || sameAsset(a, b);
 }
@@ -41,6 +42,9 @@ const sameAsset = (a: string, b: string): boolean =>
 /** How much longer one Solana token prefix is than another (`spl`, `spl-token`, `spl-token-2022`). */
 const SOLANA_PREFIX_GAPS = new Set([5, 6, 11]);
 const solanaTokenName = (s: string): boolean => s.startsWith("assets/") && s.slice(7, 10).toLowerCase() === "spl";
+
+/** Two names of one ERC-20 token, its contract written with and without `0x`. */
+const sameUnprefixedContract = (a: string, b: string): boolean => Math.abs(a.length - b.length) === 2 && sameAsset(a, b);
 
 /** Two names of one Solana token under different prefixes; told apart by length first (every `in`). */
 const sameSolanaToken = (a: string, b: string): boolean =>

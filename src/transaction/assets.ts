@@ -67,6 +67,8 @@ export function stellarAmount(rawAmount: string): string {
 }
 
 const EVM_CONTRACT_SUFFIX = /\.0x[0-9a-fA-F]{40}$/;
+/** An EVM contract as an asset id's last part, with or without its `0x` (in either case). */
+const EVM_CONTRACT = /^(0x)?[0-9a-f]{40}$/i;
 
 /** An `assets/…` name with its EVM contract part lower-cased: its case is only a checksum. */
 export const canonicalAssetName = (asset: string): string => asset.replace(EVM_CONTRACT_SUFFIX, (contract) => contract.toLowerCase());
@@ -74,10 +76,22 @@ export const canonicalAssetName = (asset: string): string => asset.replace(EVM_C
 /** The API's names for a Solana token's program; a mint belongs to one, so the mint names the token. */
 const SOLANA_TOKEN_PREFIXES = new Set(["spl", "spl-token", "spl-token-2022"]);
 
-/** Whether an `assets/…` id is opaque (`assets/e72ff35a5b15`): it says nothing of its network or standard. */
+/** Standards an asset id may name beside those assetStandardOf reads. */
+const OTHER_KNOWN_STANDARDS = new Set(["trc20", "trc10", "jetton", "coin", "fa", "aleo", "substrate", "sui", "ton"]);
+/** A network id as the API writes them: a chain and a net, `ethereum-mainnet`, `bitcoin-testnet`. */
+const CHAIN_NETWORK = /^[a-z0-9]+(-[a-z0-9]+)+$/i;
+
+/**
+ * Whether an `assets/…` id is opaque: it says nothing of which asset it is (`assets/e72ff35a5b15`),
+ * or its standard is none known and its "network" is not one (`assets/e72ff35a5b15.x`).
+ */
 export const isOpaqueAssetId = (asset: string): boolean => {
   const parts = assetIdParts(asset);
-  return parts !== null && parts.length < 2;
+  if (parts === null) return false;
+  const [standard = "", network = ""] = parts;
+  if (parts.length < 2) return true;
+  const known = assetStandardOf(asset) !== "other" || OTHER_KNOWN_STANDARDS.has(standard.toLowerCase()) || standard.toLowerCase() === "asset";
+  return !known && !CHAIN_NETWORK.test(network);
 };
 
 /**
@@ -103,5 +117,9 @@ export function structuredIdentity(asset: string): string {
   if (parts === null || parts.length < 2) return asset;
   const [standard = "", network = "", ...rest] = parts;
   const prefix = SOLANA_TOKEN_PREFIXES.has(standard.toLowerCase()) ? "spl-token" : standard.toLowerCase();
-  return canonicalAssetName(["assets/" + prefix, network.toLowerCase(), ...rest].join("."));
+  // An EVM contract is 20 bytes of hex: `0X` or no prefix at all spell the same contract.
+  const last = rest.length === 1 ? rest[0]! : "";
+  const evm = EVM_CONTRACT.test(last) && (prefix === "erc20" || /^0x/i.test(last));
+  const contract = evm ? [`0x${last.replace(/^0x/i, "").toLowerCase()}`] : rest;
+  return canonicalAssetName(["assets/" + prefix, network.toLowerCase(), ...contract].join("."));
 }

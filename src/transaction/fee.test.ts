@@ -40,6 +40,19 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
       { asset: "assets/native.polygon-mainnet", amount: "0.00063" },
     ],
     ["EVM without a price says nothing", { evmTransaction: { fee: { gasLimit: "21000", gasUsed: "21000" } } }, "ethereum-mainnet", null],
+    ["EVM without a limit: at least 21,000 gas", { evmTransaction: { fee: { maxFeePerGas: "0x38d7ea4c68000" } } }, "ethereum-mainnet", { asset: "assets/native.ethereum-mainnet", amount: "21" }],
+    [
+      "BTC with an input of unstated amount: at least the stated inputs less the outputs",
+      { btcTransaction: { inputs: [{ amount: "3" }, {}], outputs: [{ amount: "0.001" }] } },
+      "bitcoin-mainnet",
+      { asset: BTC, amount: "2.999" },
+    ],
+    [
+      "BTC with an input of unstated amount and a stated fee above the least",
+      { btcTransaction: { inputs: [{ amount: "0.5" }, {}], outputs: [{ amount: "0.6" }], fee: "0.0002" } },
+      "bitcoin-mainnet",
+      { asset: BTC, amount: "0.0002" },
+    ],
     ["Solana lamports", { solanaTransaction: { fee: "5000" } }, "solana-mainnet", { asset: "assets/native.solana-mainnet", amount: "0.000005" }],
     ["Stellar stroops", { stellarTransaction: { fee: "100" } }, "stellar-mainnet", { asset: "assets/native.stellar-mainnet", amount: "0.00001" }],
     ["Aleo microcredits", { aleoTransaction: { feeMicrocredits: "2500" } }, "aleo-mainnet", { asset: "assets/native.aleo-mainnet", amount: "0.0025" }],
@@ -51,6 +64,7 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
   it.each([
     ["a BTC fee its inputs and outputs contradict", { btcTransaction: { inputs: [{ amount: "3" }], outputs: [{ amount: "0.001" }], fee: "0.0001" } }, "btcTransaction.fee"],
     ["BTC outputs above the inputs", { btcTransaction: { inputs: [{ amount: "1" }], outputs: [{ amount: "1.5" }] } }, "btcTransaction"],
+    ["a BTC fee below the stated inputs less the outputs", { btcTransaction: { inputs: [{ amount: "3" }, {}], outputs: [{ amount: "0.001" }], fee: "0.0001" } }, "btcTransaction.fee"],
     ["a BTC fee that is not a plain decimal", { btcTransaction: { fee: "1e3" } }, "btcTransaction.fee"],
     ["an EVM gas price that is not hex", { evmTransaction: { fee: { gasLimit: "21000", maxFeePerGas: "1000" } } }, "evmTransaction.fee.maxFeePerGas"],
     ["an EVM gas limit that is not an integer", { evmTransaction: { fee: { gasLimit: "21000.5", gasPrice: "0x1" } } }, "evmTransaction.fee.gasLimit"],

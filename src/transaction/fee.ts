@@ -4,15 +4,17 @@
  * does (a BTC transaction of 0.001 with 3 BTC of inputs and no change pays 2.999 to the miner), so
  * a policy must be able to cap it. Read, where the body states one, from:
  *
- * - `btcTransaction.fee` (BTC); when every input and output carries an amount, the fee is also
- *   inputs less outputs, and a stated fee that disagrees is refused (400);
- * - `evmTransaction.fee`: the most it can pay, `gasLimit` × `maxFeePerGas` (EIP-1559) or ×
- *   `gasPrice` (legacy), the higher when both are stated, in wei;
+ * - `btcTransaction.fee` (BTC); when every output carries an amount, the inputs that state one less
+ *   the outputs are the least the fee is (all of it when every input states one): a stated fee
+ *   below that, or other than it, is refused (400), and with none stated that least is the fee;
+ * - `evmTransaction.fee`: the most it can pay, `gasLimit` (21,000 when not stated) ×
+ *   `maxFeePerGas` (EIP-1559) or × `gasPrice` (legacy), the higher when both are stated, in wei;
  * - `solanaTransaction.fee` (lamports), `aleoTransaction.feeMicrocredits`;
  * - a Stellar transaction's signed envelope (its fee, a fee bump's outer fee, in stroops), else
  *   `stellarTransaction.fee` (stellar-envelope.ts refuses a stated fee the envelope contradicts).
  *
- * Null when the body states none (the platform then chooses it). The fee fields stay delivery
+ * The coin is the transaction's network's, or the network every transfer's asset names. Null when
+ * the body states none (the platform then chooses it). The fee fields stay delivery
  * metadata for the content digest (field-classes.ts): a platform raising a fee between deliveries
  * does not turn a decided transaction into a conflict.
  */
@@ -47,6 +49,8 @@ const evmFee = z.object({
 
 /** Wei per ether: every EVM network's native coin has 18 decimals. */
 const EVM_DECIMALS = 18;
+/** The gas of a plain transfer, the least an EVM transaction uses. */
+const MIN_EVM_GAS = "21000";
 
 /** Stroops per lumen. */
 const STELLAR_DECIMALS = 7;
@@ -95,13 +99,18 @@ function btcFee(btc: Record<string, unknown>, network: string | null, path: stri
   const asset = network !== null ? nativeAsset(network) : typeof btc.asset === "string" ? btc.asset : null;
   const everyAmount = (items: { amount?: string | null }[] | null | undefined): items is { amount: string }[] =>
     items != null && items.length > 0 && items.every((i) => typeof i.amount === "string");
-  if (everyAmount(inputs) && everyAmount(outputs)) {
-    const spent = inputs.reduce((sum, i) => sum.plus(i.amount), new Dec("0"));
-    const paid = outputs.reduce((sum, o) => sum.plus(o.amount), new Dec("0"));
-    const derived = spent.minus(paid);
-    if (derived.lt("0")) return err(invalidAt(path, "its outputs add up to more than its inputs"));
-    if (fee != null && !derived.eq(fee)) return err(invalidAt(at(path, "fee"), "disagrees with its inputs less its outputs"));
-    return ok({ asset, amount: derived.toFixed() });
+  if (everyAmount(outputs) && inputs != null && inputs.length > 0) {
+    const sum = (amounts: (string | null | undefined)[]) => amounts.reduce((total: Big, a) => (a == null ? total : total.plus(a)), new Dec("0"));
+    const paid = sum(outputs.map((o) => o.amount));
+    // Inputs whose amount is not stated only add to the fee: the stated ones less the outputs is its least.
+    const least = sum(inputs.map((i) => i.amount)).minus(paid);
+    if (everyAmount(inputs)) {
+      if (least.lt("0")) return err(invalidAt(path, "its outputs add up to more than its inputs"));
+      if (fee != null && !least.eq(fee)) return err(invalidAt(at(path, "fee"), "disagrees with its inputs less its outputs"));
+      return ok({ asset, amount: least.toFixed() });
+    }
+    if (fee != null && least.gt(fee)) return err(invalidAt(at(path, "fee"), "is less than its inputs less its outputs"));
+    if (fee == null && least.gt("0")) return ok({ asset, amount: least.toFixed() });
   }
   return ok(fee == null ? null : { asset, amount: new Dec(fee).toFixed() });
 }
@@ -109,13 +118,14 @@ function btcFee(btc: Record<string, unknown>, network: string | null, path: stri
 function evmMaxFee(value: unknown, network: string | null, path: string): Result<Fee | null, AppError> {
   const parsed = check(evmFee, value, path);
   if (!parsed.ok) return parsed;
-  const { maxFeePerGas, gasPrice, gasLimit: limit } = parsed.value;
-  // Without a limit and a price, the body does not say what the transaction may pay. With both
-  // prices stated, the higher: which one the chain applies depends on the transaction's type.
+  const { maxFeePerGas, gasPrice, gasLimit } = parsed.value;
+  // Without a price, the body does not say what the transaction may pay. With both prices stated,
+  // the higher: which one the chain applies depends on the transaction's type. Without a limit,
+  // the least any transaction uses (21,000 gas): the fee is at least that.
   const prices = [maxFeePerGas, gasPrice].filter((p): p is string => p != null).map((p) => BigInt(p));
-  if (prices.length === 0 || limit == null) return ok(null);
+  if (prices.length === 0) return ok(null);
   const price = prices.reduce((a, b) => (a > b ? a : b));
-  const wei = BigInt(limit) * price;
+  const wei = BigInt(gasLimit ?? MIN_EVM_GAS) * price;
   return ok(inWholeUnits(wei.toString(), EVM_DECIMALS, network));
 }
 

@@ -47,7 +47,7 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   if (!onNetwork.ok) return onNetwork;
   const stated = statedMemo(snapshot, path);
   if (!stated.ok) return stated;
-  const fee = statedFee(snapshot, network.value, path, model.value.shape.envelopeFee);
+  const fee = statedFee(snapshot, network.value ?? transfersNetwork(model.value.shape.transfers), path, model.value.shape.envelopeFee);
   if (!fee.ok) return fee;
   return ok({
     name: name[0],
@@ -172,6 +172,13 @@ function transfersOnNetwork(transfers: readonly Transfer[], network: string | nu
   if (network === null) return ok(undefined);
   const wrong = transfers.find((t) => t.network !== null && t.network !== networkId(network));
   return wrong === undefined ? ok(undefined) : err(invalidAt(at(path, "network"), `disagrees with the network of transfer ${wrong.index}'s asset`));
+}
+
+/** The one network every transfer's asset names, for a transaction that names none (shape 1); else null. */
+function transfersNetwork(transfers: readonly Transfer[]): string | null {
+  const networks = new Set(transfers.map((t) => t.network));
+  const [only] = networks;
+  return networks.size === 1 && only !== undefined ? only : null;
 }
 
 function allowancesAndAuthorizations(

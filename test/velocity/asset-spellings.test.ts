@@ -71,12 +71,21 @@ describe("asset spellings and velocity windows", () => {
     expect(await charged(source)).toBe("5000");
   });
 
-  it("an opaque asset id is denied while a window groups by asset, with a reason that says why, and charges nothing", async () => {
+  it.each([OPAQUE, `${OPAQUE}.x`])("an opaque asset id (%s) is denied while a window groups by asset, with a reason that says why, and charges nothing", async (asset) => {
     const source = `${HOT_WALLET}opaque`;
-    const delivery = await send(OPAQUE, source);
+    const delivery = await send(asset, source);
     expect(delivery.verdict).toBe("canceled");
-    expect(JSON.stringify(delivery.body)).toContain(`asset ${OPAQUE} is an opaque id`);
+    expect(JSON.stringify(delivery.body)).toContain(`asset ${asset} is an opaque id`);
     expect(await charged(source)).toBe("0");
+  });
+
+  it("USDC with its contract spelt 0X, or without 0x, is the same window", async () => {
+    const source = `${HOT_WALLET}usdc`;
+    const usdc = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+    for (let i = 0; i < 5; i++) expect((await send(usdc, source)).verdict).toBe("signed");
+    expect((await send(usdc.replace(".0x", ".0X"), source)).verdict).toBe("canceled");
+    expect((await send(usdc.replace(".0x", "."), source)).verdict).toBe("canceled");
+    expect(await charged(source)).toBe("5000");
   });
 });
 

@@ -155,6 +155,27 @@ describe("network fees: tx.fee, over HTTP with a synced address book", () => {
     expect(await charges(body.name)).toEqual([]);
   });
 
+  it("ETH: the same 21 ETH of gas in a body that names no network takes its coin from the transfers' asset, and is cancelled", async () => {
+    const { network: _network, ...body } = ethBody("ethfee-no-network", { gasLimit: "21000", maxFeePerGas: "0x38d7ea4c68000" });
+    expect((await cosigner.deliver(body)).verdict).toBe("canceled");
+    const shape1 = {
+      name: transactionName("ethfee-shape1"),
+      details: { assetTransfer: { asset: "assets/native.ethereum-mainnet", amount: "1", source: HOT_WALLET, destination: EXCHANGE_ETH } },
+      evmTransaction: body.evmTransaction,
+    };
+    const delivery = await cosigner.deliver(shape1);
+    expect(delivery.verdict).toBe("canceled");
+    const row = await tdb.handle.db.selectFrom("decisions").select("facts").where("transaction_name", "=", shape1.name).executeTakeFirstOrThrow();
+    expect(JSON.stringify(row.facts)).toContain('"fee":{"asset":"assets/native.ethereum-mainnet","amount":"21"}');
+  });
+
+  it("BTC: an input with no amount beside a 3 BTC one does not hide the 2.999 BTC fee", async () => {
+    const body = btcBody("btcfee-partial", { inputs: [{ address: { value: HOT_BTC }, amount: "3" }, { address: { value: HOT_BTC } }] });
+    expect((await cosigner.deliver(body)).verdict).toBe("canceled");
+    const lie = btcBody("btcfee-partial-lie", { inputs: [{ address: { value: HOT_BTC }, amount: "3" }, { address: { value: HOT_BTC } }], fee: "0.0001" });
+    expect((await cosigner.deliver(lie)).status).toBe(400);
+  });
+
   it("ETH: 1 ETH with up to 0.00063 ETH of gas (21,000 × 30 gwei) is signed and charged 1", async () => {
     const body = ethBody("ethfee-ok", { gasLimit: "21000", maxFeePerGas: "0x6fc23ac00" });
     expect((await cosigner.deliver(body)).verdict).toBe("signed");
