@@ -30,7 +30,7 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
  */
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
-  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameSolanaToken(a, b) || sameUnprefixedContract(a, b);
+  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b);
   if (a.toLowerCase() !== b.toLowerCase()) return false;
   return (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b)) || sameAsset(a, b);
 }
@@ -39,16 +39,13 @@ export function sameText(a: string, b: string): boolean {
 const sameAsset = (a: string, b: string): boolean =>
   a.startsWith("assets/") && b.startsWith("assets/") && structuredIdentity(a) === structuredIdentity(b);
 
-/** How much longer one Solana token prefix is than another (`spl`, `spl-token`, `spl-token-2022`). */
-const SOLANA_PREFIX_GAPS = new Set([5, 6, 11]);
-const solanaTokenName = (s: string): boolean => s.startsWith("assets/") && s.slice(7, 10).toLowerCase() === "spl";
-
-/** Two names of one ERC-20 token, its contract written with and without `0x`. */
-const sameUnprefixedContract = (a: string, b: string): boolean => Math.abs(a.length - b.length) === 2 && sameAsset(a, b);
-
-/** Two names of one Solana token under different prefixes; told apart by length first (every `in`). */
-const sameSolanaToken = (a: string, b: string): boolean =>
-  SOLANA_PREFIX_GAPS.has(Math.abs(a.length - b.length)) && solanaTokenName(a) && solanaTokenName(b) && sameAsset(a, b);
+/**
+ * How much longer one spelling of an asset can be than another: `0x` before an ERC-20 contract (2);
+ * a Solana token's `spl`, `spl-token`, `spl-token-2022` (5, 6, 11). Told apart by length first:
+ * this is in every `in` over a list of assets.
+ */
+const SPELLING_GAPS = new Set([2, 5, 6, 11]);
+const sameAssetSpeltLonger = (a: string, b: string): boolean => SPELLING_GAPS.has(Math.abs(a.length - b.length)) && sameAsset(a, b);
 
 /**
  * Whether `muxed` is a Stellar muxed address (`M…`) of the account `account` (`G…`). A rule naming

@@ -76,8 +76,11 @@ export const canonicalAssetName = (asset: string): string => asset.replace(EVM_C
 /** The API's names for a Solana token's program; a mint belongs to one, so the mint names the token. */
 const SOLANA_TOKEN_PREFIXES = new Set(["spl", "spl-token", "spl-token-2022"]);
 
-/** Standards an asset id may name beside those assetStandardOf reads. */
-const OTHER_KNOWN_STANDARDS = new Set(["trc20", "trc10", "jetton", "coin", "fa", "aleo", "substrate", "sui", "ton"]);
+/** Standards an asset id may name: those assetStandardOf reads, and other chains'. */
+const KNOWN_STANDARDS = new Set([
+  "native", "erc20", "asset", ...SOLANA_TOKEN_PREFIXES,
+  "trc20", "trc10", "jetton", "coin", "fa", "aleo", "substrate", "sui", "ton",
+]);
 /** A network id as the API writes them: a chain and a net, `ethereum-mainnet`, `bitcoin-testnet`. */
 const CHAIN_NETWORK = /^[a-z0-9]+(-[a-z0-9]+)+$/i;
 
@@ -90,8 +93,7 @@ export const isOpaqueAssetId = (asset: string): boolean => {
   if (parts === null) return false;
   const [standard = "", network = ""] = parts;
   if (parts.length < 2) return true;
-  const known = assetStandardOf(asset) !== "other" || OTHER_KNOWN_STANDARDS.has(standard.toLowerCase()) || standard.toLowerCase() === "asset";
-  return !known && !CHAIN_NETWORK.test(network);
+  return !KNOWN_STANDARDS.has(standard.toLowerCase()) && !CHAIN_NETWORK.test(network);
 };
 
 /**

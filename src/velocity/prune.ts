@@ -1,9 +1,9 @@
 /**
  * Pruning the ledger in the background (migrations/20261122T1310_ledger.ts, `velocity_prune`).
  *
- * A bucket finer than a day is read only by a window no longer than FINE_FLOOR (window-plan.ts: a
+ * A bucket finer than a day is read only by a window no longer than FINE_BUCKETS_KEPT_SECONDS (window-plan.ts: a
  * longer window reads its oldest partial day from the charges), so buckets finer than a day are
- * kept FINE_FLOOR plus MARGIN (clocks, a void arriving late), whatever the bundles in force: a
+ * kept FINE_BUCKETS_KEPT_SECONDS plus MARGIN (clocks, a void arriving late), whatever the bundles in force: a
  * replica running a bundle with a longer window than the pruning replica's must still find what it
  * reads. Charges and the day buckets are kept for the retention (COUNTERSIGN_LEDGER_RETENTION), or
  * the longest window in force (active bundle, and the shadow bundle when configured) plus MARGIN
@@ -17,8 +17,6 @@ import { describeError, type Logger } from "../log.js";
 import { FINE_BUCKETS_KEPT_SECONDS } from "./window-plan.js";
 
 const DAY_SECONDS = 86_400;
-/** Fine buckets are kept this long, whatever the bundles' windows (see README "Velocity ledger"). */
-export const FINE_FLOOR_SECONDS = FINE_BUCKETS_KEPT_SECONDS;
 export const MARGIN_SECONDS = DAY_SECONDS;
 /** Rows per statement: each batch is one short transaction. */
 export const PRUNE_BATCH = 2_000;
@@ -31,7 +29,7 @@ export interface PruneHorizon {
 }
 
 export function pruneHorizon(now: Date, longestWindowSeconds: number, retentionSeconds: number): PruneHorizon {
-  const fineKeep = FINE_FLOOR_SECONDS + MARGIN_SECONDS;
+  const fineKeep = FINE_BUCKETS_KEPT_SECONDS + MARGIN_SECONDS;
   const chargesKeep = Math.max(retentionSeconds, longestWindowSeconds + MARGIN_SECONDS, fineKeep);
   return { fineBefore: new Date(now.getTime() - fineKeep * 1000), chargesBefore: new Date(now.getTime() - chargesKeep * 1000) };
 }

@@ -8,7 +8,7 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { groupHashHex } from "./group-hash.js";
 import { lockWindowGroups } from "./locks.js";
-import { FINE_FLOOR_SECONDS } from "./prune.js";
+import { FINE_BUCKETS_KEPT_SECONDS } from "./window-plan.js";
 import { BUCKET_WIDTHS } from "./window-plan.js";
 
 /** Idempotent: returns how many charges this call voided (0 when already voided, or none exist). */
@@ -60,7 +60,7 @@ async function voidLockedCharges(trx: Kysely<Database>, transactionName: string,
     select (select count(*) from voided)::text as voided,
       -- A fine bucket older than the pruner's floor may be gone (src/velocity/prune.ts): no window reads it.
       (select count(*) from debits d
-       where (d.width = ${coarsest} or d.bucket_start >= ${at.toISOString()}::timestamptz - make_interval(secs => ${FINE_FLOOR_SECONDS}))
+       where (d.width = ${coarsest} or d.bucket_start >= ${at.toISOString()}::timestamptz - make_interval(secs => ${FINE_BUCKETS_KEPT_SECONDS}))
          and not exists (select 1 from lowered l where l.group_hash = d.group_hash and l.width_seconds = d.width and l.bucket_start = d.bucket_start)
       )::text as missing`.execute(trx);
   const row = rows[0];

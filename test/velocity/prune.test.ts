@@ -8,7 +8,8 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../src/db/connect.js";
 import { createLogger } from "../../src/log.js";
-import { FINE_FLOOR_SECONDS, pruneHorizon, pruneLedger, startLedgerPruner, type PruneHorizon } from "../../src/velocity/prune.js";
+import { pruneHorizon, pruneLedger, startLedgerPruner, type PruneHorizon } from "../../src/velocity/prune.js";
+import { FINE_BUCKETS_KEPT_SECONDS } from "../../src/velocity/window-plan.js";
 import { readWindowTotals, voidCharges, windowTotalId } from "../../src/velocity/ledger.js";
 import { backends, chargeTransaction, secondsBefore } from "./support.js";
 
@@ -52,7 +53,7 @@ describe.each(backends)("pruning the velocity ledger on $name", (backend) => {
 
   it("keeps every total of a window in force, and all a window can read, while deleting what none can", async () => {
     const horizon = pruneHorizon(now, DAY, RETENTION);
-    expect(horizon.fineBefore.getTime()).toBe(now.getTime() - (FINE_FLOOR_SECONDS + DAY) * 1000);
+    expect(horizon.fineBefore.getTime()).toBe(now.getTime() - (FINE_BUCKETS_KEPT_SECONDS + DAY) * 1000);
     const before = await totals(db, key, now);
     const kept = await counts(db, horizon);
     expect(kept.fine_old).toBeGreaterThan(0);
@@ -111,10 +112,10 @@ describe("pruneHorizon", () => {
     const long = pruneHorizon(now, 90 * DAY, 10 * DAY);
     // A longer window reads its oldest partial day from the charges (window-plan.ts), not from
     // fine buckets: another replica's bundle can hold one the pruning replica does not know.
-    expect((now.getTime() - long.fineBefore.getTime()) / 1000).toBe(FINE_FLOOR_SECONDS + DAY);
+    expect((now.getTime() - long.fineBefore.getTime()) / 1000).toBe(FINE_BUCKETS_KEPT_SECONDS + DAY);
     expect(long.chargesBefore.toISOString()).toBe("2026-08-23T12:00:00.000Z"); // 91 days: a retention shorter than the window is raised to it
     const short = pruneHorizon(now, 3600, 400 * DAY);
-    expect((now.getTime() - short.fineBefore.getTime()) / 1000).toBe(FINE_FLOOR_SECONDS + DAY);
+    expect((now.getTime() - short.fineBefore.getTime()) / 1000).toBe(FINE_BUCKETS_KEPT_SECONDS + DAY);
     expect((now.getTime() - short.chargesBefore.getTime()) / 1000).toBe(400 * DAY);
   });
 });
