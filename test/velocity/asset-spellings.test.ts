@@ -113,3 +113,23 @@ rules:
     }
   });
 });
+
+describe("the example policy: a second spelling is allowed only as the same asset", () => {
+  it("ETH spelt assets/NATIVE.Ethereum-Mainnet passes the asset list, and shares the 50 ETH daily limit with assets/native.ethereum-mainnet", async () => {
+    const tdb = await createTestDatabase();
+    const service = await startTestService({ database: tdb.handle });
+    try {
+      const cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+      const send = (asset: string) => cosigner.deliver(assetTransfer({ asset, amount: "5", source: HOT_WALLET, destination: COLD_WALLET }));
+      for (let i = 0; i < 5; i++) expect((await send(ETH)).verdict).toBe("signed");
+      for (let i = 0; i < 5; i++) expect((await send("assets/NATIVE.Ethereum-Mainnet")).verdict).toBe("signed");
+      const over = await send("assets/NATIVE.Ethereum-Mainnet");
+      expect(over.verdict).toBe("canceled");
+      expect((over.body as { reasons: string[] }).reasons).toContain("At most 50 ETH may leave a wallet in 24 hours");
+      expect((await send(ETH)).verdict).toBe("canceled");
+    } finally {
+      await service.stop();
+      await tdb.drop();
+    }
+  });
+});
