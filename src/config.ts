@@ -56,6 +56,9 @@ const milliseconds = (fallback: string) =>
       return value;
     });
 
+/** How long velocity charges are kept when COUNTERSIGN_LEDGER_RETENTION is not set. */
+export const DEFAULT_LEDGER_RETENTION = "400d";
+
 const duration = (fallback: string) =>
   z
     .string()
@@ -89,7 +92,7 @@ const envSchema = z.object({
   COUNTERSIGN_MIGRATE: boolean(true),
   COUNTERSIGN_MIGRATE_DATABASE_URL: databaseUrl,
   COUNTERSIGN_AUDIT_SEAL: boolean(true),
-  COUNTERSIGN_LEDGER_RETENTION: duration("400d"),
+  COUNTERSIGN_LEDGER_RETENTION: duration(DEFAULT_LEDGER_RETENTION),
   COUNTERSIGN_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   COUNTERSIGN_API_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: optionalString,

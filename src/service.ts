@@ -45,8 +45,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const { config, logger } = options;
   const clock = options.clock ?? (() => new Date());
   const metrics = createServiceMetrics();
-  const policy = await ActivePolicy.load(config.policiesDir, logger, { root: config.policiesRoot }, metrics.policyReload);
-  const shadow = config.shadowPoliciesDir ? await ActivePolicy.load(config.shadowPoliciesDir, logger) : undefined;
+  const retentionSeconds = config.ledgerRetentionSeconds;
+  const policy = await ActivePolicy.load(config.policiesDir, logger, { root: config.policiesRoot, retentionSeconds }, metrics.policyReload);
+  const shadow = config.shadowPoliciesDir ? await ActivePolicy.load(config.shadowPoliciesDir, logger, { retentionSeconds }) : undefined;
   // loadConfig refuses an open webhook on any other address; on loopback it is allowed, loudly.
   if (config.webhookToken === undefined) {
     logger.warn({ host: config.host }, "COUNTERSIGN_WEBHOOK_TOKEN is not set: the co-signer webhook answers anyone who can reach this loopback address");

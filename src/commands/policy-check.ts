@@ -1,14 +1,20 @@
-/** `countersign policy check [DIR]`: validate the bundle, run its tests, print `N passed, N failed`. */
+/**
+ * `countersign policy check [DIR]`: validate the bundle, run its tests, print `N passed, N failed`.
+ * It refuses what `serve` would refuse, windows longer than the ledger's retention included
+ * (COUNTERSIGN_LEDGER_RETENTION as set where the check runs, else the service's default).
+ */
+import { DEFAULT_LEDGER_RETENTION } from "../config.js";
+import { parseDuration } from "../duration.js";
 import { runPolicyTests } from "../policy/check.js";
 import { loadBundle } from "../policy/load.js";
+import type { PolicyBundle } from "../policy/types.js";
+import { windowPastRetention } from "../policy/window-retention.js";
 
-export async function policyCheck(dir: string, out: (line: string) => void): Promise<number> {
+export async function policyCheck(dir: string, out: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const loaded = await loadBundle(dir);
-  if (!loaded.ok) {
-    out(loaded.error.message);
-    out("0 passed, 1 failed");
-    return 1;
-  }
+  if (!loaded.ok) return refuse(loaded.error.message, out);
+  const pastRetention = retentionProblem(loaded.value, env);
+  if (pastRetention !== null) return refuse(pastRetention, out);
   const bundle = loaded.value;
   out(`policy ${bundle.version} (${bundle.digest.slice(0, 12)}) in ${dir}: ${bundle.rules.length} rules, ${bundle.windows.length} windows`);
   const results = await runPolicyTests(bundle);
@@ -20,4 +26,17 @@ export async function policyCheck(dir: string, out: (line: string) => void): Pro
   const failed = results.length - passed;
   out(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
+}
+
+function refuse(problem: string, out: (line: string) => void): number {
+  out(problem);
+  out("0 passed, 1 failed");
+  return 1;
+}
+
+function retentionProblem(bundle: PolicyBundle, env: NodeJS.ProcessEnv): string | null {
+  const text = env.COUNTERSIGN_LEDGER_RETENTION || DEFAULT_LEDGER_RETENTION;
+  const seconds = parseDuration(text);
+  if (seconds === null || seconds <= 0) return `COUNTERSIGN_LEDGER_RETENTION must be a duration such as 400d (got "${text}")`;
+  return windowPastRetention(bundle, seconds);
 }

@@ -68,3 +68,26 @@ describe("policy reload poll", () => {
     expect(active.current().version).toBe("1");
   });
 });
+
+describe("windows and the ledger's retention", () => {
+  const windowed = (version: string, duration: string) =>
+    `version: "${version}"\ndefault: deny\nwindows:\n  - {name: monthly, duration: ${duration}, groupBy: [sourceWallet, asset], measure: amount}\nrules:\n  - id: r\n    decision: allow\n    when: true\n`;
+
+  it("refuses at load a bundle whose window outlasts the retention, and admits one that fits it", async () => {
+    const dir = await bundleDir();
+    await writeFile(path.join(dir, "policy.yaml"), windowed("1", "31d"));
+    await expect(ActivePolicy.load(dir, silentLogger, { retentionSeconds: 30 * 86_400 })).rejects.toThrow(/"monthly" \(31d\)/);
+    const active = await ActivePolicy.load(dir, silentLogger, { retentionSeconds: 31 * 86_400 });
+    expect(active.current().windows.map((w) => w.duration)).toEqual(["31d"]);
+  });
+
+  it("refuses a reload that lengthens a window past the retention; the bundle in force keeps serving and the status says why", async () => {
+    const dir = await bundleDir();
+    await writeFile(path.join(dir, "policy.yaml"), windowed("1", "30d"));
+    const active = await ActivePolicy.load(dir, silentLogger, { retentionSeconds: 30 * 86_400 });
+    await writeFile(path.join(dir, "policy.yaml"), windowed("2", "60d"));
+    expect(await active.reload()).toBe(false);
+    expect(active.current().version).toBe("1");
+    expect(active.status().lastReloadError).toMatch(/COUNTERSIGN_LEDGER_RETENTION, 30d\): "monthly" \(60d\)/);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * The bundle in force. Loaded at boot (a bundle that does not load, or whose own tests fail, stops
  * `serve`); reloaded on SIGHUP and when its digest changes on disk. A candidate is admitted only
- * when it loads AND every case under its tests/ passes; otherwise it is refused, the bundle in
+ * when it loads, no window of it outlasts the ledger's retention (window-retention.ts), AND every
+ * case under its tests/ passes; otherwise it is refused, the bundle in
  * force keeps serving, and `GET /v1/policy`, the log and the `countersign.policy.reloads` metric
  * say why (naming the failing cases) — a broken pull request never unloads a good policy.
  */
@@ -11,6 +12,13 @@ import { runPolicyTests } from "./check.js";
 import { bundleDigest } from "./digest.js";
 import { bundleFromFiles, loadBundle } from "./load.js";
 import type { PolicyBundle } from "./types.js";
+import { windowPastRetention } from "./window-retention.js";
+
+/** How a bundle is read, and what the service can keep for it (COUNTERSIGN_LEDGER_RETENTION). */
+export interface AdmitOptions extends ReadOptions {
+  /** The ledger's retention in seconds: a window longer than it is refused. */
+  retentionSeconds?: number;
+}
 
 export type RefusalReason = "invalid" | "tests_failed" | "unreadable";
 
@@ -45,13 +53,15 @@ interface Refusal {
 type Admission = { ok: true; bundle: PolicyBundle } | { ok: false; refusal: Refusal };
 
 /** Loads a bundle and runs its own tests: the gate every bundle passes before it decides anything. */
-export async function admitBundle(directory: string, readOptions: ReadOptions = {}): Promise<Admission> {
-  const loaded = await loadBundle(directory, readOptions);
+export async function admitBundle(directory: string, options: AdmitOptions = {}): Promise<Admission> {
+  const loaded = await loadBundle(directory, options);
   if (!loaded.ok) return { ok: false, refusal: { reason: "invalid", message: loaded.error.message, failedCases: [], digest: null } };
-  return testBundle(loaded.value);
+  return testBundle(loaded.value, options);
 }
 
-async function testBundle(bundle: PolicyBundle): Promise<Admission> {
+async function testBundle(bundle: PolicyBundle, options: AdmitOptions): Promise<Admission> {
+  const pastRetention = windowPastRetention(bundle, options.retentionSeconds);
+  if (pastRetention) return { ok: false, refusal: { reason: "invalid", message: pastRetention, failedCases: [], digest: bundle.digest } };
   const results = await runPolicyTests(bundle);
   const failed = results.filter((r) => !r.passed).map(({ file, name, failures }) => ({ file, name, failures }));
   if (failed.length === 0) return { ok: true, bundle };
@@ -69,16 +79,16 @@ export class ActivePolicy {
     private bundle: PolicyBundle,
     private readonly logger: Logger,
     private readonly onReload: ReloadListener,
-    private readonly readOptions: ReadOptions = {},
+    private readonly options: AdmitOptions = {},
   ) {
     this.loadedAt = new Date();
   }
 
   /** Loads the bundle and runs its tests, or throws with every problem or failing case listed. */
-  static async load(directory: string, logger: Logger, readOptions: ReadOptions = {}, onReload: ReloadListener = () => undefined): Promise<ActivePolicy> {
-    const admitted = await admitBundle(directory, readOptions);
+  static async load(directory: string, logger: Logger, options: AdmitOptions = {}, onReload: ReloadListener = () => undefined): Promise<ActivePolicy> {
+    const admitted = await admitBundle(directory, options);
     if (!admitted.ok) throw new Error(admitted.refusal.message);
-    return new ActivePolicy(admitted.bundle, logger, onReload, readOptions);
+    return new ActivePolicy(admitted.bundle, logger, onReload, options);
   }
 
   static of(bundle: PolicyBundle, logger: Logger): ActivePolicy {
@@ -93,7 +103,7 @@ export class ActivePolicy {
   async reload(): Promise<boolean> {
     this.lastReloadAt = new Date();
     try {
-      const read = await readBundleFiles(this.bundle.directory, this.readOptions);
+      const read = await readBundleFiles(this.bundle.directory, this.options);
       // Files as they were are not compiled again: compiling blocks the event loop (tens of ms for
       // the example bundle) and this runs every poll, under load. The digest covers every byte.
       const digest = read.problems.length === 0 ? bundleDigest(read.files) : null;
@@ -106,7 +116,7 @@ export class ActivePolicy {
       const loaded = bundleFromFiles(this.bundle.directory, read.files, read.problems);
       if (!loaded.ok) return this.refuse({ reason: "invalid", message: loaded.error.message, failedCases: [], digest: null });
       const candidate = loaded.value;
-      const tested = await testBundle(candidate);
+      const tested = await testBundle(candidate, this.options);
       if (!tested.ok) return this.refuse(tested.refusal);
       this.refusal = null;
       this.bundle = candidate;

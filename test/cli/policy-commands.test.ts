@@ -31,6 +31,16 @@ cases:
     expect: allow
 `;
 
+const LONG_WINDOW = `version: "t.1"
+default: deny
+windows:
+  - {name: yearly, duration: 401d, groupBy: [sourceWallet, asset], measure: amount}
+rules:
+  - id: yearly-limit
+    decision: deny
+    when: {">": [{"var": "velocity.yearly.amountAfter"}, "1000"]}
+`;
+
 describe("countersign policy check", () => {
   it("passes on the example bundle and prints N passed, N failed", async () => {
     const result = await runCli(["policy", "check", EXAMPLE_POLICIES]);
@@ -65,6 +75,21 @@ describe("countersign policy check", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/policy\.yaml.*sneaky.*rules\[1\]\.when.*__proto__/);
   });
+
+  it("refuses a window longer than the ledger's retention, as serve would, and names the window and the setting", async () => {
+    const dir = writeBundle(LONG_WINDOW);
+    const refused = await runCli(["policy", "check", dir]); // the service's default retention, 400d
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('"yearly" (401d)');
+    expect(refused.stdout).toContain("COUNTERSIGN_LEDGER_RETENTION");
+    expect(refused.stdout).toMatch(/^0 passed, 1 failed$/m);
+    const raised = await runCli(["policy", "check", dir], { env: { COUNTERSIGN_LEDGER_RETENTION: "401d" } });
+    expect(raised.code).toBe(0);
+    expect(raised.stdout).toMatch(/^0 passed, 0 failed$/m);
+    const unreadable = await runCli(["policy", "check", dir], { env: { COUNTERSIGN_LEDGER_RETENTION: "forever" } });
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.stdout).toContain('COUNTERSIGN_LEDGER_RETENTION must be a duration such as 400d (got "forever")');
+  });
 });
 
 describe("countersign serve with an invalid bundle", () => {
@@ -74,6 +99,14 @@ describe("countersign serve with an invalid bundle", () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/policy\.yaml.*rule "sneaky".*rules\[1\]\.when/);
+  });
+
+  it("stops on a window longer than COUNTERSIGN_LEDGER_RETENTION, naming both", async () => {
+    const result = await runCli(["serve"], {
+      env: { COUNTERSIGN_POLICIES: writeBundle(LONG_WINDOW), COUNTERSIGN_PORT: "0", COUNTERSIGN_DATA_DIR: ":memory:", COUNTERSIGN_LEDGER_RETENTION: "400d" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/windows longer than the ledger's retention \(COUNTERSIGN_LEDGER_RETENTION, 400d\): "yearly" \(401d\)/);
   });
 
   it("stops on invalid configuration with one message per problem", async () => {

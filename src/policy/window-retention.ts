@@ -1,0 +1,25 @@
+/**
+ * A window may not outlast the ledger's retention (COUNTERSIGN_LEDGER_RETENTION). Every replica
+ * prunes charges and day buckets past the retention, or past its own bundle's longest window when
+ * that is longer (velocity/prune.ts). A replica whose bundle has a window longer than the retention
+ * would read that window's oldest part after another replica, whose bundle lacks it, pruned it:
+ * the window would read too little and let more leave than its limit. So such a bundle is refused
+ * at boot and at reload, with the setting to raise named.
+ */
+import type { PolicyBundle } from "./types.js";
+
+/** Why the bundle is refused, or null when every window fits the retention (or none is given). */
+export function windowPastRetention(bundle: Pick<PolicyBundle, "windows">, retentionSeconds: number | undefined): string | null {
+  if (retentionSeconds === undefined) return null;
+  const tooLong = bundle.windows.filter((w) => w.durationSeconds > retentionSeconds);
+  if (tooLong.length === 0) return null;
+  const list = tooLong.map((w) => `"${w.name}" (${w.duration})`).join(", ");
+  return (
+    `policy bundle has windows longer than the ledger's retention (COUNTERSIGN_LEDGER_RETENTION, ${spelled(retentionSeconds)}): ${list}; ` +
+    `charges past the retention are pruned, so such a window would read too little. Raise COUNTERSIGN_LEDGER_RETENTION to at least the longest window`
+  );
+}
+
+function spelled(seconds: number): string {
+  return seconds % 86_400 === 0 ? `${seconds / 86_400}d` : `${seconds}s`;
+}
