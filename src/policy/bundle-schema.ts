@@ -37,13 +37,30 @@ const windowSchema = z
     }
   });
 
+/**
+ * A `when` is one operation, or `true`/`false`. Anything else is a mistake json-logic would not
+ * report: an empty `when:` (null) never matches; a list — conditions written one per line with
+ * `and:` forgotten — and a string — JSON-logic pasted in quotes — are truthy whatever they hold, so
+ * an allow rule written so would allow everything.
+ */
+function whenShapeProblem(when: unknown): string | null {
+  if (when === null) return "when is empty; write a JSON-logic expression (or true to always match)";
+  if (when === undefined || typeof when === "boolean") return null; // a missing one is reported as required
+  if (Array.isArray(when)) return 'when is a list, which json-logic reads as always true; join its conditions in one operation, {"and": [...]}';
+  if (typeof when === "string") return "when is a string, which json-logic reads as a constant; write the expression itself, not quoted";
+  if (typeof when !== "object") return `when is a constant ${JSON.stringify(when)}; write a JSON-logic operation (or true to always match)`;
+  return null;
+}
+
 const ruleSchema = z.strictObject({
   id: z.string().regex(RULE_ID, "a rule id is 1-128 letters, digits, _ . : or -, starting with a letter or digit"),
   decision: z.enum(["allow", "deny", "defer"], "decision is allow, deny or defer"),
   reason: z.string().min(1, "reason, when given, must not be empty").optional(),
   review: ruleReviewSchema.optional(),
-  // An empty `when:` parses as null, which never matches: surely a mistake, so say so.
-  when: z.unknown().refine((when) => when !== null, "when is empty; write a JSON-logic expression (or true to always match)"),
+  when: z.unknown().superRefine((when, ctx) => {
+    const problem = whenShapeProblem(when);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+  }),
 });
 
 export const policySchema = z

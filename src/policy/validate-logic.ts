@@ -74,6 +74,9 @@ class Validator {
       this.report(at, `${JSON.stringify(op)} takes ${describeArity(arity)} arguments, found ${args.length}`);
     }
     args.forEach((arg, i) => {
+      if (isConditionList(op, i, args.length, arg)) {
+        this.report(argPath(i), 'a list of conditions here is read as always true (json-logic: a non-empty list is truthy); join them in one operation, {"and": [...]}');
+      }
       if (op === "var" && i === 0) this.checkVarPath(arg, argPath(0), scope);
       else if (op === "missing" || (op === "missing_some" && i === 1)) this.checkMissingKeys(arg, argPath(i), scope);
       else this.visit(arg, argPath(i), SCOPED_OPERATIONS.has(op) && i === 1 ? elementScope(op, args[0], scope) : scope);
@@ -129,6 +132,22 @@ class Validator {
       this.report(at, `"var" path ${JSON.stringify(path)}: window ${JSON.stringify(window.name)} measures count, it has no ${field}`);
     }
   }
+}
+
+/** Operations whose arguments (or, for `if`, whose conditions; for a scoped one, its predicate) are read for their truth. */
+const CONDITION_OPERATIONS: ReadonlySet<string> = new Set(["and", "or", "!", "!!", "if", "?:", "all", "none", "some", "filter"]);
+
+/**
+ * Whether argument `i` of `op` is a list holding an operation where a condition goes: a list of
+ * conditions written without `and`, which is truthy whatever its conditions say. A list of plain
+ * values stays allowed (`{"or": [{"var": "x"}, []]}` is a default).
+ */
+function isConditionList(op: string, i: number, count: number, arg: unknown): boolean {
+  if (!CONDITION_OPERATIONS.has(op) || !Array.isArray(arg)) return false;
+  if (!arg.some((item) => typeof item === "object" && item !== null)) return false;
+  if (op === "if" || op === "?:") return i % 2 === 0 && i < count - 1;
+  if (SCOPED_OPERATIONS.has(op)) return i === 1;
+  return true;
 }
 
 /**
