@@ -38,6 +38,24 @@ export const bareNetwork = (network: string): string =>
  * which stays exact.
  */
 export function stellarBaseAccount(address: string): string {
-  if (!STELLAR_MUXED.test(address) || !StrKey.isValidMed25519PublicKey(address)) return address;
+  if (!isStellarMuxed(address)) return address;
   return StrKey.encodeEd25519PublicKey(StrKey.decodeMed25519PublicKey(address).subarray(0, 32));
+}
+
+/**
+ * The sub-account id of a Stellar muxed address `M…` (SEP-23: its last 8 bytes, big-endian), as a
+ * decimal string; null for any other address. An exchange credits a payment to a muxed address by
+ * this id, whatever memo the transaction carries.
+ */
+export function stellarMuxedId(address: string): string | null {
+  if (!isStellarMuxed(address)) return null;
+  return StrKey.decodeMed25519PublicKey(address).readBigUInt64BE(32).toString();
+}
+
+/** Whether `text` is a valid Stellar muxed address (`M…`). */
+export const isStellarMuxed = (text: string): boolean => STELLAR_MUXED.test(text) && StrKey.isValidMed25519PublicKey(text);
+
+/** The valid Stellar muxed addresses written anywhere in `text` (a rule's literal, a list in one string). */
+export function stellarMuxedIn(text: string): string[] {
+  return (text.match(/M[A-Z2-7]{68}/g) ?? []).filter((candidate) => StrKey.isValidMed25519PublicKey(candidate));
 }

@@ -55,13 +55,14 @@ describe("buildFacts: the whole document", () => {
         amount: "2500.125",
         rawAmount: null,
         assetTotal: "2500.125",
-        source: { value: WALLET, kind: "wallet", wallet: WALLET, address: null, internal: true },
+        source: { value: WALLET, kind: "wallet", wallet: WALLET, address: null, internal: true, muxedId: null },
         destination: {
           value: EVM_DEST,
           kind: "address",
           wallet: null,
           address: EVM_DEST,
           internal: false,
+          muxedId: null,
           inAddressBook: true,
           addressBook: {
             name: `${VAULT}/addressBookEntries/e0`,

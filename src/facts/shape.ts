@@ -21,7 +21,7 @@ const open: FactShape = { kind: "open" };
 const list = (items: FactShape): FactShape => ({ kind: "list", items });
 const object = <T>(fields: { readonly [K in keyof T]-?: FactShape }): FactShape => ({ kind: "object", fields });
 
-const endpointFields: { [K in keyof EndpointFacts]-?: FactShape } = { value, kind: value, wallet: value, address: value, internal: value };
+const endpointFields: { [K in keyof EndpointFacts]-?: FactShape } = { value, kind: value, wallet: value, address: value, internal: value, muxedId: value };
 
 const tx = object<TxFacts>({
   name: value, vault: value, id: value, kind: value, type: value, subType: value, state: value, network: value,

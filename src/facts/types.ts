@@ -39,6 +39,8 @@ export interface EndpointFacts {
   address: string | null;
   /** A wallet of the same vault (by resource name, or a raw address of one of its own wallets). */
   internal: boolean;
+  /** A Stellar muxed address's sub-account id (decimal), else null: what an exchange credits a payment to. */
+  muxedId: string | null;
 }
 
 export interface AddressBookEntryFacts {

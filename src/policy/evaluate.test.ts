@@ -19,7 +19,7 @@ function bundle(rules: RuleSpec[], defaultDecision: DefaultDecision = "deny"): P
 }
 
 function transfer(index: number, amount: string | null, inAddressBook = true): TransferFacts {
-  const endpoint = { value: "0x1111111111111111111111111111111111111111", kind: "address" as const, wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false };
+  const endpoint = { value: "0x1111111111111111111111111111111111111111", kind: "address" as const, wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, muxedId: null };
   return {
     index,
     network: "ethereum-mainnet",
@@ -28,7 +28,7 @@ function transfer(index: number, amount: string | null, inAddressBook = true): T
     amount,
     rawAmount: null,
     assetTotal: amount,
-    source: { ...endpoint, kind: "wallet", value: "vaults/v1/wallets/w1", wallet: "vaults/v1/wallets/w1", address: null, internal: true },
+    source: { ...endpoint, kind: "wallet", value: "vaults/v1/wallets/w1", wallet: "vaults/v1/wallets/w1", address: null, internal: true, muxedId: null },
     destination: { ...endpoint, inAddressBook, addressBook: null },
     sponsor: null,
   };

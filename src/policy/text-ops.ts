@@ -50,8 +50,9 @@ const sameAssetSpeltLonger = (a: string, b: string): boolean => SPELLING_GAPS.ha
 /**
  * Whether `muxed` is a Stellar muxed address (`M…`) of the account `account` (`G…`). A rule naming
  * an account names every sub-account of it — the payment lands in that account either way — so a
- * deny rule on `G…` catches its `M…` addresses; a rule naming one `M…` still names that one alone,
- * since another id of the same account is another sub-account (another customer at an exchange).
+ * deny rule on `G…` catches its `M…` addresses. The relation is tried both ways because an
+ * operation cannot tell the rule's text from the transaction's; that is why a rule may not name an
+ * `M…` at all (validate-logic.ts), and pins a sub-account with `transfer.destination.muxedId`.
  */
 function subaccountOf(muxed: string, account: string): boolean {
   return muxed.length === 69 && muxed[0] === "M" && account.length === 56 && account[0] === "G" && stellarBaseAccount(muxed) === account;

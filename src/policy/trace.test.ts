@@ -27,8 +27,8 @@ function facts(amountAfter: string | null): Facts {
     },
     transfer: {
       index: 0, network: "ethereum-mainnet", asset: "assets/native.ethereum-mainnet", assetStandard: "native", amount: "500", rawAmount: null, assetTotal: "500",
-      source: { value: "vaults/v1/wallets/w1", kind: "wallet", wallet: "vaults/v1/wallets/w1", address: null, internal: true },
-      destination: { value: "0x1111111111111111111111111111111111111111", kind: "address", wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, inAddressBook: true, addressBook: null },
+      source: { value: "vaults/v1/wallets/w1", kind: "wallet", wallet: "vaults/v1/wallets/w1", address: null, internal: true, muxedId: null },
+      destination: { value: "0x1111111111111111111111111111111111111111", kind: "address", wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, muxedId: null, inAddressBook: true, addressBook: null },
       sponsor: null,
     },
     velocity: { daily_out: { amount: "120000", count: 3, amountAfter, countAfter: 4 } },

@@ -5,6 +5,7 @@
  * given) `var` paths that name a fact — inside some/all/none/filter/map/reduce over a list of
  * facts, paths into its items.
  */
+import { stellarBaseAccount, stellarMuxedId, stellarMuxedIn } from "../facts/addresses.js";
 import { type FactShape, readFactPath } from "../facts/shape.js";
 import { type PathSegment, formatPath } from "./json-path.js";
 import { ARITY, FORBIDDEN_OPERATIONS, FORBIDDEN_SEGMENTS, KNOWN_OPERATIONS, SCOPED_OPERATIONS } from "./logic-ops.js";
@@ -50,6 +51,7 @@ class Validator {
       node.forEach((item, i) => this.visit(item, [...at, i], scope));
       return;
     }
+    if (typeof node === "string") return this.checkLiteralText(node, at);
     if (typeof node !== "object" || node === null) return;
     const keys = Object.keys(node);
     if (keys.length !== 1) {
@@ -81,6 +83,19 @@ class Validator {
       else if (op === "missing" || (op === "missing_some" && i === 1)) this.checkMissingKeys(arg, argPath(i), scope);
       else this.visit(arg, argPath(i), SCOPED_OPERATIONS.has(op) && i === 1 ? elementScope(op, args[0], scope) : scope);
     });
+  }
+
+  /**
+   * A muxed Stellar address (`M…`) written in a rule. Rules compare an account (`G…`) as naming
+   * each of its muxed addresses (text-ops.ts), and a comparison cannot tell the rule's text from
+   * the transaction's: a rule naming one `M…` would also match a payment to its bare account, or
+   * (through that account) to another sub-account. So the account is written, and the sub-account
+   * pinned with `transfer.destination.muxedId`.
+   */
+  checkLiteralText(text: string, at: PathSegment[]): void {
+    const muxed = stellarMuxedIn(text)[0];
+    if (muxed === undefined) return;
+    this.report(at, `a Stellar muxed address (${muxed.slice(0, 8)}…) cannot be named in a rule: name its account ${stellarBaseAccount(muxed)} and pin the sub-account with {"===": [{"var": "transfer.destination.muxedId"}, "${stellarMuxedId(muxed)}"]}`);
   }
 
   checkVarPath(path: unknown, at: PathSegment[], scope: Scope): void {
