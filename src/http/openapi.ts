@@ -134,12 +134,13 @@ function build(): object {
       },
       "/v1/reviews": {
         get: {
-          summary: "Reviews of deferred transactions, newest first",
+          summary: "Reviews of deferred transactions that name a reviewer group of the caller's, newest first",
           security: [{ reviewer: [] }],
           parameters: [{ name: "state", in: "query", required: false, schema: { type: "string", enum: ["open", "approved", "rejected", "expired"] } }],
           responses: {
-            "200": { description: "the reviews", content: json("ReviewList") },
+            "200": { description: "the reviews some requirement of which names a group of the caller's", content: json("ReviewList") },
             ...reviewerErrors,
+            "403": errorResponse("NOT_A_REVIEWER (in no reviewer group), or review is not configured"),
           },
         },
       },
@@ -148,7 +149,12 @@ function build(): object {
           summary: "One transaction's review, with its explanation",
           security: [{ reviewer: [] }],
           parameters: transactionParameters,
-          responses: { "200": { description: "the review", content: json("Review") }, "404": errorResponse("no review for this transaction"), ...reviewerErrors },
+          responses: {
+            "200": { description: "the review", content: json("Review") },
+            "404": errorResponse("no review for this transaction"),
+            ...reviewerErrors,
+            "403": errorResponse("NOT_A_REVIEWER (in no reviewer group, or in none this review requires), or review is not configured"),
+          },
         },
       },
       "/v1/vaults/{vault}/transactions/{transaction}/review:approve": reviewAction("Approve the review (a second approval by the same identity changes nothing)", false),

@@ -30,6 +30,17 @@ export interface ReviewRecord {
   actions: ReviewAction[];
 }
 
+/**
+ * The groups some requirement of the review names that list the identity under the bundle in
+ * force: who may approve, reject and read the review (CONTRACT.md section 9, NOT_A_REVIEWER).
+ */
+export function requiredGroupsOf(review: StoredReview, bundle: Pick<PolicyBundle, "reviewers">, identity: string): string[] {
+  const wanted = normalIdentity(identity);
+  return [...new Set(review.requirements.map((r) => r.group))].filter((group) => groupMembers(bundle, group).some((m) => m.identity === wanted));
+}
+
+export const notAReviewerOf = (identity: string) => new AppError("NOT_A_REVIEWER", `${normalIdentity(identity)} is in no reviewer group this review requires`);
+
 export async function readReview(db: Db, transactionName: string): Promise<ReviewRecord | undefined> {
   const review = await findReview(db, transactionName);
   if (!review) return undefined;
@@ -49,10 +60,8 @@ export async function actOnReview(db: Db, request: ReviewActionRequest): Promise
 
 async function decideAction(trx: Db, { review, actions }: ReviewRecord, request: ReviewActionRequest, decided: FinalDecision | undefined): Promise<Result<ReviewAction[], AppError>> {
   const identity = normalIdentity(request.identity);
-  const memberships = [...new Set(review.requirements.map((r) => r.group))]
-    .filter((group) => groupMembers(request.bundle, group).some((m) => m.identity === identity))
-    .map((group) => ({ group }));
-  if (memberships.length === 0) return err(new AppError("NOT_A_REVIEWER", `${identity} is in no reviewer group this review requires`));
+  const memberships = requiredGroupsOf(review, request.bundle, identity).map((group) => ({ group }));
+  if (memberships.length === 0) return err(notAReviewerOf(identity));
   const already = (group: string) => actions.some((a) => a.action === "approved" && a.identity === identity && a.group === group);
   const pending = memberships.filter((m) => !already(m.group));
   // A second approval by the same identity changes nothing, whatever state the review is in now.

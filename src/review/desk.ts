@@ -1,14 +1,19 @@
 /**
  * What the review API, the review page and the CLI (through the API) do with reviews: list them,
  * read one, approve or reject. One place, so the page and the API cannot disagree.
+ *
+ * Reading is for reviewers, as acting is (CONTRACT.md section 9, NOT_A_REVIEWER): a valid
+ * credential only says who someone is. Whoever is in no reviewer group of the bundle in force is
+ * refused everything, before any review is looked up; a review is read by the members of the groups
+ * its requirements name (those who may approve or reject it), and the list holds only those.
  */
 import type { Db } from "../db/connect.js";
-import type { AppError, Result } from "../errors.js";
-import { ok } from "../errors.js";
+import { AppError, err, ok, type Result } from "../errors.js";
 import type { PolicyBundle } from "../policy/types.js";
-import { actOnReview, readReview, type ReviewVerb } from "./actions.js";
+import { actOnReview, notAReviewerOf, readReview, requiredGroupsOf, type ReviewVerb } from "./actions.js";
+import { groupsOf } from "./requirement.js";
 import { actionsOf, listReviews } from "./store.js";
-import type { ReviewState } from "./types.js";
+import { normalIdentity, type ReviewState } from "./types.js";
 import { reviewView, type ReviewView } from "./view.js";
 
 /** The most reviews one list answer holds (newest first). */
@@ -23,18 +28,33 @@ export interface ReviewDeskDeps {
 export class ReviewDesk {
   constructor(private readonly deps: ReviewDeskDeps) {}
 
-  async list(state?: ReviewState): Promise<ReviewView[]> {
-    const reviews = await listReviews(this.deps.db, REVIEW_LIST_LIMIT);
-    const actions = await actionsOf(this.deps.db, reviews);
-    const now = this.deps.clock();
-    const bundle = this.deps.policy.current();
-    const views = reviews.map((review) => reviewView({ review, actions: actions.get(review.transactionName) ?? [] }, now, bundle));
-    return state ? views.filter((v) => v.state === state) : views;
+  /** The reviewer groups of the bundle in force that list the identity; NOT_A_REVIEWER when none does. */
+  reviewerGroups(identity: string, bundle: PolicyBundle = this.deps.policy.current()): Result<string[], AppError> {
+    const groups = groupsOf(bundle, identity);
+    return groups.length > 0 ? ok(groups) : err(new AppError("NOT_A_REVIEWER", `${normalIdentity(identity)} is in no reviewer group`));
   }
 
-  async get(transactionName: string): Promise<ReviewView | undefined> {
+  /** The reviews some requirement of which names a group of the identity's, newest first. */
+  async list(identity: string, state?: ReviewState): Promise<Result<ReviewView[], AppError>> {
+    const bundle = this.deps.policy.current();
+    const groups = this.reviewerGroups(identity, bundle);
+    if (!groups.ok) return groups;
+    const reviews = await listReviews(this.deps.db, REVIEW_LIST_LIMIT, groups.value);
+    const actions = await actionsOf(this.deps.db, reviews);
+    const now = this.deps.clock();
+    const views = reviews.map((review) => reviewView({ review, actions: actions.get(review.transactionName) ?? [] }, now, bundle));
+    return ok(state ? views.filter((v) => v.state === state) : views);
+  }
+
+  /** The transaction's review, for a member of a group its requirements name. */
+  async get(transactionName: string, identity: string): Promise<Result<ReviewView, AppError>> {
+    const bundle = this.deps.policy.current();
+    const groups = this.reviewerGroups(identity, bundle);
+    if (!groups.ok) return groups;
     const record = await readReview(this.deps.db, transactionName);
-    return record ? reviewView(record, this.deps.clock(), this.deps.policy.current()) : undefined;
+    if (!record) return err(new AppError("NOT_FOUND", "this transaction has no review"));
+    if (requiredGroupsOf(record.review, bundle, identity).length === 0) return err(notAReviewerOf(identity));
+    return ok(reviewView(record, this.deps.clock(), bundle));
   }
 
   async act(transactionName: string, identity: string, verb: ReviewVerb, comment: string | null): Promise<Result<ReviewView, AppError>> {

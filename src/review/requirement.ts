@@ -32,6 +32,12 @@ export function groupMembers(bundle: Pick<PolicyBundle, "reviewers">, group: str
   return Object.hasOwn(groups, group) ? (groups[group] ?? []) : [];
 }
 
+/** The bundle's reviewer groups that list the identity (compared after lower-casing), in the bundle's order. */
+export function groupsOf(bundle: Pick<PolicyBundle, "reviewers">, identity: string): string[] {
+  const wanted = normalIdentity(identity);
+  return Object.entries(bundle.reviewers ?? {}).filter(([, members]) => members.some((m) => m.identity === wanted)).map(([group]) => group);
+}
+
 export function initiatorUnknown(initiator: string | null): boolean {
   return initiator === null || initiator.trim() === "";
 }

@@ -2,6 +2,7 @@
  * Reading and writing the append-only `reviews` and `review_actions` tables. Functions take the
  * caller's `db` or transaction, so the caller owns the boundary.
  */
+import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { ReviewerMember } from "./types.js";
 
@@ -87,9 +88,16 @@ export async function findReview(db: Db, transactionName: string): Promise<Store
   return row ? toReview(row) : undefined;
 }
 
-/** Reviews newest first. */
-export async function listReviews(db: Db, limit: number): Promise<StoredReview[]> {
-  const rows = await db.selectFrom("reviews").select(REVIEW_COLUMNS).orderBy("seq", "desc").limit(limit).execute();
+/** Reviews newest first, only those some requirement of which names one of `groups`. */
+export async function listReviews(db: Db, limit: number, groups: readonly string[]): Promise<StoredReview[]> {
+  if (groups.length === 0) return [];
+  const rows = await db
+    .selectFrom("reviews")
+    .select(REVIEW_COLUMNS)
+    .where((eb) => eb.or(groups.map((group) => sql<boolean>`requirements @> ${JSON.stringify([{ group }])}::jsonb`)))
+    .orderBy("seq", "desc")
+    .limit(limit)
+    .execute();
   return rows.map(toReview);
 }
 

@@ -28,7 +28,8 @@ export interface ReviewWorld {
   stop(): Promise<void>;
 }
 
-export async function startReviewWorld(env: Record<string, string> = {}): Promise<ReviewWorld> {
+/** `policiesDir`: a bundle directory of the test's own (default: the example policy). */
+export async function startReviewWorld(env: Record<string, string> = {}, options: { policiesDir?: string } = {}): Promise<ReviewWorld> {
   const tdb = await createTestDatabase();
   const issuer = await startTestIssuer(AUDIENCE);
   const reviewers = writeReviewerTokens([ALICE, BOB, MALLORY]);
@@ -36,6 +37,7 @@ export async function startReviewWorld(env: Record<string, string> = {}): Promis
   const service = await startTestService({
     databaseUrl: tdb.url,
     clock: () => new Date(clock.now),
+    ...(options.policiesDir ? { policiesDir: options.policiesDir } : {}),
     env: {
       COUNTERSIGN_WEBHOOK_TOKEN: WEBHOOK_TOKEN,
       COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN,

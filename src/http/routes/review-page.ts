@@ -3,7 +3,8 @@
  * a strict Content-Security-Policy forbids them outright. Signing in posts a reviewer token or an
  * OIDC ID token, verified like an API bearer token and then kept in an HttpOnly, SameSite=Strict
  * cookie scoped to /review. Every action form carries a CSRF token bound to that credential
- * (HMAC keyed by it), and a cross-origin Origin header is refused.
+ * (HMAC keyed by it), and a cross-origin Origin header is refused. Only a member of a reviewer
+ * group signs in or sees anything, and only the reviews their groups are asked for (src/review/desk.ts).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import express, { Router, type Request, type Response } from "express";
@@ -81,7 +82,10 @@ export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
   router.get("/review", async (req, res) => {
     const session = await signedIn(req, res);
     if (!session) return;
-    html(res, 200, queuePage(session.reviewer.identity, session.csrf, await desk.list()));
+    const { identity } = session.reviewer;
+    const listed = await desk.list(identity);
+    if (!listed.ok) return html(res, listed.error.status, messagePage(identity, session.csrf, "Not a reviewer", listed.error.publicMessage));
+    html(res, 200, queuePage(identity, session.csrf, listed.value));
   });
 
   router.post("/review/login", form, async (req, res) => {
@@ -89,6 +93,9 @@ export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
     const token = typeof req.body?.token === "string" ? (req.body.token as string).trim() : "";
     const result = await auth.authenticate(token);
     if (!result.ok) return html(res, result.error.code === "FORBIDDEN" ? 403 : 401, loginPage(result.error.publicMessage));
+    // Someone in no reviewer group may read nothing here: refused at the door, no cookie set.
+    const groups = desk.reviewerGroups(result.value.identity);
+    if (!groups.ok) return html(res, groups.error.status, loginPage(groups.error.publicMessage));
     setCookie(req, res, token);
     res.redirect(303, "/review");
   });
@@ -101,11 +108,15 @@ export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
   router.get("/review/vaults/:vault/transactions/:transaction", async (req, res) => {
     const session = await signedIn(req, res);
     if (!session) return;
+    const { identity } = session.reviewer;
+    const groups = desk.reviewerGroups(identity);
+    if (!groups.ok) return html(res, groups.error.status, messagePage(identity, session.csrf, "Not a reviewer", groups.error.publicMessage));
     const name = transactionNameOf(req.params.vault, req.params.transaction);
-    const view = name ? await desk.get(name) : undefined;
-    if (!view) return html(res, 404, messagePage(session.reviewer.identity, session.csrf, "Not found", "This transaction has no review."));
+    const view = name ? await desk.get(name, identity) : undefined;
+    if (!view || (!view.ok && view.error.code === "NOT_FOUND")) return html(res, 404, messagePage(identity, session.csrf, "Not found", "This transaction has no review."));
+    if (!view.ok) return html(res, view.error.status, messagePage(identity, session.csrf, "Not a reviewer", view.error.publicMessage));
     const done = typeof req.query.done === "string" && ["approved", "rejected"].includes(req.query.done) ? `You ${req.query.done} this transaction.` : null;
-    html(res, 200, reviewPage(session.reviewer.identity, session.csrf, view, done));
+    html(res, 200, reviewPage(identity, session.csrf, view.value, done));
   });
 
   router.post("/review/vaults/:vault/transactions/:transaction/:verb", form, async (req, res, next) => {

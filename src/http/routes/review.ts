@@ -1,6 +1,8 @@
 /**
  * The review API (CONTRACT.md section 9): reviewers list, read, approve and reject reviews of
- * deferred transactions with their own credentials (src/review/auth.ts).
+ * deferred transactions with their own credentials (src/review/auth.ts). The credential says who
+ * the caller is; the desk (src/review/desk.ts) decides what a member of which reviewer groups may
+ * read or do: someone in no group of the bundle in force gets 403 NOT_A_REVIEWER on every route.
  */
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
@@ -55,15 +57,21 @@ export function reviewRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
     if (state !== undefined && !STATES.includes(state as (typeof STATES)[number])) {
       return sendError(res, "INVALID_REQUEST", `state is one of ${STATES.join(", ")}`);
     }
-    res.json({ reviews: await desk.list(state as (typeof STATES)[number] | undefined) });
+    const { identity } = res.locals.reviewer as Reviewer;
+    const listed = await desk.list(identity, state as (typeof STATES)[number] | undefined);
+    if (!listed.ok) return sendAppError(res, listed.error);
+    res.json({ reviews: listed.value });
   });
 
   router.get("/v1/vaults/:vault/transactions/:transaction/review", reviewer, async (req, res) => {
+    const { identity } = res.locals.reviewer as Reviewer;
+    const groups = desk.reviewerGroups(identity);
+    if (!groups.ok) return sendAppError(res, groups.error); // before the 404 below, which would tell an outsider which names exist
     const name = transactionNameOf(req.params.vault, req.params.transaction);
     if (name === null) return sendError(res, "NOT_FOUND", "no such transaction");
-    const view = await desk.get(name);
-    if (!view) return sendError(res, "NOT_FOUND", "this transaction has no review");
-    res.json(view);
+    const view = await desk.get(name, identity);
+    if (!view.ok) return sendAppError(res, view.error);
+    res.json(view.value);
   });
 
   router.post("/v1/vaults/:vault/transactions/:transaction/:verb", reviewer, rawBody(BODY_LIMIT), async (req, res, next) => {
