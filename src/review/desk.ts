@@ -4,7 +4,7 @@
  *
  * Reading is for reviewers, as acting is (CONTRACT.md section 9, NOT_A_REVIEWER): a valid
  * credential only says who someone is. Whoever is in no reviewer group of the bundle in force is
- * refused everything, before any review is looked up; a review is read by the members of the groups
+ * refused everything, reading or acting, before any review is looked up; a review is read by the members of the groups
  * its requirements name (those who may approve or reject it), and the list holds only those.
  */
 import type { Db } from "../db/connect.js";
@@ -60,6 +60,9 @@ export class ReviewDesk {
   async act(transactionName: string, identity: string, verb: ReviewVerb, comment: string | null): Promise<Result<ReviewView, AppError>> {
     const now = this.deps.clock();
     const bundle = this.deps.policy.current();
+    // In no group at all: refused before the lookup, as a read is, so a 404 does not tell an outsider which names have a review.
+    const groups = this.reviewerGroups(identity, bundle);
+    if (!groups.ok) return groups;
     const done = await actOnReview(this.deps.db, { transactionName, identity, verb, comment, bundle, now });
     return done.ok ? ok(reviewView(done.value, now, bundle)) : done;
   }

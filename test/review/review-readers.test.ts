@@ -75,6 +75,15 @@ describe("reading reviews needs a reviewer group", () => {
     }
   });
 
+  it("someone in no group gets 403 NOT_A_REVIEWER from approve and reject of a name with no review too, not 404", async () => {
+    for (const [token, identity] of [[mallory, MALLORY], [eve, EVE]] as const) {
+      for (const name of [eth.name, "vaults/5c3f1a2b9d7e/transactions/nothing"]) {
+        refused(await approve(w, name, token), identity);
+        refused(await reject(w, name, token, "no"), identity);
+      }
+    }
+  });
+
   it("the admin and webhook tokens still read nothing: they are no reviewer credentials", async () => {
     expect((await api(w.service, "GET", "/v1/reviews", ADMIN_TOKEN)).status).toBe(401);
     expect((await api(w.service, "GET", reviewPath(eth.name), ADMIN_TOKEN)).status).toBe(401);
