@@ -10,7 +10,7 @@ const STATES = ["open", "approved", "rejected", "expired"];
 const TIMEOUT_MS = 15_000;
 
 export const REVIEW_USAGE = `  review list [--state open|approved|rejected|expired] [--json]
-                                reviews of deferred transactions, newest first
+                                reviews of deferred transactions that ask a group of yours, newest first
   review show NAME [--json]     one review: the transaction's explanation, approvals, state
   review approve NAME [--comment TEXT]
   review reject NAME --comment TEXT

@@ -3,6 +3,8 @@
  * is a reviewer token from COUNTERSIGN_REVIEWER_TOKENS_FILE (compared by SHA-256 in constant time)
  * or an OpenID Connect ID token verified by jose against the issuer's JWKS, found by discovery.
  * The webhook and admin tokens are never reviewer credentials, even if listed in the file.
+ * Authentication only says who the caller is: what they may read or do is membership of the bundle's
+ * reviewer groups, checked by the review desk (src/review/desk.ts) on every route.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";

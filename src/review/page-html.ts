@@ -84,7 +84,7 @@ export function reviewPage(identity: string, csrf: string, r: ReviewView, notice
           <label for="reject-comment">Why reject? (required)</label><input id="reject-comment" name="comment" maxlength="2000" required>
           <button type="submit" class="reject">Reject</button></form></section>`
     : "";
-  const body = `<p><a href="/review">← all reviews</a></p>
+  const body = `<p><a href="/review">← your reviews</a></p>
     <h1>${esc(r.transactionName)} ${stateBadge(r.state)}</h1>
     ${notice ? `<p class="notice" role="status" data-testid="notice">${esc(notice)}</p>` : ""}${rejection}
     <dl class="facts"><dt>Initiator</dt><dd>${esc(e.initiator ?? "—")}</dd><dt>Note</dt><dd>${esc(e.note ?? "—")}</dd>
