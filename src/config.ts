@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseDecimalsPins, type DecimalsPins } from "./assets/decimals-pins.js";
 import { parseDuration } from "./duration.js";
+import { HTTPS_OR_LOOPBACK, isHttpsOrLoopback } from "./https-only.js";
 import { reviewConfig, type ReviewConfig } from "./review/config.js";
 import { parseTrustProxy, type TrustProxy } from "./http/trust-proxy.js";
 
@@ -72,6 +73,14 @@ const duration = (fallback: string) =>
       return seconds;
     });
 
+/**
+ * The custody API's address: the service account's bearer JWT goes there, and the address book
+ * that decides what gets signed comes back, so only over TLS (or to this machine).
+ */
+const custodyApiUrl = optionalString.superRefine((v, ctx) => {
+  if (v !== undefined && !isHttpsOrLoopback(v)) ctx.addIssue({ code: "custom", message: HTTPS_OR_LOOPBACK });
+});
+
 const boolean = (fallback: boolean) =>
   z
     .enum(["true", "false", "1", "0", ""])
@@ -94,7 +103,7 @@ const envSchema = z.object({
   COUNTERSIGN_AUDIT_SEAL: boolean(true),
   COUNTERSIGN_LEDGER_RETENTION: duration(DEFAULT_LEDGER_RETENTION),
   COUNTERSIGN_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
-  COUNTERSIGN_API_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  COUNTERSIGN_API_URL: custodyApiUrl,
   COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: optionalString,
   COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: secret,
   COUNTERSIGN_VAULTS: optionalString,

@@ -4,6 +4,7 @@
  * configuration's, one message per problem.
  */
 import { readFileSync } from "node:fs";
+import { HTTPS_OR_LOOPBACK, httpsOrLoopback } from "../https-only.js";
 import { normalIdentity } from "./types.js";
 
 export interface OidcConfig {
@@ -51,9 +52,8 @@ function httpUrl(variable: string, value: string, problems: string[]): string | 
  * machine (a provider beside the service, or a test's).
  */
 function keysOverTls(issuer: string, problems: string[]): boolean {
-  const url = new URL(issuer);
-  if (url.protocol === "https:" || ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) return true;
-  problems.push("COUNTERSIGN_OIDC_ISSUER: must be an https URL (http only on this machine: 127.0.0.1, localhost, [::1])");
+  if (httpsOrLoopback(new URL(issuer))) return true;
+  problems.push(`COUNTERSIGN_OIDC_ISSUER: ${HTTPS_OR_LOOPBACK}`);
   return false;
 }
 

@@ -47,6 +47,28 @@ describe("blank secrets are configuration errors, not 'unset'", () => {
   });
 });
 
+describe("COUNTERSIGN_API_URL", () => {
+  // The service account's bearer JWT goes to it and the address book comes back from it.
+  const withApi = (url: string) => ({
+    COUNTERSIGN_API_URL: url,
+    COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "countersign@example.com",
+    COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: "/nonexistent/key.pem",
+    COUNTERSIGN_VAULTS: "v1",
+  });
+  const TLS_ONLY = "COUNTERSIGN_API_URL: must be an https URL (http only on this machine: 127.0.0.1, localhost, [::1])";
+
+  it.each(["http://api.custody.example", "http://10.0.0.7:8443", "http://127.0.0.1.example.com", "http://[::2]", "ftp://api.custody.example", "api.custody.example", "not a url"])(
+    "refuses %j with one message naming it",
+    (url) => {
+      expect(problemsOf(withApi(url))).toEqual([TLS_ONLY]);
+    },
+  );
+
+  it.each(["https://api.custody.example", "https://10.0.0.7:8443/v2", "http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080"])("accepts %j", (url) => {
+    expect(problemsOf(withApi(url))).toEqual(["COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: cannot read /nonexistent/key.pem"]);
+  });
+});
+
 describe("an open webhook", () => {
   it("is refused on a non-loopback address", () => {
     for (const host of ["0.0.0.0", "::", "10.1.2.3", "policy.internal"]) {

@@ -148,10 +148,25 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
       ["replicaCount as a string", 'replicaCount: "2"\n', /replicaCount.*got string, want integer/s],
       ["a policy source it does not know", "policies:\n  source: s3\n", /source/],
       ["an empty database Secret name", 'database:\n  existingSecret: ""\n', /existingSecret/],
+      // The service account's JWT and the address book would cross the network in clear.
+      ["a custody API over plain http", "custodyApi:\n  url: http://api.custody.example\n", /custodyApi\/url/],
+      // The policy that decides what gets signed would arrive unauthenticated.
+      ["a policy repository over plain http", "policies:\n  gitSync:\n    repo: http://git.example/treasury-policies\n", /gitSync\/repo/],
+      ["a policy repository over git://", "policies:\n  gitSync:\n    repo: git://git.example/treasury-policies\n", /gitSync\/repo/],
     ])("refuses %s in lint and template", (_what, values, message) => {
       const file = valuesFile(values);
       expect(() => runHelm(["lint", "--strict", CHART, "-f", file])).toThrow(message);
       expect(() => render([file])).toThrow(message);
+    });
+
+    it.each([
+      ["custodyApi.url", "https://api.custody.example/v2"],
+      ["policies.gitSync.repo", "https://github.com/example-custody/treasury-policies"],
+      ["policies.gitSync.repo", "ssh://git@github.com/example-custody/treasury-policies.git"],
+      ["policies.gitSync.repo", "git@github.com:example-custody/treasury-policies.git"],
+      ["policies.gitSync.repo", "git@git.example:/srv/treasury-policies.git"],
+    ])("accepts %s %s", (key, value) => {
+      expect(() => runHelm(["lint", "--strict", CHART, "--set", `${key}=${value}`])).not.toThrow();
     });
   });
 
