@@ -41,8 +41,22 @@ const databaseUrl = z
     if (v !== undefined && v.trim() === "") ctx.addIssue({ code: "custom", message: "is set but blank; unset it to use the embedded database, or give a postgres:// URL" });
   });
 
-/** Milliseconds from `250ms`, `5s`, `1m`. */
-const milliseconds = (fallback: string) =>
+/**
+ * The longest period of a setting that arms a timer. Node keeps a timer's delay in 2^31−1 ms
+ * (about 24.8 days); past that setTimeout and setInterval fire after 1 ms, so a refresh of `25d`
+ * would call the custody API without pause and a reload interval of `30d` would busy-loop.
+ */
+export const LONGEST_TIMER = "24d";
+
+/**
+ * The longest decision deadline. The co-signer waiting on the webhook has long given up by then
+ * (it asks again at its next poll), and a longer one only holds locks and connections; `25d`
+ * overflowed the timer and answered every delivery 503 at once.
+ */
+export const LONGEST_DECISION_TIMEOUT = "60s";
+
+/** Milliseconds from `250ms`, `5s`, `1m`, at most `longest`. */
+const milliseconds = (fallback: string, longest: string) =>
   z
     .string()
     .optional()
@@ -54,13 +68,18 @@ const milliseconds = (fallback: string) =>
         ctx.addIssue({ code: "custom", message: `must be a duration such as 500ms, 5s, 1m (got "${v}")` });
         return z.NEVER;
       }
+      if (value > parseDuration(longest)! * 1000) {
+        ctx.addIssue({ code: "custom", message: `must be at most ${longest} (got "${v}")` });
+        return z.NEVER;
+      }
       return value;
     });
 
 /** How long velocity charges are kept when COUNTERSIGN_LEDGER_RETENTION is not set. */
 export const DEFAULT_LEDGER_RETENTION = "400d";
 
-const duration = (fallback: string) =>
+/** Seconds from `60s`, `15m`, `1h`, `1d`; at most `longest` when given. */
+const duration = (fallback: string, longest?: string) =>
   z
     .string()
     .optional()
@@ -68,6 +87,10 @@ const duration = (fallback: string) =>
       const seconds = parseDuration(v === undefined || v === "" ? fallback : v);
       if (seconds === null || seconds <= 0) {
         ctx.addIssue({ code: "custom", message: `must be a duration such as 60s, 15m, 1h (got "${v}")` });
+        return z.NEVER;
+      }
+      if (longest !== undefined && seconds > parseDuration(longest)!) {
+        ctx.addIssue({ code: "custom", message: `must be at most ${longest} (got "${v}")` });
         return z.NEVER;
       }
       return seconds;
@@ -95,22 +118,25 @@ const envSchema = z.object({
   COUNTERSIGN_POLICIES: z.string().default("./policies"),
   COUNTERSIGN_SHADOW_POLICIES: optionalString,
   COUNTERSIGN_POLICIES_ROOT: optionalString,
-  COUNTERSIGN_POLICY_RELOAD_INTERVAL: duration("5s"),
+  COUNTERSIGN_POLICY_RELOAD_INTERVAL: duration("5s", LONGEST_TIMER),
   COUNTERSIGN_WEBHOOK_TOKEN: secret,
   COUNTERSIGN_ADMIN_TOKEN: secret,
   COUNTERSIGN_MIGRATE: boolean(true),
   COUNTERSIGN_MIGRATE_DATABASE_URL: databaseUrl,
   COUNTERSIGN_AUDIT_SEAL: boolean(true),
+  // Not a timer (unbounded): the hourly pruner only computes a cut-off date from it.
   COUNTERSIGN_LEDGER_RETENTION: duration(DEFAULT_LEDGER_RETENTION),
   COUNTERSIGN_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   COUNTERSIGN_API_URL: custodyApiUrl,
   COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: optionalString,
   COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: secret,
   COUNTERSIGN_VAULTS: optionalString,
-  COUNTERSIGN_ADDRESS_BOOK_REFRESH: duration("60s"),
-  COUNTERSIGN_ADDRESS_BOOK_MAX_AGE: duration("15m"),
+  COUNTERSIGN_ADDRESS_BOOK_REFRESH: duration("60s", LONGEST_TIMER),
+  // Not a timer, but an address book trusted for longer than any refresh period allowed has
+  // stopped being the custody API's: a removed destination would keep being signed to.
+  COUNTERSIGN_ADDRESS_BOOK_MAX_AGE: duration("15m", LONGEST_TIMER),
   COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: secret,
-  COUNTERSIGN_DECISION_TIMEOUT: milliseconds("5s"),
+  COUNTERSIGN_DECISION_TIMEOUT: milliseconds("5s", LONGEST_DECISION_TIMEOUT),
   COUNTERSIGN_MAX_WINDOW_GROUPS: z.coerce.number().int().min(1).max(100_000).default(256),
   COUNTERSIGN_ASSET_DECIMALS: optionalString,
   COUNTERSIGN_OIDC_ISSUER: optionalString,

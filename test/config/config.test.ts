@@ -106,6 +106,33 @@ describe("decision timeout and window-group cap", () => {
   });
 });
 
+describe("periods that arm a timer have a maximum", () => {
+  // Past 2^31−1 ms (about 24.8 days) Node's setTimeout and setInterval fire after 1 ms: a refresh
+  // of 25d hammered the custody API, a reload interval of 30d busy-looped.
+  it.each(["COUNTERSIGN_POLICY_RELOAD_INTERVAL", "COUNTERSIGN_ADDRESS_BOOK_REFRESH", "COUNTERSIGN_ADDRESS_BOOK_MAX_AGE"])("%s is at most 24d", (variable) => {
+    expect(problemsOf({ [variable]: "24d" })).toEqual([]);
+    expect(problemsOf({ [variable]: "576h" })).toEqual([]);
+    for (const long of ["25d", "30d", "577h", "999999999d"]) expect(problemsOf({ [variable]: long }), long).toEqual([`${variable}: must be at most 24d (got "${long}")`]);
+  });
+
+  it("loads the periods it accepts", () => {
+    const config = loadConfig({ COUNTERSIGN_POLICY_RELOAD_INTERVAL: "24d" });
+    expect(config.policyReloadSeconds).toBe(24 * 86400);
+    expect(config.policyReloadSeconds * 1000).toBeLessThanOrEqual(2 ** 31 - 1);
+  });
+
+  it("COUNTERSIGN_DECISION_TIMEOUT is at most 60s (25d made every delivery answer 503 at once)", () => {
+    for (const ok of ["60s", "1m", "60000ms"]) expect(loadConfig({ COUNTERSIGN_DECISION_TIMEOUT: ok }).decisionTimeoutMs, ok).toBe(60_000);
+    for (const long of ["61s", "2m", "60001ms", "999999999ms", "25d"]) {
+      expect(problemsOf({ COUNTERSIGN_DECISION_TIMEOUT: long }), long).toEqual([`COUNTERSIGN_DECISION_TIMEOUT: must be at most 60s (got "${long}")`]);
+    }
+  });
+
+  it("COUNTERSIGN_LEDGER_RETENTION is no timer and keeps no such maximum", () => {
+    expect(loadConfig({ COUNTERSIGN_LEDGER_RETENTION: "3660d" }).ledgerRetentionSeconds).toBe(3660 * 86400);
+  });
+});
+
 describe("a blank database URL", () => {
   it.each(["DATABASE_URL", "COUNTERSIGN_MIGRATE_DATABASE_URL"])("%s=\"\" is refused, not read as 'use the embedded database'", (variable) => {
     expect(problemsOf({ [variable]: "" })).toEqual([`${variable}: is set but blank; unset it to use the embedded database, or give a postgres:// URL`]);
