@@ -287,6 +287,10 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     const env = envOf(container(one(objects, "Deployment"), "countersign")!);
     expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toMatch(/^http:\/\/otel-collector/);
     expect(env.OTEL_METRICS_EXPORTER).toContain("prometheus");
+    // Without OTEL_EXPORTER_PROMETHEUS_HOST the exporter listens on COUNTERSIGN_HOST; both are
+    // every interface in a pod, so Prometheus (and the kubelet) reach them through the pod's address.
+    expect(env.COUNTERSIGN_HOST).toBe("0.0.0.0");
+    expect(env.OTEL_EXPORTER_PROMETHEUS_HOST).toBe("0.0.0.0");
     expect(env.OTEL_LOGS_EXPORTER).toBe("none");
   });
 

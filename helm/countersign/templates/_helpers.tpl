@@ -155,6 +155,7 @@ securityContext:
 {{- if $t.metrics.enabled }}
 - name: OTEL_METRICS_EXPORTER
   value: {{ if $t.otlpEndpoint }}"otlp,prometheus"{{ else }}prometheus{{ end }}
+# Scraped through the pod's address (unset, countersign binds the exporter to COUNTERSIGN_HOST).
 - name: OTEL_EXPORTER_PROMETHEUS_HOST
   value: "0.0.0.0"
 - name: OTEL_EXPORTER_PROMETHEUS_PORT
