@@ -29,6 +29,16 @@ const secret = z
     else if (/\s/.test(v)) ctx.addIssue({ code: "custom", message: "contains whitespace (a copy-paste mistake?); it could never match" });
   });
 
+/** The shortest webhook or admin token accepted: a short one (`x`, `admin`) can be guessed. */
+export const SHORTEST_TOKEN = 16;
+
+/** A shared-secret token: a secret, and long enough not to be guessed. */
+const token = secret.superRefine((v, ctx) => {
+  if (v === undefined || v.trim() === "" || /\s/.test(v) || v.length >= SHORTEST_TOKEN) return;
+  const length = `${v.length} character${v.length === 1 ? "" : "s"}`;
+  ctx.addIssue({ code: "custom", message: `is ${length} long; give at least ${SHORTEST_TOKEN}, e.g. \`openssl rand -hex 32\`` });
+});
+
 /**
  * A database URL: unset means the embedded database, but set-and-blank is refused. An empty
  * Kubernetes secret gives a blank one, and reading it as unset gave each pod a throw-away embedded
@@ -119,8 +129,8 @@ const envSchema = z.object({
   COUNTERSIGN_SHADOW_POLICIES: optionalString,
   COUNTERSIGN_POLICIES_ROOT: optionalString,
   COUNTERSIGN_POLICY_RELOAD_INTERVAL: duration("5s", LONGEST_TIMER),
-  COUNTERSIGN_WEBHOOK_TOKEN: secret,
-  COUNTERSIGN_ADMIN_TOKEN: secret,
+  COUNTERSIGN_WEBHOOK_TOKEN: token,
+  COUNTERSIGN_ADMIN_TOKEN: token,
   COUNTERSIGN_MIGRATE: boolean(true),
   COUNTERSIGN_MIGRATE_DATABASE_URL: databaseUrl,
   COUNTERSIGN_AUDIT_SEAL: boolean(true),
@@ -211,7 +221,7 @@ function missingCompanions(env: NodeJS.ProcessEnv): string[] {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const parsed = envSchema.safeParse(env);
-  const problems = [...missingCompanions(env), ...openWebhook(env)];
+  const problems = [...missingCompanions(env), ...openWebhook(env), ...sharedAdminToken(env)];
   if (!parsed.success) {
     throw new ConfigError([...parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`), ...problems]);
   }
@@ -264,6 +274,16 @@ function openWebhook(env: NodeJS.ProcessEnv): string[] {
   const host = env.COUNTERSIGN_HOST ?? "127.0.0.1";
   if (isLoopbackHost(host)) return [];
   return [`COUNTERSIGN_WEBHOOK_TOKEN: required when COUNTERSIGN_HOST is not a loopback address (${host}); without it anyone who reaches the port gets transactions signed`];
+}
+
+/**
+ * The webhook token sits in the co-signer's configuration (its webhook URL): as the admin token
+ * too, whoever reads that configuration, or the co-signer itself, could call the admin endpoints.
+ */
+function sharedAdminToken(env: NodeJS.ProcessEnv): string[] {
+  const admin = env.COUNTERSIGN_ADMIN_TOKEN;
+  if (admin === undefined || admin.trim() === "" || admin !== env.COUNTERSIGN_WEBHOOK_TOKEN) return [];
+  return ["COUNTERSIGN_ADMIN_TOKEN: must differ from COUNTERSIGN_WEBHOOK_TOKEN; the co-signer holds the webhook token, give the admin endpoints their own (`openssl rand -hex 32`)"];
 }
 
 type Env = z.infer<typeof envSchema>;

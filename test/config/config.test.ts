@@ -69,6 +69,40 @@ describe("COUNTERSIGN_API_URL", () => {
   });
 });
 
+describe("weak tokens", () => {
+  const WEBHOOK = "3f1c9e0a7b2d4c6e8f1a3b5c7d9e0f21";
+  const ADMIN = "9a8b7c6d5e4f30211f2e3d4c5b6a7988";
+
+  it.each(["COUNTERSIGN_WEBHOOK_TOKEN", "COUNTERSIGN_ADMIN_TOKEN"])("%s shorter than 16 characters is refused, with one message suggesting openssl", (variable) => {
+    for (const short of ["x", "admin", "s3cret-token", "a".repeat(15)]) {
+      expect(problemsOf({ [variable]: short }), short).toEqual([
+        `${variable}: is ${short.length} character${short.length === 1 ? "" : "s"} long; give at least 16, e.g. \`openssl rand -hex 32\``,
+      ]);
+    }
+    expect(problemsOf({ [variable]: "a".repeat(16) })).toEqual([]);
+  });
+
+  it("a short token is never printed in the message", () => {
+    const [problem] = problemsOf({ COUNTERSIGN_WEBHOOK_TOKEN: "hunter2" });
+    expect(problem).not.toContain("hunter2");
+  });
+
+  it("the admin token may not be the webhook token (the co-signer holds that one)", () => {
+    expect(problemsOf({ COUNTERSIGN_WEBHOOK_TOKEN: WEBHOOK, COUNTERSIGN_ADMIN_TOKEN: WEBHOOK })).toEqual([
+      "COUNTERSIGN_ADMIN_TOKEN: must differ from COUNTERSIGN_WEBHOOK_TOKEN; the co-signer holds the webhook token, give the admin endpoints their own (`openssl rand -hex 32`)",
+    ]);
+    const config = loadConfig({ COUNTERSIGN_WEBHOOK_TOKEN: WEBHOOK, COUNTERSIGN_ADMIN_TOKEN: ADMIN });
+    expect([config.webhookToken, config.adminToken]).toEqual([WEBHOOK, ADMIN]);
+  });
+
+  it("stops `countersign serve` at start on a short webhook token", async () => {
+    const result = await runCli(["serve"], { env: { COUNTERSIGN_WEBHOOK_TOKEN: "x", COUNTERSIGN_DATA_DIR: ":memory:", COUNTERSIGN_PORT: "0" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/COUNTERSIGN_WEBHOOK_TOKEN: is 1 character long; give at least 16, e.g. `openssl rand -hex 32`/);
+    expect(result.stdout).not.toMatch(/countersign serving/);
+  });
+});
+
 describe("an open webhook", () => {
   it("is refused on a non-loopback address", () => {
     for (const host of ["0.0.0.0", "::", "10.1.2.3", "policy.internal"]) {
@@ -79,7 +113,7 @@ describe("an open webhook", () => {
 
   it("is allowed on loopback, and a token makes any address fine", () => {
     for (const host of ["127.0.0.1", "127.0.0.53", "::1", "[::1]", "localhost"]) expect(problemsOf({ COUNTERSIGN_HOST: host }), host).toEqual([]);
-    expect(problemsOf({ COUNTERSIGN_HOST: "0.0.0.0", COUNTERSIGN_WEBHOOK_TOKEN: "s3cret-token" })).toEqual([]);
+    expect(problemsOf({ COUNTERSIGN_HOST: "0.0.0.0", COUNTERSIGN_WEBHOOK_TOKEN: "s3cret-webhook-token" })).toEqual([]);
   });
 
   it("loopback detection does not take look-alikes", () => {

@@ -5,6 +5,8 @@ import { assetTransfer, ETH, HOT_WALLET } from "../support/bodies.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService, writeBundle } from "../support/service.js";
 
+const ADMIN_TOKEN = "admin-token-for-velocity-e2e";
+
 const POLICY = `
 version: "velocity-test.1"
 default: deny
@@ -84,14 +86,14 @@ describe("velocity windows across two service instances on one Postgres server",
     const evaluate = async (s: Service) => {
       const response = await fetch(`${s.url}/v1/evaluate`, {
         method: "POST",
-        headers: { authorization: "Bearer admin" },
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
         body: JSON.stringify(assetTransfer({ amount: "1", asset: ETH, source: HOT_WALLET })),
       });
       return ((await response.json()) as { facts: { velocity: unknown }[] }).facts[0]!.velocity;
     };
     clockMs -= 25 * 3600_000; // back to the first test's window
     const policiesDir = instances[0]!.config.policiesDir;
-    const env = { COUNTERSIGN_ADMIN_TOKEN: "admin" };
+    const env = { COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN };
     let s = await startTestService({ databaseUrl: tdb.url, policiesDir, clock, env });
     const before = await evaluate(s);
     expect(before).toEqual({ daily_out: { amount: "1000", count: 100, amountAfter: "1001", countAfter: 101 } });

@@ -5,6 +5,8 @@ import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService } from "../support/service.js";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.js";
 
+const ADMIN_TOKEN = "admin-token-for-database-down";
+
 describe("co-signer webhook when the database goes away", () => {
   let tdb: TestDatabase;
   let proxy: TcpProxy;
@@ -17,7 +19,7 @@ describe("co-signer webhook when the database goes away", () => {
     proxy = await startTcpProxy(target.hostname, Number(target.port));
     const viaProxy = new URL(tdb.url);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
-    service = await startTestService({ databaseUrl: viaProxy.toString(), env: { COUNTERSIGN_ADMIN_TOKEN: "admin" } });
+    service = await startTestService({ databaseUrl: viaProxy.toString(), env: { COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN } });
     cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
   });
   afterAll(async () => {
@@ -39,7 +41,7 @@ describe("co-signer webhook when the database goes away", () => {
     }
     const dryRun = await fetch(`${service.url}/v1/evaluate`, {
       method: "POST",
-      headers: { authorization: "Bearer admin" },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       body: JSON.stringify(assetTransfer()),
     });
     expect(dryRun.status).toBe(503);

@@ -16,6 +16,8 @@ import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService } from "../support/service.js";
 import { startSyncedCustody, type SyncedCustody } from "../support/synced-custody.js";
 
+const ADMIN_TOKEN = "admin-token-for-source-spellings";
+
 const VAULT_ID = VAULT.slice("vaults/".length);
 const ETH_NETWORK = "networks/ethereum-mainnet";
 const HOT_ADDRESS = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
@@ -124,7 +126,7 @@ describe("a source spelt as a raw address, without address-book sync", () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    service = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_ADMIN_TOKEN: "admin", COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ [USDC]: 6 }) } });
+    service = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN, COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ [USDC]: 6 }) } });
     cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
   });
   afterAll(async () => {
@@ -142,7 +144,7 @@ describe("a source spelt as a raw address, without address-book sync", () => {
   });
 
   it("is answered the same by POST /v1/evaluate, with what the policy alone would say", async () => {
-    const response = await fetch(`${service.url}/v1/evaluate`, { method: "POST", headers: { authorization: "Bearer admin" }, body: JSON.stringify(eth("1", HOT_ADDRESS)) });
+    const response = await fetch(`${service.url}/v1/evaluate`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify(eth("1", HOT_ADDRESS)) });
     expect(await response.json()).toMatchObject({ decision: "deny", reasons: [expect.stringContaining(`source ${HOT_ADDRESS} is a raw address`)], policyOutcome: "allow" });
   });
 
