@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import type { ReviewView } from "../review/view.js";
+import { HTTPS_OR_LOOPBACK, isHttpsOrLoopback } from "../https-only.js";
 
 const NAME = /^vaults\/([A-Za-z0-9_-]+)\/transactions\/([A-Za-z0-9_-]+)$/;
 const STATES = ["open", "approved", "rejected", "expired"];
@@ -47,7 +48,13 @@ export async function reviewCommand(args: string[], io: ReviewCliIo): Promise<nu
     io.fail("countersign review: set COUNTERSIGN_REVIEWER_TOKEN to your reviewer token or OIDC ID token");
     return 2;
   }
-  const client = new ReviewClient((io.env.COUNTERSIGN_URL?.trim() || "http://127.0.0.1:8080").replace(/\/+$/, ""), token);
+  const base = io.env.COUNTERSIGN_URL?.trim() || "http://127.0.0.1:8080";
+  // The token releases transfers held for review: it is not sent in clear across the network.
+  if (!isHttpsOrLoopback(base)) {
+    io.fail(`countersign review: COUNTERSIGN_URL ${HTTPS_OR_LOOPBACK}; your reviewer token is not sent in clear`);
+    return 2;
+  }
+  const client = new ReviewClient(base.replace(/\/+$/, ""), token);
   if (verb === "list") {
     if (state !== undefined && !STATES.includes(state)) return usage(io, `--state is one of ${STATES.join(", ")}`);
     return report(io, await client.call("GET", `/v1/reviews${state ? `?state=${state}` : ""}`), (body) => {

@@ -57,6 +57,17 @@ function keysOverTls(issuer: string, problems: string[]): boolean {
   return false;
 }
 
+/**
+ * The review notice carries the transfer's amount, addresses and initiator, and a Slack-style hook
+ * URL is itself the credential to post to the channel: over TLS, or to this machine.
+ */
+function notifiedOverTls(hook: string, problems: string[]): string | undefined {
+  if (httpUrl("COUNTERSIGN_REVIEW_WEBHOOK_URL", hook, problems) === undefined) return undefined;
+  if (httpsOrLoopback(new URL(hook))) return hook;
+  problems.push(`COUNTERSIGN_REVIEW_WEBHOOK_URL: ${HTTPS_OR_LOOPBACK}`);
+  return undefined;
+}
+
 export function reviewConfig(env: ReviewEnv, problems: string[]): ReviewConfig {
   const issuer = set(env.COUNTERSIGN_OIDC_ISSUER);
   const audience = set(env.COUNTERSIGN_OIDC_AUDIENCE);
@@ -70,7 +81,7 @@ export function reviewConfig(env: ReviewEnv, problems: string[]): ReviewConfig {
   const tokensFile = set(env.COUNTERSIGN_REVIEWER_TOKENS_FILE);
   const tokens = tokensFile === undefined ? [] : readTokensFile(tokensFile, problems);
   const hook = set(env.COUNTERSIGN_REVIEW_WEBHOOK_URL);
-  const webhookUrl = hook === undefined ? undefined : httpUrl("COUNTERSIGN_REVIEW_WEBHOOK_URL", hook, problems);
+  const webhookUrl = hook === undefined ? undefined : notifiedOverTls(hook, problems);
   return { oidc, tokens, webhookUrl };
 }
 

@@ -60,6 +60,9 @@ describe("countersign review", () => {
     const noToken = await runCli(["review", "list"], { env: { COUNTERSIGN_URL: w.service.url } });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain("COUNTERSIGN_REVIEWER_TOKEN");
+    const inClear = await runCli(["review", "list"], { env: { ...asAlice, COUNTERSIGN_URL: "http://countersign.example" } });
+    expect(inClear.code).toBe(2);
+    expect(inClear.stderr).toContain("COUNTERSIGN_URL must be an https URL (http only on this machine");
     const badName = await runCli(["review", "show", "tx-1"], { env: asAlice });
     expect(badName.code).toBe(2);
     const missing = await runCli(["review", "show", "vaults/v1/transactions/none"], { env: asAlice });

@@ -47,6 +47,10 @@ describe("reviewer configuration", () => {
       `COUNTERSIGN_REVIEWER_TOKENS_FILE: ${file} line 4 is not "<identity> <sha256 hex>"`,
       "COUNTERSIGN_REVIEW_WEBHOOK_URL: must be an http(s) URL",
     ]);
+    expect(problemsOf({ COUNTERSIGN_REVIEW_WEBHOOK_URL: "http://hooks.example.com/T1/B2" })).toEqual([
+      "COUNTERSIGN_REVIEW_WEBHOOK_URL: must be an https URL (http only on this machine: 127.0.0.1, localhost, [::1])",
+    ]);
+    expect(problemsOf({ COUNTERSIGN_REVIEW_WEBHOOK_URL: "http://127.0.0.1:9000/hook" })).toEqual([]);
     expect(problemsOf({ COUNTERSIGN_REVIEWER_TOKENS_FILE: "/nonexistent/reviewers" })).toEqual(["COUNTERSIGN_REVIEWER_TOKENS_FILE: cannot read /nonexistent/reviewers"]);
     // The keys that say who may release a transfer are not fetched in clear text over a network.
     expect(problemsOf({ COUNTERSIGN_OIDC_ISSUER: "http://id.example.com", COUNTERSIGN_OIDC_AUDIENCE: "c" })).toEqual([
