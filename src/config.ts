@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseDecimalsPins, type DecimalsPins } from "./assets/decimals-pins.js";
-import { parseDuration } from "./duration.js";
+import { MAX_POLICY_DURATION_DAYS, parseDuration } from "./duration.js";
 import { HTTPS_OR_LOOPBACK, isHttpsOrLoopback } from "./https-only.js";
 import { reviewConfig, type ReviewConfig } from "./review/config.js";
 import { parseTrustProxy, type TrustProxy } from "./http/trust-proxy.js";
@@ -134,8 +134,9 @@ const envSchema = z.object({
   COUNTERSIGN_MIGRATE: boolean(true),
   COUNTERSIGN_MIGRATE_DATABASE_URL: databaseUrl,
   COUNTERSIGN_AUDIT_SEAL: boolean(true),
-  // Not a timer (unbounded): the hourly pruner only computes a cut-off date from it.
-  COUNTERSIGN_LEDGER_RETENTION: duration(DEFAULT_LEDGER_RETENTION),
+  // Not a timer: the hourly pruner computes a cut-off date from it, which past about 100 million
+  // days is no date at all (every prune would fail). Ten years, as long as a window may be.
+  COUNTERSIGN_LEDGER_RETENTION: duration(DEFAULT_LEDGER_RETENTION, `${MAX_POLICY_DURATION_DAYS}d`),
   COUNTERSIGN_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   COUNTERSIGN_API_URL: custodyApiUrl,
   COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: optionalString,

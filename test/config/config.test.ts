@@ -162,8 +162,9 @@ describe("periods that arm a timer have a maximum", () => {
     }
   });
 
-  it("COUNTERSIGN_LEDGER_RETENTION is no timer and keeps no such maximum", () => {
+  it("COUNTERSIGN_LEDGER_RETENTION is no timer: up to ten years, as long as a window may be, and no further (999999999d made the pruner's cut-off no date)", () => {
     expect(loadConfig({ COUNTERSIGN_LEDGER_RETENTION: "3660d" }).ledgerRetentionSeconds).toBe(3660 * 86400);
+    expect(problemsOf({ COUNTERSIGN_LEDGER_RETENTION: "999999999d" })).toEqual(['COUNTERSIGN_LEDGER_RETENTION: must be at most 3660d (got "999999999d")']);
   });
 });
 
