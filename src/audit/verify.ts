@@ -5,7 +5,8 @@
  * schema's owner could redefine: digests through trusted-tables.ts, entry hashes through link-hash.ts.
  *
  * Kinds of break:
- * - missing:   a sealed row is gone from its table, or a chain entry is gone
+ * - missing:   a sealed row is gone from its table (and not archived: dated before --from and at
+ *              or before the anchored checkpoint), or a chain entry is gone
  * - changed:   a sealed row no longer hashes to its sealed digest, or a chain entry was edited,
  *              or the entry at an anchored checkpoint does not carry the anchored hash
  * - reordered: an entry does not link to the entry before it
@@ -38,7 +39,11 @@ export interface Checkpoint {
 }
 
 export interface VerifyOptions {
-  /** Verify rows dated from this time on; older rows count as archived (only their chain links are checked). */
+  /**
+   * The archive cut: a chain entry whose row is gone counts as archived when its entry is dated
+   * before this time and lies at or before the anchored checkpoint (no anchor: nothing is archived).
+   * A row that is still there is always checked.
+   */
   from?: Date;
   /** An anchored checkpoint: the entry at that position must carry that hash. */
   checkpoint?: Checkpoint;
@@ -70,7 +75,8 @@ interface Entry {
   prevHash: string;
   hash: string;
   intact: boolean;
-  archived: boolean;
+  /** The entry's row_time is before --from. row_time is not in the entry hash: the owner can move it. */
+  datedBeforeCut: boolean;
   matches: number;
   digestNow: string | null;
 }
@@ -91,8 +97,9 @@ async function verifyPinned(db: Db, names: TrustedNames, options: VerifyOptions)
   const from = options.from?.toISOString() ?? "-infinity";
   const found = new Breaks();
   const walked = await walkChain(db, names, options, from, found);
+  for (const t of names.tables) for (const b of await rowsBeforeWalk(db, names.chain, t, walked.start)) found.add(b);
   for (const t of names.tables) for (const b of await duplicateKeys(db, names.chain, t)) found.add(b);
-  const unsealed = await unsealedRows(db, names, from, options.graceSeconds ?? SEAL_GRACE_SECONDS);
+  const unsealed = await unsealedRows(db, names, options.graceSeconds ?? SEAL_GRACE_SECONDS);
   for (const b of unsealed.breaks) found.add(b);
   return {
     ok: found.count === 0,
@@ -151,25 +158,47 @@ function checkEntry(e: Entry, prevHash: string, checkpoint: Checkpoint | undefin
   if (checkpoint && checkpoint.position === e.position && checkpoint.hash !== e.hash) {
     found.add({ kind: "changed", ...at, detail: `the entry carries ${e.hash}, the anchored checkpoint says ${checkpoint.hash}` });
   }
-  if (e.archived) return;
   // A second row with the key is reported by duplicateKeys, whatever its time.
-  if (e.matches === 0) found.add({ kind: "missing", ...at, detail: "the sealed row is no longer in its table" });
-  else if (e.digestNow !== e.rowDigest) found.add({ kind: "changed", ...at, detail: "the row no longer matches its sealed digest" });
+  if (e.matches > 0) {
+    if (e.digestNow !== e.rowDigest) found.add({ kind: "changed", ...at, detail: "the row no longer matches its sealed digest" });
+  } else if (!archived(e, checkpoint)) {
+    found.add({ kind: "missing", ...at, detail: missingDetail(e, checkpoint) });
+  }
 }
 
+/**
+ * A gone row is archived only if its entry is dated before --from and an anchored checkpoint
+ * covers it: row_time is not hashed, so the anchor (taken before archiving, README "Partitions and
+ * archiving") is what says the row was sealed before the archive was cut.
+ */
+function archived(e: Entry, checkpoint: Checkpoint | undefined): boolean {
+  return e.datedBeforeCut && checkpoint !== undefined && e.position <= checkpoint.position;
+}
+
+function missingDetail(e: Entry, checkpoint: Checkpoint | undefined): string {
+  if (!e.datedBeforeCut) return "the sealed row is no longer in its table";
+  return checkpoint
+    ? `the sealed row is no longer in its table; dated before --from, but after the anchored checkpoint (${checkpoint.position}), so not archived`
+    : "the sealed row is no longer in its table; dated before --from, but no anchored checkpoint covers it, so not archived";
+}
+
+/**
+ * The walk starts at position 1, or with --from and an anchor, at the first entry sealed or dated
+ * since --from if that comes before the anchor. sealed_at and row_time are not hashed, so the owner
+ * can move that start later, but never past the anchor: everything after it is walked, and rows of
+ * the entries before the start are still checked (rowsBeforeWalk).
+ */
 async function chainBounds(db: Db, chain: RawBuilder<unknown>, options: VerifyOptions): Promise<{ start: number; last: number }> {
-  const { rows } = await sql<{ first: string | null; last: string | null; from_position: string | null }>`
-    select min(position)::text as first, max(position)::text as last,
+  const { rows } = await sql<{ last: string | null; from_position: string | null }>`
+    select max(position)::text as last,
       -- The first entry sealed since --from, or earlier if its row is dated since (a future-dated row is sealed before its time).
       (select min(position)::text from ${chain}
         where sealed_at >= ${options.from?.toISOString() ?? null}::timestamptz or row_time >= ${options.from?.toISOString() ?? null}::timestamptz) as from_position
     from ${chain}`.execute(db);
   const row = rows[0];
-  const first = Number(row?.first ?? 1);
   const last = Number(row?.last ?? 0);
-  let start = options.from ? Number(row?.from_position ?? last + 1) : Math.min(first, 1);
-  if (options.checkpoint) start = Math.min(start, options.checkpoint.position);
-  return { start: Math.max(1, start), last };
+  const cut = options.from && options.checkpoint ? Math.min(Number(row?.from_position ?? last + 1), options.checkpoint.position) : 1;
+  return { start: Math.max(1, cut), last };
 }
 
 async function hashAt(db: Db, chain: RawBuilder<unknown>, position: number): Promise<string | null> {
@@ -193,7 +222,7 @@ async function entriesIn(db: Db, names: TrustedNames, low: number, high: number,
         hash,
         // The entry's own hash, recomputed here: the database's audit_link_hash is the owner's to redefine.
         intact: linkHash(t.source, r.row_key, rowDigest, prevHash) === hash,
-        archived: r.archived,
+        datedBeforeCut: r.dated_before_cut,
         matches: Number(r.matches ?? 0) + Number(r.matches_elsewhere ?? 0),
         digestNow: r.digest_now ? hex(r.digest_now) : r.digest_elsewhere ? hex(r.digest_elsewhere) : null,
       });
@@ -209,7 +238,7 @@ interface EntryRow {
   row_digest: Uint8Array;
   prev_hash: Uint8Array;
   hash: Uint8Array;
-  archived: boolean;
+  dated_before_cut: boolean;
   matches: number | null;
   digest_now: Uint8Array | null;
   matches_elsewhere: number | null;
@@ -218,7 +247,8 @@ interface EntryRow {
 
 /**
  * The row is looked up by key and sealed time (one partition); only when that finds nothing, by
- * key alone (a row whose time was edited is "changed", not "missing").
+ * key alone (a row whose time was edited is "changed", not "missing"). Whatever --from says, a row
+ * that is there is checked: the entry's row_time is the owner's to move.
  */
 function entryQuery(chain: RawBuilder<unknown>, s: ChainedTable, low: number, high: number, from: string): RawBuilder<EntryRow> {
   const key = sql.id("t", s.keyColumn);
@@ -226,19 +256,43 @@ function entryQuery(chain: RawBuilder<unknown>, s: ChainedTable, low: number, hi
   const keyValue = sql`c.row_key::${sql.raw(s.keyType)}`;
   return sql<EntryRow>`
     select c.position, c.row_key, c.row_digest, c.prev_hash, c.hash,
-      c.row_time < ${from}::timestamptz as archived,
+      c.row_time < ${from}::timestamptz as dated_before_cut,
       r.matches, r.digest_now, e.matches as matches_elsewhere, e.digest_now as digest_elsewhere
     from ${chain} c
     left join lateral (
       select count(*)::int as matches, (array_agg(${s.digest}))[1] as digest_now
-      from ${s.table} t where c.row_time >= ${from}::timestamptz and ${key} = ${keyValue} and ${time} = c.row_time
+      from ${s.table} t where ${key} = ${keyValue} and ${time} = c.row_time
     ) r on true
     left join lateral (
       select count(*)::int as matches, (array_agg(${s.digest}))[1] as digest_now
-      from ${s.table} t where c.row_time >= ${from}::timestamptz and r.matches = 0 and ${key} = ${keyValue}
+      from ${s.table} t where r.matches = 0 and ${key} = ${keyValue}
     ) e on true
     where c.source = ${s.source} and c.position between ${low} and ${high}
     order by c.position`;
+}
+
+/**
+ * Rows whose entries lie before the walk's start (verify --from with an anchor): still checked
+ * against their sealed digests, since what set the start (row_time, sealed_at) is not hashed. A key
+ * with a twin passes when one of its rows matches; duplicateKeys reports the twin.
+ */
+async function rowsBeforeWalk(db: Db, chain: RawBuilder<unknown>, s: ChainedTable, start: number): Promise<Break[]> {
+  if (start <= 1) return [];
+  const key = sql.id("t", s.keyColumn);
+  const { rows } = await sql<{ position: string | number; row_key: string }>`
+    select c.position, c.row_key
+    from ${s.table} t join ${chain} c on c.source = ${s.source} and c.row_key = ${key}::text
+    where c.position < ${start}
+    group by c.position, c.row_key
+    having not bool_or(${s.digest} = c.row_digest)
+    order by c.position`.execute(db);
+  return rows.map((r) => ({
+    kind: "changed",
+    position: Number(r.position),
+    source: s.source,
+    rowKey: r.row_key,
+    detail: "the row no longer matches its sealed digest",
+  }));
 }
 
 /**
@@ -264,11 +318,12 @@ async function duplicateKeys(db: Db, chain: RawBuilder<unknown>, s: ChainedTable
 }
 
 /**
- * Rows the chain does not hold: pending (written since the last seal, within the grace), inserted
- * (the last seal saw them, or they are dated more than the grace before it) or unsealed (dated more
- * than the grace before now: sealing has stopped).
+ * Rows the chain does not hold, dated anywhere (a row dated before --from is there, so it is
+ * checked): pending (written since the last seal, within the grace), inserted (the last seal saw
+ * them, or they are dated more than the grace before it) or unsealed (dated more than the grace
+ * before now: sealing has stopped).
  */
-async function unsealedRows(db: Db, names: TrustedNames, from: string, graceSeconds: number): Promise<{ breaks: Break[]; pending: number }> {
+async function unsealedRows(db: Db, names: TrustedNames, graceSeconds: number): Promise<{ breaks: Break[]; pending: number }> {
   const { rows: seals } = await sql<{ horizon: string; sealed_at: Date }>`
     select horizon::text as horizon, sealed_at from ${names.seals} order by id desc limit 1`.execute(db);
   const seal = seals[0];
@@ -288,8 +343,7 @@ async function unsealedRows(db: Db, names: TrustedNames, from: string, graceSeco
             else 'pending'
           end as state
         from ${s.table} t
-        where ${time} >= ${from}::timestamptz
-          and not exists (select 1 from ${names.chain} c where c.source = ${s.source} and c.row_key = ${key}::text)
+        where not exists (select 1 from ${names.chain} c where c.source = ${s.source} and c.row_key = ${key}::text)
       )
       select count(*) filter (where state = 'pending')::int as pending,
         count(*) filter (where state = 'inserted')::int as inserted,

@@ -130,12 +130,17 @@ describe.each(backends)("audit verify on $name", (backend) => {
     expect(rewritten.breaks.some((b) => b.kind === "changed" && b.position === 4)).toBe(true);
   });
 
-  it("with --from, leaves older rows to the archive and still checks their links", async () => {
-    // The deleted row (2026-09-30) is before the cut: archived, not missing.
+  it("with --from, leaves rows gone before an anchored checkpoint to the archive and still checks their links", async () => {
+    // The deleted row (2026-09-30, position 2) is before the cut and the anchor: archived, not missing.
     const from = new Date("2026-10-01T00:00:00Z");
-    const cut = await verifyChain(db, { from, checkpoint: { position: 1, hash: "00".repeat(32) } });
+    const cut = await verifyChain(db, { from, checkpoint: { position: 4, hash: "ab".repeat(32) } });
     expect(cut.breaks.filter((b) => b.kind === "missing")).toEqual([]);
-    expect(cut.breaks.some((b) => b.kind === "changed" && b.position === 1)).toBe(true);
+    expect(cut.breaks.some((b) => b.kind === "changed" && b.position === 4)).toBe(true);
     expect(cut.breaks.some((b) => b.kind === "inserted")).toBe(true);
+
+    // An anchor before it does not cover it: row_time is not hashed, so the date alone archives nothing.
+    const { rows } = await sql<{ hash: Uint8Array }>`select hash from audit_chain where position = 1`.execute(db);
+    const early = await verifyChain(db, { from, checkpoint: { position: 1, hash: Buffer.from(rows[0]!.hash).toString("hex") } });
+    expect(early.breaks.filter((b) => b.kind === "missing")).toEqual([expect.objectContaining({ position: 2, rowKey: ids[1] })]);
   });
 });

@@ -40,5 +40,8 @@ describe("countersign audit verify and audit checkpoint", () => {
     const env = { DATABASE_URL: tdb.url };
     expect((await runCli(["audit", "verify", "--from", "yesterday-ish"], { env })).code).toBe(2);
     expect((await runCli(["audit", "verify", "--checkpoint", "12:nothex"], { env })).code).toBe(2);
+    const unanchored = await runCli(["audit", "verify", "--from", "2026-11-01"], { env });
+    expect(unanchored.code).toBe(2);
+    expect(unanchored.stdout).toContain("--from needs --checkpoint");
   });
 });
