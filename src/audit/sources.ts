@@ -1,7 +1,7 @@
 /**
  * The tables in the hash chain (`audit_sources`, filled by `audit_chain_register` in migrations).
  */
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
 
 export interface AuditSource {
@@ -14,9 +14,10 @@ export interface AuditSource {
 
 const SQL_TYPE = /^[a-z][a-z0-9 _]*$/;
 
-export async function auditSources(db: Db): Promise<AuditSource[]> {
+/** `table`: audit_sources, qualified with the schema verified. */
+export async function auditSources(db: Db, table: RawBuilder<unknown>): Promise<AuditSource[]> {
   const { rows } = await sql<{ source: string; key_column: string; key_type: string; time_column: string }>`
-    select source, key_column, key_type, time_column from audit_sources order by source`.execute(db);
+    select source, key_column, key_type, time_column from ${table} order by source`.execute(db);
   return rows.map((r) => {
     // The type is spliced into SQL: accept only a plain type name.
     if (!SQL_TYPE.test(r.key_type)) throw new Error(`audit_sources: unexpected key type for ${r.source}`);

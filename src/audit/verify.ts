@@ -20,7 +20,9 @@ import type { Db } from "../db/connect.js";
 import { linkHash, ZERO_HASH } from "./link-hash.js";
 import { SEAL_GRACE_SECONDS } from "./seal-watch.js";
 import { auditSources, hex } from "./sources.js";
-import { pinSession, trustedNames, type ChainedTable, type TrustedNames } from "./trusted-tables.js";
+import { pinSession, relation, trustedNames, type ChainedTable, type TrustedNames } from "./trusted-tables.js";
+
+export { VerifyRefused, type RefusalCode } from "./trusted-tables.js";
 
 export type BreakKind = "changed" | "missing" | "inserted" | "reordered" | "unsealed";
 
@@ -39,6 +41,8 @@ export interface Checkpoint {
 }
 
 export interface VerifyOptions {
+  /** The schema holding the trail (default public); every table is read qualified with it. */
+  schema?: string;
   /**
    * The archive cut: a chain entry whose row is gone counts as archived when its entry is dated
    * before this time and lies at or before the anchored checkpoint (no anchor: nothing is archived).
@@ -55,6 +59,8 @@ export interface VerifyOptions {
 
 export interface VerifyReport {
   ok: boolean;
+  /** The schema verified. */
+  schema: string;
   breaks: Break[];
   /** Breaks found in all (only the first MAX_LISTED are kept in `breaks`). */
   breakCount: number;
@@ -82,13 +88,16 @@ interface Entry {
 }
 
 /**
- * One transaction: the tables are named first, then the session is pinned (search_path =
- * pg_catalog, the printing settings) so that no function the schema's owner defines is called.
+ * One transaction: the session is pinned first (search_path = pg_catalog, pg_temp, the printing
+ * settings) so that no function the schema's owner defines is called, then every table is named
+ * with the schema. Throws VerifyRefused (with a code) when it will not read the database as it is.
  */
 export async function verifyChain(db: Db, options: VerifyOptions = {}): Promise<VerifyReport> {
+  const schema = options.schema ?? "public";
   return db.transaction().execute(async (trx) => {
-    const names = await trustedNames(trx, await auditSources(trx));
-    await pinSession(trx);
+    const path = await pinSession(trx);
+    const sources = await auditSources(trx, (await relation(trx, schema, "audit_sources", path)).name);
+    const names = await trustedNames(trx, schema, sources, path);
     return verifyPinned(trx, names, options);
   });
 }
@@ -103,6 +112,7 @@ async function verifyPinned(db: Db, names: TrustedNames, options: VerifyOptions)
   for (const b of unsealed.breaks) found.add(b);
   return {
     ok: found.count === 0,
+    schema: names.schema,
     breaks: found.list,
     breakCount: found.count,
     firstPosition: walked.start,

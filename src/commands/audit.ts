@@ -1,15 +1,15 @@
-/** `countersign audit verify [--from T] [--checkpoint POSITION:HASH]` and `countersign audit checkpoint [--json]`. */
+/** `countersign audit verify [--schema S] [--from T --checkpoint POSITION:HASH]` and `countersign audit checkpoint [--json]`. */
 import { parseArgs } from "node:util";
 import { formatCheckpoint, latestCheckpoint, parseCheckpoint } from "../audit/checkpoint.js";
-import { verifyChain, type Break, type Checkpoint } from "../audit/verify.js";
+import { verifyChain, VerifyRefused, type Break, type Checkpoint, type VerifyReport } from "../audit/verify.js";
 import type { Db } from "../db/connect.js";
 
 type WithDatabase = <T>(run: (db: Db) => Promise<T>) => Promise<T>;
 
 export async function auditVerify(args: string[], withDatabase: WithDatabase, out: (line: string) => void): Promise<number> {
-  let values: { from?: string | undefined; checkpoint?: string | undefined };
+  let values: { from?: string | undefined; checkpoint?: string | undefined; schema?: string | undefined };
   try {
-    ({ values } = parseArgs({ args, options: { from: { type: "string" }, checkpoint: { type: "string" } } }));
+    ({ values } = parseArgs({ args, options: { from: { type: "string" }, checkpoint: { type: "string" }, schema: { type: "string" } } }));
   } catch (error) {
     out(`countersign audit verify: ${(error as Error).message}`);
     return 2;
@@ -33,15 +33,25 @@ export async function auditVerify(args: string[], withDatabase: WithDatabase, ou
     }
     checkpoint = parsed;
   }
-  const report = await withDatabase((db) => verifyChain(db, { ...(from ? { from } : {}), ...(checkpoint ? { checkpoint } : {}) }));
+  const options = { ...(from ? { from } : {}), ...(checkpoint ? { checkpoint } : {}), ...(values.schema ? { schema: values.schema } : {}) };
+  let report: VerifyReport;
+  try {
+    report = await withDatabase((db) => verifyChain(db, options));
+  } catch (error) {
+    if (!(error instanceof VerifyRefused)) throw error;
+    out(`countersign audit verify: refused (${error.code}): ${error.message}`);
+    return 3;
+  }
   const span = report.lastPosition >= report.firstPosition ? `positions ${report.firstPosition}..${report.lastPosition}` : "no sealed rows";
   if (report.ok) {
     out(`audit trail intact: ${span}${report.lastHash ? `, last hash ${report.lastHash}` : ""}`);
+    out(`schema verified: ${report.schema}`);
     if (report.pending > 0) out(`${report.pending} row${report.pending === 1 ? "" : "s"} written since the last seal, not sealed yet`);
     return 0;
   }
   const [first] = report.breaks;
   out(`audit trail BROKEN: ${report.breakCount} break${report.breakCount === 1 ? "" : "s"} (${span})`);
+  out(`schema verified: ${report.schema}`);
   if (first) out(`first break: ${describe(first)}`);
   for (const b of report.breaks.slice(1)) out(`  also: ${describe(b)}`);
   if (report.breakCount > report.breaks.length) out(`  … and ${report.breakCount - report.breaks.length} more`);

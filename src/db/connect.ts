@@ -32,6 +32,13 @@ export interface OpenDatabaseOptions {
 const CONNECT_TIMEOUT_MS = 10_000;
 const STATEMENT_TIMEOUT_MS = 10_000;
 
+// Every table and function is named without its schema, so the session's path decides where they
+// are: the default ("$user", public) puts a schema named after the login first, and whoever may
+// create one (the database's owner) could take the service's reads and writes there. The startup
+// parameter sets it before the first statement, at no round trip; pg_temp last so that a temporary
+// table cannot stand in for one of ours either.
+const SEARCH_PATH_OPTION = "-c search_path=public,pg_temp";
+
 // Keep int8 as strings too (pg's default), numeric as strings (exact amounts).
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return openPostgres(options.url, options.maxConnections ?? 10);
@@ -47,6 +54,7 @@ function openPostgres(url: string, max: number): DatabaseHandle {
     statement_timeout: STATEMENT_TIMEOUT_MS,
     query_timeout: STATEMENT_TIMEOUT_MS + 1_000,
     application_name: "countersign",
+    options: SEARCH_PATH_OPTION,
     // Statements issued without awaiting go out together (pipeline.ts: the decision's first round
     // trip); awaited one at a time, as kysely does, nothing changes.
     pipeline: true,

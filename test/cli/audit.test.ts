@@ -26,6 +26,7 @@ describe("countersign audit verify and audit checkpoint", () => {
     const clean = await runCli(["audit", "verify", "--checkpoint", anchor!], { env });
     expect(clean.code).toBe(0);
     expect(clean.stdout).toContain("audit trail intact: positions 1..2");
+    expect(clean.stdout).toContain("schema verified: public");
 
     await tdb.handle.db.transaction().execute(async (trx) => {
       await sql`set local session_replication_role = replica`.execute(trx);
