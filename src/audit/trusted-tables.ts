@@ -37,7 +37,7 @@ export interface TrustedNames {
 /** User-defined types start here: a cast of theirs to json would print the value its owner's way. */
 const FIRST_USER_OID = 16384;
 
-export type RefusalCode = "no_table" | "shadowed_table" | "user_type";
+export type RefusalCode = "no_table" | "shadowed_table" | "user_type" | "row_security" | "rewrite_rules";
 
 /** Verify will not read this database as it stands; `code` says why. */
 export class VerifyRefused extends Error {
@@ -54,15 +54,54 @@ export class VerifyRefused extends Error {
 export type SessionPath = string[];
 
 export async function trustedNames(db: Db, schema: string, sources: AuditSource[], path: SessionPath): Promise<TrustedNames> {
+  const bypassesRowSecurity = await roleBypassesRowSecurity(db);
+  const readable = async (name: string) => {
+    const rel = await relation(db, schema, name, path);
+    await refuseFilteredReads(db, rel, `${schema}.${name}`, bypassesRowSecurity);
+    return rel;
+  };
+  await readable("audit_sources");
   const tables: ChainedTable[] = [];
   for (const s of sources) {
-    const rel = await relation(db, schema, s.source, path);
+    const rel = await readable(s.source);
     const columns = await columnsOf(db, rel, s.source);
     tables.push({ ...s, table: rel.name, digest: digestOf(columns) });
   }
-  const chain = await relation(db, schema, "audit_chain", path);
-  const seals = await relation(db, schema, "audit_seals", path);
+  const chain = await readable("audit_chain");
+  const seals = await readable("audit_seals");
   return { schema, chain: chain.name, seals: seals.name, tables };
+}
+
+async function roleBypassesRowSecurity(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ bypass: boolean }>`
+    select r.rolsuper or r.rolbypassrls as bypass from pg_catalog.pg_roles r where r.rolname = current_user`.execute(db);
+  return rows[0]?.bypass === true;
+}
+
+/**
+ * Verify must see every row the service sees. Row security shows a role only the rows its
+ * policies let through, so whoever owns a table could hide a forged row from the auditor alone;
+ * refused unless the role bypasses row security. Rewrite rules on an append-only table have no
+ * business there (one can turn the service's inserts into something else), so they are refused
+ * whoever verifies.
+ */
+async function refuseFilteredReads(db: Db, rel: Relation, name: string, bypassesRowSecurity: boolean): Promise<void> {
+  const { rows } = await sql<{ row_security: boolean; policies: number; rules: string | null }>`
+    select c.relrowsecurity or c.relforcerowsecurity as row_security,
+      (select pg_catalog.count(*) from pg_catalog.pg_policy p where p.polrelid = c.oid)::int as policies,
+      (select pg_catalog.string_agg(r.rulename::pg_catalog.text, ', ') from pg_catalog.pg_rewrite r where r.ev_class = c.oid and r.rulename <> '_RETURN') as rules
+    from pg_catalog.pg_class c where c.oid = ${rel.oid}::pg_catalog.oid`.execute(db);
+  const found = rows[0];
+  if (found?.rules) {
+    throw new VerifyRefused("rewrite_rules", `audit verify: ${name} has rewrite rules (${found.rules}); an audit table has none: drop them to verify`);
+  }
+  if (found && (found.row_security || found.policies > 0) && !bypassesRowSecurity) {
+    throw new VerifyRefused(
+      "row_security",
+      `audit verify: ${name} has row security ${found.row_security ? "enabled" : "policies"}, which may hide rows from this role: ` +
+        `verify as a role with BYPASSRLS, or disable row security and drop its policies`,
+    );
+  }
 }
 
 /**
