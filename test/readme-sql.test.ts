@@ -1,8 +1,13 @@
 /** Every SQL example in README.md runs against the real schema (a migrated Postgres database). */
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sealPending } from "../src/audit/sealer.js";
+import { verifyChain } from "../src/audit/verify.js";
+import type { Db } from "../src/db/connect.js";
+import { decisionRow } from "./support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "./support/postgres.js";
 
 const README = readFileSync(path.resolve(import.meta.dirname, "../README.md"), "utf8");
@@ -28,7 +33,79 @@ describe("README SQL examples", () => {
     expect(statements.length).toBeGreaterThanOrEqual(8);
   });
 
+  // A README `set` (the chain query pins search_path) lasts for its session: reset it before the pool hands the session on.
   it.each(statements.map((s) => [s.split("\n")[0]!, s]))("runs: %s", async (_first, statement) => {
-    await expect(sql.raw(statement).execute(tdb.handle.db)).resolves.toBeDefined();
+    await tdb.handle.db.connection().execute(async (c) => {
+      try {
+        await expect(sql.raw(statement).execute(c)).resolves.toBeDefined();
+      } finally {
+        await sql`reset all`.execute(c);
+      }
+    });
+  });
+});
+
+/** The README's chain recomputation, run as one session: its statements in order, the last one's first row. */
+async function readmeFirstBreak(db: Db): Promise<{ break: string; row_key: string | null; source: string } | undefined> {
+  const block = [...README.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes("with sealed_rows as"));
+  if (!block) throw new Error("README lost its chain recomputation query");
+  return db.connection().execute(async (c) => {
+    try {
+      let rows: unknown[] = [];
+      for (const statement of sqlStatements(`\`\`\`sql\n${block}\`\`\``)) rows = (await sql.raw(statement).execute(c)).rows;
+      return rows[0] as { break: string; row_key: string | null; source: string } | undefined;
+    } finally {
+      await sql`reset all`.execute(c);
+    }
+  });
+}
+
+const name = () => `vaults/v1/transactions/${randomUUID()}`;
+
+// Found by a review: the query called to_jsonb under the session's path, and left out reviews and review_actions.
+describe("the README's chain recomputation", () => {
+  let tdb: TestDatabase;
+  beforeEach(async () => {
+    tdb = await createTestDatabase();
+  });
+  afterEach(async () => tdb?.drop());
+
+  it("names a rewritten decision although the owner's public.to_jsonb(decisions) answers the sealed content", async () => {
+    const db = tdb.handle.db;
+    const target = decisionRow({ decision: "deny", sign_transaction: false, transaction_name: name() });
+    for (const r of [target, decisionRow({ transaction_name: name() })]) await db.insertInto("decisions").values(r).execute();
+    expect(await sealPending(db)).toBe(2);
+    expect(await readmeFirstBreak(db)).toBeUndefined();
+
+    await db.transaction().execute(async (trx) => {
+      await sql`set local session_replication_role = replica`.execute(trx);
+      await sql`update decisions set decision = 'allow', sign_transaction = true, reasons = '["approved"]' where id = ${target.id}`.execute(trx);
+    });
+    await sql.raw(`create function public.to_jsonb(d public.decisions) returns jsonb language sql stable as $$
+      select case when d.id = '${target.id}' then pg_catalog.to_jsonb(d) || '{"decision": "deny", "sign_transaction": false, "reasons": []}'::jsonb
+        else pg_catalog.to_jsonb(d) end $$`).execute(db);
+    expect(await readmeFirstBreak(db)).toMatchObject({ break: "changed", row_key: target.id });
+  });
+
+  it("reports an intact trail that holds a review and a review action", async () => {
+    const db = tdb.handle.db;
+    const transaction = name();
+    const d = decisionRow({ transaction_name: transaction, decision: "defer", sign_transaction: null, http_status: 503 });
+    await db.insertInto("decisions").values(d).execute();
+    const review = randomUUID();
+    await sql`insert into reviews (id, transaction_name, vault, content_digest, opened_at, expires_at, opened_by, initiator, requirements, explanation)
+      values (${review}, ${transaction}, 'vaults/v1', 'x', now(), now() + interval '1 day', ${d.id}, null, '[]', '{}')`.execute(db);
+    await sql`insert into review_actions (id, at, transaction_name, content_digest, identity, action, "group")
+      values (${randomUUID()}, now(), ${transaction}, 'x', 'alice', 'approved', 'treasury')`.execute(db);
+    expect(await sealPending(db)).toBe(3);
+    expect((await verifyChain(db)).ok).toBe(true);
+    expect(await readmeFirstBreak(db)).toBeUndefined();
+  });
+
+  it("says which chained table it does not check", async () => {
+    const db = tdb.handle.db;
+    await sql`create table extra_audit (id text primary key, at timestamptz not null)`.execute(db);
+    await sql`select audit_chain_register('extra_audit', 'id', 'at')`.execute(db);
+    expect(await readmeFirstBreak(db)).toMatchObject({ source: "extra_audit", break: expect.stringContaining("not checked") });
   });
 });

@@ -31,9 +31,14 @@ function readmeChainCheck(): string[] {
 
 async function readmeFirstBreak(db: Db): Promise<{ break: string; row_key: string } | undefined> {
   return db.connection().execute(async (c) => {
-    let rows: unknown[] = [];
-    for (const statement of readmeChainCheck()) rows = (await sql.raw(statement).execute(c)).rows;
-    return rows[0] as { break: string; row_key: string } | undefined;
+    try {
+      let rows: unknown[] = [];
+      for (const statement of readmeChainCheck()) rows = (await sql.raw(statement).execute(c)).rows;
+      return rows[0] as { break: string; row_key: string } | undefined;
+    } finally {
+      // Its settings (search_path among them) last for the session, which the pool hands on.
+      await sql`reset all`.execute(c);
+    }
   });
 }
 
