@@ -84,6 +84,8 @@ interface Entry {
   /** The entry's row_time is before --from. row_time is not in the entry hash: the owner can move it. */
   datedBeforeCut: boolean;
   matches: number;
+  /** The row was found by its key alone: none carries the entry's row_time. */
+  foundByKeyAlone: boolean;
   digestNow: string | null;
 }
 
@@ -170,10 +172,20 @@ function checkEntry(e: Entry, prevHash: string, checkpoint: Checkpoint | undefin
   }
   // A second row with the key is reported by duplicateKeys, whatever its time.
   if (e.matches > 0) {
-    if (e.digestNow !== e.rowDigest) found.add({ kind: "changed", ...at, detail: "the row no longer matches its sealed digest" });
+    if (e.digestNow !== e.rowDigest) found.add({ kind: "changed", ...at, detail: changedDetail(e.foundByKeyAlone) });
   } else if (!archived(e, checkpoint)) {
     found.add({ kind: "missing", ...at, detail: missingDetail(e, checkpoint) });
   }
+}
+
+/**
+ * A row with the key but not the sealed time is the sealed row with its time edited, or a new row
+ * reusing the key of one that was archived (the chain holds the key, so it is never sealed).
+ */
+function changedDetail(foundByKeyAlone: boolean): string {
+  return foundByKeyAlone
+    ? "the row with this key is dated otherwise than its sealed row and does not match its sealed digest: the sealed row was edited, or a new row reuses the key of an archived one"
+    : "the row no longer matches its sealed digest";
 }
 
 /**
@@ -234,6 +246,7 @@ async function entriesIn(db: Db, names: TrustedNames, low: number, high: number,
         intact: linkHash(t.source, r.row_key, rowDigest, prevHash) === hash,
         datedBeforeCut: r.dated_before_cut,
         matches: Number(r.matches ?? 0) + Number(r.matches_elsewhere ?? 0),
+        foundByKeyAlone: Number(r.matches ?? 0) === 0 && Number(r.matches_elsewhere ?? 0) > 0,
         digestNow: r.digest_now ? hex(r.digest_now) : r.digest_elsewhere ? hex(r.digest_elsewhere) : null,
       });
     }
@@ -289,8 +302,9 @@ function entryQuery(chain: RawBuilder<unknown>, s: ChainedTable, low: number, hi
 async function rowsBeforeWalk(db: Db, chain: RawBuilder<unknown>, s: ChainedTable, start: number): Promise<Break[]> {
   if (start <= 1) return [];
   const key = sql.id("t", s.keyColumn);
-  const { rows } = await sql<{ position: string | number; row_key: string }>`
-    select c.position, c.row_key
+  const time = sql.id("t", s.timeColumn);
+  const { rows } = await sql<{ position: string | number; row_key: string; key_alone: boolean }>`
+    select c.position, c.row_key, not bool_or(${time} = c.row_time) as key_alone
     from ${s.table} t join ${chain} c on c.source = ${s.source} and c.row_key = ${key}::text
     where c.position < ${start}
     group by c.position, c.row_key
@@ -301,7 +315,7 @@ async function rowsBeforeWalk(db: Db, chain: RawBuilder<unknown>, s: ChainedTabl
     position: Number(r.position),
     source: s.source,
     rowKey: r.row_key,
-    detail: "the row no longer matches its sealed digest",
+    detail: changedDetail(r.key_alone),
   }));
 }
 
