@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { Checkpoint } from "./verify.js";
 import { hex } from "./sources.js";
+import { pinSession, relation } from "./trusted-tables.js";
 
 export interface SealedCheckpoint extends Checkpoint {
   sealedAt: Date;
@@ -13,19 +14,26 @@ export interface SealedCheckpoint extends Checkpoint {
   rows: Record<string, number>;
 }
 
-export async function latestCheckpoint(db: Db): Promise<SealedCheckpoint | null> {
-  const { rows } = await sql<{ position: string | number; hash: Uint8Array; sealed_at: Date }>`
-    select position, hash, sealed_at from audit_chain order by position desc limit 1`.execute(db);
-  const last = rows[0];
-  if (!last) return null;
-  const { rows: counts } = await sql<{ source: string; rows: string | number }>`
-    select source, count(*) as rows from audit_chain where position <= ${last.position} group by source order by source`.execute(db);
-  return {
-    position: Number(last.position),
-    hash: hex(last.hash),
-    sealedAt: new Date(last.sealed_at),
-    rows: Object.fromEntries(counts.map((c) => [c.source, Number(c.rows)])),
-  };
+/**
+ * Read as verify reads: search_path pinned first and audit_chain named with its schema, so that
+ * what gets anchored is the chain the service writes, not a copy the session's own path finds first.
+ */
+export async function latestCheckpoint(db: Db, schema = "public"): Promise<SealedCheckpoint | null> {
+  return db.transaction().execute(async (trx) => {
+    const chain = (await relation(trx, schema, "audit_chain", await pinSession(trx))).name;
+    const { rows } = await sql<{ position: string | number; hash: Uint8Array; sealed_at: Date }>`
+      select position, hash, sealed_at from ${chain} order by position desc limit 1`.execute(trx);
+    const last = rows[0];
+    if (!last) return null;
+    const { rows: counts } = await sql<{ source: string; rows: string | number }>`
+      select source, count(*) as rows from ${chain} where position <= ${last.position} group by source order by source`.execute(trx);
+    return {
+      position: Number(last.position),
+      hash: hex(last.hash),
+      sealedAt: new Date(last.sealed_at),
+      rows: Object.fromEntries(counts.map((c) => [c.source, Number(c.rows)])),
+    };
+  });
 }
 
 const CHECKPOINT = /^([1-9][0-9]*):([0-9a-f]{64})$/;

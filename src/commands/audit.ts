@@ -1,6 +1,6 @@
 /** `countersign audit verify [--schema S] [--from T --checkpoint POSITION:HASH]` and `countersign audit checkpoint [--json]`. */
 import { parseArgs } from "node:util";
-import { formatCheckpoint, latestCheckpoint, parseCheckpoint } from "../audit/checkpoint.js";
+import { formatCheckpoint, latestCheckpoint, parseCheckpoint, type SealedCheckpoint } from "../audit/checkpoint.js";
 import { verifyChain, VerifyRefused, type Break, type Checkpoint, type VerifyReport } from "../audit/verify.js";
 import type { Db } from "../db/connect.js";
 
@@ -66,7 +66,14 @@ function describe(b: Break): string {
 
 export async function auditCheckpoint(args: string[], withDatabase: WithDatabase, out: (line: string) => void): Promise<number> {
   const json = args.includes("--json");
-  const checkpoint = await withDatabase(latestCheckpoint);
+  let checkpoint: SealedCheckpoint | null;
+  try {
+    checkpoint = await withDatabase((db) => latestCheckpoint(db));
+  } catch (error) {
+    if (!(error instanceof VerifyRefused)) throw error;
+    out(`countersign audit checkpoint: refused (${error.code}): ${error.message}`);
+    return 3;
+  }
   if (!checkpoint) {
     out(json ? JSON.stringify({ position: 0, hash: null }) : "nothing sealed yet");
     return 0;

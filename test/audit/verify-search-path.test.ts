@@ -66,6 +66,8 @@ describe("audit verify and a copy of the trail in a schema named after the audit
     expect(refusal).toBeInstanceOf(VerifyRefused);
     expect(refusal).toMatchObject({ code: "shadowed_table" });
     expect((refusal as Error).message).toContain(`${login.name}.audit_`);
+    // What gets anchored is read the same way.
+    expect(await latestCheckpoint(auditor.db).then(() => null, (e: unknown) => e)).toMatchObject({ code: "shadowed_table" });
   });
 });
 

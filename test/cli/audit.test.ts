@@ -37,6 +37,18 @@ describe("countersign audit verify and audit checkpoint", () => {
     expect(broken.stdout).toContain(`first break: changed decisions ${rows[1]!.id} at position 2`);
   });
 
+  it("refuses, with exit 3 and the refusal's code, to verify a trail table with a rewrite rule", async () => {
+    const env = { DATABASE_URL: tdb.url };
+    await sql`create rule events_elsewhere as on insert to events do instead nothing`.execute(tdb.handle.db);
+    try {
+      const refused = await runCli(["audit", "verify"], { env });
+      expect(refused.code).toBe(3);
+      expect(refused.stdout).toContain("refused (rewrite_rules)");
+    } finally {
+      await sql`drop rule events_elsewhere on events`.execute(tdb.handle.db);
+    }
+  });
+
   it("refuses malformed options with exit 2", async () => {
     const env = { DATABASE_URL: tdb.url };
     expect((await runCli(["audit", "verify", "--from", "yesterday-ish"], { env })).code).toBe(2);
