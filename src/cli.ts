@@ -28,8 +28,8 @@ const USAGE = `usage: countersign <command>
   velocity void NAME            void the velocity charges of transaction NAME (it did not move money)
   velocity prune                delete expired velocity buckets and charges now (the service also does it hourly)
   addressbook sync              fetch the configured vaults' address books once and exit
-  audit verify [--from T] [--checkpoint POSITION:HASH]
-                                recompute the audit hash chain; exit 1 on any break
+  audit verify [--schema S] [--checkpoint POSITION:HASH [--from T]]
+                                recompute the audit hash chain; exit 1 on any break, 3 when it refuses to read
   audit checkpoint [--json]     print the latest sealed position and hash, for anchoring elsewhere
 ${REVIEW_USAGE}
 `;
