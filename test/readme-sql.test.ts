@@ -102,6 +102,22 @@ describe("the README's chain recomputation", () => {
     expect(await readmeFirstBreak(db)).toBeUndefined();
   });
 
+  it("reports the tail cut off the chain while audit_seals still records it", async () => {
+    const db = tdb.handle.db;
+    const kept = decisionRow({ transaction_name: name() });
+    const cut = decisionRow({ transaction_name: name() });
+    await db.insertInto("decisions").values(kept).execute();
+    expect(await sealPending(db)).toBe(1);
+    await db.insertInto("decisions").values(cut).execute();
+    expect(await sealPending(db)).toBe(1);
+    await db.transaction().execute(async (trx) => {
+      await sql`set local session_replication_role = replica`.execute(trx);
+      await sql`delete from decisions where id = ${cut.id}`.execute(trx);
+      await sql`delete from audit_chain where position = 2`.execute(trx);
+    });
+    expect(await readmeFirstBreak(db)).toMatchObject({ source: "audit_seals", break: "missing (sealed entry)" });
+  });
+
   it("says which chained table it does not check", async () => {
     const db = tdb.handle.db;
     await sql`create table extra_audit (id text primary key, at timestamptz not null)`.execute(db);

@@ -6,9 +6,11 @@
  *
  * Kinds of break:
  * - missing:   a sealed row is gone from its table (and not archived: dated before --from and at
- *              or before the anchored checkpoint), or a chain entry is gone
+ *              or before the anchored checkpoint), or a chain entry is gone, or the chain ends
+ *              before the position a seal in `audit_seals` records (its tail was cut)
  * - changed:   a sealed row no longer hashes to its sealed digest, or a chain entry was edited,
- *              or the entry at an anchored checkpoint does not carry the anchored hash
+ *              or the entry at an anchored checkpoint does not carry the anchored hash, or the
+ *              entry at a seal's last position does not carry the hash that seal recorded
  * - reordered: an entry does not link to the entry before it
  * - inserted:  a row the chain does not hold although the sealer saw it or its time lies before
  *              the last seal, or a second row with a sealed row's key
@@ -108,6 +110,7 @@ async function verifyPinned(db: Db, names: TrustedNames, options: VerifyOptions)
   const from = options.from?.toISOString() ?? "-infinity";
   const found = new Breaks();
   const walked = await walkChain(db, names, options, from, found);
+  await sealsAgainstChain(db, names, walked, found);
   for (const t of names.tables) for (const b of await rowsBeforeWalk(db, names.chain, t, walked.start)) found.add(b);
   for (const t of names.tables) for (const b of await duplicateKeys(db, names.chain, t)) found.add(b);
   const unsealed = await unsealedRows(db, names, options.graceSeconds ?? SEAL_GRACE_SECONDS);
@@ -292,6 +295,57 @@ function entryQuery(chain: RawBuilder<unknown>, s: ChainedTable, low: number, hi
     ) e on true
     where c.source = ${s.source} and c.position between ${low} and ${high}
     order by c.position`;
+}
+
+/**
+ * Every seal records the position and hash the chain ended at when it committed (one transaction
+ * with its entries), and `audit_seals` keeps them however old months are archived: the chain must
+ * still reach the latest seal's last position, and each seal's last position must carry the hash
+ * that seal recorded. Deleting the newest entries and their rows otherwise left a shorter chain
+ * that links and matches an anchor taken before them. A gone entry inside the walked positions is
+ * already a gap there; one before the walk's start (verify --from) is named here. Cutting the
+ * seals as well as the tail shows only against an anchor taken after the cut entries.
+ */
+async function sealsAgainstChain(db: Db, names: TrustedNames, walked: { start: number; last: number }, found: Breaks): Promise<void> {
+  const { rows: latest } = await sql<{ id: string; last_position: string; last_hash: Uint8Array }>`
+    select id::text as id, last_position::text as last_position, last_hash from ${names.seals}
+    order by last_position desc, id desc limit 1`.execute(db);
+  const end = latest[0];
+  if (end && Number(end.last_position) > walked.last) {
+    const to = Number(end.last_position);
+    found.add({
+      kind: "missing",
+      position: walked.last + 1,
+      source: "audit_chain",
+      rowKey: "",
+      detail:
+        `the chain ends at position ${walked.last}, but seal ${end.id} in audit_seals sealed up to position ${to} (hash ${hex(end.last_hash)}): ` +
+        `chain entries ${walked.last + 1}..${to} are gone, with the rows they sealed`,
+    });
+  }
+  const { rows } = await sql<{ id: string; last_position: string; last_hash: Uint8Array; hash: Uint8Array | null; total: string }>`
+    select s.id::text as id, s.last_position::text as last_position, s.last_hash, c.hash, (count(*) over ())::text as total
+    from ${names.seals} s left join ${names.chain} c on c.position = s.last_position
+    where s.last_position <= ${walked.last} and c.hash is distinct from s.last_hash
+      and (c.position is not null or s.last_position < ${walked.start})
+    order by s.last_position, s.id
+    limit ${MAX_LISTED}`.execute(db);
+  for (const r of rows) {
+    const position = Number(r.last_position);
+    found.add(
+      r.hash === null
+        ? { kind: "missing", position, source: "audit_chain", rowKey: "", detail: `chain entry ${position} is gone; seal ${r.id} in audit_seals ended there` }
+        : {
+            kind: "changed",
+            position,
+            source: "audit_chain",
+            rowKey: "",
+            detail: `the entry carries ${hex(r.hash)}, but seal ${r.id} in audit_seals recorded ${hex(r.last_hash)} for this position`,
+          },
+    );
+  }
+  // Past the ones read, only counted.
+  found.count += Number(rows[0]?.total ?? 0) - rows.length;
 }
 
 /**
