@@ -118,6 +118,19 @@ describe("the README's chain recomputation", () => {
     expect(await readmeFirstBreak(db)).toMatchObject({ source: "audit_seals", break: "missing (sealed entry)" });
   });
 
+  it("names an entry whose row_time was moved (hash version 2)", async () => {
+    const db = tdb.handle.db;
+    const row = decisionRow({ transaction_name: name() });
+    await db.insertInto("decisions").values(row).execute();
+    expect(await sealPending(db)).toBe(1);
+    expect(await readmeFirstBreak(db)).toBeUndefined();
+    await db.transaction().execute(async (trx) => {
+      await sql`set local session_replication_role = replica`.execute(trx);
+      await sql`update audit_chain set row_time = '2026-10-01T00:00:00Z' where row_key = ${row.id}`.execute(trx);
+    });
+    expect(await readmeFirstBreak(db)).toMatchObject({ row_key: row.id, break: "changed (chain entry)" });
+  });
+
   it("says which chained table it does not check", async () => {
     const db = tdb.handle.db;
     await sql`create table extra_audit (id text primary key, at timestamptz not null)`.execute(db);

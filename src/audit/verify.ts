@@ -8,7 +8,8 @@
  * - missing:   a sealed row is gone from its table (and not archived: dated before --from and at
  *              or before the anchored checkpoint), or a chain entry is gone, or the chain ends
  *              before the position a seal in `audit_seals` records (its tail was cut)
- * - changed:   a sealed row no longer hashes to its sealed digest, or a chain entry was edited,
+ * - changed:   a sealed row no longer hashes to its sealed digest, or a chain entry was edited
+ *              (its row_time too, from hash version 2 on), or its hash version went back,
  *              or the entry at an anchored checkpoint does not carry the anchored hash, or the
  *              entry at a seal's last position does not carry the hash that seal recorded
  * - reordered: an entry does not link to the entry before it
@@ -19,7 +20,7 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
-import { linkHash, ZERO_HASH } from "./link-hash.js";
+import { linkHash, linkHashV2, ZERO_HASH } from "./link-hash.js";
 import { SEAL_GRACE_SECONDS } from "./seal-watch.js";
 import { auditSources, hex } from "./sources.js";
 import { pinSession, relation, trustedNames, type ChainedTable, type TrustedNames } from "./trusted-tables.js";
@@ -82,8 +83,10 @@ interface Entry {
   rowDigest: string;
   prevHash: string;
   hash: string;
+  /** audit_chain.hash_version: 1, or 2 with row_time in the hash. */
+  version: number;
   intact: boolean;
-  /** The entry's row_time is before --from. row_time is not in the entry hash: the owner can move it. */
+  /** The entry's row_time is before --from. In the entry hash from version 2 on; before that, the owner can move it. */
   datedBeforeCut: boolean;
   matches: number;
   /** The row was found by its key alone: none carries the entry's row_time. */
@@ -127,26 +130,32 @@ async function verifyPinned(db: Db, names: TrustedNames, options: VerifyOptions)
   };
 }
 
-/** Every entry from the bounds' start, in chunks of positions: links, gaps, the checkpoint and each entry's row. */
+/**
+ * Every entry from position 1, in chunks of positions: links, gaps, versions and the checkpoint;
+ * from the bounds' start on, each entry's row too. Before the start (verify --from), the entries
+ * alone are read: their hashes, row_time included from version 2 on, are what lets the anchor
+ * stand for them.
+ */
 async function walkChain(db: Db, names: TrustedNames, options: VerifyOptions, from: string, found: Breaks) {
   const chunk = options.chunk ?? 20_000;
   const bounds = await chainBounds(db, names.chain, options);
-  let prevHash = bounds.start <= 1 ? ZERO_HASH : await hashAt(db, names.chain, bounds.start - 1);
-  if (prevHash === null) {
-    found.add({ kind: "missing", position: bounds.start - 1, source: "audit_chain", rowKey: "", detail: `chain entry ${bounds.start - 1} is gone` });
-    prevHash = ZERO_HASH;
-  }
-  let expected = bounds.start;
-  for (let low = bounds.start; low <= bounds.last; low += chunk) {
-    const entries = await entriesIn(db, names, low, Math.min(bounds.last, low + chunk - 1), from);
-    for (const e of entries) {
-      if (e.position !== expected) {
-        found.add({ kind: "missing", position: expected, source: "audit_chain", rowKey: "", detail: `chain entries ${expected}..${e.position - 1} are gone` });
-      }
-      checkEntry(e, prevHash, options.checkpoint, found);
-      prevHash = e.hash;
-      expected = e.position + 1;
+  let prevHash = ZERO_HASH;
+  let prevVersion = 1;
+  let expected = 1;
+  const walk = (e: Entry, withRow: boolean) => {
+    if (e.position !== expected) {
+      found.add({ kind: "missing", position: expected, source: "audit_chain", rowKey: "", detail: `chain entries ${expected}..${e.position - 1} are gone` });
     }
+    checkEntry(e, prevHash, prevVersion, options.checkpoint, found, withRow);
+    prevHash = e.hash;
+    prevVersion = Math.max(prevVersion, e.version);
+    expected = e.position + 1;
+  };
+  for (let low = 1; low < bounds.start; low += chunk) {
+    for (const e of await chainEntriesIn(db, names.chain, low, Math.min(bounds.start - 1, low + chunk - 1))) walk(e, false);
+  }
+  for (let low = bounds.start; low <= bounds.last; low += chunk) {
+    for (const e of await entriesIn(db, names, low, Math.min(bounds.last, low + chunk - 1), from)) walk(e, true);
   }
   if (expected <= bounds.last) {
     found.add({ kind: "missing", position: expected, source: "audit_chain", rowKey: "", detail: `chain entries ${expected}..${bounds.last} are gone` });
@@ -166,13 +175,15 @@ class Breaks {
   }
 }
 
-function checkEntry(e: Entry, prevHash: string, checkpoint: Checkpoint | undefined, found: Breaks): void {
+function checkEntry(e: Entry, prevHash: string, prevVersion: number, checkpoint: Checkpoint | undefined, found: Breaks, withRow: boolean): void {
   const at = { position: e.position, source: e.source, rowKey: e.rowKey };
-  if (!e.intact) found.add({ kind: "changed", ...at, detail: "the chain entry was edited: it no longer hashes to its recorded hash" });
+  if (!e.intact) found.add({ kind: "changed", ...at, detail: "the chain entry was edited: it no longer hashes to its recorded hash (row_time included, from hash version 2 on)" });
   else if (e.prevHash !== prevHash) found.add({ kind: "reordered", ...at, detail: "the chain entry does not link to the entry before it" });
+  else if (e.version < prevVersion) found.add({ kind: "changed", ...at, detail: `an entry of hash version ${e.version} after one of version ${prevVersion}: the sealer never goes back` });
   if (checkpoint && checkpoint.position === e.position && checkpoint.hash !== e.hash) {
     found.add({ kind: "changed", ...at, detail: `the entry carries ${e.hash}, the anchored checkpoint says ${checkpoint.hash}` });
   }
+  if (!withRow) return;
   // A second row with the key is reported by duplicateKeys, whatever its time.
   if (e.matches > 0) {
     if (e.digestNow !== e.rowDigest) found.add({ kind: "changed", ...at, detail: changedDetail(e.foundByKeyAlone) });
@@ -193,8 +204,9 @@ function changedDetail(foundByKeyAlone: boolean): string {
 
 /**
  * A gone row is archived only if its entry is dated before --from and an anchored checkpoint
- * covers it: row_time is not hashed, so the anchor (taken before archiving, README "Partitions and
- * archiving") is what says the row was sealed before the archive was cut.
+ * covers it: the anchor (taken before archiving, README "Partitions and archiving") is what says
+ * the row was sealed before the archive was cut, and what stands for the entry's row_time (hashed
+ * from version 2 on; a version 1 entry's is the owner's to move).
  */
 function archived(e: Entry, checkpoint: Checkpoint | undefined): boolean {
   return e.datedBeforeCut && checkpoint !== undefined && e.position <= checkpoint.position;
@@ -209,9 +221,9 @@ function missingDetail(e: Entry, checkpoint: Checkpoint | undefined): string {
 
 /**
  * The walk starts at position 1, or with --from and an anchor, at the first entry sealed or dated
- * since --from if that comes before the anchor. sealed_at and row_time are not hashed, so the owner
- * can move that start later, but never past the anchor: everything after it is walked, and rows of
- * the entries before the start are still checked (rowsBeforeWalk).
+ * since --from if that comes before the anchor. sealed_at is not hashed (nor is row_time before
+ * version 2), so the owner can move that start later, but never past the anchor: the entries
+ * before it are still walked without their rows, and those rows are still checked (rowsBeforeWalk).
  */
 async function chainBounds(db: Db, chain: RawBuilder<unknown>, options: VerifyOptions): Promise<{ start: number; last: number }> {
   const { rows } = await sql<{ last: string | null; from_position: string | null }>`
@@ -226,9 +238,36 @@ async function chainBounds(db: Db, chain: RawBuilder<unknown>, options: VerifyOp
   return { start: Math.max(1, cut), last };
 }
 
-async function hashAt(db: Db, chain: RawBuilder<unknown>, position: number): Promise<string | null> {
-  const { rows } = await sql<{ hash: Uint8Array }>`select hash from ${chain} where position = ${position}`.execute(db);
-  return rows[0] ? hex(rows[0].hash) : null;
+/** The entry's own hash, recomputed here (the database's audit_link_hash is the owner's to redefine), by its version. */
+function entryIntact(r: { source: string; row_key: string; row_time_text: string; hash_version: number }, rowDigest: string, prevHash: string, hash: string): boolean {
+  const version = Number(r.hash_version);
+  if (version === 1) return linkHash(r.source, r.row_key, rowDigest, prevHash) === hash;
+  if (version === 2) return linkHashV2(r.source, r.row_key, r.row_time_text, rowDigest, prevHash) === hash;
+  return false;
+}
+
+/** The entries in [low, high] alone, without their rows: before the walk's start. */
+async function chainEntriesIn(db: Db, chain: RawBuilder<unknown>, low: number, high: number): Promise<Entry[]> {
+  const { rows } = await sql<{ position: string | number; source: string; row_key: string; row_time_text: string; hash_version: number; row_digest: Uint8Array; prev_hash: Uint8Array; hash: Uint8Array }>`
+    select c.position, c.source, c.row_key, pg_catalog.to_jsonb(c.row_time) #>> '{}' as row_time_text, c.hash_version, c.row_digest, c.prev_hash, c.hash
+    from ${chain} c where c.position between ${low} and ${high} order by c.position`.execute(db);
+  return rows.map((r) => {
+    const [rowDigest, prevHash, hash] = [hex(r.row_digest), hex(r.prev_hash), hex(r.hash)];
+    return {
+      position: Number(r.position),
+      source: r.source,
+      rowKey: r.row_key,
+      rowDigest,
+      prevHash,
+      hash,
+      version: Number(r.hash_version),
+      intact: entryIntact(r, rowDigest, prevHash, hash),
+      datedBeforeCut: false,
+      matches: 0,
+      foundByKeyAlone: false,
+      digestNow: null,
+    };
+  });
 }
 
 /** The entries in [low, high] with their rows' current digests, one query per source. */
@@ -245,8 +284,8 @@ async function entriesIn(db: Db, names: TrustedNames, low: number, high: number,
         rowDigest,
         prevHash,
         hash,
-        // The entry's own hash, recomputed here: the database's audit_link_hash is the owner's to redefine.
-        intact: linkHash(t.source, r.row_key, rowDigest, prevHash) === hash,
+        version: Number(r.hash_version),
+        intact: entryIntact({ ...r, source: t.source }, rowDigest, prevHash, hash),
         datedBeforeCut: r.dated_before_cut,
         matches: Number(r.matches ?? 0) + Number(r.matches_elsewhere ?? 0),
         foundByKeyAlone: Number(r.matches ?? 0) === 0 && Number(r.matches_elsewhere ?? 0) > 0,
@@ -261,6 +300,8 @@ async function entriesIn(db: Db, names: TrustedNames, low: number, high: number,
 interface EntryRow {
   position: string | number;
   row_key: string;
+  row_time_text: string;
+  hash_version: number;
   row_digest: Uint8Array;
   prev_hash: Uint8Array;
   hash: Uint8Array;
@@ -274,14 +315,15 @@ interface EntryRow {
 /**
  * The row is looked up by key and sealed time (one partition); only when that finds nothing, by
  * key alone (a row whose time was edited is "changed", not "missing"). Whatever --from says, a row
- * that is there is checked: the entry's row_time is the owner's to move.
+ * that is there is checked: a version 1 entry's row_time is the owner's to move.
  */
 function entryQuery(chain: RawBuilder<unknown>, s: ChainedTable, low: number, high: number, from: string): RawBuilder<EntryRow> {
   const key = sql.id("t", s.keyColumn);
   const time = sql.id("t", s.timeColumn);
   const keyValue = sql`c.row_key::${sql.raw(s.keyType)}`;
   return sql<EntryRow>`
-    select c.position, c.row_key, c.row_digest, c.prev_hash, c.hash,
+    select c.position, c.row_key, c.row_digest, c.prev_hash, c.hash, c.hash_version,
+      pg_catalog.to_jsonb(c.row_time) #>> '{}' as row_time_text,
       c.row_time < ${from}::timestamptz as dated_before_cut,
       r.matches, r.digest_now, e.matches as matches_elsewhere, e.digest_now as digest_elsewhere
     from ${chain} c
@@ -302,11 +344,11 @@ function entryQuery(chain: RawBuilder<unknown>, s: ChainedTable, low: number, hi
  * with its entries), and `audit_seals` keeps them however old months are archived: the chain must
  * still reach the latest seal's last position, and each seal's last position must carry the hash
  * that seal recorded. Deleting the newest entries and their rows otherwise left a shorter chain
- * that links and matches an anchor taken before them. A gone entry inside the walked positions is
- * already a gap there; one before the walk's start (verify --from) is named here. Cutting the
- * seals as well as the tail shows only against an anchor taken after the cut entries.
+ * that links and matches an anchor taken before them. A gone entry inside the chain is already a
+ * gap of the walk. Cutting the seals as well as the tail shows only against an anchor taken after
+ * the cut entries.
  */
-async function sealsAgainstChain(db: Db, names: TrustedNames, walked: { start: number; last: number }, found: Breaks): Promise<void> {
+async function sealsAgainstChain(db: Db, names: TrustedNames, walked: { last: number }, found: Breaks): Promise<void> {
   const { rows: latest } = await sql<{ id: string; last_position: string; last_hash: Uint8Array }>`
     select id::text as id, last_position::text as last_position, last_hash from ${names.seals}
     order by last_position desc, id desc limit 1`.execute(db);
@@ -323,26 +365,20 @@ async function sealsAgainstChain(db: Db, names: TrustedNames, walked: { start: n
         `chain entries ${walked.last + 1}..${to} are gone, with the rows they sealed`,
     });
   }
-  const { rows } = await sql<{ id: string; last_position: string; last_hash: Uint8Array; hash: Uint8Array | null; total: string }>`
+  const { rows } = await sql<{ id: string; last_position: string; last_hash: Uint8Array; hash: Uint8Array; total: string }>`
     select s.id::text as id, s.last_position::text as last_position, s.last_hash, c.hash, (count(*) over ())::text as total
-    from ${names.seals} s left join ${names.chain} c on c.position = s.last_position
-    where s.last_position <= ${walked.last} and c.hash is distinct from s.last_hash
-      and (c.position is not null or s.last_position < ${walked.start})
+    from ${names.seals} s join ${names.chain} c on c.position = s.last_position
+    where c.hash <> s.last_hash
     order by s.last_position, s.id
     limit ${MAX_LISTED}`.execute(db);
   for (const r of rows) {
-    const position = Number(r.last_position);
-    found.add(
-      r.hash === null
-        ? { kind: "missing", position, source: "audit_chain", rowKey: "", detail: `chain entry ${position} is gone; seal ${r.id} in audit_seals ended there` }
-        : {
-            kind: "changed",
-            position,
-            source: "audit_chain",
-            rowKey: "",
-            detail: `the entry carries ${hex(r.hash)}, but seal ${r.id} in audit_seals recorded ${hex(r.last_hash)} for this position`,
-          },
-    );
+    found.add({
+      kind: "changed",
+      position: Number(r.last_position),
+      source: "audit_chain",
+      rowKey: "",
+      detail: `the entry carries ${hex(r.hash)}, but seal ${r.id} in audit_seals recorded ${hex(r.last_hash)} for this position`,
+    });
   }
   // Past the ones read, only counted.
   found.count += Number(rows[0]?.total ?? 0) - rows.length;
@@ -350,7 +386,7 @@ async function sealsAgainstChain(db: Db, names: TrustedNames, walked: { start: n
 
 /**
  * Rows whose entries lie before the walk's start (verify --from with an anchor): still checked
- * against their sealed digests, since what set the start (row_time, sealed_at) is not hashed. A key
+ * against their sealed digests, since what set the start (sealed_at, a version 1 row_time) is not hashed. A key
  * with a twin passes when one of its rows matches; duplicateKeys reports the twin.
  */
 async function rowsBeforeWalk(db: Db, chain: RawBuilder<unknown>, s: ChainedTable, start: number): Promise<Break[]> {

@@ -20,7 +20,7 @@ export async function auditVerify(args: string[], withDatabase: WithDatabase, ou
     return 2;
   }
   let checkpoint: Checkpoint | undefined;
-  // Only an anchor says a gone row was archived (the chain's row_time is not hashed): --from alone would call every archived row missing.
+  // Only an anchor says a gone row was archived (it stands for the entries' row_time): --from alone would call every archived row missing.
   if (from && values.checkpoint === undefined) {
     out("countersign audit verify: --from needs --checkpoint POSITION:HASH, the anchor taken before archiving");
     return 2;

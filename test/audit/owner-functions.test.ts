@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { latestCheckpoint } from "../../src/audit/checkpoint.js";
-import { linkHash } from "../../src/audit/link-hash.js";
+import { linkHash, linkHashV2 } from "../../src/audit/link-hash.js";
 import { sealPending } from "../../src/audit/sealer.js";
 import { verifyChain } from "../../src/audit/verify.js";
 import type { Db } from "../../src/db/connect.js";
@@ -46,6 +46,26 @@ describe.each(backends)("audit verify and the owner's functions, on $name", (bac
       const { rows } = await sql<{ hash: Uint8Array }>`
         select audit_link_hash('decisions', ${key}, decode(${digest}, 'hex'), decode(${prev}, 'hex')) as hash`.execute(db);
       expect(linkHash("decisions", key, digest, prev)).toBe(Buffer.from(rows[0]!.hash).toString("hex"));
+    }
+  });
+
+  it("computes the version 2 entry hash as audit_link_hash defines it, whatever the time and the session's timezone", async () => {
+    const digest = "ab".repeat(32);
+    const prev = "cd".repeat(32);
+    for (const at of ["2026-11-25 08:00:00.123456+05:45", "2026-11-25 08:00:00+00", "1999-12-31 23:59:59.5-08", "infinity"]) {
+      const [hash, text] = await db.connection().execute(async (c) => {
+        try {
+          await sql`set timezone = 'America/St_Johns'`.execute(c);
+          const h = await sql<{ hash: Uint8Array }>`
+            select audit_link_hash('decisions', 'k "1"', ${at}::timestamptz, decode(${digest}, 'hex'), decode(${prev}, 'hex')) as hash`.execute(c);
+          await sql`set timezone = 'UTC'`.execute(c);
+          const t = await sql<{ text: string }>`select to_jsonb(${at}::timestamptz) #>> '{}' as text`.execute(c);
+          return [Buffer.from(h.rows[0]!.hash).toString("hex"), t.rows[0]!.text] as const;
+        } finally {
+          await sql`reset timezone`.execute(c);
+        }
+      });
+      expect(linkHashV2("decisions", 'k "1"', text, digest, prev)).toBe(hash);
     }
   });
 

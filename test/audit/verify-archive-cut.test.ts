@@ -1,9 +1,12 @@
 /**
- * `audit verify --from T --checkpoint ANCHOR` after archiving: `audit_chain.row_time` and
- * `sealed_at` are not in the entry hash, so the schema owner can move them. A row that is still
- * there is always checked, whatever its entry says; a gone row counts as archived only when its
- * entry is dated before T and lies at or before the anchor (found by a review: moving a recent
- * entry's row_time before the cut let its row be rewritten or deleted under an anchored checkpoint).
+ * `audit verify --from T --checkpoint ANCHOR` after archiving: `audit_chain.sealed_at` is not in
+ * the entry hash, nor is `row_time` in a version 1 entry's, so the schema owner can move them. A
+ * row that is still there is always checked, whatever its entry says; a gone row counts as archived
+ * only when its entry is dated before T and lies at or before the anchor (found by a review: moving
+ * a recent entry's row_time before the cut let its row be rewritten or deleted under an anchored
+ * checkpoint). Since hash version 2 an entry's row_time is in its hash, and every entry's hash is
+ * checked, before the walk's start too (found by a review: the owner moved an anchored entry's
+ * row_time and sealed_at before the cut and deleted its row).
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
@@ -49,13 +52,15 @@ describe("audit verify --from with an anchored checkpoint", () => {
   afterEach(async () => tdb?.drop());
 
   const rewriteTarget = sql`update decisions set decision = 'allow', sign_transaction = true where id = ${target.id}`;
+  /** The target's entry, edited: its row_time is in its hash (version 2). */
+  const editedEntry = () => expect.objectContaining({ kind: "changed", position: 2, rowKey: target.id, detail: expect.stringContaining("no longer hashes to its recorded hash") });
   const backdateTargetEntry = sql`update audit_chain set row_time = '2026-10-01T00:00:00Z' where row_key = ${target.id}`;
 
   it("checks a rewritten row although its entry's row_time was moved before --from", async () => {
     expect((await verifyChain(db, { from: cut, checkpoint: anchorAfterAll })).ok).toBe(true);
     await asOwner(db, [backdateTargetEntry, rewriteTarget]);
     const report = await verifyChain(db, { from: cut, checkpoint: anchorAfterAll });
-    expect(report.breaks).toEqual([expect.objectContaining({ kind: "changed", rowKey: target.id })]);
+    expect(report.breaks).toEqual([editedEntry(), expect.objectContaining({ kind: "changed", rowKey: target.id })]);
   });
 
   it("checks a rewritten row although row_time and sealed_at were moved so that the walk starts after it", async () => {
@@ -64,13 +69,26 @@ describe("audit verify --from with an anchored checkpoint", () => {
       rewriteTarget,
     ]);
     const report = await verifyChain(db, { from: cut, checkpoint: anchorAfterAll });
-    expect(report.breaks).toEqual([expect.objectContaining({ kind: "changed", rowKey: target.id })]);
+    expect(report.breaks).toEqual([editedEntry(), expect.objectContaining({ kind: "changed", rowKey: target.id })]);
   });
 
   it("names a deleted row sealed after the anchor although its entry's row_time was moved before --from", async () => {
     await asOwner(db, [backdateTargetEntry, sql`delete from decisions where id = ${target.id}`]);
     const report = await verifyChain(db, { from: cut, checkpoint: anchorBeforeTarget });
-    expect(report.breaks).toEqual([expect.objectContaining({ kind: "missing", rowKey: target.id })]);
+    expect(report.breaks).toEqual([editedEntry(), expect.objectContaining({ kind: "missing", rowKey: target.id })]);
+  });
+
+  it("names a deleted row sealed before the anchor once its entry's row_time and sealed_at were moved before --from", async () => {
+    // The old row's entry sealed before the cut (sealed_at is not hashed), so the walk's rows start after it.
+    await asOwner(db, [sql`update audit_chain set sealed_at = '2026-10-16T00:00:00Z' where row_key = ${old.id}`]);
+    expect(await verifyChain(db, { from: cut, checkpoint: anchorAfterAll })).toMatchObject({ ok: true, firstPosition: 2 });
+    await asOwner(db, [
+      sql`update audit_chain set row_time = '2026-10-01T00:00:00Z', sealed_at = '2026-10-01T00:00:00Z' where row_key = ${target.id}`,
+      sql`delete from decisions where id = ${target.id}`,
+    ]);
+    const report = await verifyChain(db, { from: cut, checkpoint: anchorAfterAll });
+    expect(report.firstPosition).toBe(3);
+    expect(report.breaks).toEqual([editedEntry()]);
   });
 
   it("takes a gone row dated before --from as archived only when an anchored checkpoint covers it", async () => {

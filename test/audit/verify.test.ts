@@ -143,7 +143,7 @@ describe.each(backends)("audit verify on $name", (backend) => {
     expect(cut.breaks.some((b) => b.kind === "changed" && b.position === 4)).toBe(true);
     expect(cut.breaks.some((b) => b.kind === "inserted")).toBe(true);
 
-    // An anchor before it does not cover it: row_time is not hashed, so the date alone archives nothing.
+    // An anchor before it does not cover it: the date alone archives nothing.
     const { rows } = await sql<{ hash: Uint8Array }>`select hash from audit_chain where position = 1`.execute(db);
     const early = await verifyChain(db, { from, checkpoint: { position: 1, hash: Buffer.from(rows[0]!.hash).toString("hex") } });
     expect(early.breaks.filter((b) => b.kind === "missing")).toEqual([expect.objectContaining({ position: 2, rowKey: ids[1] })]);
