@@ -3,10 +3,10 @@
  * 20261124T0910_audit_seal_costs: the canonical text printed column by column, without building
  * the row's jsonb, under the function's pinned settings); the chain's definition is
  * `audit_row_digest` (README "Integrity: the hash chain"). Every sealed entry must carry exactly
- * the definition's digest, whatever mix of SQL NULLs, top-level JSON nulls (NOT NULL columns only)
- * and nested nulls a row holds, in every chained table, and under session settings that would
- * print values differently; and the expression must print what `audit_canonical_row` prints for
- * a column of any type and name, including the ones no chained table has yet. On both backends.
+ * the definition's digest, whatever mix of SQL NULLs, top-level JSON nulls and nested nulls a row
+ * holds, in every chained table, and under session settings that would print values differently;
+ * and the expression must print what `audit_canonical_row` prints for a column of any type and
+ * name, including the ones no chained table has yet. On both backends.
  */
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
@@ -17,10 +17,8 @@ import type { Db } from "../../src/db/connect.js";
 import { backends } from "../support/backends.js";
 import { decisionRow } from "../support/decision-rows.js";
 
-/** A jsonb value as text: SQL NULL (undefined), or a value with nested nulls (20261125T0800_audit_json_nulls refuses a top-level JSON null in a nullable column). */
-const jsonValue = fc.constantFrom<string | undefined>(undefined, '{"a": null, "b": [null, 1]}', '"text"', "[]", '{"n": 1.50, "t": "x\\u00e9"}');
-/** A NOT NULL column's value: JSON null as well. */
-const requiredJson = fc.constantFrom<string | undefined>(undefined, "null", '{"a": null, "b": [null, 1]}', '"text"', "[]");
+/** A jsonb value as text: SQL NULL (undefined), JSON null, or a value with nested nulls. */
+const jsonValue = fc.constantFrom<string | undefined>(undefined, "null", '{"a": null, "b": [null, 1]}', '"text"', "[]", '{"n": 1.50, "t": "x\\u00e9"}');
 const optionalText = fc.constantFrom<string | null>(null, "", "candidate-7");
 
 interface Mismatch {
@@ -52,7 +50,7 @@ describe.each(backends)("sealed digests on $name", (backend) => {
     // Dated up to an hour ahead: beyond the months created ahead, a row more than a day ahead is refused (20261125T0810_decisions_default_not_ahead).
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ trace: jsonValue, velocityWindows: jsonValue, shadowRules: jsonValue, facts: requiredJson, shadowVersion: optionalText, decided: fc.date({ min: new Date("2019-01-01"), max: new Date(Date.now() + 3_600_000), noInvalidDate: true }) }),
+        fc.record({ trace: jsonValue, velocityWindows: jsonValue, shadowRules: jsonValue, facts: jsonValue, shadowVersion: optionalText, decided: fc.date({ min: new Date("2019-01-01"), max: new Date(Date.now() + 3_600_000), noInvalidDate: true }) }),
         async (r) => {
           const row = decisionRow({
             decided_at: r.decided,
@@ -78,7 +76,7 @@ describe.each(backends)("sealed digests on $name", (backend) => {
     const decision = decisionRow({ transaction_name: name, decision: "defer", sign_transaction: null, http_status: 503 });
     await db.insertInto("decisions").values(decision).execute();
     await sql`insert into events (id, received_at, vault, type, resource, payload, body, signature, details)
-      values (${randomUUID()}, now(), null, 'TRANSACTION_CREATED', ${name}, '{"id": null}', '\\x7b7d'::bytea, 'sig', null)`.execute(db);
+      values (${randomUUID()}, now(), null, 'TRANSACTION_CREATED', ${name}, '{"id": null}', '\\x7b7d'::bytea, 'sig', 'null')`.execute(db);
     const reviewId = randomUUID();
     await sql`insert into reviews (id, transaction_name, vault, content_digest, opened_at, expires_at, opened_by, initiator, requirements, explanation)
       values (${reviewId}, ${name}, 'vaults/v1', 'x', now(), now() + interval '1 day', ${decision.id}, null, '[{"group": "g", "quorum": 2}]', '{"why": null}')`.execute(db);
