@@ -86,7 +86,7 @@ const milliseconds = (fallback: string, longest: string) =>
     });
 
 /** How long velocity charges are kept when COUNTERSIGN_LEDGER_RETENTION is not set. */
-export const DEFAULT_LEDGER_RETENTION = "400d";
+const DEFAULT_LEDGER_RETENTION = "400d";
 
 /** Seconds from `60s`, `15m`, `1h`, `1d`; at most `longest` when given. */
 const duration = (fallback: string, longest?: string) =>
@@ -218,6 +218,15 @@ function missingCompanions(env: NodeJS.ProcessEnv): string[] {
   // A blank key file is reported once, as a blank secret.
   const missing = (k: (typeof REQUIRED_WITH_API)[number]) => env[k] === undefined || (k !== "COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE" && !env[k]?.trim());
   return REQUIRED_WITH_API.filter(missing).map((k) => `${k}: required when COUNTERSIGN_API_URL is set`);
+}
+
+/**
+ * COUNTERSIGN_LEDGER_RETENTION alone, parsed as `serve` parses it: for `policy check`, which runs
+ * where the rest of the service's configuration need not be set.
+ */
+export function ledgerRetention(env: NodeJS.ProcessEnv = process.env): { seconds: number } | { problem: string } {
+  const parsed = envSchema.shape.COUNTERSIGN_LEDGER_RETENTION.safeParse(env.COUNTERSIGN_LEDGER_RETENTION);
+  return parsed.success ? { seconds: parsed.data } : { problem: `COUNTERSIGN_LEDGER_RETENTION: ${parsed.error.issues[0]?.message ?? "invalid"}` };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {

@@ -3,8 +3,7 @@
  * It refuses what `serve` would refuse, windows longer than the ledger's retention included
  * (COUNTERSIGN_LEDGER_RETENTION as set where the check runs, else the service's default).
  */
-import { DEFAULT_LEDGER_RETENTION } from "../config.js";
-import { parseDuration } from "../duration.js";
+import { ledgerRetention } from "../config.js";
 import { runPolicyTests } from "../policy/check.js";
 import { loadBundle } from "../policy/load.js";
 import type { PolicyBundle } from "../policy/types.js";
@@ -35,8 +34,6 @@ function refuse(problem: string, out: (line: string) => void): number {
 }
 
 function retentionProblem(bundle: PolicyBundle, env: NodeJS.ProcessEnv): string | null {
-  const text = env.COUNTERSIGN_LEDGER_RETENTION || DEFAULT_LEDGER_RETENTION;
-  const seconds = parseDuration(text);
-  if (seconds === null || seconds <= 0) return `COUNTERSIGN_LEDGER_RETENTION must be a duration such as 400d (got "${text}")`;
-  return windowPastRetention(bundle, seconds);
+  const retention = ledgerRetention(env);
+  return "problem" in retention ? retention.problem : windowPastRetention(bundle, retention.seconds);
 }

@@ -53,7 +53,7 @@ export function stellarMuxedId(address: string): string | null {
 }
 
 /** Whether `text` is a valid Stellar muxed address (`M…`). */
-export const isStellarMuxed = (text: string): boolean => STELLAR_MUXED.test(text) && StrKey.isValidMed25519PublicKey(text);
+const isStellarMuxed = (text: string): boolean => STELLAR_MUXED.test(text) && StrKey.isValidMed25519PublicKey(text);
 
 /** The valid Stellar muxed addresses written anywhere in `text` (a rule's literal, a list in one string). */
 export function stellarMuxedIn(text: string): string[] {

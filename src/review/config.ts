@@ -48,23 +48,14 @@ function httpUrl(variable: string, value: string, problems: string[]): string | 
 }
 
 /**
- * The issuer's keys decide who may release a transfer: they are fetched over TLS, or from this
- * machine (a provider beside the service, or a test's).
+ * An http(s) URL over TLS, or to this machine (a provider or hook beside the service, a test's):
+ * the OIDC issuer's keys decide who may release a transfer, and the review notice carries the
+ * transfer's amount, addresses and initiator to a hook URL that is itself a credential.
  */
-function keysOverTls(issuer: string, problems: string[]): boolean {
-  if (httpsOrLoopback(new URL(issuer))) return true;
-  problems.push(`COUNTERSIGN_OIDC_ISSUER: ${HTTPS_OR_LOOPBACK}`);
-  return false;
-}
-
-/**
- * The review notice carries the transfer's amount, addresses and initiator, and a Slack-style hook
- * URL is itself the credential to post to the channel: over TLS, or to this machine.
- */
-function notifiedOverTls(hook: string, problems: string[]): string | undefined {
-  if (httpUrl("COUNTERSIGN_REVIEW_WEBHOOK_URL", hook, problems) === undefined) return undefined;
-  if (httpsOrLoopback(new URL(hook))) return hook;
-  problems.push(`COUNTERSIGN_REVIEW_WEBHOOK_URL: ${HTTPS_OR_LOOPBACK}`);
+function tlsUrl(variable: string, value: string, problems: string[]): string | undefined {
+  if (httpUrl(variable, value, problems) === undefined) return undefined;
+  if (httpsOrLoopback(new URL(value))) return value;
+  problems.push(`${variable}: ${HTTPS_OR_LOOPBACK}`);
   return undefined;
 }
 
@@ -74,14 +65,14 @@ export function reviewConfig(env: ReviewEnv, problems: string[]): ReviewConfig {
   let oidc: OidcConfig | undefined;
   if (issuer !== undefined) {
     if (audience === undefined) problems.push("COUNTERSIGN_OIDC_AUDIENCE: required when COUNTERSIGN_OIDC_ISSUER is set");
-    else if (httpUrl("COUNTERSIGN_OIDC_ISSUER", issuer, problems) && keysOverTls(issuer, problems)) oidc = { issuer, audience, identityClaim: set(env.COUNTERSIGN_OIDC_IDENTITY_CLAIM) ?? "email" };
+    else if (tlsUrl("COUNTERSIGN_OIDC_ISSUER", issuer, problems) !== undefined) oidc = { issuer, audience, identityClaim: set(env.COUNTERSIGN_OIDC_IDENTITY_CLAIM) ?? "email" };
   } else if (audience !== undefined) {
     problems.push("COUNTERSIGN_OIDC_ISSUER: required when COUNTERSIGN_OIDC_AUDIENCE is set");
   }
   const tokensFile = set(env.COUNTERSIGN_REVIEWER_TOKENS_FILE);
   const tokens = tokensFile === undefined ? [] : readTokensFile(tokensFile, problems);
   const hook = set(env.COUNTERSIGN_REVIEW_WEBHOOK_URL);
-  const webhookUrl = hook === undefined ? undefined : notifiedOverTls(hook, problems);
+  const webhookUrl = hook === undefined ? undefined : tlsUrl("COUNTERSIGN_REVIEW_WEBHOOK_URL", hook, problems);
   return { oidc, tokens, webhookUrl };
 }
 

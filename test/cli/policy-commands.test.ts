@@ -88,7 +88,11 @@ describe("countersign policy check", () => {
     expect(raised.stdout).toMatch(/^0 passed, 0 failed$/m);
     const unreadable = await runCli(["policy", "check", dir], { env: { COUNTERSIGN_LEDGER_RETENTION: "forever" } });
     expect(unreadable.code).toBe(1);
-    expect(unreadable.stdout).toContain('COUNTERSIGN_LEDGER_RETENTION must be a duration such as 400d (got "forever")');
+    expect(unreadable.stdout).toContain('COUNTERSIGN_LEDGER_RETENTION: must be a duration such as 60s, 15m, 1h (got "forever")');
+    // Parsed as serve parses it: past the longest a window may be, too.
+    const tooLong = await runCli(["policy", "check", dir], { env: { COUNTERSIGN_LEDGER_RETENTION: "999999999d" } });
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stdout).toContain('COUNTERSIGN_LEDGER_RETENTION: must be at most 3660d (got "999999999d")');
   });
 });
 
