@@ -98,6 +98,12 @@ export const review = z.object({
   explanation: z
     .object({
       kind: z.string(),
+      type: z.string().nullable().optional(),
+      subType: z.string().nullable().optional(),
+      payloads: z
+        .array(z.string())
+        .optional()
+        .describe("what the transaction carries beside its transfers that can move value or grant authority (tx.payloads); absent on reviews opened before it was kept"),
       initiator: z.string().nullable(),
       note: z.string().nullable(),
       externalId: z.string().nullable(),

@@ -30,6 +30,15 @@ export interface ExplainedRule {
 
 export interface Explanation {
   kind: string;
+  /** `tx.type`, `tx.subType` as received (absent on reviews opened before they were kept). */
+  type?: string | null;
+  subType?: string | null;
+  /**
+   * What the transaction carries beside its transfers that can move value or grant authority
+   * (`tx.payloads`: an allowance, calldata, a delegation...). The transfers alone are not all such a
+   * transaction does, so a reviewer must see these (absent on reviews opened before they were kept).
+   */
+  payloads?: string[];
   initiator: string | null;
   note: string | null;
   externalId: string | null;
@@ -70,6 +79,9 @@ export function explain(bundle: PolicyBundle, outcome: Pick<Outcome, "matched" |
     });
   return {
     kind: first?.tx.kind ?? "unknown",
+    type: first?.tx.type ?? null,
+    subType: first?.tx.subType ?? null,
+    payloads: [...(first?.tx.payloads ?? [])],
     initiator: first?.tx.initiator ?? null,
     note: first?.tx.note ?? null,
     externalId: first?.tx.externalId ?? null,

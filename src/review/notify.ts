@@ -88,6 +88,7 @@ export function message(review: StoredReview): { text: string } {
   const lines = [
     `Review needed: ${review.transactionName}`,
     ...(transfers.length > 0 ? [`Transfers: ${transfers.join("; ")}`] : []),
+    ...(explanation.payloads && explanation.payloads.length > 0 ? [`Also carries (not shown as transfers): ${explanation.payloads.join(", ")}`] : []),
     ...(why.length > 0 ? [`Why: ${why.join("; ")}`] : []),
     `Needs: ${needs}; expires ${review.expiresAt.toISOString()}`,
   ];

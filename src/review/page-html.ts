@@ -43,7 +43,8 @@ export function queuePage(identity: string, csrf: string, reviews: ReviewView[])
   const rows = reviews
     .map((r) => {
       const e = r.explanation as Partial<Explanation>;
-      const what = (e.transfers ?? []).map((t) => `${esc(t.amount ?? t.rawAmount)} ${esc(shortAsset(t.asset))} → ${esc(t.destinationName ?? t.destination)}`).join("<br>");
+      const carries = e.payloads === undefined ? "" : e.payloads.map((p) => `<br><strong class="error">+ ${esc(p)}</strong>`).join("");
+      const what = (e.transfers ?? []).map((t) => `${esc(t.amount ?? t.rawAmount)} ${esc(shortAsset(t.asset))} → ${esc(t.destinationName ?? t.destination)}`).join("<br>") + carries;
       return `<tr><td>${stateBadge(r.state)}</td><td><a href="${esc(pagePath(r.transactionName))}">${esc(r.transactionName)}</a></td>
         <td>${what}</td><td>${approvalCount(r)}</td><td>${esc(r.expiresAt)}</td></tr>`;
     })
@@ -73,6 +74,14 @@ export function reviewPage(identity: string, csrf: string, r: ReviewView, notice
   const approvals = r.requirements
     .map((q) => `<li>${esc(q.group)}: ${q.approvals.length} of ${q.quorum}${q.approvals.map((a) => `<div class="muted">✓ ${esc(a.identity)} · ${esc(a.at)}${a.comment ? ` · “${esc(a.comment)}”` : ""}</div>`).join("")}</li>`)
     .join("");
+  // The transfers are not all a transaction with a payload does (an allowance, calldata, a
+  // delegation): say so above them, in words, so nobody approves only the part they were shown.
+  const payloads = e.payloads === undefined
+    ? `<p class="error" role="alert" data-testid="payloads">This review was opened before countersign recorded what a transaction carries beside its transfers: check the transaction on the platform before approving.</p>`
+    : e.payloads.length > 0
+      ? `<p class="error" role="alert" data-testid="payloads">This transaction does more than its transfers: it carries ${e.payloads.map((p) => `<code>${esc(p)}</code>`).join(", ")}. Check those on the platform before approving: approving releases all of it.</p>`
+      : "";
+  const kind = [e.kind, e.type, e.subType].filter((v) => v !== undefined && v !== null && v !== "").map(esc).join(" · ");
   const rejection = r.rejection ? `<p class="error">Rejected by ${esc(r.rejection.identity)} · ${esc(r.rejection.at)}: “${esc(r.rejection.comment)}”</p>` : "";
   const action = esc(pagePath(r.transactionName));
   const forms = r.state === "open"
@@ -87,7 +96,7 @@ export function reviewPage(identity: string, csrf: string, r: ReviewView, notice
   const body = `<p><a href="/review">← your reviews</a></p>
     <h1>${esc(r.transactionName)} ${stateBadge(r.state)}</h1>
     ${notice ? `<p class="notice" role="status" data-testid="notice">${esc(notice)}</p>` : ""}${rejection}
-    <dl class="facts"><dt>Initiator</dt><dd>${esc(e.initiator ?? "—")}</dd><dt>Note</dt><dd>${esc(e.note ?? "—")}</dd>
+    ${payloads}<dl class="facts"><dt>Kind</dt><dd data-testid="kind">${kind || "—"}</dd><dt>Carries beside its transfers</dt><dd>${e.payloads === undefined ? "not recorded" : e.payloads.length === 0 ? "nothing" : e.payloads.map(esc).join(", ")}</dd><dt>Initiator</dt><dd>${esc(e.initiator ?? "—")}</dd><dt>Note</dt><dd>${esc(e.note ?? "—")}</dd>
       <dt>Opened</dt><dd>${esc(r.openedAt)}</dd><dt>Expires</dt><dd>${esc(r.expiresAt)}</dd>
       <dt>Content digest</dt><dd><code>${esc(r.contentDigest)}</code></dd><dt>Policy</dt><dd>${esc(e.policyVersion ?? "")}</dd></dl>
     <h2>Transfers</h2><table><thead><tr><th>Amount</th><th>Asset</th><th>From</th><th>To</th><th>Window use (before → after)</th></tr></thead><tbody>${transfers}</tbody></table>

@@ -1,0 +1,65 @@
+/**
+ * What a reviewer sees is what they release (found by an adversarial review): a transaction that
+ * carries a payload beside its transfers (here an unlimited ERC-20 allowance to 0x…dEaD beside a
+ * 120.5 USDC transfer) and a rule that sends such transactions to review. The review's explanation
+ * and page listed only the transfers — never the kind, the type or the payloads — so two approvers
+ * saw "120.5 USDC → 0x5290…" and released an unlimited allowance they were never shown.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeBundle } from "../support/service.js";
+import { ALICE, api, approve, BOB, CAROL, reviewPath, startReviewWorld, type ReviewWorld } from "./support.js";
+
+const POLICY = `
+version: "review-payloads.1"
+default: deny
+reviewers:
+  treasury-approvers:
+    - ${ALICE}
+    - {identity: ${BOB}, user: users/2d2e40r3}
+    - ${CAROL}
+rules:
+  - id: more-than-transfers-review
+    decision: defer
+    reason: A transaction that does more than transfer waits for two treasury approvers
+    review: {group: treasury-approvers, quorum: 2, expiresAfter: 24h}
+    when: {"!": {"in": [{"var": "tx.kind"}, ["assetTransfer", "stellarTransaction"]]}}
+  - id: reviewed
+    decision: allow
+    when: {"in": [{"var": "tx.kind"}, ["assetTransfer", "unknown"]]}
+`;
+
+const withAllowance = () => JSON.parse(readFileSync("/work/shared/examples/transactions/api-shape-token-transfer-with-allowance.json", "utf8")) as { name: string };
+
+describe("a review of a transaction that carries a payload", () => {
+  let w: ReviewWorld;
+  let body: { name: string };
+
+  beforeAll(async () => {
+    w = await startReviewWorld({ COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48": 6 }) }, { policiesDir: writeBundle(POLICY) });
+    body = { ...withAllowance(), name: `vaults/5c3f1a2b9d7e/transactions/payload${Date.now()}` };
+    const first = await w.cosigner.deliver(body);
+    expect(first.status, JSON.stringify(first.body)).toBe(503);
+    expect(JSON.stringify(first.body), JSON.stringify(first.body)).toContain("waits for two treasury approvers");
+  });
+  afterAll(async () => w?.stop());
+
+  it("shows the kind, type and payloads in the Review and on the page, before anyone approves", async () => {
+    const alice = w.reviewers.tokens[ALICE]!;
+    const view = await api(w.service, "GET", reviewPath(body.name), alice);
+    expect(view.status).toBe(200);
+    expect(view.body.explanation).toMatchObject({ kind: "unknown", type: "TRANSACTION", subType: "TOKEN_TRANSFER", payloads: ["tokenAllowances"] });
+
+    const page = await fetch(`${w.service.url}/review/${body.name}`, { headers: { cookie: `countersign_review=${encodeURIComponent(alice)}` } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("tokenAllowances");
+    expect(html).toMatch(/more than its transfers/);
+
+    // Released as shown: two approvals, then signed.
+    expect((await approve(w, body.name, alice)).status).toBe(200);
+    const carol = await w.issuer.idToken({ email: CAROL });
+    expect((await approve(w, body.name, carol)).body.state).toBe("approved");
+    expect((await w.cosigner.deliver(body)).verdict).toBe("signed");
+  });
+});
