@@ -12,7 +12,7 @@ import type { Db } from "../db/connect.js";
 import { AppError, err, ok, type Result } from "../errors.js";
 import { effectOf, type EventEffect, type EventEffectHandlers } from "./effects.js";
 import { parseEvent, type PlatformEvent } from "./event.js";
-import { effectCompleted, recordEffectCompleted, storeEvent, transactionConfirmed } from "./store.js";
+import { effectCompleted, recordEffectCompleted, storedEventBody, storeEvent, transactionConfirmed } from "./store.js";
 
 export interface ProcessedEvent {
   event: PlatformEvent;
@@ -30,16 +30,38 @@ export interface ProcessDeps extends EventEffectHandlers {
 export async function processVerifiedEvent(deps: ProcessDeps, body: Buffer, signature: string): Promise<Result<ProcessedEvent>> {
   const parsed = parseEvent(body);
   if (!parsed.ok) return parsed;
-  const { event, payload } = parsed.value;
+  const { payload } = parsed.value;
+  let event = parsed.value.event;
 
   const stored = await store(deps, event, { body, signature, payload });
   if (!stored.ok) return stored;
+  if (!stored.value) {
+    // A duplicate acts as the stored event, not as this body: the id is the event, and the row is
+    // what the audit shows. A different body under a stored id (re-serialised, or reused) must not
+    // run an effect the stored row does not call for, nor skip one it does.
+    const first = await storedEvent(deps, event.id);
+    if (!first.ok) return first;
+    event = first.value;
+  }
 
   const effect = effectOf(event);
   if (effect === null) return ok({ event, duplicate: !stored.value, effect: null });
   const applied = await applyOnce(deps, event, effect);
   if (!applied.ok) return applied;
   return ok({ event, duplicate: !stored.value, effect: { name: effect.name, outcome: applied.value } });
+}
+
+async function storedEvent(deps: ProcessDeps, id: string): Promise<Result<PlatformEvent>> {
+  let body: Buffer | undefined;
+  try {
+    body = await storedEventBody(deps.db, id);
+  } catch (cause) {
+    return err(new AppError("UNAVAILABLE", "The event could not be read; deliver it again", { cause }));
+  }
+  if (body === undefined) return err(new AppError("UNAVAILABLE", "The event could not be read; deliver it again"));
+  const parsed = parseEvent(Buffer.from(body));
+  // The stored body passed this parser when it was stored; failing now is an internal error.
+  return parsed.ok ? ok(parsed.value.event) : err(new AppError("INTERNAL", "The stored event cannot be read", { cause: parsed.error }));
 }
 
 async function store(

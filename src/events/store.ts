@@ -41,6 +41,12 @@ export async function storeEvent(
   return { stored: inserted !== undefined };
 }
 
+/** The exact body first stored under the event id (a Buffer from pg, a Uint8Array from PGlite). */
+export async function storedEventBody(db: Db, eventId: string): Promise<Buffer | undefined> {
+  const row = await db.selectFrom("events").select("body").where("id", "=", eventId).executeTakeFirst();
+  return row === undefined ? undefined : Buffer.from(row.body);
+}
+
 /** Whether the event's effect has completed (on an earlier delivery). */
 export async function effectCompleted(db: Db, eventId: string): Promise<boolean> {
   const row = await db.selectFrom("event_effects").select("event_id").where("event_id", "=", eventId).executeTakeFirst();
