@@ -64,7 +64,7 @@ export function reviewPage(identity: string, csrf: string, r: ReviewView, notice
         .join("<br>");
       const where = t.destinationName ? `${esc(t.destinationName)}<br><code>${esc(t.destination)}</code>` : `<code>${esc(t.destination)}</code>`;
       const tags = [t.destinationInAddressBook ? "address book" : null, t.destinationInternal ? "own wallet" : null].filter(Boolean).join(", ");
-      return `<tr><td class="amount">${esc(t.amount ?? `${t.rawAmount} (raw)`)}</td><td>${esc(shortAsset(t.asset))}</td><td><code>${esc(t.source)}</code></td>
+      return `<tr><td class="amount">${esc(t.amount ?? `${t.rawAmount} (raw)`)}</td><td><code>${esc(t.asset)}</code></td><td><code>${esc(t.source)}</code></td>
         <td>${where}${tags ? `<div class="tag">${esc(tags)}</div>` : ""}</td><td>${windows}</td></tr>`;
     })
     .join("");

@@ -62,4 +62,14 @@ describe("a review of a transaction that carries a payload", () => {
     expect((await approve(w, body.name, carol)).body.state).toBe("approved");
     expect((await w.cosigner.deliver(body)).verdict).toBe("signed");
   });
+
+  // The page cut an ERC-20's asset id to 28 + 6 characters: 9 hex digits of the contract, which a
+  // token deployed at a ground address matches, so a reviewer could not tell which token moves.
+  it("shows every transfer's full asset id on the review page", async () => {
+    const other = { ...withAllowance(), name: `vaults/5c3f1a2b9d7e/transactions/payloadasset${Date.now()}` };
+    expect((await w.cosigner.deliver(other)).status).toBe(503);
+    const page = await fetch(`${w.service.url}/review/${other.name}`, { headers: { cookie: `countersign_review=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}` } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48");
+  });
 });
