@@ -1,24 +1,12 @@
 /** Every SQL example in README.md runs against the real schema (a migrated Postgres database). */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sealPending } from "../src/audit/sealer.js";
 import { verifyChain } from "../src/audit/verify.js";
-import type { Db } from "../src/db/connect.js";
 import { decisionRow } from "./support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "./support/postgres.js";
-
-const README = readFileSync(path.resolve(import.meta.dirname, "../README.md"), "utf8");
-
-function sqlStatements(markdown: string): string[] {
-  const blocks = [...markdown.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks
-    .flatMap((block) => block.split(/;\s*(?:\n|$)/))
-    .map((statement) => statement.replace(/^\s*--.*$/gm, "").trim())
-    .filter((statement) => statement.length > 0);
-}
+import { README, readmeFirstBreak, sqlStatements } from "./support/readme.js";
 
 describe("README SQL examples", () => {
   let tdb: TestDatabase;
@@ -44,21 +32,6 @@ describe("README SQL examples", () => {
     });
   });
 });
-
-/** The README's chain recomputation, run as one session: its statements in order, the last one's first row. */
-async function readmeFirstBreak(db: Db): Promise<{ break: string; row_key: string | null; source: string } | undefined> {
-  const block = [...README.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes("with sealed_rows as"));
-  if (!block) throw new Error("README lost its chain recomputation query");
-  return db.connection().execute(async (c) => {
-    try {
-      let rows: unknown[] = [];
-      for (const statement of sqlStatements(`\`\`\`sql\n${block}\`\`\``)) rows = (await sql.raw(statement).execute(c)).rows;
-      return rows[0] as { break: string; row_key: string | null; source: string } | undefined;
-    } finally {
-      await sql`reset all`.execute(c);
-    }
-  });
-}
 
 const name = () => `vaults/v1/transactions/${randomUUID()}`;
 

@@ -4,8 +4,6 @@
  * version, and a version that goes back is a break.
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPending } from "../../src/audit/sealer.js";
@@ -14,20 +12,7 @@ import type { Db } from "../../src/db/connect.js";
 import { createMigrator } from "../../src/db/migrate.js";
 import { decisionRow } from "../support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-
-async function readmeFirstBreak(db: Db): Promise<{ break: string; row_key: string } | undefined> {
-  const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
-  const block = [...readme.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes("with sealed_rows as"))!;
-  return db.connection().execute(async (c) => {
-    try {
-      let rows: unknown[] = [];
-      for (const statement of block.split(/;\s*\n/).map((st) => st.trim()).filter(Boolean)) rows = (await sql.raw(statement).execute(c)).rows;
-      return rows[0] as { break: string; row_key: string } | undefined;
-    } finally {
-      await sql`reset all`.execute(c);
-    }
-  });
-}
+import { readmeFirstBreak } from "../support/readme.js";
 
 describe("entry hash versions 1 and 2 in one chain", () => {
   let tdb: TestDatabase;
