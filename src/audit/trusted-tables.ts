@@ -24,6 +24,8 @@ export interface ChainedTable extends AuditSource {
   table: RawBuilder<unknown>;
   /** The row digest of a row `t` of the table. */
   digest: RawBuilder<Uint8Array>;
+  /** The json and jsonb columns of a row `t` that hold JSON `null`, as a jsonb array of their names (`[]`: none). */
+  jsonNulls: RawBuilder<string[]>;
 }
 
 export interface TrustedNames {
@@ -65,7 +67,7 @@ export async function trustedNames(db: Db, schema: string, sources: AuditSource[
   for (const s of sources) {
     const rel = await readable(s.source);
     const columns = await columnsOf(db, rel, s.source);
-    tables.push({ ...s, table: rel.name, digest: digestOf(columns) });
+    tables.push({ ...s, table: rel.name, digest: digestOf(columns), jsonNulls: jsonNullsOf(columns) });
   }
   const chain = await readable("audit_chain");
   const seals = await readable("audit_seals");
@@ -173,6 +175,7 @@ function jsonbKeyOrder(a: Column, b: Column): number {
 
 const concat = sql.raw("operator(pg_catalog.||)");
 const differs = sql.raw("operator(pg_catalog.<>)");
+const equals = sql.raw("operator(pg_catalog.=)");
 
 function present(c: Column): RawBuilder<string> {
   const value = sql.id("t", c.name);
@@ -185,4 +188,23 @@ function present(c: Column): RawBuilder<string> {
 function digestOf(columns: Column[]): RawBuilder<Uint8Array> {
   const elements = sql.join(columns.map(present));
   return sql`pg_catalog.sha256(pg_catalog.convert_to('{' ${concat} pg_catalog.array_to_string(array[${elements}]::pg_catalog.text[], ', ') ${concat} '}', 'UTF8'))`;
+}
+
+/**
+ * The canonical row leaves out SQL NULL and JSON `null` alike, so the sealed digest cannot tell
+ * them apart and the schema's owner could turn one into the other under a sealed row. The service
+ * writes SQL NULL for an absent value, so verify reports every JSON `null` (`json_null`). Every
+ * json and jsonb column is looked at, NOT NULL or not: the catalog's NOT NULL is the owner's to
+ * set, after turning every SQL NULL of a column into JSON `null`, or to drop. `json_typeof` reads
+ * a json value as parsed (`' null '` is JSON `null`).
+ */
+function jsonNullsOf(columns: Column[]): RawBuilder<string[]> {
+  const named = columns.flatMap((c) => {
+    const value = sql.id("t", c.name);
+    if (c.kind === "jsonb") return [sql`case when pg_catalog.jsonb_typeof(${value}) ${equals} 'null' then ${sql.lit(c.name)} end`];
+    if (c.kind === "json") return [sql`case when pg_catalog.json_typeof(${value}) ${equals} 'null' then ${sql.lit(c.name)} end`];
+    return [];
+  });
+  if (named.length === 0) return sql`'[]'::pg_catalog.jsonb`;
+  return sql`pg_catalog.to_jsonb(pg_catalog.array_remove(array[${sql.join(named)}]::pg_catalog.text[], null))`;
 }

@@ -17,6 +17,10 @@
  *              the last seal, or a second row with a sealed row's key
  * - unsealed:  a row the chain does not hold although it was written longer ago than the grace:
  *              sealing has stopped (a session holding the sealer's lock, a failing sealer)
+ * - json_null: a sealed row holds JSON `null` in a json or jsonb column. The canonical row leaves
+ *              it out as it leaves out SQL NULL, so the sealed digest cannot say which the row
+ *              held; the service writes SQL NULL, so a JSON `null` is one the owner may have
+ *              swapped in under the seal (one break per row and column)
  */
 import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
@@ -27,7 +31,7 @@ import { pinSession, relation, trustedNames, type ChainedTable, type TrustedName
 
 export { VerifyRefused, type RefusalCode } from "./trusted-tables.js";
 
-export type BreakKind = "changed" | "missing" | "inserted" | "reordered" | "unsealed";
+export type BreakKind = "changed" | "missing" | "inserted" | "reordered" | "unsealed" | "json_null";
 
 export interface Break {
   kind: BreakKind;
@@ -35,6 +39,8 @@ export interface Break {
   position: number | null;
   source: string;
   rowKey: string;
+  /** The column concerned (json_null). */
+  column?: string;
   detail: string;
 }
 
@@ -92,6 +98,8 @@ interface Entry {
   /** The row was found by its key alone: none carries the entry's row_time. */
   foundByKeyAlone: boolean;
   digestNow: string | null;
+  /** The row's json and jsonb columns that hold JSON null. */
+  jsonNulls: string[];
 }
 
 /**
@@ -187,6 +195,7 @@ function checkEntry(e: Entry, prevHash: string, prevVersion: number, checkpoint:
   // A second row with the key is reported by duplicateKeys, whatever its time.
   if (e.matches > 0) {
     if (e.digestNow !== e.rowDigest) found.add({ kind: "changed", ...at, detail: changedDetail(e.foundByKeyAlone) });
+    for (const column of e.jsonNulls) found.add(jsonNullBreak(at, column));
   } else if (!archived(e, checkpoint)) {
     found.add({ kind: "missing", ...at, detail: missingDetail(e, checkpoint) });
   }
@@ -210,6 +219,16 @@ function changedDetail(foundByKeyAlone: boolean): string {
  */
 function archived(e: Entry, checkpoint: Checkpoint | undefined): boolean {
   return e.datedBeforeCut && checkpoint !== undefined && e.position <= checkpoint.position;
+}
+
+/** JSON null where the service writes SQL NULL: the sealed digest is the same for both (README "Integrity: the hash chain"). */
+function jsonNullBreak(at: { position: number; source: string; rowKey: string }, column: string): Break {
+  return {
+    kind: "json_null",
+    ...at,
+    column,
+    detail: `${column} holds JSON null, which the sealed digest cannot tell from SQL NULL (the service writes SQL NULL): the row's ${column} may have been swapped under its seal`,
+  };
 }
 
 function missingDetail(e: Entry, checkpoint: Checkpoint | undefined): string {
@@ -266,6 +285,7 @@ async function chainEntriesIn(db: Db, chain: RawBuilder<unknown>, low: number, h
       matches: 0,
       foundByKeyAlone: false,
       digestNow: null,
+      jsonNulls: [],
     };
   });
 }
@@ -290,6 +310,7 @@ async function entriesIn(db: Db, names: TrustedNames, low: number, high: number,
         matches: Number(r.matches ?? 0) + Number(r.matches_elsewhere ?? 0),
         foundByKeyAlone: Number(r.matches ?? 0) === 0 && Number(r.matches_elsewhere ?? 0) > 0,
         digestNow: r.digest_now ? hex(r.digest_now) : r.digest_elsewhere ? hex(r.digest_elsewhere) : null,
+        jsonNulls: r.json_nulls ?? r.json_nulls_elsewhere ?? [],
       });
     }
   }
@@ -310,6 +331,8 @@ interface EntryRow {
   digest_now: Uint8Array | null;
   matches_elsewhere: number | null;
   digest_elsewhere: Uint8Array | null;
+  json_nulls: string[] | null;
+  json_nulls_elsewhere: string[] | null;
 }
 
 /**
@@ -325,14 +348,14 @@ function entryQuery(chain: RawBuilder<unknown>, s: ChainedTable, low: number, hi
     select c.position, c.row_key, c.row_digest, c.prev_hash, c.hash, c.hash_version,
       pg_catalog.to_jsonb(c.row_time) #>> '{}' as row_time_text,
       c.row_time < ${from}::timestamptz as dated_before_cut,
-      r.matches, r.digest_now, e.matches as matches_elsewhere, e.digest_now as digest_elsewhere
+      r.matches, r.digest_now, r.json_nulls, e.matches as matches_elsewhere, e.digest_now as digest_elsewhere, e.json_nulls as json_nulls_elsewhere
     from ${chain} c
     left join lateral (
-      select count(*)::int as matches, (array_agg(${s.digest}))[1] as digest_now
+      select count(*)::int as matches, (array_agg(${s.digest}))[1] as digest_now, (array_agg(${s.jsonNulls}))[1] as json_nulls
       from ${s.table} t where ${key} = ${keyValue} and ${time} = c.row_time
     ) r on true
     left join lateral (
-      select count(*)::int as matches, (array_agg(${s.digest}))[1] as digest_now
+      select count(*)::int as matches, (array_agg(${s.digest}))[1] as digest_now, (array_agg(${s.jsonNulls}))[1] as json_nulls
       from ${s.table} t where r.matches = 0 and ${key} = ${keyValue}
     ) e on true
     where c.source = ${s.source} and c.position between ${low} and ${high}
@@ -386,27 +409,29 @@ async function sealsAgainstChain(db: Db, names: TrustedNames, walked: { last: nu
 
 /**
  * Rows whose entries lie before the walk's start (verify --from with an anchor): still checked
- * against their sealed digests, since what set the start (sealed_at, a version 1 row_time) is not hashed. A key
- * with a twin passes when one of its rows matches; duplicateKeys reports the twin.
+ * against their sealed digests, since what set the start (sealed_at, a version 1 row_time) is not
+ * hashed, and for JSON null. A key with a twin passes the digest check when one of its rows
+ * matches; duplicateKeys reports the twin.
  */
 async function rowsBeforeWalk(db: Db, chain: RawBuilder<unknown>, s: ChainedTable, start: number): Promise<Break[]> {
   if (start <= 1) return [];
   const key = sql.id("t", s.keyColumn);
   const time = sql.id("t", s.timeColumn);
-  const { rows } = await sql<{ position: string | number; row_key: string; key_alone: boolean }>`
-    select c.position, c.row_key, not bool_or(${time} = c.row_time) as key_alone
-    from ${s.table} t join ${chain} c on c.source = ${s.source} and c.row_key = ${key}::text
-    where c.position < ${start}
-    group by c.position, c.row_key
-    having not bool_or(${s.digest} = c.row_digest)
-    order by c.position`.execute(db);
-  return rows.map((r) => ({
-    kind: "changed",
-    position: Number(r.position),
-    source: s.source,
-    rowKey: r.row_key,
-    detail: changedDetail(r.key_alone),
-  }));
+  const { rows } = await sql<{ position: string | number; row_key: string; key_alone: boolean; changed: boolean; json_nulls: string[] | null }>`
+    select * from (
+      select c.position, c.row_key, not bool_or(${time} = c.row_time) as key_alone, not bool_or(${s.digest} = c.row_digest) as changed,
+        (array_agg(${s.jsonNulls}))[1] as json_nulls
+      from ${s.table} t join ${chain} c on c.source = ${s.source} and c.row_key = ${key}::text
+      where c.position < ${start}
+      group by c.position, c.row_key
+    ) checked
+    where changed or json_nulls <> '[]'
+    order by position`.execute(db);
+  return rows.flatMap((r) => {
+    const at = { position: Number(r.position), source: s.source, rowKey: r.row_key };
+    const changed: Break[] = r.changed ? [{ kind: "changed", ...at, detail: changedDetail(r.key_alone) }] : [];
+    return [...changed, ...(r.json_nulls ?? []).map((column) => jsonNullBreak(at, column))];
+  });
 }
 
 /**

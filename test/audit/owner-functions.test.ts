@@ -69,14 +69,26 @@ describe.each(backends)("audit verify and the owner's functions, on $name", (bac
     }
   });
 
+  // The top-level JSON nulls (a json one padded with blanks) match their sealed digests, and are json_null breaks of their own.
   it("recomputes the sealed digest of a chained table with columns of any type and name", async () => {
     await sql`create table probe_rows (id uuid primary key, at timestamptz not null, "Zed" json, bb jsonb, "we""ird.key" numeric,
       span interval, raw bytea, ints int[], f float8, "ключ" text)`.execute(db);
     await sql`select audit_chain_register('probe_rows', 'id', 'at')`.execute(db);
+    const [first, second] = [randomUUID(), randomUUID()];
     await sql`insert into probe_rows (id, at, "Zed", bb, "we""ird.key", span, raw, ints, f, "ключ") values
-      (${randomUUID()}, now(), ' { "k" : null } ', 'null', -12.3400, '1 day 02:03:04.5', decode('00ff', 'hex'), '{1,NULL,3}', 0.1, 'tab\t "q" é'),
-      (${randomUUID()}, now(), 'null', '{"b": 1, "a": [null, 2.50]}', null, '-3 mons', null, '{}', ${1 / 3}, null)`.execute(db);
+      (${first}, now(), ' { "k" : null } ', 'null', -12.3400, '1 day 02:03:04.5', decode('00ff', 'hex'), '{1,NULL,3}', 0.1, 'tab\t "q" é'),
+      (${second}, now(), ' null ', '{"b": 1, "a": [null, 2.50]}', null, '-3 mons', null, '{}', ${1 / 3}, null)`.execute(db);
     expect(await sealPending(db)).toBe(2);
+    const report = await verifyChain(db);
+    expect(report).toMatchObject({ breakCount: 2, lastPosition: 5 });
+    expect(report.breaks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: "json_null", source: "probe_rows", rowKey: first, column: "bb" }),
+        expect.objectContaining({ kind: "json_null", source: "probe_rows", rowKey: second, column: "Zed" }),
+      ]),
+    );
+    // SQL NULL in their place hashes the same: the trail is intact again (and the suite's later cases see no break of these rows).
+    await asOwner(db, [sql`update probe_rows set bb = null where id = ${first}`, sql`update probe_rows set "Zed" = null where id = ${second}`]);
     expect(await verifyChain(db)).toMatchObject({ ok: true, breakCount: 0, lastPosition: 5 });
   });
 
