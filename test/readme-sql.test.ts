@@ -104,6 +104,12 @@ describe("the README's chain recomputation", () => {
     expect(await readmeFirstBreak(db)).toMatchObject({ row_key: row.id, break: "changed (chain entry)" });
   });
 
+  it("says which json column of a chained table it does not check for JSON null", async () => {
+    const db = tdb.handle.db;
+    await sql`alter table review_actions add column evidence jsonb`.execute(db);
+    expect(await readmeFirstBreak(db)).toMatchObject({ source: "review_actions", row_key: "evidence", break: expect.stringContaining("not checked for JSON null") });
+  });
+
   it("says which chained table it does not check", async () => {
     const db = tdb.handle.db;
     await sql`create table extra_audit (id text primary key, at timestamptz not null)`.execute(db);
