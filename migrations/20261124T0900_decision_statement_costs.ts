@@ -34,6 +34,13 @@ import { sql, type Kysely } from "kysely";
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
+  await createDecisionRead(db);
+  await createDecisionWrite(db);
+}
+
+/** This version of the read; a later migration that replaces it restores it with this on the way down. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function createDecisionRead(db: Kysely<any>): Promise<void> {
   await sql`
     create function countersign_decision_read(
       args jsonb, budget_ms double precision,
@@ -102,7 +109,10 @@ export async function up(db: Kysely<any>): Promise<void> {
           ) p;
       end if;
     end $$`.execute(db);
+}
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function createDecisionWrite(db: Kysely<any>): Promise<void> {
   await sql`
     create function countersign_decision_write(args jsonb, budget_ms double precision) returns void language plpgsql as $$
     declare

@@ -115,6 +115,8 @@ export interface FinalDecision {
   matchedRules: RuleMatch[];
   reasons: string[];
   contentDigest: string;
+  /** Some of its charges were voided since (the decision read says; absent where not read). */
+  voided?: boolean;
 }
 
 /** The first allow or deny recorded for the name: the one every later delivery repeats. */
@@ -133,7 +135,7 @@ export async function findFinalDecision(trx: Db, transactionName: string): Promi
 }
 
 /** A `decisions` row's columns (as selected above) as the final decision a repeat answers with. */
-export function toFinalDecision(row: { id: string; decision: string; policy_version: string; policy_digest: string; matched_rules: unknown; reasons: unknown; content_digest: string }): FinalDecision {
+export function toFinalDecision(row: { id: string; decision: string; policy_version: string; policy_digest: string; matched_rules: unknown; reasons: unknown; content_digest: string; voided?: boolean }): FinalDecision {
   return {
     id: row.id,
     decision: row.decision as "allow" | "deny",
@@ -142,6 +144,7 @@ export function toFinalDecision(row: { id: string; decision: string; policy_vers
     matchedRules: row.matched_rules as RuleMatch[],
     reasons: row.reasons as string[],
     contentDigest: row.content_digest,
+    ...(row.voided === undefined ? {} : { voided: row.voided }),
   };
 }
 

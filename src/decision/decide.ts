@@ -40,6 +40,8 @@ import { unknownSourceHold, type UnknownSource } from "./unknown-source.js";
 import { verifyClaims, type ClaimCheck } from "./verify-claims.js";
 
 export const CONFLICTING_SNAPSHOT = "conflicting snapshot";
+export const ALLOWED_THEN_VOIDED =
+  "this transaction was allowed, then its velocity charges were voided (the platform reported it failed, or an operator voided them): it is not signed again";
 
 export interface Decided {
   kind: "decided";
@@ -231,11 +233,16 @@ function evaluated(r: Recording, outcome: Pick<Outcome, "decision" | "reasons" |
   return { decision, reasons, matched, facts, replayed: false, replayOf: null, policyVersion: r.bundle.version, policyDigest: r.bundle.digest };
 }
 
-/** A later delivery of a decided name: the same answer, or a denial when its content changed. */
+/**
+ * A later delivery of a decided name: the same answer, or a denial when its content changed, or
+ * when it was allowed and its charges were voided since. Voiding frees the room on the premise
+ * that the transaction moved no money; signing it again would move money no window counts.
+ */
 function repeat(r: Recording, final: FinalDecision): Step {
-  if (final.contentDigest !== r.digest) {
-    const conflict = evaluated(r, { decision: "deny", reasons: [CONFLICTING_SNAPSHOT], matched: [], facts: [] });
-    return { verdict: { ...conflict, replayOf: final.id } };
+  const refusal = final.contentDigest !== r.digest ? CONFLICTING_SNAPSHOT : final.decision === "allow" && final.voided ? ALLOWED_THEN_VOIDED : null;
+  if (refusal !== null) {
+    const denial = evaluated(r, { decision: "deny", reasons: [refusal], matched: [], facts: [] });
+    return { verdict: { ...denial, replayOf: final.id } };
   }
   return {
     verdict: {
