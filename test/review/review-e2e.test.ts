@@ -367,4 +367,21 @@ describe("the review page behind a TLS-terminating proxy", () => {
       await w.stop();
     }
   });
+
+  // Found by a review: sign-out took a form from any site, and its answer cleared the cookie.
+  it("signs out only on a form from its own origin", async () => {
+    const w = await startReviewWorld();
+    try {
+      const logout = (origin: string) =>
+        fetch(`${w.service.url}/review/logout`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin }, body: "csrf=x" });
+      const foreign = await logout("https://attacker.example");
+      expect(foreign.status).toBe(403);
+      expect(foreign.headers.get("set-cookie")).toBeNull();
+      const own = await logout(w.service.url);
+      expect(own.status).toBe(303);
+      expect(own.headers.get("set-cookie")).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);
+    } finally {
+      await w.stop();
+    }
+  });
 });

@@ -101,6 +101,8 @@ export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
   });
 
   router.post("/review/logout", form, (req, res) => {
+    // Another site's form would sign the reviewer out (the answer clears the cookie) in the middle of a review.
+    if (!sameOrigin(req)) return html(res, 403, messagePage(null, undefined, "Refused", "This form was posted from another site."));
     setCookie(req, res, null);
     res.redirect(303, "/review");
   });
