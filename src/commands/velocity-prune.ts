@@ -2,11 +2,14 @@
  * `countersign velocity prune`: what the service's background pruner does, once, now: deletes the
  * velocity buckets no window of the bundles in force (COUNTERSIGN_POLICIES, and
  * COUNTERSIGN_SHADOW_POLICIES when set) can read, and the charges past COUNTERSIGN_LEDGER_RETENTION.
+ * The database keeps what a window claimed by a serving process reads, whatever this process's
+ * bundle and retention (src/velocity/claims.ts); the command says so when it did.
  */
 import type { Config } from "../config.js";
 import type { Db } from "../db/connect.js";
 import { loadBundle } from "../policy/load.js";
-import { pruneHorizon, pruneLedger } from "../velocity/prune.js";
+import { spelled } from "../velocity/claims.js";
+import { pruneHorizon, pruneLedger, type KeptForWindow } from "../velocity/prune.js";
 
 export async function velocityPrune(
   config: Readonly<Config>,
@@ -30,6 +33,14 @@ export async function velocityPrune(
     out("another process is pruning the ledger; nothing done");
     return 0;
   }
-  out(`pruned ${result.pruned} rows: buckets finer than a day before ${horizon.fineBefore.toISOString()}, charges and day buckets before ${horizon.chargesBefore.toISOString()}`);
+  out(`pruned ${result.pruned} rows: buckets finer than a day before ${horizon.fineBefore.toISOString()}, charges and day buckets before ${(result.kept?.chargesKeptSince ?? horizon.chargesBefore).toISOString()}`);
+  if (result.kept && result.kept.chargesKeptSince < horizon.chargesBefore) out(keptMessage(result.kept, horizon.chargesBefore));
   return 0;
+}
+
+function keptMessage(kept: KeptForWindow, asked: Date): string {
+  return (
+    `kept the charges and day buckets from ${asked.toISOString()} to ${kept.chargesKeptSince.toISOString()}: ` +
+    `a window in force reads them (a serving process claims a ${spelled(kept.windowSeconds)} window; kept for it plus a day)`
+  );
 }

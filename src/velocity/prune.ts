@@ -10,6 +10,11 @@
  * when that is longer:
  * `policy replay` sums the charges of past decisions' windows, and the audit views and queries
  * list them. Every replica runs a pruner; the database's advisory lock lets one prune at a time.
+ *
+ * Those horizons are this process's; `velocity_prune` itself never deletes what the longest window
+ * claimed by a live `serve` process reads (claims.ts), plus MARGIN, whatever horizon it is given:
+ * another process's longer window is kept even when this one's retention is shorter. It says
+ * when it kept more than asked (`PruneResult.kept`).
  */
 import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
@@ -34,12 +39,34 @@ export function pruneHorizon(now: Date, longestWindowSeconds: number, retentionS
   return { fineBefore: new Date(now.getTime() - fineKeep * 1000), chargesBefore: new Date(now.getTime() - chargesKeep * 1000) };
 }
 
+/** What the database kept past the horizon asked, because a window in force reads it. */
+export interface KeptForWindow {
+  /** The longest window claimed by a live `serve` process, in seconds. */
+  windowSeconds: number;
+  /** Charges and day buckets charged since this were kept (the window plus MARGIN). */
+  chargesKeptSince: Date;
+}
+
 export interface PruneResult {
   /** Rows deleted (buckets and charges together). */
   pruned: number;
   batches: number;
   /** False when another session held the pruner's lock. */
   elected: boolean;
+  /** Set when the database clamped the horizon to a claimed window (the last batch's answer). */
+  kept?: KeptForWindow;
+}
+
+interface BatchAnswer {
+  deleted: number;
+  charges_kept_before: Date | string | null;
+  claimed_window_seconds: number | null;
+  clamped: boolean | null;
+}
+
+function keptForWindow(answer: BatchAnswer): KeptForWindow | undefined {
+  if (answer.clamped !== true || answer.claimed_window_seconds === null || answer.charges_kept_before === null) return undefined;
+  return { windowSeconds: Number(answer.claimed_window_seconds), chargesKeptSince: new Date(answer.charges_kept_before) };
 }
 
 /**
@@ -51,20 +78,24 @@ export async function pruneLedger(db: Db, horizon: PruneHorizon, options: { batc
   const maxBatches = options.maxBatches ?? 1_000;
   let pruned = 0;
   let batches = 0;
+  let kept: KeptForWindow | undefined;
   while (batches < maxBatches) {
-    const deleted = await db.transaction().execute(async (trx) => {
+    const answer = await db.transaction().execute(async (trx) => {
       await sql`set local statement_timeout = '10s'`.execute(trx);
-      const { rows } = await sql<{ deleted: number }>`
-        select velocity_prune(${horizon.fineBefore.toISOString()}::timestamptz, ${horizon.chargesBefore.toISOString()}::timestamptz, ${batch}::int) as deleted`.execute(trx);
-      return Number(rows[0]?.deleted ?? 0);
+      const { rows } = await sql<BatchAnswer>`
+        select deleted, charges_kept_before, claimed_window_seconds, clamped
+        from velocity_prune(${horizon.fineBefore.toISOString()}::timestamptz, ${horizon.chargesBefore.toISOString()}::timestamptz, ${batch}::int)`.execute(trx);
+      return rows[0];
     });
+    const deleted = Number(answer?.deleted ?? 0);
     if (deleted < 0) return { pruned, batches, elected: false };
     batches += 1;
     pruned += deleted;
+    if (answer) kept = keptForWindow(answer);
     // A batch deletes up to `batch` buckets and `batch` charges: less than that and both are done.
     if (deleted < batch) break;
   }
-  return { pruned, batches, elected: true };
+  return { pruned, batches, elected: true, ...(kept ? { kept } : {}) };
 }
 
 export interface LedgerPrunerOptions {
@@ -93,6 +124,7 @@ export function startLedgerPruner(o: LedgerPrunerOptions): { stop(): Promise<voi
       (result) => {
         o.onPruned?.(result.pruned);
         if (result.pruned > 0) o.logger.info({ pruned: result.pruned, batches: result.batches, fineBefore: horizon.fineBefore, chargesBefore: horizon.chargesBefore }, "velocity ledger pruned");
+        if (result.kept) o.logger.info({ windowSeconds: result.kept.windowSeconds, chargesKeptSince: result.kept.chargesKeptSince }, "velocity ledger pruning kept charges a window in force reads");
       },
       (error: unknown) => o.logger.warn(describeError(error), "velocity ledger pruning failed; retrying at the next run"),
     ).finally(() => {

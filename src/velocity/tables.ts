@@ -37,8 +37,21 @@ export interface VelocityBucketsTable {
   count: ColumnType<string, string | number, string | number>;
 }
 
+/**
+ * A `serve` process's claim on the ledger: the longest window of one bundle it has in force.
+ * `velocity_prune` keeps what the longest live claim reads (migrations/20261126T0900_velocity_window_claims.ts);
+ * written only through `velocity_window_claim`.
+ */
+export interface VelocityWindowClaimsTable {
+  holder: string;
+  window_seconds: number;
+  claimed_at: ColumnType<Date, never, never>;
+  lapses_at: ColumnType<Date, never, never>;
+}
+
 export interface VelocityTables {
   velocity_groups: VelocityGroupsTable;
   velocity_charges: VelocityChargesTable;
   velocity_buckets: VelocityBucketsTable;
+  velocity_window_claims: VelocityWindowClaimsTable;
 }

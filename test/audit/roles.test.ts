@@ -77,10 +77,35 @@ describe("database roles on a Postgres server", () => {
   it("lets the writer prune the velocity ledger only through velocity_prune, never delete charges itself", async () => {
     await expect(sql`delete from velocity_charges`.execute(writer.db)).rejects.toThrow(/permission denied for table velocity_charges/);
     await expect(sql`truncate velocity_charges`.execute(writer.db)).rejects.toThrow(/permission denied for table velocity_charges/);
-    const { rows } = await sql<{ n: number }>`select velocity_prune(now() - interval '40 days', now() - interval '400 days', 10) as n`.execute(writer.db);
+    const { rows } = await sql<{ n: number }>`select deleted as n from velocity_prune(now() - interval '40 days', now() - interval '400 days', 10)`.execute(writer.db);
     expect(rows[0]?.n).toBe(0);
     await expect(sql`select velocity_prune(now(), now(), 10)`.execute(writer.db)).rejects.toThrow(/keeps at least the last day/);
     await expect(sql`select velocity_prune(now() - interval '40 days', now() - interval '400 days', 10)`.execute(auditor.db)).rejects.toThrow(/permission denied for function velocity_prune/);
+  });
+
+  it("lets the writer claim velocity windows only through velocity_window_claim, never shorten or erase a claim", async () => {
+    const holder = `replica-${suffix}`;
+    await sql`select velocity_window_claim(${holder}, ${900 * 86_400}, 3600)`.execute(writer.db);
+    for (const change of [
+      sql`delete from velocity_window_claims`,
+      sql`truncate velocity_window_claims`,
+      sql`update velocity_window_claims set lapses_at = now()`,
+      sql`insert into velocity_window_claims (holder, window_seconds, lapses_at) values ('x', 60, now())`,
+    ]) {
+      await expect(change.execute(writer.db)).rejects.toThrow(/permission denied for table velocity_window_claims/);
+    }
+    // Claiming again, with a shorter window or the shortest lapse, leaves the 900 d claim's lapse where it was.
+    const before = await sql<{ lapses_at: Date }>`select lapses_at from velocity_window_claims where holder = ${holder} and window_seconds = ${900 * 86_400}`.execute(writer.db);
+    await sql`select velocity_window_claim(${holder}, 60, 600)`.execute(writer.db);
+    await sql`select velocity_window_claim(${holder}, ${900 * 86_400}, 600)`.execute(writer.db);
+    const after = await sql<{ lapses_at: Date }>`select lapses_at from velocity_window_claims where holder = ${holder} and window_seconds = ${900 * 86_400}`.execute(writer.db);
+    expect(after.rows[0]!.lapses_at.getTime()).toBeGreaterThanOrEqual(before.rows[0]!.lapses_at.getTime());
+    await expect(sql`select velocity_window_claim(${holder}, 60, 1)`.execute(writer.db)).rejects.toThrow(/lapse must be 10 min to 90 d/);
+    // So a prune asked for 400 days keeps 901.
+    const { rows } = await sql<{ claimed: number; clamped: boolean }>`select claimed_window_seconds as claimed, clamped
+      from velocity_prune(now() - interval '40 days', now() - interval '400 days', 10)`.execute(writer.db);
+    expect(rows[0]).toEqual({ claimed: 900 * 86_400, clamped: true });
+    await expect(sql`select velocity_window_claim('a', 60, 3600)`.execute(auditor.db)).rejects.toThrow(/permission denied for function velocity_window_claim/);
   });
 
   it("lets the writer insert and read audit rows and create months ahead through the owner's function", async () => {
