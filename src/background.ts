@@ -22,6 +22,7 @@ import { voidCharges } from "./velocity/ledger.js";
 import { keepDecisionPartitions } from "./audit/partitions.js";
 import { startSealer } from "./audit/sealer.js";
 import { startLedgerPruner } from "./velocity/prune.js";
+import type { WindowClaims } from "./velocity/claims.js";
 
 export interface Background {
   addressBook: AddressBookSource;
@@ -42,6 +43,10 @@ export interface BackgroundOptions {
   metrics: ServiceMetrics;
   /** The longest velocity window of the bundles in force (active and shadow), for the ledger pruner. */
   longestWindowSeconds: () => number;
+  /** This process's window claims (already made for the bundles in force), refreshed here on a heartbeat. */
+  claims: WindowClaims;
+  /** The longest window of each bundle in force (active and shadow), as claimed. */
+  windowsInForce: () => number[];
 }
 
 const NOT_CONFIGURED: AddressBookSource = { viewFor: async (vault) => notConfiguredView(vault), staleReason: () => null };
@@ -68,6 +73,7 @@ export function startBackground(options: BackgroundOptions): Background {
   const running = sync;
   const sealer = config.auditSeal ? startSealer({ db, logger }) : undefined;
   const stopPartitions = keepDecisionPartitions(db, logger);
+  const heartbeat = options.claims.startHeartbeat(options.windowsInForce);
   const pruner = startLedgerPruner({
     db, logger, clock,
     longestWindowSeconds: options.longestWindowSeconds,
@@ -97,7 +103,7 @@ export function startBackground(options: BackgroundOptions): Background {
     : undefined;
   return {
     addressBook: api ? createAddressBookSource(db, api) : NOT_CONFIGURED,
-    readiness: running ? [addressBookReadiness(running)] : [],
+    readiness: [claimReadiness(options.claims), ...(running ? [addressBookReadiness(running)] : [])],
     policyExtras: async (detailed) => ({
       addressBook: running ? { ...(await syncStatusSection(running, detailed)), internal: INTERNAL_BY_COPY } : { configured: false, internal: INTERNAL_BY_NAME },
     }),
@@ -107,6 +113,7 @@ export function startBackground(options: BackgroundOptions): Background {
       stopPartitions();
       await sealer?.stop();
       await pruner.stop();
+      await heartbeat.stop();
       stopAgeGauge();
       await running?.stop().catch((error: unknown) => logger.warn(describeError(error), "address book sync did not stop cleanly"));
     },
@@ -134,6 +141,11 @@ function addressBookReadiness(sync: AddressBookSync): ReadinessCheck {
       return stale.length === 0 ? null : stale.map((s) => s.staleReason).join("; ");
     },
   };
+}
+
+/** Not ready once the windows in force may have lapsed from the claims table (heartbeats failing). */
+function claimReadiness(claims: WindowClaims): ReadinessCheck {
+  return { name: "velocityWindowClaims", check: async () => claims.staleReason() };
 }
 
 /** `GET /v1/policy` keeps showing the active policy while the sync status cannot be read. */

@@ -20,6 +20,7 @@ import { ReviewerAuth } from "./review/auth.js";
 import { ReviewDesk } from "./review/desk.js";
 import { ReviewNotifier } from "./review/notify.js";
 import { schemaReadiness } from "./db/schema-readiness.js";
+import { claimLapseSeconds, createWindowClaims, longestWindowSeconds, processHolder, type WindowClaims } from "./velocity/claims.js";
 
 export interface Service {
   url: string;
@@ -56,8 +57,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let background: Background | undefined;
   try {
     if (config.migrate) await migrateAsOwner(database.db, config.migrateDatabaseUrl);
-    const longestWindowSeconds = () => Math.max(0, ...[policy, shadow].flatMap((p) => p?.current().windows.map((w) => w.durationSeconds) ?? []));
-    background = startBackground({ config, db: database.db, logger, clock, metrics, longestWindowSeconds });
+    const windowsInForce = () => [policy, shadow].map((p) => (p ? longestWindowSeconds(p.current()) : 0));
+    const claims = await claimWindowsInForce(database.db, logger, config, windowsInForce(), [policy, shadow]);
+    const longest = () => Math.max(0, ...windowsInForce());
+    background = startBackground({ config, db: database.db, logger, clock, metrics, longestWindowSeconds: longest, claims, windowsInForce });
     const running = background;
     const notifier = config.review.webhookUrl ? new ReviewNotifier({ url: config.review.webhookUrl, logger }) : undefined;
     const decision: DecisionDeps = {
@@ -112,6 +115,30 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     if (!options.database) await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Claims the windows of the bundles in force before the service decides anything (a database that
+ * cannot record them stops `serve`: another process's pruner could cut them short), and makes every
+ * reload claim its candidate's before it takes effect. src/velocity/claims.ts.
+ */
+async function claimWindowsInForce(
+  db: DatabaseHandle["db"],
+  logger: Logger,
+  config: Readonly<Config>,
+  windows: number[],
+  policies: (ActivePolicy | undefined)[],
+): Promise<WindowClaims> {
+  const claims = createWindowClaims({ db, logger, holder: processHolder(), lapseSeconds: claimLapseSeconds(config.policyReloadSeconds) });
+  const claimed = await claims.claim(windows);
+  if (!claimed.ok) throw new Error(claimed.error.message);
+  for (const p of policies) {
+    p?.guardApply(async (candidate) => {
+      const result = await claims.claim([longestWindowSeconds(candidate)]);
+      return result.ok ? null : result.error.message;
+    });
+  }
+  return claims;
 }
 
 /** SIGHUP and the file poll: the live bundle, and the shadow candidate beside it. */

@@ -5,6 +5,8 @@
  * case under its tests/ passes; otherwise it is refused, the bundle in
  * force keeps serving, and `GET /v1/policy`, the log and the `countersign.policy.reloads` metric
  * say why (naming the failing cases) — a broken pull request never unloads a good policy.
+ * When an apply guard is set (the service claims the candidate's windows in the database,
+ * src/velocity/claims.ts), a candidate takes effect only once the guard passes.
  */
 import { describeError, type Logger } from "../log.js";
 import { readBundleFiles, type ReadOptions } from "./bundle-files.js";
@@ -20,7 +22,10 @@ export interface AdmitOptions extends ReadOptions {
   retentionSeconds?: number;
 }
 
-export type RefusalReason = "invalid" | "tests_failed" | "unreadable";
+export type RefusalReason = "invalid" | "tests_failed" | "unreadable" | "unclaimed";
+
+/** Runs before a reloaded candidate takes effect: null to apply it, or why not. */
+export type ApplyGuard = (candidate: PolicyBundle) => Promise<string | null>;
 
 export interface FailedCase {
   file: string;
@@ -74,6 +79,7 @@ export class ActivePolicy {
   private loadedAt: Date;
   private lastReloadAt: Date | null = null;
   private refusal: Refusal | null = null;
+  private applyGuard: ApplyGuard | null = null;
 
   private constructor(
     private bundle: PolicyBundle,
@@ -93,6 +99,14 @@ export class ActivePolicy {
 
   static of(bundle: PolicyBundle, logger: Logger): ActivePolicy {
     return new ActivePolicy(bundle, logger, () => undefined);
+  }
+
+  /**
+   * Set once the database is open (the bundle is loaded before it, at boot): from then on a
+   * reloaded candidate takes effect only when `guard` passes.
+   */
+  guardApply(guard: ApplyGuard): void {
+    this.applyGuard = guard;
   }
 
   current(): PolicyBundle {
@@ -118,6 +132,9 @@ export class ActivePolicy {
       const candidate = loaded.value;
       const tested = await testBundle(candidate, this.options);
       if (!tested.ok) return this.refuse(tested.refusal);
+      // Not remembered by digest: the same files are tried again at the next poll.
+      const unguarded = this.applyGuard ? await this.applyGuard(candidate) : null;
+      if (unguarded !== null) return this.refuse({ reason: "unclaimed", message: unguarded, failedCases: [], digest: null });
       this.refusal = null;
       this.bundle = candidate;
       this.loadedAt = new Date();
