@@ -43,10 +43,8 @@ export interface BackgroundOptions {
   metrics: ServiceMetrics;
   /** The longest velocity window of the bundles in force (active and shadow), for the ledger pruner. */
   longestWindowSeconds: () => number;
-  /** This process's window claims (already made for the bundles in force), refreshed here on a heartbeat. */
+  /** This process's window claims (made at boot for the bundles in force), refreshed here on a heartbeat. */
   claims: WindowClaims;
-  /** The longest window of each bundle in force (active and shadow), as claimed. */
-  windowsInForce: () => number[];
 }
 
 const NOT_CONFIGURED: AddressBookSource = { viewFor: async (vault) => notConfiguredView(vault), staleReason: () => null };
@@ -73,7 +71,7 @@ export function startBackground(options: BackgroundOptions): Background {
   const running = sync;
   const sealer = config.auditSeal ? startSealer({ db, logger }) : undefined;
   const stopPartitions = keepDecisionPartitions(db, logger);
-  const heartbeat = options.claims.startHeartbeat(options.windowsInForce);
+  const heartbeat = options.claims.startHeartbeat();
   const pruner = startLedgerPruner({
     db, logger, clock,
     longestWindowSeconds: options.longestWindowSeconds,
@@ -143,9 +141,9 @@ function addressBookReadiness(sync: AddressBookSync): ReadinessCheck {
   };
 }
 
-/** Not ready once the windows in force may have lapsed from the claims table (heartbeats failing). */
+/** Not ready while the windows in force are not claimed, or may lapse (heartbeats failing). */
 function claimReadiness(claims: WindowClaims): ReadinessCheck {
-  return { name: "velocityWindowClaims", check: async () => claims.staleReason() };
+  return { name: "velocityWindowClaims", check: () => claims.readiness().catch(() => "the velocity window claims cannot be checked") };
 }
 
 /** `GET /v1/policy` keeps showing the active policy while the sync status cannot be read. */

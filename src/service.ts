@@ -58,9 +58,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   try {
     if (config.migrate) await migrateAsOwner(database.db, config.migrateDatabaseUrl);
     const windowsInForce = () => [policy, shadow].map((p) => (p ? longestWindowSeconds(p.current()) : 0));
-    const claims = await claimWindowsInForce(database.db, logger, config, windowsInForce(), [policy, shadow]);
+    const claims = await claimWindowsInForce(database.db, logger, config, windowsInForce, [policy, shadow]);
     const longest = () => Math.max(0, ...windowsInForce());
-    background = startBackground({ config, db: database.db, logger, clock, metrics, longestWindowSeconds: longest, claims, windowsInForce });
+    background = startBackground({ config, db: database.db, logger, clock, metrics, longestWindowSeconds: longest, claims });
     const running = background;
     const notifier = config.review.webhookUrl ? new ReviewNotifier({ url: config.review.webhookUrl, logger }) : undefined;
     const decision: DecisionDeps = {
@@ -118,20 +118,21 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 }
 
 /**
- * Claims the windows of the bundles in force before the service decides anything (a database that
- * cannot record them stops `serve`: another process's pruner could cut them short), and makes every
- * reload claim its candidate's before it takes effect. src/velocity/claims.ts.
+ * Claims the windows of the bundles in force before the service listens, and makes every reload
+ * claim its candidate's before it takes effect (src/velocity/claims.ts). A claim that fails at boot
+ * (with COUNTERSIGN_MIGRATE=false the migration adding the claims may not have run yet) does not
+ * stop `serve`: `/readyz` stays not ready, and claims again, until a claim succeeds.
  */
 async function claimWindowsInForce(
   db: DatabaseHandle["db"],
   logger: Logger,
   config: Readonly<Config>,
-  windows: number[],
+  windowsInForce: () => number[],
   policies: (ActivePolicy | undefined)[],
 ): Promise<WindowClaims> {
-  const claims = createWindowClaims({ db, logger, holder: processHolder(), lapseSeconds: claimLapseSeconds(config.policyReloadSeconds) });
-  const claimed = await claims.claim(windows);
-  if (!claimed.ok) throw new Error(claimed.error.message);
+  const claims = createWindowClaims({ db, logger, holder: processHolder(), lapseSeconds: claimLapseSeconds(config.policyReloadSeconds), windowsInForce });
+  const claimed = await claims.claim();
+  if (!claimed.ok) logger.warn({ code: claimed.error.code, error: claimed.error.message }, "velocity windows not claimed at boot; not ready until they are");
   for (const p of policies) {
     p?.guardApply(async (candidate) => {
       const result = await claims.claim([longestWindowSeconds(candidate)]);

@@ -70,27 +70,43 @@ export async function claimWindows(db: Db, holder: string, windows: readonly num
 }
 
 export interface WindowClaims {
-  /** Claims the given windows now; remembers when it last succeeded. */
-  claim(windows: readonly number[]): Promise<Result<number[], ClaimError>>;
-  /** Refreshes `windowsInForce()` every CLAIM_HEARTBEAT_SECONDS; returns a stop function. */
-  startHeartbeat(windowsInForce: () => number[]): { stop(): Promise<void> };
-  /** Why the claims may have lapsed (no success for half the lapse), or null. For readiness. */
-  staleReason(): string | null;
+  /** Claims the given windows now (the windows in force when none are given); remembers when it last succeeded. */
+  claim(windows?: readonly number[]): Promise<Result<number[], ClaimError>>;
+  /** Refreshes the windows in force every CLAIM_HEARTBEAT_SECONDS; returns a stop function. */
+  startHeartbeat(): { stop(): Promise<void> };
+  /**
+   * For readiness: null while the last claim is younger than half the lapse; otherwise claims
+   * again now (a pod started before its migration, a database that was away) and says why not
+   * when that fails too. Costs a statement only when the claim is stale.
+   */
+  readiness(): Promise<string | null>;
 }
 
-export function createWindowClaims(o: { db: Db; logger: Logger; holder: string; lapseSeconds: number; heartbeatMs?: number }): WindowClaims {
+export interface WindowClaimsOptions {
+  db: Db;
+  logger: Logger;
+  holder: string;
+  lapseSeconds: number;
+  /** The longest window of each bundle in force (live and shadow). */
+  windowsInForce: () => number[];
+  heartbeatMs?: number;
+}
+
+export function createWindowClaims(o: WindowClaimsOptions): WindowClaims {
   let lastClaimedAt: Date | null = null;
-  const claim = async (windows: readonly number[]) => {
+  const claim = async (windows: readonly number[] = o.windowsInForce()) => {
     const result = await claimWindows(o.db, o.holder, windows, o.lapseSeconds);
     if (result.ok) lastClaimedAt = new Date();
     return result;
   };
+  // The real clock, as the database's now() that claims lapse by (the service's clock is injectable).
+  const fresh = () => lastClaimedAt !== null && Date.now() - lastClaimedAt.getTime() <= (o.lapseSeconds * 1000) / 2;
   return {
     claim,
-    startHeartbeat(windowsInForce) {
+    startHeartbeat() {
       let running: Promise<unknown> = Promise.resolve();
       const timer = setInterval(() => {
-        running = claim(windowsInForce()).then((result) => {
+        running = claim().then((result) => {
           if (!result.ok) o.logger.warn({ code: result.error.code, error: result.error.message }, "velocity window claim not refreshed; retrying at the next heartbeat");
         }, (error: unknown) => o.logger.warn(describeError(error), "velocity window claim not refreshed"));
       }, o.heartbeatMs ?? CLAIM_HEARTBEAT_SECONDS * 1000);
@@ -102,12 +118,12 @@ export function createWindowClaims(o: { db: Db; logger: Logger; holder: string; 
         },
       };
     },
-    staleReason() {
-      // The real clock, as the database's now() that claims lapse by (the service's clock is injectable).
-      const halfLapseMs = (o.lapseSeconds * 1000) / 2;
-      if (lastClaimedAt !== null && Date.now() - lastClaimedAt.getTime() <= halfLapseMs) return null;
+    async readiness() {
+      if (fresh()) return null;
       const since = lastClaimedAt === null ? "never claimed" : `last claimed ${lastClaimedAt.toISOString()}`;
-      return `the velocity windows in force are not claimed in the database (${since}); another process's pruner may delete what they read once the claim lapses`;
+      const again = await claim();
+      if (again.ok) return null;
+      return `the velocity windows in force are not claimed in the database (${since}); another process's pruner may delete what they read`;
     },
   };
 }

@@ -19,11 +19,18 @@ describe("readiness of the database's schema", () => {
     const before = await fetch(`${service.url}/readyz`);
     expect(before.status).toBe(503);
     expect(await before.json()).toMatchObject({
-      checks: { database: "ok", schema: expect.stringMatching(/^[0-9]+ migration\(s\) of this build not applied \(first: 20261121T1000_decisions\); run countersign migrate$/) },
+      checks: {
+        database: "ok",
+        schema: expect.stringMatching(/^[0-9]+ migration\(s\) of this build not applied \(first: 20261121T1000_decisions\); run countersign migrate$/),
+        velocityWindowClaims: expect.stringMatching(/^the velocity windows in force are not claimed in the database \(never claimed\)/),
+      },
     });
     expect((await runCli(["migrate"], { env: { DATABASE_URL: tdb.url } })).code).toBe(0);
     const after = await fetch(`${service.url}/readyz`);
     expect(after.status).toBe(200);
-    expect(await after.json()).toMatchObject({ checks: { database: "ok", schema: "ok" } });
+    // The probe claimed the bundle's windows once the migration added the claims.
+    expect(await after.json()).toMatchObject({ checks: { database: "ok", schema: "ok", velocityWindowClaims: "ok" } });
+    const claims = await tdb.handle.db.selectFrom("velocity_window_claims").select("window_seconds").execute();
+    expect(claims.length).toBeGreaterThan(0);
   });
 });
