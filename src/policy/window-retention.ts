@@ -4,7 +4,9 @@
  * that is longer (velocity/prune.ts). A replica whose bundle has a window longer than the retention
  * would read that window's oldest part after another replica, whose bundle lacks it, pruned it:
  * the window would read too little and let more leave than its limit. So such a bundle is refused
- * at boot and at reload, with the setting to raise named.
+ * at boot and at reload, with the setting to raise named. (Once served, a window is claimed in the
+ * database, src/velocity/claims.ts, and no process's pruner deletes what it reads; this check covers
+ * this process's own pruning, including what it pruned before the window was first claimed.)
  */
 import type { PolicyBundle } from "./types.js";
 

@@ -35,7 +35,7 @@ export interface ServiceMetrics {
   decision(measure: DecisionMeasure): void;
   /** An event delivery refused for its signature. */
   eventSignatureRejected(): void;
-  /** A policy reload that took effect, or was refused (invalid, tests_failed, unreadable). */
+  /** A policy reload that took effect, or was refused (invalid, tests_failed, unreadable, unclaimed). */
   policyReload(result: "applied" | "refused", reason?: string): void;
   /** Reports each vault's address-book age when metrics are collected; returns the unsubscribe. */
   observeAddressBookAge(read: () => Promise<VaultAge[]>): () => void;
@@ -63,7 +63,7 @@ export function createServiceMetrics(): ServiceMetrics {
     description: "Event deliveries refused because x-service-signature was missing or wrong",
   });
   const reloads = meter.createCounter("countersign.policy.reloads", {
-    description: "Policy bundle reloads by result; a refused one says why (invalid, tests_failed, unreadable)",
+    description: "Policy bundle reloads by result; a refused one says why (invalid, tests_failed, unreadable, unclaimed)",
   });
   const pruned = meter.createCounter("countersign.velocity.pruned_rows", {
     description: "Expired velocity buckets and charges deleted by the background pruner",
