@@ -1,6 +1,6 @@
 /**
  * Window claims: how a `serve` process tells every pruner what its windows read
- * (migrations/20261126T0900_velocity_window_claims.ts, README "The ledger's layout and pruning").
+ * (migrations/20261125T1100_velocity_window_claims.ts, README "The ledger's layout and pruning").
  *
  * Retention is a per-process setting, and pruning is done by whichever process runs it (another
  * replica, an operator's `countersign velocity prune` with another COUNTERSIGN_LEDGER_RETENTION).

@@ -1,6 +1,6 @@
 /**
  * The database refuses to prune what a window in force reads (velocity_window_claims,
- * migrations/20261126T0900_velocity_window_claims.ts; src/velocity/claims.ts).
+ * migrations/20261125T1100_velocity_window_claims.ts; src/velocity/claims.ts).
  *
  * Found by review: retention was a process setting. The service ran with
  * COUNTERSIGN_LEDGER_RETENTION=1000d and a 900 d window; an operator's `countersign velocity prune`
