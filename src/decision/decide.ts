@@ -84,13 +84,14 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       const situation = situationOf(tx, now, addressBook);
       const shadow = shadowBundle(deps.shadow);
       const plan = planVelocity(bundle, situation);
-      const queries = [...plan.queries, ...shadowQueries(shadow, situation)];
+      const maxGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
+      const queries = [...plan.queries, ...shadowQueries(shadow, situation, maxGroups)];
       // Known before any lock: why this delivery cannot be evaluated, if it cannot.
       const stale = deps.addressBook.staleReason(addressBook, now);
-      const tooMany = windowGroupCapReason(plan.keys.length, deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS);
+      const tooMany = windowGroupCapReason(plan.keys.length, maxGroups);
       const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ?? opaqueAssetHold(bundle.windows, situation.transfers);
       const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || unknownSource !== null;
-      const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, review: null, opened };
+      const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, maxGroups, review: null, opened };
       return withDecisionSession(deps.db, deadline, async (session) => {
         const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
         // A decided name is answered as decided, whatever the copy learned since; otherwise a body
@@ -122,6 +123,8 @@ interface Recording {
   startedAt: number;
   digest: string;
   shadow: PolicyBundle | null;
+  /** COUNTERSIGN_MAX_WINDOW_GROUPS, which binds the shadow's reads too. */
+  maxGroups: number;
   /** The transaction's review of this content, if one is open (src/review). */
   review: StoredReview | null;
   /** Reviews this delivery opened: announced once committed. */
@@ -171,7 +174,7 @@ async function evaluateStep(r: Recording, read: Map<string, WindowTotal>): Promi
   const outcome = await traced("countersign.evaluate", () => assess(r.bundle, r.situation, totalsByWindow(r.plan.queries, read), { trace: true }));
   const expiry = expiredWhileDeferred(r.review, r.bundle, outcome, r.situation.now);
   if (expiry) return { ...outright(r, "deny", REVIEW_EXPIRED), actions: [expiry] };
-  const evidence: DecisionEvidence = { trace: outcome.evaluations, velocityWindows: r.bundle.windows, shadow: shadowOutcome(r.shadow, r.situation, read) };
+  const evidence: DecisionEvidence = { trace: outcome.evaluations, velocityWindows: r.bundle.windows, shadow: shadowOutcome(r.shadow, r.situation, read, r.maxGroups) };
   return {
     verdict: { ...evaluated(r, outcome), evidence },
     ...(outcome.decision === "allow" ? { charges: r.plan.charges } : {}),

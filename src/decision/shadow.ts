@@ -9,6 +9,7 @@ import type { ShadowRecord } from "../audit/decision-rows.js";
 import type { PolicyBundle } from "../policy/types.js";
 import { windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/ledger.js";
 import { assess, planVelocity, totalsByWindow, type Situation } from "./assess.js";
+import { windowGroupCapReason } from "./group-cap.js";
 
 /** Shadow window names are kept apart from live ones: the same name may have another duration. */
 const PREFIX = "\u0000shadow:";
@@ -26,24 +27,34 @@ export function shadowBundle(source: ShadowSource | undefined): PolicyBundle | n
   }
 }
 
-/** The window totals the shadow reads, to be fetched in the live read's round trip. */
-export function shadowQueries(shadow: PolicyBundle | null, situation: Situation): WindowQuery[] {
+/**
+ * The window totals the shadow reads, to be fetched in the live read's round trip. The shadow is
+ * held to the same COUNTERSIGN_MAX_WINDOW_GROUPS cap as the live bundle: its reads run inside the
+ * live decision's transaction, while the live group locks are held and against the live deadline,
+ * so a candidate with more groups than the cap reads nothing and is recorded as not evaluated.
+ */
+export function shadowQueries(shadow: PolicyBundle | null, situation: Situation, maxGroups: number): WindowQuery[] {
   if (!shadow) return [];
   try {
-    return planVelocity(shadow, situation).queries.map((q) => ({ ...q, window: PREFIX + q.window }));
+    const plan = planVelocity(shadow, situation);
+    if (windowGroupCapReason(plan.keys.length, maxGroups) !== null) return [];
+    return plan.queries.map((q) => ({ ...q, window: PREFIX + q.window }));
   } catch {
     return []; // shadowOutcome meets the same failure and records it
   }
 }
 
-export function shadowOutcome(shadow: PolicyBundle | null, situation: Situation, read: ReadonlyMap<string, WindowTotal>): ShadowRecord | undefined {
+export function shadowOutcome(shadow: PolicyBundle | null, situation: Situation, read: ReadonlyMap<string, WindowTotal>, maxGroups: number): ShadowRecord | undefined {
   if (!shadow) return undefined;
   let version = "(unknown)";
   let digest = "(unknown)";
   try {
     version = shadow.version;
     digest = shadow.digest;
-    const queries = planVelocity(shadow, situation).queries;
+    const plan = planVelocity(shadow, situation);
+    const tooMany = windowGroupCapReason(plan.keys.length, maxGroups);
+    if (tooMany !== null) return { policyVersion: version, policyDigest: digest, decision: null, matchedRules: null, error: `shadow not evaluated: ${tooMany}` };
+    const queries = plan.queries;
     const own = new Map(queries.map((q) => [windowTotalId(q.window, q.key), read.get(windowTotalId(PREFIX + q.window, q.key))] as const));
     const totals = totalsByWindow(queries, new Map([...own].filter((e): e is [string, WindowTotal] => e[1] !== undefined)));
     const outcome = assess(shadow, situation, totals);

@@ -14,7 +14,7 @@ import { silentLogger } from "../../src/log.js";
 import type { PolicyBundle } from "../../src/policy/types.js";
 import { parseTransaction } from "../../src/transaction/parse.js";
 import { CosignerSimulator } from "../support/cosigner.js";
-import { assetTransfer, ETH } from "../support/bodies.js";
+import { assetTransfer, ETH, transactionName, VAULT } from "../support/bodies.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService, writeBundle } from "../support/service.js";
 
@@ -114,5 +114,66 @@ describe("shadow evaluation", () => {
     expect(outcomes[0]!.shadow).toEqual([null, null, null]);
     expect(outcomes[1]!.shadow).toEqual(["broken.1", null, "shadow evaluation failed: shadow rules exploded"]);
     expect(outcomes[2]!.shadow).toEqual([null, null, null]); // no candidate could be read: nothing to record
+  });
+
+  it("a shadow is held to COUNTERSIGN_MAX_WINDOW_GROUPS: over the cap it reads nothing inside the live transaction and is recorded as not evaluated", async () => {
+    const live = service.policy.current();
+    // The live bundle groups by source wallet (one group for the batch); the candidate by destination.
+    const load = async (yaml: string) => {
+      const { loadBundle } = await import("../../src/policy/load.js");
+      const loaded = await loadBundle(writeBundle(yaml));
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      return loaded.value;
+    };
+    const perDestination = await load(`
+version: "per-destination.1"
+default: deny
+windows:
+  - {name: per_destination, duration: 1h, groupBy: [destination], measure: count}
+rules:
+  - id: transfers
+    decision: allow
+    when: {"==": [{"var": "tx.kind"}, "assetTransfer"]}
+`);
+    const batch = (count: number) => ({
+      name: transactionName("shadowcap"),
+      type: "TRANSACTION",
+      subType: "BATCH_TRANSFER",
+      state: "AWAITING_SIGNATURE",
+      network: "networks/ethereum-mainnet",
+      request: { sourceWallet: `${VAULT}/wallets/shadowcap` },
+      transfers: Array.from({ length: count }, (_, i) => ({
+        destinationAddress: { value: `0x${(i + 1).toString(16).padStart(40, "0")}` },
+        amount: "1",
+        asset: ETH,
+      })),
+    });
+    const deps: DecisionDeps = {
+      db: tdb.handle.db,
+      policy: { current: () => live },
+      addressBook: { viewFor: async (vault) => notConfiguredView(vault), staleReason: () => null },
+      clock: () => new Date(),
+      logger: silentLogger,
+      maxWindowGroups: 4,
+      shadow: { current: () => perDestination },
+    };
+    const rowOf = async (count: number) => {
+      const parsed = parseTransaction(batch(count));
+      if (!parsed.ok) throw new Error("bad body");
+      const result = await decide(deps, parsed.value, `req-cap-${count}`);
+      if (result.kind !== "decided") throw new Error(`not decided: ${result.kind}`);
+      return tdb.handle.db.selectFrom("decisions").selectAll().where("id", "=", result.decisionId).executeTakeFirstOrThrow();
+    };
+    const atCap = await rowOf(4);
+    expect([atCap.shadow_decision, atCap.shadow_error]).toEqual(["allow", null]);
+    const overCap = await rowOf(5);
+    // The live answer is the live bundle's (one group, within the cap)...
+    expect(overCap.decision).toBe(atCap.decision);
+    // ...and the candidate's five groups were neither read nor evaluated.
+    expect([overCap.shadow_policy_version, overCap.shadow_decision, overCap.shadow_error]).toEqual([
+      "per-destination.1",
+      null,
+      "shadow not evaluated: too many velocity window groups (5 > 4)",
+    ]);
   });
 });
