@@ -75,7 +75,14 @@ export function isInternalWallet(view: AddressBookView, wallet: string): boolean
   return view.wallets === undefined || !view.configured ? true : view.wallets.includes(wallet);
 }
 
-/** The entry for `address` on `network`, unless marked `signed: false` (not yet through the quorum). */
+/**
+ * The entry for `address` on `network` when it is `signed: true`: through the vault's quorum.
+ * CONTRACT section 4 excludes only `signed: false`, but the API marks the field "output only", as a
+ * JSON gateway over protobuf does, and such a gateway leaves a false boolean out of its answer (as
+ * this copy already reads a missing wallet `external`); an entry created unsigned
+ * (`BatchCreateUnsignedAddressBookEntries`) would then count as approved. An answer without the
+ * field fails closed: the entry does not count (found by a review).
+ */
 export function findAddressBookEntry(
   view: AddressBookView,
   address: string,
@@ -83,7 +90,7 @@ export function findAddressBookEntry(
 ): AddressBookEntryFacts | null {
   if (network === null) return null;
   // An entry not yet through the vault's quorum never counts, even beside a signed one.
-  const entry = indexed(entryIndexes, view.entries, (e) => e.signed !== false).get(lookupKey(network, address))?.[0];
+  const entry = indexed(entryIndexes, view.entries, (e) => e.signed === true).get(lookupKey(network, address))?.[0];
   return entry === undefined ? null : entryFacts(entry);
 }
 

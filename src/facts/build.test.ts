@@ -148,7 +148,8 @@ describe("address-book matching of the destination", () => {
     { what: "Stellar exact", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm, network: "stellar-mainnet" }, inBook: true },
     { what: "Stellar other case", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm.toLowerCase(), network: "stellar-mainnet" }, inBook: false },
     { what: "signed: false does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: false }, inBook: false },
-    { what: "signed: null counts", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: null }, inBook: true },
+    // The API's JSON may leave a false boolean out: no `signed` is not taken as approval.
+    { what: "signed: null does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: null }, inBook: false },
     { what: "another address", destination: checksummed, asset: eth, entry: { address: "0x1111111111111111111111111111111111111111", network: "ethereum-mainnet" }, inBook: false },
     { what: "unknown network (opaque asset id, no tx network)", destination: checksummed, asset: "assets/e72ff35a5b15", entry: { address: checksummed, network: "ethereum-mainnet" }, inBook: false },
   ];

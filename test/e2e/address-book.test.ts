@@ -195,6 +195,29 @@ describe("address book end to end: internal means known to the synced copy (issu
     expect((await h.cosigner.deliver(usdcTransfer(fresh))).verdict).toBe("signed");
   });
 
+  // Found by a review: the API marks `signed` "output only"; a JSON gateway over protobuf leaves a
+  // false boolean out, and an entry without the field counted as approved.
+  it("an entry the API serves without `signed` (or with null) does not count until it is signed", async () => {
+    const pending = `0x${"5e".repeat(20)}`;
+    const unsigned = `0x${"5f".repeat(20)}`;
+    const entries = (signedNow: boolean) => [
+      fakeData.entry(VAULT_ID, 0, { name: ENTRY_NAME, address: EXCHANGE_ADDRESS, displayName: "Exchange" }),
+      { ...fakeData.entry(VAULT_ID, 1, { address: pending }), signed: signedNow ? true : undefined },
+      fakeData.entry(VAULT_ID, 2, { address: unsigned, signed: null }),
+    ];
+    h.api.setAddressBook(VAULT_ID, entries(false));
+    await syncedOk(h);
+    for (const address of [pending, unsigned]) {
+      const delivery = await h.cosigner.deliver(usdcTransfer(address));
+      expect(delivery.body).toMatchObject({ signTransaction: false, reasons: [UNTRUSTED] });
+    }
+    h.api.setAddressBook(VAULT_ID, entries(true));
+    await syncedOk(h);
+    expect((await h.cosigner.deliver(usdcTransfer(pending))).verdict).toBe("signed");
+    serveVault(h.api);
+    await syncedOk(h);
+  });
+
   it("a vault that this service does not sync defers, naming COUNTERSIGN_VAULTS, and records why", async () => {
     const other = "vaults/notsynced01";
     const body = assetTransfer({ name: `${other}/transactions/t1`, source: `${other}/wallets/a`, destination: `${other}/wallets/b` });
