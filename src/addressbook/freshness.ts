@@ -23,7 +23,9 @@ export function addressBookFreshness(
     return { stale: true, ageSeconds: null, reason: `address book of ${view.vault} has not been synced yet` };
   }
   // A sync time slightly ahead of this process's clock (another process, clock skew) counts as fresh.
-  const ageMs = Math.max(0, now.getTime() - view.syncedAt.getTime());
+  const aheadMs = view.syncedAt.getTime() - now.getTime();
+  if (aheadMs > CLOCK_SKEW_TOLERATED_MS) return datedAhead(view.vault, aheadMs);
+  const ageMs = Math.max(0, -aheadMs);
   const ageSeconds = Math.floor(ageMs / 1000);
   if (ageMs > maxAgeSeconds * 1000) {
     return {
@@ -33,6 +35,23 @@ export function addressBookFreshness(
     };
   }
   return { stale: false, ageSeconds, reason: null };
+}
+
+/**
+ * A copy dated further ahead than this was synced by a process whose clock runs ahead. Taken as
+ * fresh, it would stay "fresh" for the maximum age plus that lead, and since a later sync that
+ * started before its date is refused as superseded (store.ts), an entry removed on the platform
+ * would keep counting for as long (found by a review): so it is stale until the clocks agree.
+ */
+export const CLOCK_SKEW_TOLERATED_MS = 60_000;
+
+function datedAhead(vault: string, aheadMs: number): Freshness {
+  const seconds = Math.ceil(aheadMs / 1000);
+  return {
+    stale: true,
+    ageSeconds: 0,
+    reason: `address book of ${vault} is dated ${seconds}s ahead of this process's clock: the clocks of the processes sharing the database disagree`,
+  };
 }
 
 export const isAddressBookStale = (

@@ -25,7 +25,17 @@ describe("address-book freshness", () => {
     expect(old.reason).toMatch(/3600s ago \(maximum 900s\)/);
   });
 
-  it("a sync time ahead of the clock counts as age 0, not as stale", () => {
+  it("a sync time up to a minute ahead of the clock counts as age 0, not as stale", () => {
     expect(addressBookFreshness(view(ago(-30)), now, 900)).toEqual({ stale: false, ageSeconds: 0, reason: null });
+    expect(isAddressBookStale(view(ago(-60)), now, 900)).toBe(false);
+  });
+
+  // Found by a review: a copy stamped an hour ahead by a process with a fast clock stayed fresh for
+  // the maximum age plus that hour, and kept an entry removed on the platform approved meanwhile.
+  it("a sync time further ahead is stale: the clocks disagree", () => {
+    const f = addressBookFreshness(view(ago(-3600)), now, 900);
+    expect(f).toMatchObject({ stale: true, ageSeconds: 0 });
+    expect(f.reason).toMatch(/vaults\/v1 is dated 3600s ahead of this process's clock/);
+    expect(isAddressBookStale(view(ago(-61)), now, 900)).toBe(true);
   });
 });
