@@ -14,10 +14,12 @@ import { sql, type Kysely } from "kysely";
  *   It only adds a claim or pushes its lapse later, never shortens or removes a live one; it takes
  *   the pruner's advisory lock, so a prune batch that read the claims before this one commits has
  *   finished deleting before the claimant's bundle reads anything.
- * - `velocity_prune` clamps its horizons to the longest live claim plus a day (the code's
- *   MARGIN_SECONDS), whatever it is asked, and says what it clamped. Fine buckets are clamped to
- *   at most 35 days of it (FINE_BUCKETS_KEPT_SECONDS): a longer window reads no fine bucket.
- *   Numbers are written out: a landed migration must not change when the code does.
+ * - `velocity_prune_batch`, the pruner's batch, clamps its horizons to the longest live claim plus
+ *   a day (the code's MARGIN_SECONDS), whatever it is asked, and says what it clamped. Fine
+ *   buckets are clamped to at most 35 days of it (FINE_BUCKETS_KEPT_SECONDS): a longer window
+ *   reads no fine bucket. Numbers are written out: a landed migration must not change when the
+ *   code does. `velocity_prune` keeps its name and its answer (the count), as a call of it, for a
+ *   process of the previous version pruning during a rolling upgrade.
  *
  * The writer role (the service) may read the claims and call the claim function, nothing else:
  * with DELETE or UPDATE it could erase a live claim and make a prune delete what a window reads.
@@ -64,9 +66,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     end
     $$`.execute(db);
 
-  await sql`drop function velocity_prune(timestamptz, timestamptz, integer)`.execute(db);
   await sql`
-    create function velocity_prune(fine_before timestamptz, charges_before timestamptz, batch integer)
+    create function velocity_prune_batch(fine_before timestamptz, charges_before timestamptz, batch integer)
     returns table (deleted integer, fine_kept_before timestamptz, charges_kept_before timestamptz, claimed_window_seconds integer, clamped boolean)
     language plpgsql security definer set search_path = public, pg_temp set lock_timeout = '1s' as $$
     declare
@@ -116,7 +117,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     end
     $$`.execute(db);
 
+  // The old name and answer stay, as a batch that reports its count alone: a process of the previous
+  // version pruning during a rolling upgrade reads an integer, as it did, and is clamped too.
+  await sql`
+    create or replace function velocity_prune(fine_before timestamptz, charges_before timestamptz, batch integer)
+    returns integer language sql as $$ select deleted from velocity_prune_batch(fine_before, charges_before, batch) $$`.execute(db);
   await sql`revoke execute on function velocity_prune(timestamptz, timestamptz, integer) from public`.execute(db);
+  await sql`revoke execute on function velocity_prune_batch(timestamptz, timestamptz, integer) from public`.execute(db);
   await sql`revoke execute on function velocity_window_claim(text, integer, integer) from public`.execute(db);
   await sql`
     do $$
@@ -126,6 +133,7 @@ export async function up(db: Kysely<any>): Promise<void> {
         revoke all on velocity_window_claims from countersign_writer;
         grant select on velocity_window_claims to countersign_writer;
         grant execute on function velocity_prune(timestamptz, timestamptz, integer) to countersign_writer;
+        grant execute on function velocity_prune_batch(timestamptz, timestamptz, integer) to countersign_writer;
         grant execute on function velocity_window_claim(text, integer, integer) to countersign_writer;
       end if;
       if exists (select 1 from pg_roles where rolname = 'countersign_auditor') then
@@ -138,6 +146,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop function velocity_prune(timestamptz, timestamptz, integer)`.execute(db);
+  await sql`drop function velocity_prune_batch(timestamptz, timestamptz, integer)`.execute(db);
   await sql`
     create function velocity_prune(fine_before timestamptz, charges_before timestamptz, batch integer)
     returns integer

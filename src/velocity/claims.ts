@@ -5,7 +5,7 @@
  * Retention is a per-process setting, and pruning is done by whichever process runs it (another
  * replica, an operator's `countersign velocity prune` with another COUNTERSIGN_LEDGER_RETENTION).
  * So each serving process claims, in the database, the longest window of each bundle it has in
- * force, and `velocity_prune` keeps what the longest live claim reads whatever it is asked.
+ * force, and `velocity_prune_batch` keeps what the longest live claim reads whatever it is asked.
  *
  * A bundle is claimed before it takes effect (boot, reload), then refreshed on a heartbeat; a claim
  * lapses when not refreshed for `lapseSeconds`, so a replica that died stops holding pruning back.

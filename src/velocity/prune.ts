@@ -1,5 +1,5 @@
 /**
- * Pruning the ledger in the background (migrations/20261122T1310_ledger.ts, `velocity_prune`).
+ * Pruning the ledger in the background (migrations/20261122T1310_ledger.ts and 20261125T1100_velocity_window_claims.ts, `velocity_prune_batch`).
  *
  * A bucket finer than a day is read only by a window no longer than FINE_BUCKETS_KEPT_SECONDS (window-plan.ts: a
  * longer window reads its oldest partial day from the charges), so buckets finer than a day are
@@ -11,7 +11,7 @@
  * `policy replay` sums the charges of past decisions' windows, and the audit views and queries
  * list them. Every replica runs a pruner; the database's advisory lock lets one prune at a time.
  *
- * Those horizons are this process's; `velocity_prune` itself never deletes what the longest window
+ * Those horizons are this process's; `velocity_prune_batch` itself never deletes what the longest window
  * claimed by a live `serve` process reads (claims.ts), plus MARGIN, whatever horizon it is given:
  * another process's longer window is kept even when this one's retention is shorter. It says
  * when it kept more than asked (`PruneResult.kept`).
@@ -84,7 +84,7 @@ export async function pruneLedger(db: Db, horizon: PruneHorizon, options: { batc
       await sql`set local statement_timeout = '10s'`.execute(trx);
       const { rows } = await sql<BatchAnswer>`
         select deleted, charges_kept_before, claimed_window_seconds, clamped
-        from velocity_prune(${horizon.fineBefore.toISOString()}::timestamptz, ${horizon.chargesBefore.toISOString()}::timestamptz, ${batch}::int)`.execute(trx);
+        from velocity_prune_batch(${horizon.fineBefore.toISOString()}::timestamptz, ${horizon.chargesBefore.toISOString()}::timestamptz, ${batch}::int)`.execute(trx);
       return rows[0];
     });
     const deleted = Number(answer?.deleted ?? 0);

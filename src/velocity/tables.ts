@@ -39,7 +39,7 @@ export interface VelocityBucketsTable {
 
 /**
  * A `serve` process's claim on the ledger: the longest window of one bundle it has in force.
- * `velocity_prune` keeps what the longest live claim reads (migrations/20261125T1100_velocity_window_claims.ts);
+ * `velocity_prune_batch` keeps what the longest live claim reads (migrations/20261125T1100_velocity_window_claims.ts);
  * written only through `velocity_window_claim`.
  */
 export interface VelocityWindowClaimsTable {

@@ -74,11 +74,16 @@ describe("database roles on a Postgres server", () => {
     );
   });
 
-  it("lets the writer prune the velocity ledger only through velocity_prune, never delete charges itself", async () => {
+  it("lets the writer prune the velocity ledger only through velocity_prune_batch (or velocity_prune), never delete charges itself", async () => {
     await expect(sql`delete from velocity_charges`.execute(writer.db)).rejects.toThrow(/permission denied for table velocity_charges/);
     await expect(sql`truncate velocity_charges`.execute(writer.db)).rejects.toThrow(/permission denied for table velocity_charges/);
-    const { rows } = await sql<{ n: number }>`select deleted as n from velocity_prune(now() - interval '40 days', now() - interval '400 days', 10)`.execute(writer.db);
+    const { rows } = await sql<{ n: number }>`select deleted as n from velocity_prune_batch(now() - interval '40 days', now() - interval '400 days', 10)`.execute(writer.db);
     expect(rows[0]?.n).toBe(0);
+    await expect(sql`select velocity_prune_batch(now(), now(), 10)`.execute(writer.db)).rejects.toThrow(/keeps at least the last day/);
+    await expect(sql`select velocity_prune_batch(now() - interval '40 days', now() - interval '400 days', 10)`.execute(auditor.db)).rejects.toThrow(/permission denied for function velocity_prune_batch/);
+    // The previous version's name and answer (a count), kept for a rolling upgrade: the same batch, the same rights.
+    const old = await sql<{ n: number }>`select velocity_prune(now() - interval '40 days', now() - interval '400 days', 10) as n`.execute(writer.db);
+    expect(old.rows[0]?.n).toBe(0);
     await expect(sql`select velocity_prune(now(), now(), 10)`.execute(writer.db)).rejects.toThrow(/keeps at least the last day/);
     await expect(sql`select velocity_prune(now() - interval '40 days', now() - interval '400 days', 10)`.execute(auditor.db)).rejects.toThrow(/permission denied for function velocity_prune/);
   });
@@ -103,7 +108,7 @@ describe("database roles on a Postgres server", () => {
     await expect(sql`select velocity_window_claim(${holder}, 60, 1)`.execute(writer.db)).rejects.toThrow(/lapse must be 10 min to 90 d/);
     // So a prune asked for 400 days keeps 901.
     const { rows } = await sql<{ claimed: number; clamped: boolean }>`select claimed_window_seconds as claimed, clamped
-      from velocity_prune(now() - interval '40 days', now() - interval '400 days', 10)`.execute(writer.db);
+      from velocity_prune_batch(now() - interval '40 days', now() - interval '400 days', 10)`.execute(writer.db);
     expect(rows[0]).toEqual({ claimed: 900 * 86_400, clamped: true });
     await expect(sql`select velocity_window_claim('a', 60, 3600)`.execute(auditor.db)).rejects.toThrow(/permission denied for function velocity_window_claim/);
   });
