@@ -1,10 +1,18 @@
 /**
  * What makes two deliveries of one transaction name "the same transaction" for idempotency: the
  * whole transaction object except the fields the classification table (src/transaction/
- * field-classes.ts) calls delivery metadata — state, timestamps, fees, signatures, signer progress,
- * hints. Every field the decision could depend on is covered, payloads and unclassified fields
- * included, so a redelivery that adds an allowance or changes a calldata is a conflicting snapshot.
- * Key order does not matter.
+ * field-classes.ts) calls delivery metadata — state, timestamps, fee fields, signatures, signer
+ * progress, hints. Every field the decision could depend on is covered, payloads and unclassified
+ * fields included, so a redelivery that adds an allowance or changes a calldata is a conflicting
+ * snapshot. Key order does not matter.
+ *
+ * The network fee the transaction states (`tx.fee`, src/transaction/fee.ts) is covered too, as
+ * the value it is read as (asset and whole-unit amount), not as the fields it is read from: a fee
+ * leaves the wallet as a transfer does, and a policy caps it, so a redelivery that raises it (a
+ * higher gas price, a bigger BTC input with the same outputs) is a conflicting snapshot, never a
+ * repeat of an allow given to the lower fee (found by a review). The same fee spelled otherwise
+ * (`gasPrice` for `maxFeePerGas`, another priority fee) is the same content. A transaction that
+ * states no fee digests as before.
  */
 import { createHash } from "node:crypto";
 import { scanFields } from "../transaction/fields.js";
@@ -12,5 +20,7 @@ import type { Transaction } from "../transaction/types.js";
 
 export function contentDigest(tx: Transaction): string {
   const content = JSON.stringify(scanFields(tx.snapshot).content);
-  return createHash("sha256").update(content).digest("hex");
+  // JSON.stringify never writes a raw newline, so the fee's part cannot be mimicked by content.
+  const fee = tx.fee === null ? "" : `\nfee:${JSON.stringify([tx.fee.asset, tx.fee.amount])}`;
+  return createHash("sha256").update(content + fee).digest("hex");
 }

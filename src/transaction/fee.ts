@@ -14,9 +14,10 @@
  *   `stellarTransaction.fee` (stellar-envelope.ts refuses a stated fee the envelope contradicts).
  *
  * The coin is the transaction's network's, or the network every transfer's asset names. Null when
- * the body states none (the platform then chooses it). The fee fields stay delivery
- * metadata for the content digest (field-classes.ts): a platform raising a fee between deliveries
- * does not turn a decided transaction into a conflict.
+ * the body states none (the platform then chooses it). The fee fields are delivery metadata in
+ * the classification table (field-classes.ts), but the fee read from them is part of the content
+ * digest (src/decision/content-digest.ts): a redelivery of a decided transaction that states
+ * another fee is a conflicting snapshot, never a repeat of an allow given to a lower one.
  */
 import Big from "big.js";
 import { z } from "zod";

@@ -181,4 +181,24 @@ describe("network fees: tx.fee, over HTTP with a synced address book", () => {
     expect((await cosigner.deliver(body)).verdict).toBe("signed");
     expect((await charges(body.name)).map((c) => c.amount)).toEqual(["1"]);
   });
+
+  // Found by a review (idempotency): the fee fields were delivery metadata, so a redelivery of an
+  // allowed name that raised the fee past the fee rule was answered with the first allow.
+  it("a redelivery of an allowed name whose stated fee rose past the fee rule is a conflicting snapshot, not a repeat", async () => {
+    const body = ethBody("ethfee-raised", { gasLimit: "21000", maxFeePerGas: "0x6fc23ac00" });
+    expect((await cosigner.deliver(body)).verdict).toBe("signed");
+    const same = await cosigner.deliver({ ...body, evmTransaction: { ...body.evmTransaction, fee: { gasLimit: "21000", gasPrice: "0x6fc23ac00" } } });
+    expect(same.body).toMatchObject({ signTransaction: true, replayOf: expect.any(String) });
+    const raised = await cosigner.deliver({ ...body, evmTransaction: { ...body.evmTransaction, fee: { gasLimit: "21000", maxFeePerGas: "0x38d7ea4c68000" } } });
+    expect(raised.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
+    const btc = btcBody("btcfee-raised", {
+      inputs: [{ address: { value: HOT_BTC }, amount: "0.01" }],
+      outputs: [{ address: { value: EXCHANGE_BTC }, amount: "0.001" }, { address: { value: HOT_BTC }, amount: "0.0089", change: true }],
+      fee: "0.0001",
+    });
+    expect((await cosigner.deliver(btc)).verdict).toBe("signed");
+    const bigInput = { ...btc, btcTransaction: { ...btc.btcTransaction, inputs: [{ address: { value: HOT_BTC }, amount: "3" }], fee: "2.9901" } };
+    expect((await cosigner.deliver(bigInput)).body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
+    expect((await charges(btc.name)).map((c) => c.amount)).toEqual(["0.001"]);
+  });
 });
