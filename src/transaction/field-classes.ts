@@ -189,7 +189,8 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   m("aleoTransaction.feeOperation"),
   ...ALEO_OPERATIONS.map((op) => p(`aleoTransaction.operations[].${op}`, `aleo:${op}`)),
   // What names an operation; one with none of the decoded operations above is `aleo:unknown` (chain-objects.ts).
-  ...["program", "transition", "asset", "internal"].map((f) => m(`aleoTransaction.operations[].${f}`)),
+  // Which program and transition it calls is content (in the digest): another call under a decided name is a conflict.
+  ...["program", "transition", "asset", "internal"].map((f) => t(`aleoTransaction.operations[].${f}`)),
   // ---- stellarTransaction (shape 2): transfers come from the decoded operations ----
   ...address("stellarTransaction.sourceAccountAddress", x),
   m("stellarTransaction.sequenceNumber"),
