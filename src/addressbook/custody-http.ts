@@ -26,6 +26,8 @@ export interface CustodyHttpOptions {
   sleep?: (ms: number) => Promise<void>;
   /** [0, 1), for jitter. */
   random?: () => number;
+  /** The largest answer read, in bytes (DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
 }
 
 export interface RequestTarget {
@@ -44,6 +46,11 @@ type Attempt =
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 10_000 };
 const DEFAULT_TIMEOUT_MS = 10_000;
+/**
+ * A page of 1,000 entries or wallets is well under a megabyte; an answer past this is not one the
+ * API documents, and is not read into memory whole (the sync runs in the deciding process).
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export function createCustodyGet(options: CustodyHttpOptions): CustodyGet {
   const retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -51,6 +58,7 @@ export function createCustodyGet(options: CustodyHttpOptions): CustodyGet {
   const random = options.random ?? Math.random;
   const fetchFn = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   return async (target) => {
     for (let attempt = 1; ; attempt++) {
@@ -61,7 +69,7 @@ export function createCustodyGet(options: CustodyHttpOptions): CustodyGet {
         return err(asCredentialsError(cause, target));
       }
       const url = `${options.baseUrl}${target.path}?${target.query.toString()}`;
-      const outcome = await attemptOnce(fetchFn, url, token, timeoutMs);
+      const outcome = await attemptOnce(fetchFn, url, token, { timeoutMs, maxBytes });
       if (outcome.ok) return ok(outcome.body);
       if (outcome.status === 401) options.tokens.invalidate();
       if (!outcome.retryable || attempt >= retry.maxAttempts) {
@@ -73,7 +81,7 @@ export function createCustodyGet(options: CustodyHttpOptions): CustodyGet {
   };
 }
 
-async function attemptOnce(fetchFn: typeof fetch, url: string, token: string, timeoutMs: number): Promise<Attempt> {
+async function attemptOnce(fetchFn: typeof fetch, url: string, token: string, { timeoutMs, maxBytes }: { timeoutMs: number; maxBytes: number }): Promise<Attempt> {
   let status: number | null = null;
   try {
     // One signal covers the headers and the body: a server that stalls mid-body times out too.
@@ -85,7 +93,8 @@ async function attemptOnce(fetchFn: typeof fetch, url: string, token: string, ti
       redirect: "manual",
     });
     status = response.status;
-    const text = await response.text();
+    const text = await readLimited(response, maxBytes);
+    if (text === null) return { ok: false, code: "BAD_RESPONSE", detail: `HTTP ${status} with an answer larger than ${maxBytes} bytes`, status, retryable: false };
     if (response.ok) return parseBody(text, status);
     return failedStatus(status, text, response.headers.get("retry-after"));
   } catch (cause) {
@@ -93,6 +102,30 @@ async function attemptOnce(fetchFn: typeof fetch, url: string, token: string, ti
     if (timedOut) return { ok: false, code: "TIMEOUT", detail: `no answer within ${timeoutMs} ms`, status, retryable: true };
     return { ok: false, code: "NETWORK", detail: `network error: ${describeNetworkError(cause)}`, status, retryable: true };
   }
+}
+
+/** The body as text, or null once it passes `maxBytes` (the rest is not read). */
+async function readLimited(response: Response, maxBytes: number): Promise<string | null> {
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    return null;
+  }
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function parseBody(text: string, status: number): Attempt {

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCustodyClient, type CustodyClientOptions } from "../../src/addressbook/custody-client.js";
 import { createServiceAccountTokenSource, type ServiceAccountTokenSource } from "../../src/addressbook/service-account-token.js";
@@ -165,6 +167,34 @@ describe("custody API client", () => {
     expect(calls).toBe(1);
     expect(!result.ok && result.error).toMatchObject({ code: "BAD_RESPONSE", vault: "vaults/v1" });
     expect(!result.ok && result.error.message).toMatch(/addressBookEntries\.0\.address/);
+  });
+
+  // Found by a review: an answer was read into memory whole, whatever its size.
+  it("refuses an answer larger than the limit, declared or streamed, without retrying", async () => {
+    api.setAddressBook("big", [fakeData.entry("big", 0, { displayName: "x".repeat(200_000) })]);
+    const start = api.requests.length;
+    const declared = await client({ maxResponseBytes: 100_000 }).listAddressBookEntries("big");
+    expect(!declared.ok && declared.error).toMatchObject({ code: "BAD_RESPONSE", vault: "vaults/big", attempts: 1 });
+    expect(!declared.ok && declared.error.message).toMatch(/larger than 100000 bytes/);
+    expect(requestsFrom(start)).toHaveLength(1);
+    expect((await client().listAddressBookEntries("big")).ok).toBe(true);
+
+    // No Content-Length: the body is counted as it arrives, and the rest is not read.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"addressBookEntries": [], "filler": "');
+      res.write("y".repeat(150_000));
+      res.end('"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const streamed = await client({ baseUrl: url, maxResponseBytes: 100_000 }).listAddressBookEntries("v1");
+      expect(!streamed.ok && streamed.error).toMatchObject({ code: "BAD_RESPONSE", attempts: 1 });
+      expect((await client({ baseUrl: url }).listAddressBookEntries("v1")).ok).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("keeps unknown fields out of the way (allowed, not required)", async () => {
