@@ -8,6 +8,11 @@ export function parseDuration(text: string): number | null {
   return Number(match[1]) * UNIT_SECONDS[match[2]!]!;
 }
 
+/** Seconds as a duration is written: whole days as `900d`, anything else in seconds. */
+export function formatDuration(seconds: number): string {
+  return seconds % 86_400 === 0 ? `${seconds / 86_400}d` : `${seconds}s`;
+}
+
 /**
  * The longest duration a policy may give a window or a review's expiry: ten years. Far beyond any
  * velocity limit or review, and far inside what a date can hold — an unbounded one (`999999999d`)

@@ -8,7 +8,7 @@
 import type { Config } from "../config.js";
 import type { Db } from "../db/connect.js";
 import { loadBundle } from "../policy/load.js";
-import { spelled } from "../velocity/claims.js";
+import { formatDuration } from "../duration.js";
 import { pruneHorizon, pruneLedger, type KeptForWindow } from "../velocity/prune.js";
 
 export async function velocityPrune(
@@ -41,6 +41,6 @@ export async function velocityPrune(
 function keptMessage(kept: KeptForWindow, asked: Date): string {
   return (
     `kept the charges and day buckets from ${asked.toISOString()} to ${kept.chargesKeptSince.toISOString()}: ` +
-    `a window in force reads them (a serving process claims a ${spelled(kept.windowSeconds)} window; kept for it plus a day)`
+    `a window in force reads them (a serving process claims a ${formatDuration(kept.windowSeconds)} window; kept for it plus a day)`
   );
 }

@@ -8,6 +8,7 @@
  * database, src/velocity/claims.ts, and no process's pruner deletes what it reads; this check covers
  * this process's own pruning, including what it pruned before the window was first claimed.)
  */
+import { formatDuration } from "../duration.js";
 import type { PolicyBundle } from "./types.js";
 
 /** Why the bundle is refused, or null when every window fits the retention (or none is given). */
@@ -17,11 +18,7 @@ export function windowPastRetention(bundle: Pick<PolicyBundle, "windows">, reten
   if (tooLong.length === 0) return null;
   const list = tooLong.map((w) => `"${w.name}" (${w.duration})`).join(", ");
   return (
-    `policy bundle has windows longer than the ledger's retention (COUNTERSIGN_LEDGER_RETENTION, ${spelled(retentionSeconds)}): ${list}; ` +
+    `policy bundle has windows longer than the ledger's retention (COUNTERSIGN_LEDGER_RETENTION, ${formatDuration(retentionSeconds)}): ${list}; ` +
     `charges past the retention are pruned, so such a window would read too little. Raise COUNTERSIGN_LEDGER_RETENTION to at least the longest window`
   );
-}
-
-function spelled(seconds: number): string {
-  return seconds % 86_400 === 0 ? `${seconds / 86_400}d` : `${seconds}s`;
 }

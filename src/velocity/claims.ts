@@ -14,6 +14,7 @@
 import { hostname } from "node:os";
 import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
+import { formatDuration } from "../duration.js";
 import type { Result } from "../errors.js";
 import { describeError, type Logger } from "../log.js";
 
@@ -65,7 +66,7 @@ export async function claimWindows(db: Db, holder: string, windows: readonly num
     return { ok: true, value: distinct };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: { code: "CLAIM_FAILED", message: `cannot claim the velocity windows in force (${distinct.map(spelled).join(", ")}) in the database: ${why}` } };
+    return { ok: false, error: { code: "CLAIM_FAILED", message: `cannot claim the velocity windows in force (${distinct.map(formatDuration).join(", ")}) in the database: ${why}` } };
   }
 }
 
@@ -128,7 +129,3 @@ export function createWindowClaims(o: WindowClaimsOptions): WindowClaims {
   };
 }
 
-/** `900d`, or seconds when not whole days: as windows are written in bundles and the retention. */
-export function spelled(seconds: number): string {
-  return seconds % 86_400 === 0 ? `${seconds / 86_400}d` : `${seconds}s`;
-}
