@@ -119,23 +119,38 @@ export interface FinalDecision {
   voided?: boolean;
 }
 
-/** The first allow or deny recorded for the name: the one every later delivery repeats. */
-export async function findFinalDecision(trx: Db, transactionName: string): Promise<FinalDecision | undefined> {
+/** A name decided before whose row went with an archived month: only its id is left. */
+export interface ArchivedFinalDecision {
+  id: string;
+  archived: true;
+}
+
+/**
+ * The first allow or deny recorded for the name, the one every later delivery repeats: found
+ * through `final_decisions` (migration 20261125T1200_final_decisions), as the decision read does.
+ */
+export async function findFinalDecision(trx: Db, transactionName: string): Promise<FinalDecision | ArchivedFinalDecision | undefined> {
+  const found = await sql<{ id: string; decided_at: Date }>`
+    select decision_id as id, decided_at from final_decisions where transaction_name = ${transactionName}`.execute(trx);
+  const final = found.rows[0];
+  if (!final) return undefined;
   const row = await trx
     .selectFrom("decisions")
     .select(["id", "decision", "policy_version", "policy_digest", "matched_rules", "reasons", "content_digest"])
+    .where("id", "=", final.id)
+    .where("decided_at", "=", final.decided_at)
     .where("transaction_name", "=", transactionName)
-    .where("decision", "in", ["allow", "deny"])
-    .where("replayed", "=", false)
-    .where("replay_of", "is", null)
-    .orderBy("seq", "asc")
-    .limit(1)
     .executeTakeFirst();
-  return row ? toFinalDecision(row) : undefined;
+  return row ? toFinalDecision(row) : { id: final.id, archived: true };
 }
 
-/** A `decisions` row's columns (as selected above) as the final decision a repeat answers with. */
-export function toFinalDecision(row: { id: string; decision: string; policy_version: string; policy_digest: string; matched_rules: unknown; reasons: unknown; content_digest: string; voided?: boolean }): FinalDecision {
+type FinalRow = { id: string; decision: string; policy_version: string; policy_digest: string; matched_rules: unknown; reasons: unknown; content_digest: string; voided?: boolean };
+
+/** A `decisions` row's columns (as selected above) as the final decision a repeat answers with; the read's archived mark as such. */
+export function toFinalDecision(row: FinalRow): FinalDecision;
+export function toFinalDecision(row: FinalRow | { id: string; archived: true }): FinalDecision | ArchivedFinalDecision;
+export function toFinalDecision(row: FinalRow | { id: string; archived: true }): FinalDecision | ArchivedFinalDecision {
+  if ("archived" in row) return { id: row.id, archived: true };
   return {
     id: row.id,
     decision: row.decision as "allow" | "deny",

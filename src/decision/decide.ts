@@ -17,7 +17,7 @@
  * throws becomes "unavailable" (503), never an answer.
  */
 import { randomUUID } from "node:crypto";
-import { toFinalDecision, type DecisionEvidence, type DecisionRow, type FinalDecision } from "../audit/decision-rows.js";
+import { toFinalDecision, type ArchivedFinalDecision, type DecisionEvidence, type DecisionRow, type FinalDecision } from "../audit/decision-rows.js";
 import type { AppError } from "../errors.js";
 import { describeError } from "../log.js";
 import type { Decision, Outcome, PolicyBundle, RuleMatch } from "../policy/types.js";
@@ -42,6 +42,9 @@ import { verifyClaims, type ClaimCheck } from "./verify-claims.js";
 export const CONFLICTING_SNAPSHOT = "conflicting snapshot";
 export const ALLOWED_THEN_VOIDED =
   "this transaction was allowed, then its velocity charges were voided (the platform reported it failed, or an operator voided them): it is not signed again";
+
+/** A delivery of a name whose final decision went with an archived month (its id follows). */
+export const DECIDED_THEN_ARCHIVED = "this transaction was decided before, in a month archived since: it is not decided again; its decision was";
 
 export interface Decided {
   kind: "decided";
@@ -237,11 +240,14 @@ function evaluated(r: Recording, outcome: Pick<Outcome, "decision" | "reasons" |
 }
 
 /**
- * A later delivery of a decided name: the same answer, or a denial when its content changed, or
- * when it was allowed and its charges were voided since. Voiding frees the room on the premise
+ * A later delivery of a decided name: the same answer, or a denial when its content changed, when
+ * it was allowed and its charges were voided since, or when its row went with an archived month
+ * (its answer is not known, and a name is decided once). Voiding frees the room on the premise
  * that the transaction moved no money; signing it again would move money no window counts.
  */
-function repeat(r: Recording, final: FinalDecision): Step {
+function repeat(r: Recording, final: FinalDecision | ArchivedFinalDecision): Step {
+  // replay_of must name a row that exists: the archived one's id goes in the reason instead.
+  if ("archived" in final) return outright(r, "deny", `${DECIDED_THEN_ARCHIVED} ${final.id}`);
   const refusal = final.contentDigest !== r.digest ? CONFLICTING_SNAPSHOT : final.decision === "allow" && final.voided ? ALLOWED_THEN_VOIDED : null;
   if (refusal !== null) {
     const denial = evaluated(r, { decision: "deny", reasons: [refusal], matched: [], facts: [] });

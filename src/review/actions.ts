@@ -4,7 +4,7 @@
  * both counted, once each, and no approval slips in beside a delivery reading the approvals.
  */
 import { randomUUID } from "node:crypto";
-import { findFinalDecision, lockTransactionName, type FinalDecision } from "../audit/decision-rows.js";
+import { findFinalDecision, lockTransactionName, type ArchivedFinalDecision, type FinalDecision } from "../audit/decision-rows.js";
 import type { Db } from "../db/connect.js";
 import { AppError, err, ok, type Result } from "../errors.js";
 import type { PolicyBundle } from "../policy/types.js";
@@ -58,7 +58,7 @@ export async function actOnReview(db: Db, request: ReviewActionRequest): Promise
   });
 }
 
-async function decideAction(trx: Db, { review, actions }: ReviewRecord, request: ReviewActionRequest, decided: FinalDecision | undefined): Promise<Result<ReviewAction[], AppError>> {
+async function decideAction(trx: Db, { review, actions }: ReviewRecord, request: ReviewActionRequest, decided: FinalDecision | ArchivedFinalDecision | undefined): Promise<Result<ReviewAction[], AppError>> {
   const identity = normalIdentity(request.identity);
   const memberships = requiredGroupsOf(review, request.bundle, identity).map((group) => ({ group }));
   if (memberships.length === 0) return err(notAReviewerOf(identity));
@@ -71,7 +71,7 @@ async function decideAction(trx: Db, { review, actions }: ReviewRecord, request:
   }
   // A decided transaction's review is over, whatever a later bundle counts: an action now would
   // record a rejection or an expiry that stopped nothing.
-  if (decided) return err(new AppError("REVIEW_CLOSED", `the transaction is already decided: ${decided.decision}`));
+  if (decided) return err(new AppError("REVIEW_CLOSED", `the transaction is already decided: ${"archived" in decided ? "in a month archived since" : decided.decision}`));
   const status = reviewStatus(review, actions, request.now, request.bundle);
   if (status.expiryUnrecorded) await recordExpiry(trx, review, request.now);
   if (status.state !== "open") return err(new AppError("REVIEW_CLOSED", `the review is ${status.state}`));

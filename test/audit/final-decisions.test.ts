@@ -1,0 +1,151 @@
+/**
+ * `final_decisions` (migration 20261125T1200_final_decisions): the first final decision of each
+ * name, so that the idempotency lookup and the charges' decision check read one index instead of
+ * every month of `decisions`. What must hold: the migration fills it with the first final of every
+ * name recorded before (by seq), a row trigger keeps it for every writer, it is append-only, the
+ * charges' check still refuses a charge whose decision does not exist, and a name whose row went
+ * with an archived month is denied, never decided again.
+ */
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../src/db/connect.js";
+import { openDatabase } from "../../src/db/connect.js";
+import { createMigrator, migrateToLatest } from "../../src/db/migrate.js";
+import { DECIDED_THEN_ARCHIVED } from "../../src/decision/decide.js";
+import { assetTransfer } from "../support/bodies.js";
+import { CosignerSimulator } from "../support/cosigner.js";
+import { decisionRow } from "../support/decision-rows.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { startTestService, writeBundle } from "../support/service.js";
+
+const MIGRATION = "20261125T1200_final_decisions";
+
+async function migrateToJustBefore(db: Db, name: string): Promise<void> {
+  const migrator = createMigrator(db);
+  const names = (await migrator.getMigrations()).map((m) => m.name).filter((n) => n < name);
+  const result = await migrator.migrateTo(names.at(-1)!);
+  if (result.error) throw result.error;
+}
+
+const finals = async (db: Db) =>
+  (await sql<{ transaction_name: string; decision_id: string }>`select transaction_name, decision_id from final_decisions order by transaction_name`.execute(db)).rows;
+
+const at = (iso: string) => new Date(iso);
+
+const backends = [
+  {
+    name: "a Postgres server",
+    open: async () => {
+      const tdb = await createTestDatabase({ migrate: false });
+      return { db: tdb.handle.db, close: () => tdb.drop() };
+    },
+  },
+  {
+    name: "embedded PGlite",
+    open: async () => {
+      const handle = await openDatabase({ dataDir: ":memory:" });
+      return { db: handle.db, close: () => handle.close() };
+    },
+  },
+];
+
+describe.each(backends)("final_decisions on $name", (backend) => {
+  let db: Db;
+  let close: () => Promise<void>;
+  // Recorded before the migration: a's first final is its allow, not the deny after it (a second
+  // final the name's lock makes impossible from the service, here by hand); b was only deferred;
+  // c's repeat and refused repeat are not finals.
+  const a1 = decisionRow({ transaction_name: "vaults/v1/transactions/a", decided_at: at("2026-11-20T10:00:00Z") });
+  const a2 = decisionRow({ transaction_name: "vaults/v1/transactions/a", decided_at: at("2026-11-20T10:05:00Z"), decision: "deny", sign_transaction: false });
+  const b = decisionRow({ transaction_name: "vaults/v1/transactions/b", decided_at: at("2026-11-20T10:00:00Z"), decision: "defer", sign_transaction: null, http_status: 503 });
+  const c1 = decisionRow({ transaction_name: "vaults/v1/transactions/c", decided_at: at("2026-11-21T10:00:00Z"), decision: "deny", sign_transaction: false });
+
+  beforeAll(async () => {
+    ({ db, close } = await backend.open());
+    await migrateToJustBefore(db, MIGRATION);
+    for (const row of [a1, a2, b, c1]) await db.insertInto("decisions").values(row).execute();
+    await db.insertInto("decisions").values(decisionRow({ transaction_name: c1.transaction_name, replayed: true, replay_of: c1.id, decision: "deny", sign_transaction: false })).execute();
+    await db.insertInto("decisions").values(decisionRow({ transaction_name: c1.transaction_name, replay_of: c1.id, decision: "deny", sign_transaction: false })).execute();
+    await migrateToLatest(db);
+  });
+  afterAll(async () => close?.());
+
+  it("is filled with the first final decision of every name recorded before", async () => {
+    expect(await finals(db)).toEqual([
+      { transaction_name: "vaults/v1/transactions/a", decision_id: a1.id },
+      { transaction_name: "vaults/v1/transactions/c", decision_id: c1.id },
+    ]);
+  });
+
+  it("gets each new final decision from the row trigger, and keeps the first of a name", async () => {
+    const d1 = decisionRow({ transaction_name: "vaults/v1/transactions/d" });
+    await db.insertInto("decisions").values(decisionRow({ transaction_name: d1.transaction_name, decision: "defer", sign_transaction: null, http_status: 503 })).execute();
+    expect((await finals(db)).map((f) => f.transaction_name)).not.toContain(d1.transaction_name);
+    await db.insertInto("decisions").values(d1).execute();
+    await db.insertInto("decisions").values(decisionRow({ transaction_name: d1.transaction_name, decision: "deny", sign_transaction: false })).execute();
+    expect((await finals(db)).find((f) => f.transaction_name === d1.transaction_name)?.decision_id).toBe(d1.id);
+  });
+
+  it("refuses UPDATE, DELETE and TRUNCATE", async () => {
+    await expect(sql`update final_decisions set decision_id = ${b.id}`.execute(db)).rejects.toThrow(/append-only/);
+    await expect(sql`delete from final_decisions`.execute(db)).rejects.toThrow(/append-only/);
+    await expect(sql`truncate final_decisions`.execute(db)).rejects.toThrow(/append-only/);
+  });
+
+  it("still refuses a charge whose decision does not exist, and takes one recorded under another name", async () => {
+    const charge = (decisionId: string, name: string) => sql`
+      insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, charged_at)
+      values (${decisionId}::uuid, ${name}, 'vaults/v1', 0, sha256('g'::bytea), 1, now())`;
+    await sql`insert into velocity_groups (group_hash, group_key, first_charged_at) values (sha256('g'::bytea), 'g', now()) on conflict do nothing`.execute(db);
+    await expect(charge("00000000-0000-4000-8000-00000000dead", "vaults/v1/transactions/x").execute(db)).rejects.toThrow(/refers to no decision/);
+    await expect(charge(a1.id, a1.transaction_name).execute(db)).resolves.toBeDefined();
+    // Not found by name (the deferral is no final): the check searches every month and finds it.
+    await expect(charge(b.id, "vaults/v1/transactions/elsewhere").execute(db)).resolves.toBeDefined();
+  });
+});
+
+const POLICY = `
+version: "final-decisions.1"
+default: deny
+rules:
+  - id: internal
+    decision: allow
+    when: {"var": "transfer.destination.internal"}
+`;
+
+describe("a delivery of a name whose decision went with an archived month", () => {
+  let tdb: TestDatabase;
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  let cosigner: CosignerSimulator;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY) });
+    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  it("is denied, naming the archived decision, and never signed again", async () => {
+    const tx = assetTransfer({ amount: "1" });
+    expect((await cosigner.deliver(tx)).verdict).toBe("signed");
+    expect((await cosigner.deliver(tx)).verdict).toBe("signed"); // a repeat: the same answer
+    const first = await tdb.handle.db.selectFrom("decisions").select(["id", "decided_at"]).where("transaction_name", "=", tx.name).orderBy("seq").executeTakeFirstOrThrow();
+    const { rows } = await sql<{ month: string }>`select tableoid::regclass::text as month from decisions where id = ${first.id}`.execute(tdb.handle.db);
+    // Archiving as the README tells the owner: detach the month (then export and drop it).
+    await sql`alter table decisions detach partition ${sql.table(rows[0]!.month)}`.execute(tdb.handle.db);
+
+    for (let i = 0; i < 2; i++) {
+      const again = await cosigner.deliver(tx);
+      expect(again.verdict).toBe("canceled");
+      expect(again.body).toMatchObject({ signTransaction: false, reasons: [`${DECIDED_THEN_ARCHIVED} ${first.id}`] });
+    }
+    const after = await tdb.handle.db.selectFrom("decisions").select(["decision", "replayed", "replay_of"]).where("transaction_name", "=", tx.name).orderBy("seq").execute();
+    expect(after).toEqual([
+      { decision: "deny", replayed: false, replay_of: null },
+      { decision: "deny", replayed: false, replay_of: null },
+    ]);
+  });
+});
