@@ -92,12 +92,14 @@ async function createFinalDecisionRead(db: Kysely<any>): Promise<void> {
       lock_id int8;
       final_id uuid;
       final_at timestamptz;
+      done text;
     begin
-      -- Single function calls are PL/pgSQL simple expressions: no executor is started for them.
-      perform set_config('lock_timeout', budget, true);
-      perform set_config('statement_timeout', budget, true);
-      perform set_config('idle_in_transaction_session_timeout', budget, true);
-      perform pg_advisory_xact_lock(hashtextextended('decision:' || tx_name, 0));
+      -- Assigned, not PERFORMed: PERFORM starts an executor for its SELECT, while an assignment of
+      -- a single function call is a PL/pgSQL simple expression, evaluated without one.
+      done := set_config('lock_timeout', budget, true);
+      done := set_config('statement_timeout', budget, true);
+      done := set_config('idle_in_transaction_session_timeout', budget, true);
+      done := pg_advisory_xact_lock(hashtextextended('decision:' || tx_name, 0))::text;
       -- The name's first final decision, through its one row in final_decisions: a lookup in one
       -- index, however many months \`decisions\` holds. Then that row alone, in its month.
       select f.decision_id, f.decided_at into final_id, final_at from final_decisions f where f.transaction_name = tx_name;
@@ -130,7 +132,7 @@ async function createFinalDecisionRead(db: Kysely<any>): Promise<void> {
       if failure is null and (args->>'evaluate')::boolean then
         -- One lock after another in the order given (ascending ids): queue, never deadlock.
         foreach lock_id in array (args->>'locks')::int8[] loop
-          perform pg_advisory_xact_lock(lock_id);
+          done := pg_advisory_xact_lock(lock_id)::text;
         end loop;
         -- Each piece's sum, as three arrays in step; the service adds a window's pieces up.
         select array_agg(p.ord), array_agg(coalesce(p.amount, 0)::text), array_agg(coalesce(p.count, 0)::text)
