@@ -11,7 +11,7 @@ import { cpus } from "node:os";
 import path from "node:path";
 import { fmtCpuPer, fmtMachineCpu, serverTicks, type TicksReader } from "./cpu-split.js";
 import { captureDecisionSql, type DecisionSql } from "./decision-sql.js";
-import { checkpoint, freshDatabase, openDurableServer, serverSettings, type DurableServer } from "./durable-server.js";
+import { checkpoint, connectClient, freshDatabase, openDurableServer, serverSettings, type DurableServer } from "./durable-server.js";
 import { onCleanup } from "./processes.js";
 import { replay, type ReplayResult } from "./pgbench.js";
 import { bareExpressCeiling, buildCheckout, countersignRun, prepareBaseline, type PreparedBaseline, type ServiceFigure } from "./service-runs.js";
@@ -49,6 +49,7 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
   const sql = await captureSql(server.url);
   console.log(`\nthe database alone, ${PGBENCH_CLIENTS} clients, ${o.seconds} s each`);
   const { floor, ceiling } = await sqlFigures(server.url, sql, o.seconds, serverCpu);
+  await ceilingAfterAYear(server.url, sql, o.seconds, serverCpu, ceiling);
   const http = await bareExpressCeiling(ROOT, o.seconds, 16);
   console.log(`  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}${fmtMachineCpu(http.cpu)}`);
   printCpu("request", http.requests, http.cpu?.processMs);
@@ -124,19 +125,23 @@ async function captureSql(serverUrl: string): Promise<DecisionSql> {
   }
 }
 
+/** A script replayed into a fresh database (first readied by `ready`, if given) after a checkpoint. */
+async function replayFresh(serverUrl: string, purpose: string, script: DecisionSql["floor"], seconds: number, serverCpu: TicksReader | null, ready?: (url: string) => Promise<void>): Promise<ReplayResult> {
+  const watched: Record<string, TicksReader> = serverCpu ? { postgres: serverCpu } : {};
+  const db = await freshDatabase(serverUrl, purpose);
+  onCleanup(db.drop);
+  try {
+    await ready?.(db.url);
+    await checkpoint(serverUrl);
+    return await replay(db.url, script, { seconds, clients: PGBENCH_CLIENTS, watched });
+  } finally {
+    await db.drop();
+  }
+}
+
 /** The durable floor and the SQL ceiling, each replayed into a fresh database after a checkpoint. */
 async function sqlFigures(serverUrl: string, sql: DecisionSql, seconds: number, serverCpu: TicksReader | null): Promise<{ floor: ReplayResult; ceiling: ReplayResult }> {
-  const watched: Record<string, TicksReader> = serverCpu ? { postgres: serverCpu } : {};
-  const replayed = async (purpose: string, script: DecisionSql["floor"]) => {
-    const db = await freshDatabase(serverUrl, purpose);
-    onCleanup(db.drop);
-    try {
-      await checkpoint(serverUrl);
-      return await replay(db.url, script, { seconds, clients: PGBENCH_CLIENTS, watched });
-    } finally {
-      await db.drop();
-    }
-  };
+  const replayed = (purpose: string, script: DecisionSql["floor"]) => replayFresh(serverUrl, purpose, script, seconds, serverCpu);
   const floor = await replayed("floor", sql.floor);
   console.log(`  durable floor: one decision row, autocommitted, ${floor.driver}   ${fmtRate(floor.perSecond)} tps${fmtMachineCpu(floor.cpu)}`);
   printCpu("transaction", floor.transactions, floor.cpu?.processMs);
@@ -145,6 +150,26 @@ async function sqlFigures(serverUrl: string, sql: DecisionSql, seconds: number, 
   console.log(`  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps${fmtMachineCpu(ceiling.cpu)}`);
   printCpu("transaction", ceiling.transactions, ceiling.cpu?.processMs);
   return { floor, ceiling };
+}
+
+/**
+ * The SQL ceiling on a database holding a year of monthly partitions of `decisions` (twelve past
+ * months besides the migration's current one, three ahead and the default): what a deployment's
+ * decisions cost once it has kept a year of its audit trail. Their lookups must not search every
+ * month (migration 20261125T1200_final_decisions).
+ */
+async function ceilingAfterAYear(serverUrl: string, sql: DecisionSql, seconds: number, serverCpu: TicksReader | null, fresh: ReplayResult): Promise<void> {
+  const addPastMonths = async (url: string) => {
+    const client = await connectClient(url);
+    try {
+      await client.query(`select decisions_create_month((date_trunc('month', now()) - make_interval(months => m))::date) from generate_series(1, 12) as m`);
+    } finally {
+      await client.end();
+    }
+  };
+  const year = await replayFresh(serverUrl, "ceiling_year", sql.ceiling, seconds, serverCpu, addPastMonths);
+  console.log(`  SQL ceiling, a year of months kept (12 more monthly partitions), ${year.driver}   ${fmtRate(year.perSecond)} tps${fmtMachineCpu(year.cpu)}   ${(year.perSecond / fresh.perSecond).toFixed(2)} of the fresh ceiling`);
+  printCpu("transaction", year.transactions, year.cpu?.processMs);
 }
 
 /** The baseline ref built in a temporary worktree, kept for every round; null when skipped. */
