@@ -9,9 +9,9 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../src/db/connect.js";
-import { openDatabase } from "../../src/db/connect.js";
-import { createMigrator, migrateToLatest } from "../../src/db/migrate.js";
+import { migrateToLatest } from "../../src/db/migrate.js";
 import { DECIDED_THEN_ARCHIVED } from "../../src/decision/decide.js";
+import { migrateToJustBefore, unmigratedBackends } from "../support/backends.js";
 import { assetTransfer } from "../support/bodies.js";
 import { CosignerSimulator } from "../support/cosigner.js";
 import { decisionRow } from "../support/decision-rows.js";
@@ -20,36 +20,14 @@ import { startTestService, writeBundle } from "../support/service.js";
 
 const MIGRATION = "20261125T1200_final_decisions";
 
-async function migrateToJustBefore(db: Db, name: string): Promise<void> {
-  const migrator = createMigrator(db);
-  const names = (await migrator.getMigrations()).map((m) => m.name).filter((n) => n < name);
-  const result = await migrator.migrateTo(names.at(-1)!);
-  if (result.error) throw result.error;
-}
 
 const finals = async (db: Db) =>
   (await sql<{ transaction_name: string; decision_id: string }>`select transaction_name, decision_id from final_decisions order by transaction_name`.execute(db)).rows;
 
 const at = (iso: string) => new Date(iso);
 
-const backends = [
-  {
-    name: "a Postgres server",
-    open: async () => {
-      const tdb = await createTestDatabase({ migrate: false });
-      return { db: tdb.handle.db, close: () => tdb.drop() };
-    },
-  },
-  {
-    name: "embedded PGlite",
-    open: async () => {
-      const handle = await openDatabase({ dataDir: ":memory:" });
-      return { db: handle.db, close: () => handle.close() };
-    },
-  },
-];
 
-describe.each(backends)("final_decisions on $name", (backend) => {
+describe.each(unmigratedBackends)("final_decisions on $name", (backend) => {
   let db: Db;
   let close: () => Promise<void>;
   // Recorded before the migration: a's first final is its allow, not the deny after it (a second

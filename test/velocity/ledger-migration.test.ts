@@ -6,40 +6,18 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../src/db/connect.js";
-import { createMigrator, migrateToLatest } from "../../src/db/migrate.js";
+import type { Db } from "../../src/db/connect.js";
+import { migrateToLatest } from "../../src/db/migrate.js";
 import { groupHashHex } from "../../src/velocity/group-hash.js";
 import { readWindowTotals, windowTotalId } from "../../src/velocity/ledger.js";
-import { createTestDatabase } from "../support/postgres.js";
+import { migrateToJustBefore, unmigratedBackends } from "../support/backends.js";
 import { insertAllowDecision } from "./support.js";
 
 const LEDGER_MIGRATION = "20261122T1310_ledger";
 const OLD_WIDTHS = [1, 60, 3600, 86400];
 const WINDOWS = [1, 59, 60, 61, 3600, 86_400, 7 * 86_400];
 
-const fresh = [
-  {
-    name: "a Postgres server",
-    open: async () => {
-      const tdb = await createTestDatabase({ migrate: false });
-      return { db: tdb.handle.db, close: () => tdb.drop() };
-    },
-  },
-  {
-    name: "embedded PGlite",
-    open: async () => {
-      const handle = await openDatabase({ dataDir: ":memory:" });
-      return { db: handle.db, close: () => handle.close() };
-    },
-  },
-];
 
-async function migrateToJustBefore(db: Db, name: string): Promise<void> {
-  const migrator = createMigrator(db);
-  const names = (await migrator.getMigrations()).map((m) => m.name).filter((n) => n < name);
-  const result = await migrator.migrateTo(names.at(-1)!);
-  if (result.error) throw result.error;
-}
 
 /** Charges with their buckets at the old widths, as the ledger wrote them before the migration. */
 async function seedOldLayout(db: Db, key: string, now: Date): Promise<void> {
@@ -79,7 +57,7 @@ async function summed(db: Db, key: string, now: Date): Promise<string[]> {
   return out;
 }
 
-describe.each(fresh)("the ledger migration on $name with an existing ledger", (backend) => {
+describe.each(unmigratedBackends)("the ledger migration on $name with an existing ledger", (backend) => {
   it("keeps every window total identical and drops the 1-second buckets", async () => {
     const { db, close } = await backend.open();
     try {
