@@ -25,7 +25,9 @@ const USAGE = `usage: countersign <command>
                                 evaluate one webhook body against the bundle and print the trace
   explain --decision ID [--json]
                                 print the trace of a recorded decision (every rule, operand values)
-  velocity void NAME            void the velocity charges of transaction NAME (it did not move money)
+  velocity void NAME --reason TEXT [--by OPERATOR]
+                                void the velocity charges of transaction NAME (it did not move money),
+                                recorded in the audit trail (velocity_voids) with who and why
   velocity prune                delete expired velocity buckets and charges now (the service also does it hourly)
   addressbook sync              fetch the configured vaults' address books once and exit
   audit verify [--schema S] [--checkpoint POSITION:HASH [--from T]]
@@ -86,7 +88,7 @@ export async function main(argv: string[]): Promise<number> {
     case "explain":
       return runExplain([sub, ...rest].filter((a): a is string => a !== undefined));
     case "velocity":
-      if (sub === "void" && rest[0]) return (await import("./commands/velocity-void.js")).velocityVoid(rest[0], withDatabase, out);
+      if (sub === "void") return (await import("./commands/velocity-void.js")).velocityVoid(rest, withDatabase, out);
       if (sub === "prune" && rest.length === 0) return (await import("./commands/velocity-prune.js")).velocityPrune(config(), withDatabase, out);
       break;
     case "audit":

@@ -49,9 +49,22 @@ export interface VelocityWindowClaimsTable {
   lapses_at: ColumnType<Date, never, never>;
 }
 
+/** A void run by hand (`countersign velocity void`), in the audit trail (migrations/20261125T1300_velocity_voids.ts). */
+export interface VelocityVoidsTable {
+  id: string;
+  seq: ColumnType<string, never, never>;
+  at: Timestamp;
+  transaction_name: string;
+  charges: number;
+  operator: string;
+  reason: string;
+  database_user: ColumnType<string, never, never>;
+}
+
 export interface VelocityTables {
   velocity_groups: VelocityGroupsTable;
   velocity_charges: VelocityChargesTable;
   velocity_buckets: VelocityBucketsTable;
   velocity_window_claims: VelocityWindowClaimsTable;
+  velocity_voids: VelocityVoidsTable;
 }

@@ -4,6 +4,7 @@
  * added to are lowered by the same amounts, under the same group locks that charging takes, so
  * a void never races a "read → evaluate → charge" on the same group.
  */
+import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { groupHashHex } from "./group-hash.js";
@@ -11,11 +12,28 @@ import { lockWindowGroups } from "./locks.js";
 import { FINE_BUCKETS_KEPT_SECONDS } from "./window-plan.js";
 import { BUCKET_WIDTHS } from "./window-plan.js";
 
-/** Idempotent: returns how many charges this call voided (0 when already voided, or none exist). */
-export async function voidCharges(db: Kysely<Database>, transactionName: string, at: Date): Promise<{ voided: number }> {
+/** Who voided by hand, and why: recorded in `velocity_voids` with the void (an event's void is recorded as the event). */
+export interface ManualVoid {
+  operator: string;
+  reason: string;
+}
+
+/**
+ * Idempotent: returns how many charges this call voided (0 when already voided, or none exist).
+ * With `manual`, a void that voided any charge is recorded in the audit trail, in its transaction.
+ */
+export async function voidCharges(db: Kysely<Database>, transactionName: string, at: Date, manual?: ManualVoid): Promise<{ voided: number }> {
   if (!Number.isFinite(at.getTime())) throw new Error("void time is invalid");
-  if (db.isTransaction) return voidIn(db, transactionName, at);
-  return db.transaction().execute((trx) => voidIn(trx, transactionName, at));
+  const run = async (trx: Kysely<Database>) => {
+    const result = await voidIn(trx, transactionName, at);
+    if (manual && result.voided > 0) await recordManualVoid(trx, transactionName, at, result.voided, manual);
+    return result;
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+async function recordManualVoid(trx: Kysely<Database>, transactionName: string, at: Date, charges: number, manual: ManualVoid): Promise<void> {
+  await trx.insertInto("velocity_voids").values({ id: randomUUID(), at, transaction_name: transactionName, charges, operator: manual.operator, reason: manual.reason }).execute();
 }
 
 async function voidIn(trx: Kysely<Database>, transactionName: string, at: Date): Promise<{ voided: number }> {

@@ -84,7 +84,7 @@ describe("a delivery of an allowed transaction whose charges were voided", () =>
 
   it("is denied after an operator voided it with countersign velocity void", async () => {
     const { again } = await allowFreeRefill("void02", async (name) => {
-      const voided = await runCli(["velocity", "void", name], { env: { DATABASE_URL: tdb.url } });
+      const voided = await runCli(["velocity", "void", name, "--reason", "the platform dropped it", "--by", "ops@example.com"], { env: { DATABASE_URL: tdb.url } });
       expect(voided.code).toBe(0);
     });
     expect(again.body).toMatchObject({ signTransaction: false, reasons: [ALLOWED_THEN_VOIDED] });
@@ -96,7 +96,7 @@ describe("a delivery of an allowed transaction whose charges were voided", () =>
     const denied = assetTransfer({ amount: "60", source });
     expect((await cosigner.deliver(allowed)).verdict).toBe("signed");
     expect((await cosigner.deliver(denied)).verdict).toBe("canceled");
-    expect((await runCli(["velocity", "void", denied.name], { env: { DATABASE_URL: tdb.url } })).stdout).toContain("no charges to void");
+    expect((await runCli(["velocity", "void", denied.name, "--reason", "never sent"], { env: { DATABASE_URL: tdb.url } })).stdout).toContain("no charges to void");
     expect((await cosigner.deliver(allowed)).body).toMatchObject({ signTransaction: true, replayOf: (await rowsFor(allowed.name))[0]!.id });
     expect((await cosigner.deliver(denied)).body).toMatchObject({ signTransaction: false, reasons: ["At most 100 ETH a day from one wallet"] });
   });
