@@ -109,9 +109,10 @@ describe("explain with operand values", () => {
     const b: PolicyBundle = {
       ...bundle([{ id: "big", decision: "defer", when: { ">": [{ var: "transfer.amount" }, "100"] } }]),
       rules: [{ id: "big", decision: "defer", reason: null, when: { ">": [{ var: "transfer.amount" }, "100"] }, review } as Rule],
-      reviewers: { treasury: [{ identity: "alice@example.com", user: null }] },
+      reviewers: { treasury: [{ identity: "alice@example.com", user: "users/a11ce" }] },
     };
-    // An initiator the body names, who is not alice: with none named, one approval more is needed.
+    // An initiator the body names, who is not alice: her user is declared, so she is certainly not
+    // them (with none named, or her user undeclared, one approval more would be needed).
     const initiated = facts("1");
     const f = { ...initiated, tx: { ...initiated.tx, initiator: "users/ops@example.com" }, review: { state: "open" as const, approvals: 1, approvers: ["alice@example.com"] } };
     const outcome = evaluate(b, [f], { trace: true });

@@ -19,9 +19,10 @@ export function reviewFacts(bundle: PolicyBundle, state: ReviewState, approvals:
     if (member && !isInitiator(bundle, a.identity, initiator)) approvers.add(a.identity);
   }
   const sorted = [...approvers].sort();
-  // With the initiator unknown every member's approval is listed (any one may be the initiator's,
-  // none can be told apart), and `approvals` counts only those certain to be someone else's: a
-  // review requirement takes that worst case out once, from the listed approvers (requirement.ts).
+  // With the initiator unknown, or named but recognised as no member, every member's approval is
+  // listed (any one, or any one without a declared user, may be the initiator's; none can be told
+  // apart), and `approvals` counts only those certain to be someone else's: a review requirement
+  // takes that worst case out once, from the listed approvers (requirement.ts).
   return { state, approvals: withoutInitiator(bundle, sorted, initiator).length, approvers: sorted };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PolicyBundle } from "../policy/types.js";
 import { reviewFacts } from "./facts.js";
-import { approvalsNeeded, countingApprovers, isInitiator } from "./requirement.js";
+import { approvalsNeeded, countingApprovers, initiatorUnrecognised, isInitiator, withoutInitiator } from "./requirement.js";
 
 const BOB_USER = "users/2d2e40r3";
 // Bob's platform user is declared in one group only; the ops group lists him plainly.
@@ -63,5 +63,42 @@ describe("an initiator the body does not name", () => {
     const policy = { ...bundle, rules: [] } as unknown as PolicyBundle;
     const facts = reviewFacts(policy, "open", [{ identity: "bob@treasury.example", group: "ops-approvers" }, { identity: "dave@treasury.example", group: "ops-approvers" }], null);
     expect(facts).toEqual({ state: "open", approvals: 1, approvers: ["bob@treasury.example", "dave@treasury.example"] });
+  });
+});
+
+describe("an initiator the body names but no member is recognised as", () => {
+  // users/9f3k2 may be alice or dave, who have no declared user; bob is certainly users/2d2e40r3.
+  const UNMAPPED = "users/9f3k2";
+  const [ALICE, BOB, DAVE] = ["alice@treasury.example", "bob@treasury.example", "dave@treasury.example"];
+
+  it("is recognised when a member's user, in any group, or a users/<identity> is it", () => {
+    expect(initiatorUnrecognised(bundle, UNMAPPED)).toBe(true);
+    expect(initiatorUnrecognised(bundle, BOB_USER)).toBe(false);
+    expect(initiatorUnrecognised(bundle, `users/${DAVE}`)).toBe(false);
+    expect(initiatorUnrecognised(bundle, null)).toBe(false);
+  });
+
+  it("a recognised initiator is taken out, and only them: the rule's quorum", () => {
+    expect(countingApprovers(bundle, "treasury-approvers", [ALICE, BOB], BOB_USER)).toEqual([ALICE]);
+  });
+
+  it("could be any approver without a declared user: one of them is taken out", () => {
+    expect(countingApprovers(bundle, "ops-approvers", [DAVE], UNMAPPED)).toEqual([]);
+    expect(countingApprovers(bundle, "treasury-approvers", [ALICE], UNMAPPED)).toEqual([]);
+    // bob's user is declared in treasury-approvers only; it holds in ops-approvers too.
+    expect(countingApprovers(bundle, "ops-approvers", [BOB, DAVE], UNMAPPED)).toEqual([BOB]);
+    expect(withoutInitiator(bundle, [ALICE, DAVE], UNMAPPED)).toHaveLength(1);
+  });
+
+  it("is not any approver with a declared user: they count fully", () => {
+    expect(countingApprovers(bundle, "treasury-approvers", [BOB], UNMAPPED)).toEqual([BOB]);
+    const mapped = { reviewers: { desk: [{ identity: BOB, user: BOB_USER }, { identity: "erin@treasury.example", user: "users/e1" }] } };
+    expect(countingApprovers(mapped, "desk", [BOB, "erin@treasury.example"], UNMAPPED)).toEqual([BOB, "erin@treasury.example"]);
+  });
+
+  it("leaves the facts listing every member's approval, and counting one fewer", () => {
+    const policy = { ...bundle, rules: [] } as unknown as PolicyBundle;
+    const facts = reviewFacts(policy, "open", [{ identity: ALICE, group: "treasury-approvers" }, { identity: BOB, group: "treasury-approvers" }], UNMAPPED);
+    expect(facts).toEqual({ state: "open", approvals: 1, approvers: [ALICE, BOB] });
   });
 });

@@ -9,6 +9,11 @@
  * those left after taking out the most that one platform user could be (one approver, unless the
  * bundle gives several identities the same user). So such a review needs one approval more than
  * the rule's quorum (`approvalsNeeded`), never fewer valid ones.
+ *
+ * A body may also name an initiator no member is recognised as (members listed by email alone, the
+ * initiator `users/9f3k2`). The platform user of a member without a declared `user` is then not
+ * known, so any such approver may be the initiator: one of them is taken out, as for an unknown
+ * initiator. Approvers with a declared `user` are certainly someone else and count fully.
  */
 import type { Facts } from "../facts/types.js";
 import type { PolicyBundle, Rule } from "../policy/types.js";
@@ -42,22 +47,51 @@ export function initiatorUnknown(initiator: string | null): boolean {
   return initiator === null || initiator.trim() === "";
 }
 
+/**
+ * The body names an initiator, but no identity of the bundle (in any group) is recognised as it:
+ * CONTRACT section 9 would then refuse no one, while a member listed without `user` may well be
+ * that platform user.
+ */
+export function initiatorUnrecognised(bundle: Pick<PolicyBundle, "reviewers">, initiator: string | null): boolean {
+  if (initiatorUnknown(initiator)) return false;
+  return !Object.values(bundle.reviewers ?? {}).some((members) => members.some((m) => isInitiator(bundle, m.identity, initiator)));
+}
+
+/** No group gives the identity a `user`: which platform user it is, the bundle does not say. */
+export function userUndeclared(bundle: Pick<PolicyBundle, "reviewers">, identity: string): boolean {
+  return !Object.values(bundle.reviewers ?? {}).some((members) => members.some((m) => m.identity === identity && m.user));
+}
+
 /** The approvals a requirement needs: its quorum, and one more when the initiator is unknown. */
 export function approvalsNeeded(quorum: number, initiator: string | null): number {
   return initiatorUnknown(initiator) ? quorum + 1 : quorum;
 }
 
-/** The approvers that count for a group: its members, without the initiator (or, unknown, without the worst case of one). */
+/** The approvers that count for a group: its members, without the initiator (or, unknown or unrecognised, without the worst case of one). */
 export function countingApprovers(bundle: Pick<PolicyBundle, "reviewers">, group: string, approvers: readonly string[], initiator: string | null): string[] {
   const wanted = new Set(approvers.map(normalIdentity));
   const members = [...new Set(groupMembers(bundle, group).filter((m) => wanted.has(m.identity)).map((m) => m.identity))];
   return withoutInitiator(bundle, members, initiator);
 }
 
-/** `identities` without the initiator; with the initiator unknown, without the most that one platform user could be. */
+/**
+ * `identities` without the initiator; with the initiator unknown, without the most that one
+ * platform user could be; with it unrecognised, without one of those whose user is undeclared.
+ */
 export function withoutInitiator(bundle: Pick<PolicyBundle, "reviewers">, identities: readonly string[], initiator: string | null): string[] {
   const excluded = initiatorUnknown(initiator) ? worstCaseInitiator(bundle, identities) : initiator;
-  return identities.filter((identity) => !isInitiator(bundle, identity, excluded));
+  const others = identities.filter((identity) => !isInitiator(bundle, identity, excluded));
+  return initiatorUnrecognised(bundle, initiator) ? withoutOneUndeclared(bundle, others) : others;
+}
+
+/**
+ * The initiator could be any one approver whose user the bundle does not declare (and only one:
+ * two such identities are taken for two people, as worstCaseInitiator takes them). Which one is not
+ * known; taking out the first gives the same count as any other.
+ */
+function withoutOneUndeclared(bundle: Pick<PolicyBundle, "reviewers">, identities: readonly string[]): string[] {
+  const first = identities.findIndex((identity) => userUndeclared(bundle, identity));
+  return identities.filter((_, i) => i !== first);
 }
 
 /** Of the platform users the approvers could be, the one that is the most of them; null when none. */

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assetTransfer, ETH } from "../support/bodies.js";
 import { runCli } from "../support/cli.js";
-import { ALICE, CAROL, INITIATED_BY_SERVICE, startReviewWorld, type ReviewWorld } from "./support.js";
+import { ALICE, CAROL, INITIATED_BY_BOB, startReviewWorld, type ReviewWorld } from "./support.js";
 
 describe("countersign review", () => {
   let w: ReviewWorld;
@@ -16,7 +16,7 @@ describe("countersign review", () => {
   afterAll(async () => w?.stop());
 
   it("lists, shows and approves until the transfer is signed", async () => {
-    const body = { ...INITIATED_BY_SERVICE, ...assetTransfer({ amount: "10", asset: ETH }) };
+    const body = { ...INITIATED_BY_BOB, ...assetTransfer({ amount: "10", asset: ETH }) };
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
 
     const list = await runCli(["review", "list", "--state", "open"], { env: asAlice });
@@ -41,7 +41,7 @@ describe("countersign review", () => {
   });
 
   it("rejects with a comment, and says what is wrong otherwise", async () => {
-    const body = { ...INITIATED_BY_SERVICE, ...assetTransfer({ amount: "10", asset: ETH }) };
+    const body = { ...INITIATED_BY_BOB, ...assetTransfer({ amount: "10", asset: ETH }) };
     await w.cosigner.deliver(body);
     const noComment = await runCli(["review", "reject", body.name], { env: asAlice });
     expect(noComment.code).toBe(2);

@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPending } from "../../src/audit/sealer.js";
 import { verifyChain } from "../../src/audit/verify.js";
 import { assetTransfer, COLD_WALLET, ETH, HOT_WALLET } from "../support/bodies.js";
-import { ADMIN_TOKEN, ALICE, AUDIENCE, api, approve, BOB, CAROL, INITIATED_BY_SERVICE, MALLORY, reject, reviewPath, startReviewWorld, WEBHOOK_TOKEN, type ReviewWorld } from "./support.js";
+import { ADMIN_TOKEN, ALICE, AUDIENCE, api, approve, BOB, CAROL, INITIATED_BY_BOB, MALLORY, reject, reviewPath, startReviewWorld, WEBHOOK_TOKEN, type ReviewWorld } from "./support.js";
 
 /**
  * 10 ETH between two wallets of the vault: the example policy's eth-review-threshold defers it.
- * Initiated by a service account that is no reviewer; a body naming no initiator needs one more approval.
+ * Initiated by bob, whose user the example policy declares; a body naming no initiator needs one more
+ * approval (and one naming an initiator no member is: review-unrecognised-initiator.test.ts).
  */
-const largeTransfer = (extra: Record<string, unknown> = {}) => ({ ...assetTransfer({ amount: "10", asset: ETH }), ...INITIATED_BY_SERVICE, ...extra });
+const largeTransfer = (extra: Record<string, unknown> = {}) => ({ ...assetTransfer({ amount: "10", asset: ETH }), ...INITIATED_BY_BOB, ...extra });
 
 describe("human review of a deferred transfer, over HTTP", () => {
   let w: ReviewWorld;
@@ -301,7 +302,7 @@ describe("human review of a deferred transfer, over HTTP", () => {
     // Ten 5 ETH legs: none above the threshold alone; an adversarial review had this signed at once.
     // From a wallet of its own, whose daily window the other cases here have not spent.
     const batch = {
-      ...INITIATED_BY_SERVICE,
+      ...INITIATED_BY_BOB,
       name: largeTransfer().name,
       details: { assetBatchTransfer: { asset: ETH, source: `${HOT_WALLET}b`, destinations: Array.from({ length: 10 }, () => ({ destination: COLD_WALLET, amount: "5" })) } },
     };

@@ -8,7 +8,7 @@ import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assetTransfer, ETH } from "../support/bodies.js";
-import { ALICE, approve, CAROL, INITIATED_BY_SERVICE, startReviewWorld, type ReviewWorld } from "./support.js";
+import { ALICE, approve, CAROL, INITIATED_BY_BOB, startReviewWorld, type ReviewWorld } from "./support.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
@@ -31,7 +31,7 @@ describe("the review page in a headless browser", () => {
   });
 
   it("signs in with a token, approves, and the next poll signs the transfer", async () => {
-    const body = { ...INITIATED_BY_SERVICE, ...assetTransfer({ amount: "12.5", asset: ETH }), note: "Quarterly rebalance" };
+    const body = { ...INITIATED_BY_BOB, ...assetTransfer({ amount: "12.5", asset: ETH }), note: "Quarterly rebalance" };
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
     expect((await approve(w, body.name, await w.issuer.idToken({ email: CAROL }), "checked with desk")).status).toBe(200);
 
@@ -69,7 +69,7 @@ describe("the review page in a headless browser", () => {
   });
 
   it("refuses an action without the form's CSRF token, and one posted from another origin", async () => {
-    const body = { ...INITIATED_BY_SERVICE, ...assetTransfer({ amount: "10", asset: ETH }) };
+    const body = { ...INITIATED_BY_BOB, ...assetTransfer({ amount: "10", asset: ETH }) };
     await w.cosigner.deliver(body);
     const cookie = `countersign_review=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}`;
     const post = (headers: Record<string, string>, form: string) =>

@@ -15,9 +15,9 @@ version: "review-payloads.1"
 default: deny
 reviewers:
   treasury-approvers:
-    - ${ALICE}
+    - {identity: ${ALICE}, user: users/a11ce}
     - {identity: ${BOB}, user: users/2d2e40r3}
-    - ${CAROL}
+    - {identity: ${CAROL}, user: users/ca401}
 rules:
   - id: more-than-transfers-review
     decision: defer
@@ -56,7 +56,8 @@ describe("a review of a transaction that carries a payload", () => {
     expect(html).toContain("tokenAllowances");
     expect(html).toMatch(/more than its transfers/);
 
-    // Released as shown: two approvals, then signed.
+    // Released as shown: two approvals, then signed. (Every member's user is declared: the body's
+    // initiator, a service account, is certainly neither approver.)
     expect((await approve(w, body.name, alice)).status).toBe(200);
     const carol = await w.issuer.idToken({ email: CAROL });
     expect((await approve(w, body.name, carol)).body.state).toBe("approved");

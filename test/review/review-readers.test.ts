@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reloadPolicies } from "../../src/service.js";
 import { assetTransfer, ETH, USDC } from "../support/bodies.js";
 import { EXAMPLE_POLICIES, writeBundle } from "../support/service.js";
-import { ADMIN_TOKEN, ALICE, api, approve, INITIATED_BY_SERVICE, MALLORY, reject, reviewPath, startReviewWorld, type ReviewWorld } from "./support.js";
+import { ADMIN_TOKEN, ALICE, api, approve, INITIATED_BY_BOB, MALLORY, reject, reviewPath, startReviewWorld, type ReviewWorld } from "./support.js";
 
 const DAVE = "dave@ops.example";
 const ERIN = "erin@ops.example";
@@ -31,8 +31,8 @@ const twoGroups = (version: string, ops: readonly string[]) => {
 };
 
 const NOTE = "payroll batch 7 — confidential";
-const ethReview = () => ({ ...assetTransfer({ amount: "10", asset: ETH }), ...INITIATED_BY_SERVICE, note: NOTE });
-const usdcReview = () => ({ ...assetTransfer({ amount: "20000", asset: USDC }), ...INITIATED_BY_SERVICE, note: NOTE });
+const ethReview = () => ({ ...assetTransfer({ amount: "10", asset: ETH }), ...INITIATED_BY_BOB, note: NOTE });
+const usdcReview = () => ({ ...assetTransfer({ amount: "20000", asset: USDC }), ...INITIATED_BY_BOB, note: NOTE });
 
 describe("reading reviews needs a reviewer group", () => {
   let w: ReviewWorld;

@@ -13,8 +13,13 @@ export const ALICE = "alice@treasury.example";
 export const BOB = "bob@treasury.example"; // users/2d2e40r3 on the platform
 export const CAROL = "carol@treasury.example";
 export const MALLORY = "mallory@treasury.example";
-/** A service account that is no reviewer: bodies naming it as initiator need the rule's quorum, no more. */
-export const INITIATED_BY_SERVICE = { request: { initiator: "users/payout-service@treasury.example" } };
+/**
+ * Initiated by bob, whose platform user the example policy declares: the initiator is recognised,
+ * so the other members' approvals need the rule's quorum, no more. (An initiator no member is
+ * recognised as, such as a service account, could be alice or carol, who have no declared user:
+ * then an approval of theirs counts only beside one more.)
+ */
+export const INITIATED_BY_BOB = { request: { initiator: "users/2d2e40r3" } };
 
 export type Service = Awaited<ReturnType<typeof startTestService>>;
 
