@@ -77,7 +77,7 @@ export function httpStatusFor(decision: Decision): number {
 }
 
 export async function decide(deps: DecisionDeps, tx: Transaction, requestId: string, startedAt = performance.now()): Promise<DecisionResult> {
-  const opened: StoredReview[] = [];
+  const opened: OpenedReview[] = [];
   try {
     const result = await withinDeadline(deps.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, startedAt, async (deadline) => {
       const bundle = deps.policy.current();
@@ -105,7 +105,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       });
     });
     if (result.done) {
-      for (const review of opened) deps.reviews?.opened(review); // committed; never awaited
+      for (const { review, bundle } of opened) deps.reviews?.opened(review, bundle); // committed; never awaited
       return result.value;
     }
     deps.logger.warn({ requestId, transaction: tx.name, timeoutMs: result.budgetMs }, "decision deadline passed; deferring, its transaction is rolled back");
@@ -131,7 +131,13 @@ interface Recording {
   /** The transaction's review of this content, if one is open (src/review). */
   review: StoredReview | null;
   /** Reviews this delivery opened: announced once committed. */
-  opened: StoredReview[];
+  opened: OpenedReview[];
+}
+
+/** A review a delivery opened, with the bundle it was decided under (whose groups say what it needs). */
+interface OpenedReview {
+  review: StoredReview;
+  bundle: PolicyBundle;
 }
 
 /** What one delivery writes: its row's verdict and what comes with it. */
@@ -213,7 +219,7 @@ async function write(session: DecisionSession, r: Recording, step: Step): Promis
     : null;
   const actions = [...(step.actions ?? []), ...(opening?.actions ?? [])];
   await traced("countersign.audit.write", () => session.write(writeArgs({ decision: row, review: opening?.review ?? null, actions, charges: step.charges ?? [] })));
-  if (opening) r.opened.push(opening.review);
+  if (opening) r.opened.push({ review: opening.review, bundle: r.bundle });
   const { decision, reasons, replayed, replayOf, policyVersion, policyDigest, matched: matchedRules } = v;
   const cause = v.deferCause ? { deferCause: v.deferCause } : {};
   return { kind: "decided", decision, decisionId: row.id, policyVersion, reasons, replayed, replayOf, policyDigest, matchedRules, ...cause };

@@ -28,7 +28,7 @@ export interface DecisionDeps {
   /** COUNTERSIGN_MAX_WINDOW_GROUPS (default 256): see group-cap.ts. */
   maxWindowGroups?: number;
   /** Told of each review a delivery opened, after its commit (src/review/notify.ts); must not block. */
-  reviews?: { opened(review: StoredReview): void };
+  reviews?: { opened(review: StoredReview, bundle: PolicyBundle): void };
 }
 
 /** No custody API and no pins: every amount that needs a token's decimals stays unverified (defers). */

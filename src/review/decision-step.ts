@@ -13,13 +13,13 @@ import type { Outcome, PolicyBundle } from "../policy/types.js";
 import type { Transaction } from "../transaction/types.js";
 import { explain } from "./explanation.js";
 import { reviewFacts } from "./facts.js";
-import { approvalsNeeded, groupMembers, initiatorUnknown } from "./requirement.js";
+import { initiatorNote, needs } from "./needs.js";
+import { groupMembers } from "./requirement.js";
 import { reviewStatus } from "./state.js";
 import { insertActions, type Requirement, type ReviewAction, type StoredReview } from "./store.js";
 import { NO_REVIEW, type ReviewFacts } from "./types.js";
 
 export const REVIEW_EXPIRED = "review expired";
-export const UNKNOWN_INITIATOR_NOTE = " (the body names no initiator: one approval more than the rule's quorum)";
 export const rejectedReason = (identity: string, comment: string) => `rejected in review by ${identity}: ${comment}`;
 
 export type ReviewGate =
@@ -107,7 +107,7 @@ export function reviewOpening(d: OpeningDelivery): { review: StoredReview; actio
     identity: null,
     action: "opened" as const,
     group,
-    comment: requirements.filter((r) => r.group === group).map((r) => `${r.rule}: ${approvalsNeeded(r.quorum, d.tx.initiator)} of ${r.group}`).join("; ") + (initiatorUnknown(d.tx.initiator) ? UNKNOWN_INITIATOR_NOTE : ""),
+    comment: requirements.filter((r) => r.group === group).map((r) => `${r.rule}: ${needs(d.bundle, r.group, r.quorum, d.tx.initiator)}`).join("; ") + initiatorNote(d.bundle, group, d.tx.initiator),
   }));
   return { review, actions };
 }

@@ -4,8 +4,9 @@
  * on network errors, 429 and 5xx. It never blocks or fails a decision: `opened` only queues.
  */
 import { describeError, type Logger } from "../log.js";
+import type { PolicyBundle } from "../policy/types.js";
 import type { Explanation } from "./explanation.js";
-import { approvalsNeeded } from "./requirement.js";
+import { initiatorNote, needs } from "./needs.js";
 import type { StoredReview } from "./store.js";
 
 export interface NotifierOptions {
@@ -23,9 +24,10 @@ export class ReviewNotifier {
 
   constructor(private readonly options: NotifierOptions) {}
 
-  opened(review: StoredReview): void {
+  /** `bundle`: the one the opening delivery was decided under, whose groups the needs are counted in. */
+  opened(review: StoredReview, bundle: Pick<PolicyBundle, "reviewers">): void {
     if (this.stopped) return;
-    this.attempt(JSON.stringify(message(review)), review.transactionName, 1);
+    this.attempt(JSON.stringify(message(review, bundle)), review.transactionName, 1);
   }
 
   /** Cancels pending retries and waits for requests already sent. */
@@ -79,18 +81,21 @@ export class ReviewNotifier {
 }
 
 /** Slack's incoming-webhook format: `text`, shown by Slack and by the many services that accept its payload. */
-export function message(review: StoredReview): { text: string } {
+export function message(review: StoredReview, bundle: Pick<PolicyBundle, "reviewers">): { text: string } {
   const explanation = review.explanation as Partial<Explanation>;
   const transfers = (explanation.transfers ?? []).map((t) => `${t.amount ?? t.rawAmount ?? "?"} ${t.asset} to ${t.destinationName ?? t.destination}`);
   const why = (explanation.deferredBy ?? []).map((r) => r.reason ?? r.rule);
-  // As the review page counts it: one more than the rule's quorum when the body names no initiator.
-  const needs = review.requirements.map((r) => `${approvalsNeeded(r.quorum, review.initiator)} of ${r.group}`).join(", ");
+  // As the review page counts it: one more than the rule's quorum when the initiator could be
+  // among the approvers unrecognised, said once per group why.
+  const groups = [...new Set(review.requirements.map((r) => r.group))];
+  const needed = review.requirements.map((r) => needs(bundle, r.group, r.quorum, review.initiator)).join(", ");
+  const notes = [...new Set(groups.map((g) => initiatorNote(bundle, g, review.initiator)))].join("");
   const lines = [
     `Review needed: ${review.transactionName}`,
     ...(transfers.length > 0 ? [`Transfers: ${transfers.join("; ")}`] : []),
     ...(explanation.payloads && explanation.payloads.length > 0 ? [`Also carries (not shown as transfers): ${explanation.payloads.join(", ")}`] : []),
     ...(why.length > 0 ? [`Why: ${why.join("; ")}`] : []),
-    `Needs: ${needs}; expires ${review.expiresAt.toISOString()}`,
+    `Needs: ${needed}${notes}; expires ${review.expiresAt.toISOString()}`,
   ];
   return { text: lines.join("\n") };
 }

@@ -4,6 +4,7 @@
  * Every value is escaped.
  */
 import type { Explanation } from "./explanation.js";
+import { unrecognisedInitiatorNote, UNKNOWN_INITIATOR_NOTE } from "./needs.js";
 import type { ReviewView } from "./view.js";
 
 export const esc = (value: unknown): string =>
@@ -72,7 +73,7 @@ export function reviewPage(identity: string, csrf: string, r: ReviewView, notice
     .map((d) => `<li><strong>${esc(d.rule)}</strong>${d.reason ? `: ${esc(d.reason)}` : ""}${d.review ? ` <span class="muted">(needs ${esc(d.review.quorum)} of ${esc(d.review.group)})</span>` : ""}</li>`)
     .join("");
   const approvals = r.requirements
-    .map((q) => `<li>${esc(q.group)}: ${q.approvals.length} of ${q.quorum}${q.approvals.map((a) => `<div class="muted">✓ ${esc(a.identity)} · ${esc(a.at)}${a.comment ? ` · “${esc(a.comment)}”` : ""}</div>`).join("")}</li>`)
+    .map((q) => `<li>${esc(q.group)}: ${q.approvals.length} of ${q.quorum}${raisedNote(e, q)}${q.approvals.map((a) => `<div class="muted">✓ ${esc(a.identity)} · ${esc(a.at)}${a.comment ? ` · “${esc(a.comment)}”` : ""}</div>`).join("")}</li>`)
     .join("");
   // The transfers are not all a transaction with a payload does (an allowance, calldata, a
   // delegation): say so above them, in words, so nobody approves only the part they were shown.
@@ -103,6 +104,17 @@ export function reviewPage(identity: string, csrf: string, r: ReviewView, notice
     <h2>Why it waits</h2><ul>${rules}</ul>
     <h2>Approvals</h2><ul>${approvals}</ul>${forms}`;
   return layout(r.transactionName, identity, body, csrf);
+}
+
+/**
+ * Why a requirement needs more approvals than its rule asked at the opening (view.ts counts them as
+ * the policy does): the initiator could be among the approvers without being recognised.
+ */
+function raisedNote(e: Partial<Explanation>, q: ReviewView["requirements"][number]): string {
+  const asked = e.deferredBy?.find((d) => d.rule === q.rule)?.review?.quorum;
+  if (asked === undefined || q.quorum <= asked) return "";
+  const note = e.initiator ? unrecognisedInitiatorNote(e.initiator) : UNKNOWN_INITIATOR_NOTE;
+  return ` <span class="muted" data-testid="initiator-note">${esc(note.trim())}</span>`;
 }
 
 export function messagePage(identity: string | null, csrf: string | undefined, title: string, message: string): string {

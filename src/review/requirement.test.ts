@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PolicyBundle } from "../policy/types.js";
 import { reviewFacts } from "./facts.js";
+import { initiatorNote, needs } from "./needs.js";
 import { approvalsNeeded, countingApprovers, initiatorUnrecognised, isInitiator, withoutInitiator } from "./requirement.js";
 
 const BOB_USER = "users/2d2e40r3";
@@ -41,8 +42,8 @@ describe("an initiator the body does not name", () => {
   it("could be any approver: the one that counts least is taken out, so a quorum needs one more", () => {
     expect(countingApprovers(bundle, "ops-approvers", ["bob@treasury.example", "dave@treasury.example"], null)).toHaveLength(1);
     expect(countingApprovers(bundle, "ops-approvers", ["dave@treasury.example"], "")).toEqual([]);
-    expect(approvalsNeeded(2, null)).toBe(3);
-    expect(approvalsNeeded(2, BOB_USER)).toBe(2);
+    expect(approvalsNeeded(bundle, "ops-approvers", 2, null)).toBe(3);
+    expect(approvalsNeeded(bundle, "ops-approvers", 2, BOB_USER)).toBe(2);
   });
 
   it("could be a platform user the bundle gives two identities: both are taken out", () => {
@@ -80,6 +81,7 @@ describe("an initiator the body names but no member is recognised as", () => {
 
   it("a recognised initiator is taken out, and only them: the rule's quorum", () => {
     expect(countingApprovers(bundle, "treasury-approvers", [ALICE, BOB], BOB_USER)).toEqual([ALICE]);
+    expect(approvalsNeeded(bundle, "treasury-approvers", 1, BOB_USER)).toBe(1);
   });
 
   it("could be any approver without a declared user: one of them is taken out", () => {
@@ -94,6 +96,20 @@ describe("an initiator the body names but no member is recognised as", () => {
     expect(countingApprovers(bundle, "treasury-approvers", [BOB], UNMAPPED)).toEqual([BOB]);
     const mapped = { reviewers: { desk: [{ identity: BOB, user: BOB_USER }, { identity: "erin@treasury.example", user: "users/e1" }] } };
     expect(countingApprovers(mapped, "desk", [BOB, "erin@treasury.example"], UNMAPPED)).toEqual([BOB, "erin@treasury.example"]);
+  });
+
+  it("needs one more while an approver without a user approved or still could, and says both counts", () => {
+    expect(approvalsNeeded(bundle, "treasury-approvers", 1, UNMAPPED)).toBe(2);
+    expect(approvalsNeeded(bundle, "treasury-approvers", 1, UNMAPPED, [ALICE])).toBe(2);
+    expect(approvalsNeeded(bundle, "treasury-approvers", 1, UNMAPPED, [BOB])).toBe(1);
+    expect(approvalsNeeded(bundle, "treasury-approvers", 1, UNMAPPED, [BOB, ALICE])).toBe(2);
+    const mapped = { reviewers: { desk: [{ identity: BOB, user: BOB_USER }, { identity: "erin@treasury.example", user: "users/e1" }] } };
+    expect(approvalsNeeded(mapped, "desk", 1, UNMAPPED)).toBe(1);
+    expect(needs(bundle, "treasury-approvers", 1, UNMAPPED)).toBe("2 of treasury-approvers, or 1 if every approver has a user");
+    expect(initiatorNote(bundle, "treasury-approvers", UNMAPPED)).toBe(" (the initiator users/9f3k2 is no member's user: any approver without a user could be them)");
+    expect(needs(mapped, "desk", 1, UNMAPPED) + initiatorNote(mapped, "desk", UNMAPPED)).toBe("1 of desk");
+    // Only bob's user is declared: two approvers who all have one cannot be found.
+    expect(needs(bundle, "treasury-approvers", 2, UNMAPPED)).toBe("3 of treasury-approvers");
   });
 
   it("leaves the facts listing every member's approval, and counting one fewer", () => {

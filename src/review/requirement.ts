@@ -62,9 +62,21 @@ export function userUndeclared(bundle: Pick<PolicyBundle, "reviewers">, identity
   return !Object.values(bundle.reviewers ?? {}).some((members) => members.some((m) => m.identity === identity && m.user));
 }
 
-/** The approvals a requirement needs: its quorum, and one more when the initiator is unknown. */
-export function approvalsNeeded(quorum: number, initiator: string | null): number {
-  return initiatorUnknown(initiator) ? quorum + 1 : quorum;
+/**
+ * The approvals a requirement needs, as the review shows them: its quorum, and one more while the
+ * initiator could be among its approvers unrecognised. With the initiator unknown, always. With it
+ * unrecognised, once a member without a declared `user` approved, or, while none has and the
+ * quorum is not yet met, as long as the group has such a member who still could.
+ */
+export function approvalsNeeded(bundle: Pick<PolicyBundle, "reviewers">, group: string, quorum: number, initiator: string | null, approvers: readonly string[] = []): number {
+  if (initiatorUnknown(initiator)) return quorum + 1;
+  if (!initiatorUnrecognised(bundle, initiator)) return quorum;
+  const wanted = new Set(approvers.map(normalIdentity));
+  const members = groupMembers(bundle, group).map((m) => m.identity);
+  const approving = members.filter((identity) => wanted.has(identity));
+  if (approving.some((identity) => userUndeclared(bundle, identity))) return quorum + 1;
+  const couldStill = members.some((identity) => !wanted.has(identity) && userUndeclared(bundle, identity));
+  return new Set(approving).size < quorum && couldStill ? quorum + 1 : quorum;
 }
 
 /** The approvers that count for a group: its members, without the initiator (or, unknown or unrecognised, without the worst case of one). */

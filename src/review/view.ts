@@ -37,13 +37,17 @@ export function reviewView({ review, actions }: ReviewRecord, now: Date, bundle:
     openedAt: review.openedAt.toISOString(),
     expiresAt: review.expiresAt.toISOString(),
     contentDigest: review.contentDigest,
-    requirements: review.requirements.map((r) => ({
-      rule: r.rule,
-      group: r.group,
-      // The approvals needed: one more than the rule's quorum when the body names no initiator.
-      quorum: approvalsNeeded(r.quorum, review.initiator),
-      approvals: status.approvals.filter((a) => a.group === r.group).map(asView),
-    })),
+    requirements: review.requirements.map((r) => {
+      const approvals = status.approvals.filter((a) => a.group === r.group);
+      return {
+        rule: r.rule,
+        group: r.group,
+        // The approvals needed: one more than the rule's quorum when the initiator could be among
+        // the approvers unrecognised (requirement.ts), given who approved so far.
+        quorum: approvalsNeeded(bundle, r.group, r.quorum, review.initiator, approvals.map((a) => a.identity ?? "")),
+        approvals: approvals.map(asView),
+      };
+    }),
     rejection: status.rejection ? asView(status.rejection) : null,
     openedBy: review.openedBy,
     explanation: review.explanation,

@@ -41,6 +41,17 @@ const review: StoredReview = {
   explanation: { transfers: [{ amount: "10", asset: ETH, destination: "0xabc", destinationName: "Exchange" }], deferredBy: [{ rule: "eth-review-threshold", reason: "ETH above 5 waits" }] },
 };
 
+/** The example policy's group: alice and carol without a declared user, bob users/2d2e40r3. */
+const bundle = {
+  reviewers: {
+    "treasury-approvers": [
+      { identity: "alice@treasury.example", user: null },
+      { identity: "bob@treasury.example", user: "users/2d2e40r3" },
+      { identity: "carol@treasury.example", user: null },
+    ],
+  },
+};
+
 const servers: Server[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) {
@@ -54,7 +65,7 @@ describe("review notification", () => {
     const r = await receiver((n, _req, res) => res.writeHead(n < 3 ? 503 : 200).end("ok"));
     servers.push(r.server);
     const notifier = new ReviewNotifier({ url: r.url, logger: silentLogger, baseDelayMs: 5 });
-    notifier.opened(review);
+    notifier.opened(review, bundle);
     await expect.poll(() => r.bodies.length, { timeout: 5_000 }).toBe(3);
     expect(r.bodies[2]).toEqual({
       text: [
@@ -62,14 +73,23 @@ describe("review notification", () => {
         `Transfers: 10 ${ETH} to Exchange`,
         "Why: ETH above 5 waits",
         // The body names no initiator: one approval more than the rule's quorum, as the review page says.
-        "Needs: 3 of treasury-approvers; expires 2026-11-23T09:00:00.000Z",
+        "Needs: 3 of treasury-approvers (the body names no initiator: one approval more than the rule's quorum); expires 2026-11-23T09:00:00.000Z",
       ].join("\n"),
     });
     await notifier.stop();
   });
 
-  it("asks for the rule's quorum when the body names its initiator", () => {
-    expect(message({ ...review, initiator: "users/payout-service@treasury.example" }).text).toContain("Needs: 2 of treasury-approvers;");
+  it("asks for the rule's quorum when the body names an initiator a member is recognised as", () => {
+    expect(message({ ...review, initiator: "users/2d2e40r3" }, bundle).text).toContain("Needs: 2 of treasury-approvers;");
+  });
+
+  it("says why one more, and when fewer will do, when the body names an initiator no member is recognised as", () => {
+    // Only bob's user is declared: two approvers who all have one cannot be found.
+    expect(message({ ...review, initiator: "users/9f3k2" }, bundle).text).toContain(
+      "Needs: 3 of treasury-approvers (the initiator users/9f3k2 is no member's user: any approver without a user could be them);",
+    );
+    const one = { ...review, initiator: "users/9f3k2", requirements: [{ ...review.requirements[0]!, quorum: 1 }] };
+    expect(message(one, bundle).text).toContain("Needs: 2 of treasury-approvers, or 1 if every approver has a user (the initiator users/9f3k2");
   });
 
   it("gives up after its attempts, and does not retry a refusal", async () => {
@@ -78,8 +98,8 @@ describe("review notification", () => {
     servers.push(failing.server, refusing.server);
     const a = new ReviewNotifier({ url: failing.url, logger: silentLogger, baseDelayMs: 1, attempts: 3 });
     const b = new ReviewNotifier({ url: refusing.url, logger: silentLogger, baseDelayMs: 1, attempts: 3 });
-    a.opened(review);
-    b.opened(review);
+    a.opened(review, bundle);
+    b.opened(review, bundle);
     await expect.poll(() => failing.bodies.length, { timeout: 5_000 }).toBe(3);
     await a.stop();
     await b.stop();

@@ -49,18 +49,26 @@ describe("a body naming an initiator no member is recognised as, over HTTP", () 
   });
   afterAll(async () => w?.stop());
 
+  const openedComment = async (name: string) =>
+    (await w.tdb.handle.db.selectFrom("review_actions").select("comment").where("transaction_name", "=", name).where("action", "=", "opened").executeTakeFirstOrThrow()).comment;
+
   it("an approver without a user may be the initiator: with a quorum of 1, their approval alone does not release it", async () => {
     const body = largeTransfer(UNRECOGNISED);
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+    expect(await openedComment(body.name)).toBe(
+      "eth-review: 2 of treasury-approvers, or 1 if every approver has a user (the initiator users/9f3k2 is no member's user: any approver without a user could be them)",
+    );
 
     // Not refused: alice cannot be told to be the initiator. Her approval just is not enough.
     const own = await approve(w, body.name, alice);
     expect(own.status).toBe(200);
-    expect(own.body.state).toBe("open");
+    expect(own.body).toMatchObject({ state: "open", requirements: [{ rule: "eth-review", quorum: 2 }] });
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+    const page = await fetch(`${w.service.url}/review/${body.name}`, { headers: { cookie: `countersign_review=${encodeURIComponent(alice)}` } });
+    expect(await page.text()).toContain("treasury-approvers: 1 of 2 <span class=\"muted\" data-testid=\"initiator-note\">(the initiator users/9f3k2 is no member&#39;s user");
 
     const second = await approve(w, body.name, carol);
-    expect(second.body.state).toBe("approved");
+    expect(second.body).toMatchObject({ state: "approved", requirements: [{ quorum: 2 }] });
     const signed = await w.cosigner.deliver(body);
     expect(signed.verdict).toBe("signed");
     const facts = await w.tdb.handle.db.selectFrom("decisions").select("facts").where("id", "=", (signed.body as { decisionId: string }).decisionId).executeTakeFirstOrThrow();
@@ -72,15 +80,16 @@ describe("a body naming an initiator no member is recognised as, over HTTP", () 
     const body = largeTransfer(UNRECOGNISED);
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
     const approved = await approve(w, body.name, bob);
-    expect(approved.body.state).toBe("approved");
+    expect(approved.body).toMatchObject({ state: "approved", requirements: [{ quorum: 1 }] });
     expect((await w.cosigner.deliver(body)).verdict).toBe("signed");
   });
 
   it("a recognised initiator is refused, and everyone else counts fully, as before", async () => {
     const body = largeTransfer("users/2d2e40r3"); // bob's user
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+    expect(await openedComment(body.name)).toBe("eth-review: 1 of treasury-approvers");
     expect((await approve(w, body.name, bob)).body).toMatchObject({ error: { code: "INITIATOR_CANNOT_APPROVE" } });
-    expect((await approve(w, body.name, alice)).body.state).toBe("approved");
+    expect((await approve(w, body.name, alice)).body).toMatchObject({ state: "approved", requirements: [{ quorum: 1 }] });
     expect((await w.cosigner.deliver(body)).verdict).toBe("signed");
     expect((await api(w.service, "GET", reviewPath(body.name), carol)).body.state).toBe("approved");
   });
