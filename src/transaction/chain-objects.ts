@@ -3,7 +3,9 @@
  * `btcTransaction`, `aleoTransaction`), checked against the transfers. Whatever they do beyond the transfers is a
  * payload: calldata other than exactly the ERC-20 `transfer(to, amount)` a transfer describes is
  * `evmCalldata`; native value the transfers do not describe is `evmValue`; a Bitcoin output that is
- * neither change nor a listed transfer is `btcOutputs`; an Aleo operation not decoded is
+ * neither change nor a listed transfer, change without its amount, or inputs without outputs is
+ * `btcOutputs`, and an input without its address or amount is `btcInputs` (either would hide the
+ * fee the miner takes); an Aleo operation not decoded is
  * `aleo:unknown`. A sender that is not the transfers' source is a contradiction (400).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
@@ -131,11 +133,15 @@ function btcPayloads(input: unknown, transfers: readonly Transfer[], network: st
   if (!parsed.ok) return parsed;
   const onNetwork = transfers.map((t) => t.network).find((n) => n !== null) ?? network;
   const inputs = parsed.value.inputs ?? [];
-  // An input that names no address cannot be shown to be the source wallet's.
-  const unnamedInput = inputs.some((i) => (i.address?.value ?? null) === null);
+  // An input that names no address cannot be shown to be the source wallet's. One that states no
+  // amount can be worth any sum, and all of it beyond the outputs goes to the miner: the fee the
+  // transaction pays (tx.fee, fee.ts) cannot be read, whatever fee the body states.
+  const unshownInput = inputs.some((i) => (i.address?.value ?? null) === null || i.amount == null);
   const btcInputs = inputs.flatMap((i) => (i.address?.value ? [{ address: i.address.value, network: onNetwork }] : []));
-  const outputsChecked = btcOutputPayloads(parsed.value.outputs ?? [], transfers, onNetwork);
-  return ok({ ...outputsChecked, payloads: unnamedInput ? [...outputsChecked.payloads, "btcInputs"] : outputsChecked.payloads, btcInputs });
+  const outputs = parsed.value.outputs ?? [];
+  // Inputs without the outputs: where their value goes beyond the transfers (change, or the miner) is not shown.
+  const outputsChecked = inputs.length > 0 && outputs.length === 0 ? { payloads: ["btcOutputs"], changeOutputs: [] } : btcOutputPayloads(outputs, transfers, onNetwork);
+  return ok({ ...outputsChecked, payloads: unshownInput ? [...outputsChecked.payloads, "btcInputs"] : outputsChecked.payloads, btcInputs });
 }
 
 type BtcOutput = NonNullable<z.infer<typeof btcTransaction>["outputs"]>[number];
@@ -148,8 +154,9 @@ function btcOutputPayloads(outputs: readonly BtcOutput[], transfers: readonly Tr
   for (const output of outputs) {
     const address = output.address?.value ?? null;
     if (output.change === true) {
-      // Change whose address is not stated cannot be shown to stay in the vault.
-      if (address === null) return unlisted;
+      // Change whose address is not stated cannot be shown to stay in the vault; change whose
+      // amount is not stated may be worth nothing, the rest of the inputs going to the miner.
+      if (address === null || output.amount == null) return unlisted;
       changeOutputs.push({ address, network: onNetwork });
       continue;
     }

@@ -186,7 +186,7 @@ export const tokenAllowances = list(
 ).nullish();
 
 export const btcTransaction = object({
-  inputs: list(object({ address: optionalApiAddress }), LIMITS.transfers).nullish(),
+  inputs: list(object({ address: optionalApiAddress, amount: decimalAmount.nullish() }), LIMITS.transfers).nullish(),
   outputs: list(
     object({ address: optionalApiAddress, amount: decimalAmount.nullish(), change: z.boolean().nullish() }),
     LIMITS.transfers,

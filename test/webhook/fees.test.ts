@@ -176,6 +176,33 @@ describe("network fees: tx.fee, over HTTP with a synced address book", () => {
     expect((await cosigner.deliver(lie)).status).toBe(400);
   });
 
+  // Found by a review (value): an amount the body leaves out is one the fee cannot be read from. An
+  // input of unstated amount can be worth any sum, and all of it beyond the outputs goes to the
+  // miner; a change output of unstated amount can be worth nothing, and then all of the inputs
+  // beyond the payments go to the miner; inputs listed with no outputs at all say nothing of where
+  // their value goes. Each was signed at the small fee the body stated, or at none.
+  it("BTC: an input or a change output whose amount is not stated, or inputs without outputs, are not signed at the fee the body states (or at none)", async () => {
+    const hiddenInput = btcBody("btcfee-hidden-input", {
+      inputs: [{ address: { value: HOT_BTC }, amount: "0.01" }, { address: { value: HOT_BTC } }],
+      outputs: [{ address: { value: EXCHANGE_BTC }, amount: "0.001" }, { address: { value: HOT_BTC }, amount: "0.0089", change: true }],
+      fee: "0.0001",
+    });
+    const hiddenChange = btcBody("btcfee-hidden-change", {
+      inputs: [{ address: { value: HOT_BTC }, amount: "3" }],
+      outputs: [{ address: { value: EXCHANGE_BTC }, amount: "0.001" }, { address: { value: HOT_BTC }, change: true }],
+    });
+    const hiddenChangeStatedFee = btcBody("btcfee-hidden-change-fee", { ...hiddenChange.btcTransaction, fee: "0.0001" });
+    const noOutputs = btcBody("btcfee-no-outputs", { inputs: [{ address: { value: HOT_BTC }, amount: "3" }], outputs: [] });
+    for (const [body, payload] of [[hiddenInput, "btcInputs"], [hiddenChange, "btcOutputs"], [hiddenChangeStatedFee, "btcOutputs"], [noOutputs, "btcOutputs"]] as const) {
+      const delivery = await cosigner.deliver(body);
+      expect(delivery.body).toMatchObject({ signTransaction: false });
+      expect(delivery.verdict).toBe("canceled");
+      expect(await charges(body.name)).toEqual([]);
+      const row = await tdb.handle.db.selectFrom("decisions").select("facts").where("transaction_name", "=", body.name).executeTakeFirstOrThrow();
+      expect((row.facts as { tx: { kind: string; payloads: string[] } }[])[0]!.tx).toMatchObject({ kind: "unknown", payloads: [payload] });
+    }
+  });
+
   it("ETH: 1 ETH with up to 0.00063 ETH of gas (21,000 × 30 gwei) is signed and charged 1", async () => {
     const body = ethBody("ethfee-ok", { gasLimit: "21000", maxFeePerGas: "0x6fc23ac00" });
     expect((await cosigner.deliver(body)).verdict).toBe("signed");
