@@ -19,7 +19,7 @@ export const TRANSFER_SUBTYPES: ReadonlySet<string> = new Set([
   "BATCH_TRANSFER",
   "BTC_TRANSFER",
 ]);
-const DELEGATION_SUBTYPE = "EVM_ACCOUNT_DELEGATION";
+export const DELEGATION_SUBTYPE = "EVM_ACCOUNT_DELEGATION";
 /** subTypes the platform gives a Stellar transaction; any other beside a Stellar object is a contradiction. */
 const STELLAR_SUBTYPES: ReadonlySet<string> = new Set([
   "NATIVE_TRANSFER",

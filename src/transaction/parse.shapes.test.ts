@@ -156,7 +156,8 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     sourceWallet: WALLET,
     payloads: [],
     tokenAllowances: [],
-    authorizations: [],
+    // Marked by its subType alone: one authorization whose contract the body does not state.
+    authorizations: [{ signer: null, contractAddress: null, chainId: null, nonce: null }],
     memo: null,
     fee: null,
     changeOutputs: [],

@@ -15,12 +15,12 @@ import { chainObjectPayloads } from "./chain-objects.js";
 import { qualifyWallet, vaultOf } from "./endpoint.js";
 import { scanFields } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
-import { claimedKind } from "./kind.js";
+import { claimedKind, DELEGATION_SUBTYPE } from "./kind.js";
 import { statedFee } from "./fee.js";
 import { statedMemo } from "./memo.js";
 import { detailsKind, fromDetails } from "./reference-shape.js";
 import { TRANSACTION_NAME } from "./resource-names.js";
-import { commonFields, evmTransaction, tokenAllowances, type CommonFields } from "./schemas.js";
+import { apiDelegation, commonFields, evmTransaction, referenceDelegation, tokenAllowances, type CommonFields } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
 import { at, isRecord } from "./transfer.js";
 import type { Authorization, ChangeOutput, TokenAllowance, Transaction, Transfer } from "./types.js";
@@ -104,7 +104,7 @@ function readModel(snapshot: Record<string, unknown>, common: CommonFields, ctx:
   if (!shape.ok) return shape;
   const chain = chainObjectPayloads(snapshot, shape.value.transfers, ctx.network === null ? null : networkId(ctx.network), ctx.path);
   if (!chain.ok) return chain;
-  const extras = allowancesAndAuthorizations(snapshot, ctx.path);
+  const extras = allowancesAndAuthorizations(snapshot, details, markers.subType === DELEGATION_SUBTYPE, ctx.path);
   if (!extras.ok) return extras;
   const payloads = new Set([...scanFields(snapshot).payloads, ...claimed.value.payloads, ...shape.value.payloads, ...chain.value.payloads]);
   const transferKind = shape.value.kind === "assetTransfer" || shape.value.kind === "stellarTransaction";
@@ -183,6 +183,8 @@ function transfersNetwork(transfers: readonly Transfer[]): string | null {
 
 function allowancesAndAuthorizations(
   snapshot: Record<string, unknown>,
+  details: Record<string, unknown> | null,
+  delegationSubType: boolean,
   path: string,
 ): Result<{ tokenAllowances: TokenAllowance[]; authorizations: Authorization[] }, AppError> {
   const allowances = check(tokenAllowances, snapshot.tokenAllowances, at(path, "tokenAllowances"));
@@ -198,6 +200,9 @@ function allowancesAndAuthorizations(
       nonce: a.nonce ?? null,
     }));
   }
+  const delegations = delegationAuthorizations(snapshot, details, delegationSubType, path);
+  if (!delegations.ok) return delegations;
+  authorizations = [...authorizations, ...delegations.value];
   return ok({
     tokenAllowances: (allowances.value ?? []).map((a) => ({
       approver: a.approverAddress?.value ?? null,
@@ -210,3 +215,35 @@ function allowancesAndAuthorizations(
 }
 
 const notATransaction = (message: string): AppError => new AppError("NOT_A_TRANSACTION", message);
+
+/**
+ * An EVM account delegation is itself an EIP-7702 authorization: the signer's account runs the
+ * contract's code from then on, on every chain when its chainId is 0, and the initiator names the
+ * contract. Its signer, contract, chain and nonce are `tx.authorizations` like an
+ * `evmTransaction`'s authorization list, so a policy that allows delegations can pin the contract
+ * (found by a review: they were no fact, and a policy could only allow every delegation or none).
+ * A delegation that the body marks only by its subType is one authorization of unknown contract,
+ * every field null: a rule that compares it errs to the safe side, and one that looks for an
+ * authorization to another contract than its own finds it.
+ */
+function delegationAuthorizations(
+  snapshot: Record<string, unknown>,
+  details: Record<string, unknown> | null,
+  delegationSubType: boolean,
+  path: string,
+): Result<Authorization[], AppError> {
+  const found: Authorization[] = [];
+  if (snapshot.evmAccountDelegation != null) {
+    const api = check(apiDelegation, snapshot.evmAccountDelegation, at(path, "evmAccountDelegation"));
+    if (!api.ok) return api;
+    found.push({ signer: api.value.signerAddress?.value ?? null, contractAddress: api.value.contractAddress?.value ?? null, chainId: api.value.chainId ?? null, nonce: api.value.nonce ?? null });
+  }
+  if (details?.evmAccountDelegation != null) {
+    const ref = check(referenceDelegation, details.evmAccountDelegation, at(at(path, "details"), "evmAccountDelegation"));
+    if (!ref.ok) return ref;
+    found.push({ signer: ref.value.fromAddress ?? null, contractAddress: ref.value.contractAddress ?? null, chainId: ref.value.chainId ?? null, nonce: ref.value.nonce ?? null });
+  }
+  if (found.length === 0 && delegationSubType) found.push({ signer: null, contractAddress: null, chainId: null, nonce: null });
+  return ok(found);
+}
+

@@ -175,6 +175,22 @@ export const evmTransaction = object({
   }).nullish(),
 });
 
+/** An `evmAccountDelegation` object as the API returns it (the kind's own authorization). */
+export const apiDelegation = object({
+  signerAddress: optionalApiAddress,
+  contractAddress: optionalApiAddress,
+  chainId: optionalIdentifier,
+  nonce: optionalIdentifier,
+});
+
+/** `details.evmAccountDelegation` as InitiateTransaction takes it. */
+export const referenceDelegation = object({
+  fromAddress: optionalIdentifier,
+  contractAddress: optionalIdentifier,
+  chainId: optionalIdentifier,
+  nonce: optionalIdentifier,
+});
+
 export const tokenAllowances = list(
   object({
     approverAddress: optionalApiAddress,
