@@ -51,6 +51,6 @@ export async function explain(options: ExplainOptions, out: (line: string) => vo
 }
 
 function uncheckedNote(claim: UnitClaim): string {
-  const raw = claim.statedBy === "rawAmount" ? "its rawAmount" : "its evmTransaction calldata";
+  const raw = claim.statedBy === "rawAmount" ? "its rawAmount" : claim.statedBy === "evmValue" ? "its evmTransaction value" : "its evmTransaction calldata";
   return `transfer ${claim.transferIndex}: amount ${claim.amount} against ${raw} (${claim.rawAmount}) at the decimals of ${claim.asset}; the service checks them before deciding (custody API or COUNTERSIGN_ASSET_DECIMALS): a disagreement is refused with 400, unknown decimals defer`;
 }

@@ -10,7 +10,8 @@
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { sameAddress } from "../facts/addresses.js";
-import { amountsAgree, sameDecimal, transferMovesRaw } from "./amounts.js";
+import { amountsAgree, knownDecimals, sameDecimal, transferMovesRaw } from "./amounts.js";
+import { assetIdentity, assetStandardOf, networkFromAsset } from "./assets.js";
 import { ALEO_OPERATIONS } from "./field-classes.js";
 import { isPresent } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
@@ -44,6 +45,8 @@ export function chainObjectPayloads(tx: Record<string, unknown>, transfers: read
   if (!btc.ok) return btc;
   return ok({ ...btc.value, payloads: [...payloads, ...btc.value.payloads], evmSender });
 }
+
+const EVM_NATIVE_DECIMALS = 18;
 
 /** `transfer(address,uint256)` */
 const ERC20_TRANSFER = "a9059cbb";
@@ -85,8 +88,13 @@ function nativeTransfer(transfers: readonly Transfer[], to: string | null, wei: 
   const t = transfers.length === 1 ? transfers[0] : undefined;
   if (t === undefined || t.assetStandard !== "native" || to === null || t.destination.address === null) return false;
   if (!sameAddress(t.destination.address, to)) return false;
-  // Every EVM network's native coin has 18 decimals.
-  return t.rawAmount !== null ? sameDecimal(t.rawAmount, wei) : t.amount !== null && amountsAgree(t.amount, wei, 18);
+  // Every EVM network's native coin has 18 decimals. A coin known to have others (a lumen, a
+  // bitcoin, a lamport's SOL) is not what an EVM value moves: matched at 18, 100 ether would be
+  // judged as 100 lumens (found by a review). A native coin of unknown decimals is matched at 18
+  // here and checked at its own when decided (unit-claims.ts, `evmValue`).
+  const decimals = knownDecimals(t);
+  if (decimals !== null && decimals !== EVM_NATIVE_DECIMALS) return false;
+  return t.rawAmount !== null ? sameDecimal(t.rawAmount, wei) : t.amount !== null && amountsAgree(t.amount, wei, EVM_NATIVE_DECIMALS);
 }
 
 /** The calldata is exactly `transfer(destination, raw amount)` of the one transfer, sent to its token contract. */
@@ -139,9 +147,18 @@ function btcPayloads(input: unknown, transfers: readonly Transfer[], network: st
   const unshownInput = inputs.some((i) => (i.address?.value ?? null) === null || i.amount == null);
   const btcInputs = inputs.flatMap((i) => (i.address?.value ? [{ address: i.address.value, network: onNetwork }] : []));
   const outputs = parsed.value.outputs ?? [];
-  // Inputs without the outputs: where their value goes beyond the transfers (change, or the miner) is not shown.
-  const outputsChecked = inputs.length > 0 && outputs.length === 0 ? { payloads: ["btcOutputs"], changeOutputs: [] } : btcOutputPayloads(outputs, transfers, onNetwork);
+  // Inputs without the outputs: where their value goes beyond the transfers (change, or the miner) is
+  // not shown. Outputs move the transaction's own coin (`asset`, when stated): transfers of another
+  // asset (testnet coins beside a mainnet `asset`, a token) are not what they pay (found by a review).
+  const unshownOutputs = (inputs.length > 0 && outputs.length === 0) || !sameCoin(transfers, parsed.value.asset ?? null);
+  const outputsChecked = unshownOutputs ? { payloads: ["btcOutputs"], changeOutputs: [] } : btcOutputPayloads(outputs, transfers, onNetwork);
   return ok({ ...outputsChecked, payloads: unshownInput ? [...outputsChecked.payloads, "btcInputs"] : outputsChecked.payloads, btcInputs });
+}
+
+/** Every transfer is of a native coin, and of the Bitcoin object's `asset` when it states one. */
+function sameCoin(transfers: readonly Transfer[], asset: string | null): boolean {
+  const coin = asset === null ? null : assetIdentity(asset, assetStandardOf(asset), networkFromAsset(asset));
+  return transfers.every((t) => t.assetStandard === "native" && (coin === null || assetIdentity(t.asset, t.assetStandard, t.network) === coin));
 }
 
 type BtcOutput = NonNullable<z.infer<typeof btcTransaction>["outputs"]>[number];

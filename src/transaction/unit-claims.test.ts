@@ -32,6 +32,16 @@ describe("unit claims: amounts stated twice whose agreement needs the token's de
     ]);
   });
 
+  it("claims a native coin of decimals the body does not say against the wei its evmTransaction sends", () => {
+    const coin = "assets/native.custom-mainnet";
+    const evmTransaction = { fromAddress: { value: FROM }, toAddress: { value: TO }, value: "2000000000000000000" };
+    expect(unitClaims(parsed({ ...body({ asset: coin, amount: "2" }, { evmTransaction }), network: "networks/custom-mainnet" }))).toEqual([
+      { transferIndex: 0, asset: coin, amount: "2", rawAmount: "2000000000000000000", statedBy: "evmValue" },
+    ]);
+    // Ether's decimals are known: nothing to check.
+    expect(unitClaims(parsed(body({ asset: "assets/native.ethereum-mainnet", amount: "2" }, { evmTransaction })))).toEqual([]);
+  });
+
   it("claims nothing where the body fixes the decimals or states the amount once", () => {
     expect(unitClaims(parsed(body({ asset: "assets/native.ethereum-mainnet", amount: "1", rawAmount: "1000000000000000000" })))).toEqual([]);
     expect(unitClaims(parsed(body({ asset: USDC, amount: "5" })))).toEqual([]);

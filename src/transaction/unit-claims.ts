@@ -20,18 +20,22 @@ export interface UnitClaim {
   /** Smallest units, as the chain would move them. */
   rawAmount: string;
   /** Where the smallest-unit amount was stated. */
-  statedBy: "rawAmount" | "evmCalldata";
+  statedBy: "rawAmount" | "evmCalldata" | "evmValue";
 }
 
 /** Every claim of `tx` that needs the asset's decimals to be checked (none for native coins or Stellar classic). */
 export function unitClaims(tx: Transaction): UnitClaim[] {
   const claims: UnitClaim[] = [];
   const calldataRaw = tx.payloads.includes("evmCalldata") ? null : calldataAmount(tx.snapshot);
+  const wei = tx.payloads.includes("evmValue") || tx.payloads.includes("evmCalldata") ? null : nativeValue(tx.snapshot);
   for (const t of tx.transfers) {
     if (t.amount === null || knownDecimals(t) !== null) continue;
     if (t.rawAmount !== null) claims.push(claim(t, t.amount, t.rawAmount, "rawAmount"));
     // The calldata was matched to the one transfer by the parser (else it is an evmCalldata payload).
     else if (calldataRaw !== null && tx.transfers.length === 1) claims.push(claim(t, t.amount, calldataRaw, "evmCalldata"));
+    // A native coin whose decimals the body does not say, sent as an EVM value: matched to the one
+    // transfer at ether's 18 by the parser (chain-objects.ts), checked here at the coin's own.
+    else if (wei !== null && tx.transfers.length === 1 && t.assetStandard === "native") claims.push(claim(t, t.amount, wei, "evmValue"));
   }
   return claims;
 }
@@ -44,4 +48,12 @@ function calldataAmount(snapshot: Record<string, unknown>): string | null {
   const evm = snapshot.evmTransaction;
   if (!isRecord(evm) || typeof evm.data !== "string") return null;
   return erc20TransferRaw(evm.data);
+}
+
+/** The wei an `evmTransaction` without calldata sends, or null when it sends none or carries calldata. */
+function nativeValue(snapshot: Record<string, unknown>): string | null {
+  const evm = snapshot.evmTransaction;
+  if (!isRecord(evm) || typeof evm.value !== "string" || !/^[0-9]+$/.test(evm.value) || /^0+$/.test(evm.value)) return null;
+  const data = typeof evm.data === "string" ? evm.data.replace(/^0x/, "") : "";
+  return data === "" ? evm.value : null;
 }
