@@ -150,7 +150,9 @@ function btcPayloads(input: unknown, transfers: readonly Transfer[], network: st
   // Inputs without the outputs: where their value goes beyond the transfers (change, or the miner) is
   // not shown. Outputs move the transaction's own coin (`asset`, when stated): transfers of another
   // asset (testnet coins beside a mainnet `asset`, a token) are not what they pay (found by a review).
-  const unshownOutputs = (inputs.length > 0 && outputs.length === 0) || !sameCoin(transfers, parsed.value.asset ?? null);
+  // An object that lists neither (`{}`, only a fee) moves nothing the transfers could be matched against.
+  const describes = inputs.length > 0 || outputs.length > 0;
+  const unshownOutputs = describes && (outputs.length === 0 || !sameCoin(transfers, parsed.value.asset ?? null));
   const outputsChecked = unshownOutputs ? { payloads: ["btcOutputs"], changeOutputs: [] } : btcOutputPayloads(outputs, transfers, onNetwork);
   return ok({ ...outputsChecked, payloads: unshownInput ? [...outputsChecked.payloads, "btcInputs"] : outputsChecked.payloads, btcInputs });
 }

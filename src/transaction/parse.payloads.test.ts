@@ -193,6 +193,21 @@ describe("finding 3: payloads signed as transfers", () => {
   it("empty lists and delivery metadata are no payloads", () => {
     const tx = parsed(apiBody([apiTransfer()], { tokenAllowances: [], evmTransaction: { fee: { gasLimit: "21000" }, nonce: "3", authorizationDetails: { authorizationList: [] } }, amlDetails: { resolved: true }, hash: "0x1" }));
     expect(tx).toMatchObject({ kind: "assetTransfer", payloads: [] });
+    // A Bitcoin object that lists no inputs or outputs moves nothing to match a token transfer against.
+    expect(parsed(apiBody([apiTransfer()], { btcTransaction: {} }))).toMatchObject({ kind: "assetTransfer", payloads: [] });
+  });
+
+  it("Bitcoin outputs beside transfers of another coin, or change and inputs without amounts, are payloads", () => {
+    const btc = (transfer: Record<string, unknown>, btcTransaction: Record<string, unknown>) =>
+      apiBody([apiTransfer({ sourceAddress: null, destinationAddress: { value: "bc1qdest" }, amount: "1", ...transfer })], { subType: "BTC_TRANSFER", network: null, request: { sourceWallet: `${VAULT}/wallets/w1` }, btcTransaction });
+    const paid = { outputs: [{ address: { value: "bc1qdest" }, amount: "1" }] };
+    expect(parsed(btc({ asset: "assets/native.bitcoin-mainnet" }, { ...paid, asset: "assets/native.bitcoin-mainnet" })).payloads).toEqual([]);
+    expect(parsed(btc({ asset: "assets/native.bitcoin-testnet" }, { ...paid, asset: "assets/native.bitcoin-mainnet" })).payloads).toEqual(["btcOutputs"]);
+    expect(parsed(btc({}, paid)).payloads).toEqual(["btcOutputs"]);
+    expect(parsed(btc({ asset: "assets/native.bitcoin-mainnet" }, { inputs: [{ address: { value: "bc1qown" } }], ...paid })).payloads).toEqual(["btcInputs"]);
+    expect(parsed(btc({ asset: "assets/native.bitcoin-mainnet" }, { inputs: [{ address: { value: "bc1qown" }, amount: "2" }] })).payloads).toEqual(["btcOutputs"]);
+    const change = { outputs: [...paid.outputs, { address: { value: "bc1qown" }, change: true }] };
+    expect(parsed(btc({ asset: "assets/native.bitcoin-mainnet" }, change)).payloads).toEqual(["btcOutputs"]);
   });
 });
 
