@@ -53,15 +53,15 @@ function config() {
  * `url` defaults to DATABASE_URL; `migrate` passes the owner's (COUNTERSIGN_MIGRATE_DATABASE_URL)
  * when set. Without a URL the embedded database is used — but only `migrate` may create one: a
  * verify, replay or void run where DATABASE_URL was forgotten would otherwise read (or write) a
- * fresh empty database and report on that.
+ * fresh empty database and report on that. `unboundedStatements` (migrate): no statement timeout.
  */
-async function withDatabase<T>(run: (db: import("./db/connect.js").Db) => Promise<T>, url?: string, create = false): Promise<T> {
+async function withDatabase<T>(run: (db: import("./db/connect.js").Db) => Promise<T>, url?: string, create = false, unboundedStatements = false): Promise<T> {
   const c = config();
   const target = url ?? c.databaseUrl;
   if (target === undefined && !create && !existsSync(embeddedDataPath(c.dataDir))) {
     throw new Error(`DATABASE_URL is unset and there is no embedded database at ${c.dataDir}: set DATABASE_URL (or COUNTERSIGN_DATA_DIR)`);
   }
-  const handle = await openDatabase({ url: target, dataDir: c.dataDir });
+  const handle = await openDatabase({ url: target, dataDir: c.dataDir, unboundedStatements });
   try {
     return await run(handle.db);
   } finally {
@@ -79,7 +79,7 @@ export async function main(argv: string[]): Promise<number> {
         const applied = await migrateToLatest(db);
         out(applied.length === 0 ? "database is up to date" : `applied: ${applied.join(", ")}`);
         return 0;
-      }, config().migrateDatabaseUrl, true);
+      }, config().migrateDatabaseUrl, true, true);
     case "policy":
       if (sub === "check") return policyCheck(rest[0] ?? process.env.COUNTERSIGN_POLICIES ?? "./policies", out);
       if (sub === "schema") return runPolicySchema(rest);

@@ -56,7 +56,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   let background: Background | undefined;
   try {
-    if (config.migrate) await migrateAsOwner(database.db, config.migrateDatabaseUrl);
+    // A handle the caller gave (tests) is the database to migrate; else the configured server's.
+    if (config.migrate) await migrateAsOwner(database.db, config.migrateDatabaseUrl, options.database ? undefined : config.databaseUrl);
     const windowsInForce = () => [policy, shadow].map((p) => (p ? longestWindowSeconds(p.current()) : 0));
     const claims = await claimWindowsInForce(database.db, logger, config, windowsInForce, [policy, shadow]);
     const longest = () => Math.max(0, ...windowsInForce());

@@ -23,6 +23,11 @@ export interface OpenDatabaseOptions {
   dataDir?: string | undefined;
   /** Pool size for a Postgres server (default 10). */
   maxConnections?: number;
+  /**
+   * No statement timeout, on the server or in the driver: for migrations, whose statements (a
+   * backfill over the audit table) may take longer than any of the service's may.
+   */
+  unboundedStatements?: boolean;
 }
 
 // A database that is down refuses connections at once (the webhook then defers). pg-pool applies
@@ -41,18 +46,17 @@ const SEARCH_PATH_OPTION = "-c search_path=public,pg_temp";
 
 // Keep int8 as strings too (pg's default), numeric as strings (exact amounts).
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10);
+  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10, options.unboundedStatements === true);
   return openPGlite(options.dataDir ?? "./.countersign");
 }
 
-function openPostgres(url: string, max: number): DatabaseHandle {
+function openPostgres(url: string, max: number, unbounded: boolean): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
-    statement_timeout: STATEMENT_TIMEOUT_MS,
-    query_timeout: STATEMENT_TIMEOUT_MS + 1_000,
+    ...(unbounded ? { statement_timeout: 0 } : { statement_timeout: STATEMENT_TIMEOUT_MS, query_timeout: STATEMENT_TIMEOUT_MS + 1_000 }),
     application_name: "countersign",
     options: SEARCH_PATH_OPTION,
     // Statements issued without awaiting go out together (pipeline.ts: the decision's first round

@@ -59,11 +59,15 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
 /**
  * Applies pending migrations through the owner's connection when one is configured
  * (COUNTERSIGN_MIGRATE_DATABASE_URL: the service itself then runs as the writer role, which may
- * not create or alter tables), else through `db`.
+ * not create or alter tables), else through the service's own server. Either way on a connection
+ * of its own without the service's 10 s statement timeout: a migration that fills a table from the
+ * audit trail (20261125T1200_final_decisions) takes longer on a large one, and failing it would
+ * keep every replica from starting. On the embedded PGlite (no URL), through `db`.
  */
-export async function migrateAsOwner(db: Db, ownerUrl: string | undefined): Promise<string[]> {
-  if (!ownerUrl) return migrateToLatest(db);
-  const owner = await openDatabase({ url: ownerUrl, maxConnections: 1 });
+export async function migrateAsOwner(db: Db, ownerUrl: string | undefined, serviceUrl?: string): Promise<string[]> {
+  const url = ownerUrl ?? serviceUrl;
+  if (!url) return migrateToLatest(db);
+  const owner = await openDatabase({ url, maxConnections: 1, unboundedStatements: true });
   try {
     return await migrateToLatest(owner.db);
   } finally {
