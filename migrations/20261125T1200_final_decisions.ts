@@ -18,7 +18,9 @@ import { up as createRepeatAfterVoidRead } from "./20261125T1000_repeat_after_vo
  *   A name whose row is gone with its archived month is answered as decided before (denied).
  * - The charges' check looks their decision up there by name first, and searches `decisions`
  *   only for a charge it does not find (never one the service writes).
- * - Append-only like the audit tables; the writer may read it and insert, the auditor read it.
+ * - Append-only like the audit tables; the writer may read it and insert, the auditor read it
+ *   (the writer's INSERT is revoked by 20261125T1400_final_decisions_owner_writes: the trigger
+ *   writes with the owner's rights).
  *
  * The migration takes the table's write lock while it fills the table from the rows already
  * recorded (one pass over `decisions`): decisions wait for it (or time out as a 503, and the
