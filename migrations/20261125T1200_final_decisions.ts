@@ -175,6 +175,17 @@ ${check}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
+  // Only while every name it holds still has its row: a name whose row went with an archived month
+  // is known to be decided only here, and the read without it would decide that name again.
+  await sql`
+    do $$
+    begin
+      if exists (select 1 from final_decisions f
+          where not exists (select 1 from decisions d where d.id = f.decision_id and d.decided_at = f.decided_at)) then
+        raise exception 'final_decisions holds names whose decision went with an archived month: without it they would be decided again; not dropped';
+      end if;
+    end
+    $$`.execute(db);
   await replaceChargesDecisionCheck(db, sql`
       if exists (select 1 from inserted i where not exists (select 1 from decisions d where d.id = i.decision_id)) then
         raise exception 'velocity_charges.decision_id refers to no decision' using errcode = 'foreign_key_violation';
