@@ -130,18 +130,17 @@ export interface ArchivedFinalDecision {
  * through `final_decisions` (migration 20261125T1200_final_decisions), as the decision read does.
  */
 export async function findFinalDecision(trx: Db, transactionName: string): Promise<FinalDecision | ArchivedFinalDecision | undefined> {
-  const found = await sql<{ id: string; decided_at: Date }>`
-    select decision_id as id, decided_at from final_decisions where transaction_name = ${transactionName}`.execute(trx);
+  // One statement, joined in the database: the time compared is Postgres's own (microseconds), not
+  // a JavaScript Date's (milliseconds), which took a row stamped in microseconds for archived.
+  const found = await sql<{ final_id: string } & ({ [K in keyof FinalRow]: FinalRow[K] | null })>`
+    select f.decision_id as final_id, d.id, d.decision, d.policy_version, d.policy_digest, d.matched_rules, d.reasons, d.content_digest
+    from final_decisions f
+    left join decisions d on d.id = f.decision_id and d.decided_at = f.decided_at and d.transaction_name = f.transaction_name
+    where f.transaction_name = ${transactionName}`.execute(trx);
   const final = found.rows[0];
   if (!final) return undefined;
-  const row = await trx
-    .selectFrom("decisions")
-    .select(["id", "decision", "policy_version", "policy_digest", "matched_rules", "reasons", "content_digest"])
-    .where("id", "=", final.id)
-    .where("decided_at", "=", final.decided_at)
-    .where("transaction_name", "=", transactionName)
-    .executeTakeFirst();
-  return row ? toFinalDecision(row) : { id: final.id, archived: true };
+  const { final_id, ...row } = final;
+  return row.id === null ? { id: final_id, archived: true } : toFinalDecision(row as FinalRow);
 }
 
 type FinalRow = { id: string; decision: string; policy_version: string; policy_digest: string; matched_rules: unknown; reasons: unknown; content_digest: string; voided?: boolean };

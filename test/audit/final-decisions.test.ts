@@ -8,6 +8,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findFinalDecision } from "../../src/audit/decision-rows.js";
 import type { Db } from "../../src/db/connect.js";
 import { migrateToLatest } from "../../src/db/migrate.js";
 import { DECIDED_THEN_ARCHIVED } from "../../src/decision/decide.js";
@@ -62,6 +63,16 @@ describe.each(unmigratedBackends)("final_decisions on $name", (backend) => {
     await db.insertInto("decisions").values(d1).execute();
     await db.insertInto("decisions").values(decisionRow({ transaction_name: d1.transaction_name, decision: "deny", sign_transaction: false })).execute();
     expect((await finals(db)).find((f) => f.transaction_name === d1.transaction_name)?.decision_id).toBe(d1.id);
+  });
+
+  // Found by a review: findFinalDecision looked the row up by the finals row's decided_at as a
+  // JavaScript Date (milliseconds), so a row stamped in microseconds (by hand, or by SQL's now())
+  // was taken for archived.
+  it("finds through findFinalDecision a final decision stamped in microseconds, not as archived", async () => {
+    const name = "vaults/v1/transactions/microseconds";
+    const row = decisionRow({ transaction_name: name, decision: "deny", sign_transaction: false });
+    await db.insertInto("decisions").values({ ...row, decided_at: sql<Date>`'2026-11-22T10:00:00.123456Z'::timestamptz` }).execute();
+    expect(await findFinalDecision(db, name)).toMatchObject({ id: row.id, decision: "deny" });
   });
 
   it("refuses UPDATE, DELETE and TRUNCATE", async () => {
