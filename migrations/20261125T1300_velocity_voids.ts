@@ -66,7 +66,11 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`
     do $$
     begin
-      if exists (select 1 from pg_roles where rolname = 'countersign_writer') then grant select on transaction_timeline to countersign_writer; end if;
+      -- The owner's default privileges gave the writer INSERT, UPDATE and DELETE on the new view.
+      if exists (select 1 from pg_roles where rolname = 'countersign_writer') then
+        revoke all on transaction_timeline from countersign_writer;
+        grant select on transaction_timeline to countersign_writer;
+      end if;
       if exists (select 1 from pg_roles where rolname = 'countersign_auditor') then grant select on transaction_timeline to countersign_auditor; end if;
     end
     $$`.execute(db);
