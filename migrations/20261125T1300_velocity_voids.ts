@@ -7,8 +7,9 @@ import { sql, type Kysely } from "kysely";
  * them or why. A void the platform's events cause is recorded already (`events`, `event_effects`).
  *
  * Each row: when, the transaction, how many charges it voided, the operator the command names
- * (`--by`, else the OS user that ran it), the reason, and the database user it ran as (the
- * server's `session_user`, which the command cannot choose). Written in the void's own
+ * (`--by`, else the OS user that ran it), the reason, and the database user it ran as: the
+ * server's `session_user`, set by a trigger whatever the insert names (as a column default alone,
+ * found by a review, the writer's login could record a void as another database user's). Written in the void's own
  * transaction, so a void is never without its row. Chained and append-only like the other audit
  * tables (the writer may insert, never change); `transaction_timeline` shows it (`kind = 'void'`).
  */
@@ -26,6 +27,15 @@ export async function up(db: Kysely<any>): Promise<void> {
       database_user text not null default session_user
     )`.execute(db);
   await sql`create index velocity_voids_by_transaction on velocity_voids (transaction_name, seq)`.execute(db);
+  await sql`
+    create function velocity_voids_database_user() returns trigger language plpgsql as $$
+    begin
+      new.database_user := session_user;
+      return new;
+    end
+    $$`.execute(db);
+  await sql`create trigger velocity_voids_database_user before insert on velocity_voids
+    for each row execute function velocity_voids_database_user()`.execute(db);
   await sql`select audit_chain_register('velocity_voids', 'id', 'at')`.execute(db);
   await timelineWith(db, sql`
     union all
@@ -88,4 +98,5 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`delete from audit_sources where source = 'velocity_voids'`.execute(db);
   await sql`alter table audit_sources enable trigger audit_sources_append_only`.execute(db);
   await sql`drop table velocity_voids`.execute(db);
+  await sql`drop function velocity_voids_database_user()`.execute(db);
 }

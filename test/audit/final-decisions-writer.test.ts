@@ -6,7 +6,7 @@
  * decision) and a finals row pointing at it: the next delivery was signed as a repeat of an allow
  * nobody decided. A finals row naming no decision at all also let the writer's charges refer to no
  * decision (the charges' check trusts final_decisions first). Now only the trigger, with the
- * owner's rights, writes the table (migration 20261125T1400_final_decisions_owner_writes).
+ * owner's rights, writes the table (migration 20261125T1200_final_decisions).
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
