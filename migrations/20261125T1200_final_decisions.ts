@@ -6,8 +6,8 @@ import { up as createRepeatAfterVoidRead } from "./20261125T1000_repeat_after_vo
  * `decisions`. Both looked a row up by something other than the partition key (the name; the
  * decision id), so each started an index scan in every monthly partition: Postgres ran 3.43
  * million instructions per decision with 5 months and 4.00 million with 17, a year's worth (the
- * SQL ceiling's script under callgrind). Now both cost the same at any number of months (3.33
- * million with 5 and with 17, with the read's PERFORMs below made assignments).
+ * SQL ceiling's script under callgrind). Now both cost the same at any number of months (3.34
+ * million with 5 and 3.35 with 17, with the read's PERFORMs below made assignments).
  *
  * - `final_decisions`: the first final decision (allow or deny, neither a repeat nor a refused
  *   repeat) of each transaction name, as (name, decision id, decided_at). A row trigger on
