@@ -18,7 +18,7 @@ import { createEventsHandler } from "./events/route.js";
 import type { ReadinessCheck } from "./http/routes/status.js";
 import { describeError, type Logger } from "./log.js";
 import type { ServiceMetrics } from "./telemetry/metrics.js";
-import { voidCharges } from "./velocity/ledger.js";
+import { countChargesAgain, voidCharges } from "./velocity/ledger.js";
 import { keepDecisionPartitions } from "./audit/partitions.js";
 import { startSealer } from "./audit/sealer.js";
 import { startLedgerPruner } from "./velocity/prune.js";
@@ -89,6 +89,10 @@ export function startBackground(options: BackgroundOptions): Background {
         onTransactionFailed: async (name) => {
           const { voided } = await voidCharges(db, name, clock());
           if (voided > 0) logger.info({ transaction: name, voided }, "velocity charges voided");
+        },
+        onTransactionConfirmed: async (name) => {
+          const { counted } = await countChargesAgain(db, name);
+          if (counted > 0) logger.warn({ transaction: name, counted }, "velocity charges voided before count again: the platform reported the transaction CONFIRMED");
         },
         onWalletChanged: async (vault) => {
           // syncWallets reports a failed sync as a value, not a rejection. Throwing here makes

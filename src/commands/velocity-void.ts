@@ -9,7 +9,6 @@
 import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import type { Db } from "../db/connect.js";
-import { transactionConfirmed } from "../events/store.js";
 import { voidCharges, type ManualVoid } from "../velocity/void.js";
 
 const NAME = /^vaults\/[A-Za-z0-9_-]+\/transactions\/[A-Za-z0-9_-]+$/;
@@ -26,11 +25,8 @@ export async function velocityVoid(
     return 2;
   }
   const { name, manual } = parsed;
-  const result = await withDatabase(async (db) => {
-    if (await transactionConfirmed(db, name)) return "confirmed" as const;
-    return voidCharges(db, name, new Date(), manual);
-  });
-  if (result === "confirmed") {
+  const result = await withDatabase((db) => voidCharges(db, name, new Date(), manual));
+  if (result.confirmed) {
     out(`${name}: not voided: the platform reported it CONFIRMED (the money moved), so its charges keep counting`);
     return 1;
   }

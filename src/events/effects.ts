@@ -2,6 +2,10 @@
  * What an event makes countersign do, decided from the event alone:
  * - a transaction that ended in a failure it can never execute after frees the velocity it was
  *   charged (`void-charges`; VOIDING_STATES);
+ * - a transaction the platform reports CONFIRMED counts in the windows again if its charges were
+ *   voided before (`count-charges-again`): the money moved, whatever voided them (an operator's
+ *   `velocity void` of a DROPPED transaction that was rebroadcast and mined, a failure reported
+ *   before the success);
  * - a new wallet or wallet address changes which destinations are internal (`resync-wallets`).
  * Everything else (TEST, TRANSACTION_CREATED, other states, AML results, unknown types) is only
  * stored. The callbacks must be idempotent: an effect runs at least once per event, and more
@@ -40,12 +44,14 @@ const WALLET_EVENTS: ReadonlySet<string> = new Set(["WALLET_CREATED", "WALLET_AD
 export interface EventEffectHandlers {
   /** Wired to the velocity ledger's voidCharges (idempotent). */
   onTransactionFailed(transactionName: string, state: string): Promise<void>;
+  /** Wired to the velocity ledger's countChargesAgain (idempotent). */
+  onTransactionConfirmed(transactionName: string): Promise<void>;
   /** Wired to an address-book re-sync of the vault's wallets. */
   onWalletChanged(vault: string): Promise<void>;
 }
 
 export interface EventEffect {
-  name: "void-charges" | "resync-wallets";
+  name: "void-charges" | "count-charges-again" | "resync-wallets";
   run(handlers: EventEffectHandlers): Promise<void>;
 }
 
@@ -55,6 +61,10 @@ export function effectOf(event: PlatformEvent): EventEffect | null {
     const { resource, newState } = event;
     if (resource === null) return null;
     return { name: "void-charges", run: (h) => h.onTransactionFailed(resource, newState) };
+  }
+  if (event.type === "TRANSACTION_STATE_UPDATED" && event.newState === CONFIRMED && event.resource !== null) {
+    const { resource } = event;
+    return { name: "count-charges-again", run: (h) => h.onTransactionConfirmed(resource) };
   }
   if (WALLET_EVENTS.has(event.type) && event.vault !== null) {
     const vault = event.vault;

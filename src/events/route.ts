@@ -51,6 +51,7 @@ export function createEventsHandler(deps: EventsHandlerDeps): RequestHandler {
     db: deps.db,
     now: deps.now ?? (() => new Date()),
     onTransactionFailed: (name: string, state: string) => deps.onTransactionFailed(name, state),
+    onTransactionConfirmed: (name: string) => deps.onTransactionConfirmed(name),
     onWalletChanged: (vault: string) => deps.onWalletChanged(vault),
   };
 

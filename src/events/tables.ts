@@ -37,7 +37,7 @@ export interface EventsTable {
 /** An event whose effect completed; a redelivery of it runs nothing. */
 export interface EventEffectsTable {
   event_id: string;
-  /** `void-charges` or `resync-wallets`. */
+  /** `void-charges`, `count-charges-again` or `resync-wallets`. */
   effect: string;
   completed_at: Timestamp;
 }

@@ -5,4 +5,4 @@
 export { lockWindowGroups } from "./locks.js";
 export { readWindowTotals, windowTotalId, type WindowQuery, type WindowTotal } from "./read.js";
 export { recordCharges, type ChargeInput } from "./charge.js";
-export { voidCharges } from "./void.js";
+export { countChargesAgain, voidCharges } from "./void.js";

@@ -3,10 +3,15 @@
  * counting in every window. Its charge rows stay, stamped with voided_at; the buckets they were
  * added to are lowered by the same amounts, under the same group locks that charging takes, so
  * a void never races a "read → evaluate → charge" on the same group.
+ *
+ * A transaction the platform reported CONFIRMED moved its money: it is never voided (checked
+ * under the groups' locks), and one voided before the report counts again (countChargesAgain,
+ * under the same locks), so whichever of the two commits first, the charges end up counted.
  */
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
+import { transactionConfirmed } from "../events/store.js";
 import { groupHashHex } from "./group-hash.js";
 import { lockWindowGroups } from "./locks.js";
 import { FINE_BUCKETS_KEPT_SECONDS } from "./window-plan.js";
@@ -22,7 +27,7 @@ export interface ManualVoid {
  * Idempotent: returns how many charges this call voided (0 when already voided, or none exist).
  * With `manual`, a void that voided any charge is recorded in the audit trail, in its transaction.
  */
-export async function voidCharges(db: Kysely<Database>, transactionName: string, at: Date, manual?: ManualVoid): Promise<{ voided: number }> {
+export async function voidCharges(db: Kysely<Database>, transactionName: string, at: Date, manual?: ManualVoid): Promise<Voided> {
   if (!Number.isFinite(at.getTime())) throw new Error("void time is invalid");
   const run = async (trx: Kysely<Database>) => {
     const result = await voidIn(trx, transactionName, at);
@@ -36,19 +41,68 @@ async function recordManualVoid(trx: Kysely<Database>, transactionName: string, 
   await trx.insertInto("velocity_voids").values({ id: randomUUID(), at, transaction_name: transactionName, charges, operator: manual.operator, reason: manual.reason }).execute();
 }
 
-async function voidIn(trx: Kysely<Database>, transactionName: string, at: Date): Promise<{ voided: number }> {
+/** How many charges a void voided; `confirmed` when it voided none because the platform reported the transaction CONFIRMED. */
+export interface Voided {
+  voided: number;
+  confirmed?: true;
+}
+
+async function voidIn(trx: Kysely<Database>, transactionName: string, at: Date): Promise<Voided> {
+  const keys = await groupsOfCharges(trx, transactionName, "live");
+  if (keys.length === 0) return { voided: 0 };
+  await lockWindowGroups(trx, keys);
+  // Under the locks: a CONFIRMED stored before now is seen here; one stored after finds these
+  // charges voided and counts them again, under the same locks, once this commits.
+  if (await transactionConfirmed(trx, transactionName)) return { voided: 0, confirmed: true };
+  return { voided: await voidLockedCharges(trx, transactionName, keys, at) };
+}
+
+/** The group keys of a transaction's live (or voided) charges. */
+async function groupsOfCharges(trx: Kysely<Database>, transactionName: string, which: "live" | "voided"): Promise<string[]> {
   const groups = await trx
     .selectFrom("velocity_charges")
     .innerJoin("velocity_groups", "velocity_groups.group_hash", "velocity_charges.group_hash")
     .select("velocity_groups.group_key")
     .distinct()
     .where("velocity_charges.transaction_name", "=", transactionName)
-    .where("velocity_charges.voided_at", "is", null)
+    .where("velocity_charges.voided_at", which === "live" ? "is" : "is not", null)
     .execute();
-  if (groups.length === 0) return { voided: 0 };
-  const keys = groups.map((g) => g.group_key);
-  await lockWindowGroups(trx, keys);
-  return { voided: await voidLockedCharges(trx, transactionName, keys, at) };
+  return groups.map((g) => g.group_key);
+}
+
+/**
+ * The platform reported the transaction CONFIRMED: charges voided before (by an operator's
+ * `velocity void` of a DROPPED transaction someone rebroadcast, or a failure reported before the
+ * success) count again, and their buckets are raised by the same amounts (re-created if pruned,
+ * which no window reads). Idempotent: returns how many charges this call counted again.
+ */
+export async function countChargesAgain(db: Kysely<Database>, transactionName: string): Promise<{ counted: number }> {
+  const run = async (trx: Kysely<Database>) => {
+    const keys = await groupsOfCharges(trx, transactionName, "voided");
+    if (keys.length === 0) return { counted: 0 };
+    await lockWindowGroups(trx, keys);
+    return { counted: await countLockedChargesAgain(trx, transactionName, keys) };
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+async function countLockedChargesAgain(trx: Kysely<Database>, transactionName: string, keys: string[]): Promise<number> {
+  const { rows } = await sql<{ counted: string }>`
+    with counted as (
+      update velocity_charges set voided_at = null
+      where transaction_name = ${transactionName} and voided_at is not null
+        and group_hash = any (select decode(h, 'hex') from unnest(${keys.map(groupHashHex)}::text[]) as h)
+      returning group_hash, amount, charged_at
+    ), raised as (
+      insert into velocity_buckets as b (group_hash, width_seconds, bucket_start, amount, count)
+      select c.group_hash, w.width, velocity_bucket_start(w.width, c.charged_at), sum(coalesce(c.amount, 0)), count(*)
+      from counted c cross join unnest(${[...BUCKET_WIDTHS]}::int4[]) as w(width)
+      group by 1, 2, 3
+      on conflict (group_hash, width_seconds, bucket_start)
+        do update set amount = b.amount + excluded.amount, count = b.count + excluded.count
+    )
+    select count(*)::text as counted from counted`.execute(trx);
+  return Number(rows[0]?.counted ?? 0);
 }
 
 /**

@@ -27,11 +27,24 @@ describe("POST /v1/events effects", () => {
   });
 
   // A dropped, replaced or expired transaction may have a signature that still executes: its room stays taken.
-  it.each(["DROPPED", "EXPIRED", "REPLACED", "CONFIRMED", "SIGNED", "MINED_FAILED", "AWAITING_SIGNATURE", "SOMETHING_NEW"])("%s calls nothing", async (state) => {
+  it.each(["DROPPED", "EXPIRED", "REPLACED", "SIGNED", "MINED_FAILED", "AWAITING_SIGNATURE", "SOMETHING_NEW"])("%s calls nothing", async (state) => {
     const id = eventId();
     expect((await sendEvent(suite.app.url, stateUpdated("vaults/v1/transactions/t-ok", state, id))).status).toBe(200);
     expect(suite.app.calls.transactionFailed).toEqual([]);
+    expect(suite.app.calls.transactionConfirmed).toEqual([]);
     expect(await effectRows(id)).toEqual([]);
+  });
+
+  // The money moved: charges voided before (a DROPPED transaction voided by hand, then mined) count again.
+  it("CONFIRMED calls onTransactionConfirmed once; a redelivery does not run it again", async () => {
+    const id = eventId();
+    const delivery = await signedDelivery(stateUpdated("vaults/v1/transactions/t-confirmed", "CONFIRMED", id));
+    expect((await postDelivery(suite.app.url, delivery)).status).toBe(200);
+    expect(suite.app.calls.transactionConfirmed).toEqual(["vaults/v1/transactions/t-confirmed"]);
+    expect(suite.app.calls.transactionFailed).toEqual([]);
+    expect(await effectRows(id)).toMatchObject([{ effect: "count-charges-again" }]);
+    expect((await postDelivery(suite.app.url, delivery)).body).toEqual({ received: true, duplicate: true });
+    expect(suite.app.calls.transactionConfirmed).toHaveLength(1);
   });
 
   it("a failure reported after CONFIRMED voids nothing: the money moved (every delivery of it, and any failure state)", async () => {

@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 
 export interface EffectCalls {
   transactionFailed: Array<{ transactionName: string; state: string }>;
+  transactionConfirmed: string[];
   walletChanged: string[];
   signatureRejected: number;
   logs: Array<{ level: "warn" | "info"; obj: object; msg: string }>;
@@ -28,7 +29,7 @@ export interface EventsApp {
 
 export async function startEventsApp(db: Db, options: Partial<Pick<EventsHandlerDeps, "maxBodyBytes">> = {}): Promise<EventsApp> {
   const { platform } = await eventKeys();
-  const calls: EffectCalls = { transactionFailed: [], walletChanged: [], signatureRejected: 0, logs: [], failNext: 0 };
+  const calls: EffectCalls = { transactionFailed: [], transactionConfirmed: [], walletChanged: [], signatureRejected: 0, logs: [], failNext: 0 };
   const maybeFail = () => {
     if (calls.failNext > 0) {
       calls.failNext--;
@@ -50,6 +51,10 @@ export async function startEventsApp(db: Db, options: Partial<Pick<EventsHandler
       ...options,
       onTransactionFailed: async (transactionName, state) => {
         calls.transactionFailed.push({ transactionName, state });
+        maybeFail();
+      },
+      onTransactionConfirmed: async (transactionName) => {
+        calls.transactionConfirmed.push(transactionName);
         maybeFail();
       },
       onWalletChanged: async (vault) => {
@@ -129,6 +134,7 @@ export function eventsSuite(): { readonly db: Db; readonly app: EventsApp } {
   });
   beforeEach(() => {
     suite.app.calls.transactionFailed.length = 0;
+    suite.app.calls.transactionConfirmed.length = 0;
     suite.app.calls.walletChanged.length = 0;
     suite.app.calls.failNext = 0;
   });
