@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseDecimalsPins, type DecimalsPins } from "./assets/decimals-pins.js";
 import { MAX_POLICY_DURATION_DAYS, parseDuration } from "./duration.js";
-import { HTTPS_OR_LOOPBACK, isHttpsOrLoopback } from "./https-only.js";
+import { hasCredentials, HTTPS_OR_LOOPBACK, isHttpsOrLoopback, NO_CREDENTIALS_IN_URL } from "./https-only.js";
 import { reviewConfig, type ReviewConfig } from "./review/config.js";
 import { parseTrustProxy, type TrustProxy } from "./http/trust-proxy.js";
 
@@ -111,7 +111,9 @@ const duration = (fallback: string, longest?: string) =>
  * that decides what gets signed comes back, so only over TLS (or to this machine).
  */
 const custodyApiUrl = optionalString.superRefine((v, ctx) => {
-  if (v !== undefined && !isHttpsOrLoopback(v)) ctx.addIssue({ code: "custom", message: HTTPS_OR_LOOPBACK });
+  if (v === undefined) return;
+  if (!isHttpsOrLoopback(v)) ctx.addIssue({ code: "custom", message: HTTPS_OR_LOOPBACK });
+  else if (hasCredentials(new URL(v))) ctx.addIssue({ code: "custom", message: NO_CREDENTIALS_IN_URL });
 });
 
 const boolean = (fallback: boolean) =>

@@ -17,6 +17,18 @@ export function httpsOrLoopback(url: URL): boolean {
   return url.protocol === "http:" && LOOPBACK_HOSTNAMES.has(url.hostname);
 }
 
+/** The problem, after the variable's name, when a URL carries a user name or password. */
+export const NO_CREDENTIALS_IN_URL = "must not contain a user name or password (fetch refuses such a URL, and its error would print it)";
+
+/**
+ * Whether `url` names a user or a password. fetch refuses such a URL with an error quoting it
+ * whole, which would carry the password into logs and status rows; the service's own credentials
+ * travel in headers, so no URL it fetches needs one.
+ */
+export function hasCredentials(url: URL): boolean {
+  return url.username !== "" || url.password !== "";
+}
+
 /** The same for text: false when it is not a URL at all. */
 export function isHttpsOrLoopback(text: string): boolean {
   try {

@@ -4,7 +4,7 @@
  * configuration's, one message per problem.
  */
 import { readFileSync } from "node:fs";
-import { HTTPS_OR_LOOPBACK, httpsOrLoopback } from "../https-only.js";
+import { hasCredentials, HTTPS_OR_LOOPBACK, httpsOrLoopback, NO_CREDENTIALS_IN_URL } from "../https-only.js";
 import { normalIdentity } from "./types.js";
 
 export interface OidcConfig {
@@ -54,8 +54,10 @@ function httpUrl(variable: string, value: string, problems: string[]): string | 
  */
 function tlsUrl(variable: string, value: string, problems: string[]): string | undefined {
   if (httpUrl(variable, value, problems) === undefined) return undefined;
-  if (httpsOrLoopback(new URL(value))) return value;
-  problems.push(`${variable}: ${HTTPS_OR_LOOPBACK}`);
+  const url = new URL(value);
+  if (!httpsOrLoopback(url)) problems.push(`${variable}: ${HTTPS_OR_LOOPBACK}`);
+  else if (hasCredentials(url)) problems.push(`${variable}: ${NO_CREDENTIALS_IN_URL}`);
+  else return value;
   return undefined;
 }
 

@@ -74,7 +74,9 @@ export class ReviewNotifier {
       if (response.ok) return "sent";
       return response.status === 429 || response.status >= 500 ? "retry" : "refused";
     } catch (error) {
-      this.options.logger.debug({ ...describeError(error) }, "review notification failed; will retry");
+      // The hook URL is itself a credential, and fetch quotes the URL it refuses in its error.
+      const { error: text, ...rest } = describeError(error);
+      this.options.logger.debug({ ...rest, error: text.split(this.options.url).join("[hook URL]") }, "review notification failed; will retry");
       return "retry";
     }
   }
