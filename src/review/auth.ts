@@ -9,6 +9,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { AppError, err, ok, type Result } from "../errors.js";
+import { hasCredentials, httpsOrLoopback } from "../https-only.js";
 import type { OidcConfig, ReviewConfig } from "./config.js";
 import { normalIdentity } from "./types.js";
 
@@ -121,6 +122,10 @@ async function discoverJwks(issuer: string): Promise<JWTVerifyGetKey> {
   const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
   // The document must be the issuer's own (OpenID Connect Discovery 1.0, section 4.3).
   if (document.issuer !== issuer || typeof document.jwks_uri !== "string") throw new Error("discovery document does not match the issuer");
-  return createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: DISCOVERY_TIMEOUT_MS });
+  // The keys are held to the issuer's own rule (src/https-only.ts): fetched in clear from another
+  // host, anyone on the path could hand over a key of their own and sign any reviewer's ID token.
+  const jwksUri = new URL(document.jwks_uri);
+  if (!httpsOrLoopback(jwksUri) || hasCredentials(jwksUri)) throw new Error("discovery document names a jwks_uri that is not https");
+  return createRemoteJWKSet(jwksUri, { timeoutDuration: DISCOVERY_TIMEOUT_MS });
 }
 
