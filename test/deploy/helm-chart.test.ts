@@ -153,6 +153,12 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
       // The policy that decides what gets signed would arrive unauthenticated.
       ["a policy repository over plain http", "policies:\n  gitSync:\n    repo: http://git.example/treasury-policies\n", /gitSync\/repo/],
       ["a policy repository over git://", "policies:\n  gitSync:\n    repo: git://git.example/treasury-policies\n", /gitSync\/repo/],
+      // A password in a URL would be in the pod spec (anyone who may read pods reads it) and in the
+      // install notes; git credentials come from policies.gitSync.existingSecret.
+      ["a policy repository URL with a password", "policies:\n  gitSync:\n    repo: https://bot:ghp_s3cr3t@github.com/example-custody/treasury-policies\n", /gitSync\/repo/],
+      ["a policy repository URL with a user", "policies:\n  gitSync:\n    repo: https://bot@github.com/example-custody/treasury-policies\n", /gitSync\/repo/],
+      ["a policy repository over ssh with a password", "policies:\n  gitSync:\n    repo: ssh://git:s3cr3t@github.com/example-custody/treasury-policies.git\n", /gitSync\/repo/],
+      ["a custody API URL with a password", "custodyApi:\n  url: https://svc:s3cr3t@api.custody.example\n", /custodyApi\/url/],
     ])("refuses %s in lint and template", (_what, values, message) => {
       const file = valuesFile(values);
       expect(() => runHelm(["lint", "--strict", CHART, "-f", file])).toThrow(message);
@@ -165,6 +171,8 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
       ["policies.gitSync.repo", "ssh://git@github.com/example-custody/treasury-policies.git"],
       ["policies.gitSync.repo", "git@github.com:example-custody/treasury-policies.git"],
       ["policies.gitSync.repo", "git@git.example:/srv/treasury-policies.git"],
+      ["policies.gitSync.repo", "ssh://git@github.com:22/example-custody/treasury-policies.git"],
+      ["policies.gitSync.repo", "https://git.example:8443/treasury-policies"],
     ])("accepts %s %s", (key, value) => {
       expect(() => runHelm(["lint", "--strict", CHART, "--set", `${key}=${value}`])).not.toThrow();
     });
