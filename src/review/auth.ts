@@ -16,6 +16,8 @@ import { normalIdentity } from "./types.js";
 export interface Reviewer {
   identity: string;
   via: "oidc" | "token";
+  /** When the credential stops being accepted: an ID token's `exp`; a reviewer token has none. */
+  expiresAt?: Date;
 }
 
 /** Asymmetric signatures only: an ID token signed with a shared secret is not the provider's. */
@@ -82,7 +84,8 @@ export class ReviewerAuth {
       if (oidc.identityClaim === "email" && payload.email_verified !== undefined && payload.email_verified !== true) {
         return err(new AppError("UNAUTHORIZED", "the ID token's email is not verified"));
       }
-      return ok({ identity: normalIdentity(identity), via: "oidc" });
+      // requiredClaims holds `exp` to be there, and jose to be a number.
+      return ok({ identity: normalIdentity(identity), via: "oidc", expiresAt: new Date(payload.exp! * 1000) });
     } catch (error) {
       // jose's own errors are about the token (signature, claims, expiry, unknown key); anything else is fetching the keys.
       if (error instanceof joseErrors.JWKSTimeout || !(error instanceof joseErrors.JOSEError)) {

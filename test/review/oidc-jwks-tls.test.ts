@@ -62,6 +62,6 @@ describe("OIDC discovery", () => {
       .setExpirationTime("10m")
       .sign(keys.privateKey);
     const auth = new ReviewerAuth({ oidc: { issuer, audience: "countersign", identityClaim: "email" }, tokens: [] });
-    expect(await auth.authenticate(token)).toEqual({ ok: true, value: { identity: "alice@example.com", via: "oidc" } });
+    expect(await auth.authenticate(token)).toMatchObject({ ok: true, value: { identity: "alice@example.com", via: "oidc" } });
   });
 });

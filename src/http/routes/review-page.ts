@@ -2,7 +2,7 @@
  * `GET /review`, the review page for people (CONTRACT.md section 9). Server-rendered, no scripts:
  * a strict Content-Security-Policy forbids them outright. Signing in posts a reviewer token or an
  * OIDC ID token, verified like an API bearer token and then kept in an HttpOnly, SameSite=Strict
- * cookie scoped to /review. Every action form carries a CSRF token bound to that credential
+ * cookie scoped to /review, for at most SESSION_SECONDS (an ID token's: until it expires). Every action form carries a CSRF token bound to that credential
  * (HMAC keyed by it), and a cross-origin Origin header is refused. Only a member of a reviewer
  * group signs in or sees anything, and only the reviews their groups are asked for (src/review/desk.ts).
  */
@@ -43,9 +43,23 @@ function cookieToken(req: Request): string | undefined {
   return undefined;
 }
 
-function setCookie(req: Request, res: Response, token: string | null): void {
-  const flags = `Path=/review; HttpOnly; SameSite=Strict${req.secure ? "; Secure" : ""}`;
-  res.setHeader("Set-Cookie", token === null ? `${COOKIE}=; ${flags}; Max-Age=0` : `${COOKIE}=${encodeURIComponent(token)}; ${flags}`);
+/**
+ * The longest a sign-in lasts, in seconds: a working day. The cookie holds the credential itself,
+ * and without Max-Age a browser that restores its session kept it (a reviewer token) for good.
+ */
+export const SESSION_SECONDS = 8 * 3600;
+
+/** Sets the cookie for `seconds` (at most SESSION_SECONDS), or clears it when `token` is null. */
+function setCookie(req: Request, res: Response, token: string | null, seconds = 0): void {
+  const value = token === null ? "" : encodeURIComponent(token);
+  const maxAge = token === null ? 0 : Math.max(0, Math.min(SESSION_SECONDS, Math.floor(seconds)));
+  res.setHeader("Set-Cookie", `${COOKIE}=${value}; Path=/review; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${req.secure ? "; Secure" : ""}`);
+}
+
+/** How long a sign-in of `reviewer` may last: a working day, or until the ID token expires. */
+function sessionSeconds(reviewer: Reviewer): number {
+  if (reviewer.expiresAt === undefined) return SESSION_SECONDS;
+  return (reviewer.expiresAt.getTime() - Date.now()) / 1000;
 }
 
 /** A form posted from another origin is refused even before the CSRF token is looked at. */
@@ -96,7 +110,7 @@ export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
     // Someone in no reviewer group may read nothing here: refused at the door, no cookie set.
     const groups = desk.reviewerGroups(result.value.identity);
     if (!groups.ok) return html(res, groups.error.status, loginPage(groups.error.publicMessage));
-    setCookie(req, res, token);
+    setCookie(req, res, token, sessionSeconds(result.value));
     res.redirect(303, "/review");
   });
 
