@@ -48,8 +48,23 @@ const databaseUrl = z
   .string()
   .optional()
   .superRefine((v, ctx) => {
-    if (v !== undefined && v.trim() === "") ctx.addIssue({ code: "custom", message: "is set but blank; unset it to use the embedded database, or give a postgres:// URL" });
+    if (v === undefined) return;
+    if (v.trim() === "") ctx.addIssue({ code: "custom", message: "is set but blank; unset it to use the embedded database, or give a postgres:// URL" });
+    else if (!isPostgresUrl(v)) ctx.addIssue({ code: "custom", message: "must be a postgres:// URL (postgres://user:password@host:5432/database); key=value connection strings are not read" });
   });
+
+/**
+ * What pg reads as a connection URL. Anything else it takes for a path under a host named `base`:
+ * a libpq `host=… password=…` string became the database name, password and all, sent in the
+ * startup message to whatever `base` resolves to. The message never quotes the value.
+ */
+function isPostgresUrl(value: string): boolean {
+  try {
+    return ["postgres:", "postgresql:", "socket:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The longest period of a setting that arms a timer. Node keeps a timer's delay in 2^31−1 ms

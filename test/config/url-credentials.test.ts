@@ -74,3 +74,20 @@ describe("a failed review notification never logs the hook URL", () => {
     expect(lines.join("\n")).not.toContain(PASSWORD);
   });
 });
+
+describe("a database URL that is not one is refused, without printing it", () => {
+  // pg reads a libpq key=value string as a path under a host named "base": the whole string, the
+  // password in it, became the database name sent in the startup message to whatever "base"
+  // resolves to, and echoed by a server's `database "..." does not exist`.
+  const KEYWORDS = `host=db.internal port=5432 user=countersign password=${PASSWORD} dbname=countersign`;
+
+  it.each(["DATABASE_URL", "COUNTERSIGN_MIGRATE_DATABASE_URL"])("%s as key=value pairs", (variable) => {
+    const problems = problemsOf({ [variable]: KEYWORDS });
+    expect(problems).toEqual([`${variable}: must be a postgres:// URL (postgres://user:password@host:5432/database); key=value connection strings are not read`]);
+    expect(problems.join("\n")).not.toContain(PASSWORD);
+  });
+
+  it.each(["postgres://countersign:p%40ss@db.internal:5432/countersign", "postgresql://db.internal/countersign?sslmode=verify-full", "socket:/var/run/postgresql?db=countersign"])("accepts %s", (url) => {
+    expect(problemsOf({ DATABASE_URL: url })).toEqual([]);
+  });
+});
