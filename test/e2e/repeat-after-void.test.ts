@@ -6,72 +6,39 @@
  * window counted it, so a wallet could send 60 + 60 ETH against a 100 ETH daily limit. Such a
  * delivery is now denied, recorded with `replay_of` the allow, and never signed.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ALLOWED_THEN_VOIDED } from "../../src/decision/decide.js";
 import { assetTransfer } from "../support/bodies.js";
 import { runCli } from "../support/cli.js";
-import { CosignerSimulator } from "../support/cosigner.js";
-import { eventKeys, postDelivery, signedDelivery } from "../support/event-sender.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { writeTempPem } from "../support/service-account.js";
-import { startTestService, writeBundle } from "../support/service.js";
+import { postDelivery, signedDelivery } from "../support/event-sender.js";
+import { dailyLimitPolicy, serviceWithEvents } from "../support/events-service.js";
 import { stateUpdated } from "../events/harness.js";
 
-const POLICY = `
-version: "repeat-after-void.1"
-default: deny
-windows:
-  - {name: daily_out, duration: 24h, groupBy: [sourceWallet, asset], measure: amount}
-rules:
-  - id: daily-limit
-    decision: deny
-    reason: At most 100 ETH a day from one wallet
-    when: {">": [{"var": "velocity.daily_out.amountAfter"}, "100"]}
-  - id: internal
-    decision: allow
-    when: {"var": "transfer.destination.internal"}
-`;
-
 describe("a delivery of an allowed transaction whose charges were voided", () => {
-  let tdb: TestDatabase;
-  let service: Awaited<ReturnType<typeof startTestService>>;
-  let cosigner: CosignerSimulator;
-  let keyFile: { path: string; remove(): void };
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    keyFile = writeTempPem((await eventKeys()).platform.publicKeyPem, "events-public.pem");
-    service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY), env: { COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: keyFile.path } });
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await tdb?.drop();
-    keyFile?.remove();
-  });
+  const suite = serviceWithEvents(dailyLimitPolicy("repeat-after-void.1"));
 
   const rowsFor = (name: string) =>
-    tdb.handle.db.selectFrom("decisions").select(["id", "decision", "replayed", "replay_of", "reasons"]).where("transaction_name", "=", name).orderBy("seq").execute();
+    suite.tdb.handle.db.selectFrom("decisions").select(["id", "decision", "replayed", "replay_of", "reasons"]).where("transaction_name", "=", name).orderBy("seq").execute();
 
   /** 60 ETH allowed, its room freed by `free`, 60 ETH more from the same wallet allowed, then the first delivered again. */
   async function allowFreeRefill(wallet: string, free: (name: string) => Promise<void>) {
     const source = `vaults/5c3f1a2b9d7e/wallets/${wallet}`;
     const first = assetTransfer({ amount: "60", source });
-    expect((await cosigner.deliver(first)).verdict).toBe("signed");
-    expect((await cosigner.deliver(first)).verdict).toBe("signed"); // a repeat before the void: the same answer
+    expect((await suite.cosigner.deliver(first)).verdict).toBe("signed");
+    expect((await suite.cosigner.deliver(first)).verdict).toBe("signed"); // a repeat before the void: the same answer
     await free(first.name);
-    expect((await cosigner.deliver(assetTransfer({ amount: "60", source }))).verdict).toBe("signed");
-    return { first, again: await cosigner.deliver(first) };
+    expect((await suite.cosigner.deliver(assetTransfer({ amount: "60", source }))).verdict).toBe("signed");
+    return { first, again: await suite.cosigner.deliver(first) };
   }
 
   it("is denied after the platform reported it CANCELED, and stays denied", async () => {
     const { first, again } = await allowFreeRefill("void01", async (name) => {
       const delivery = await signedDelivery(stateUpdated(name, "CANCELED"));
-      expect(await postDelivery(`${service.url}/v1/events`, delivery)).toMatchObject({ status: 200 });
+      expect(await postDelivery(`${suite.service.url}/v1/events`, delivery)).toMatchObject({ status: 200 });
     });
     expect(again.verdict).toBe("canceled");
     expect(again.body).toMatchObject({ signTransaction: false, reasons: [ALLOWED_THEN_VOIDED] });
-    expect((await cosigner.deliver(first)).verdict).toBe("canceled");
+    expect((await suite.cosigner.deliver(first)).verdict).toBe("canceled");
     const rows = await rowsFor(first.name);
     expect(rows.map((r) => [r.decision, r.replayed, r.replay_of === null ? null : r.replay_of === rows[0]!.id])).toEqual([
       ["allow", false, null],
@@ -84,7 +51,7 @@ describe("a delivery of an allowed transaction whose charges were voided", () =>
 
   it("is denied after an operator voided it with countersign velocity void", async () => {
     const { again } = await allowFreeRefill("void02", async (name) => {
-      const voided = await runCli(["velocity", "void", name, "--reason", "the platform dropped it", "--by", "ops@example.com"], { env: { DATABASE_URL: tdb.url } });
+      const voided = await runCli(["velocity", "void", name, "--reason", "the platform dropped it", "--by", "ops@example.com"], { env: { DATABASE_URL: suite.tdb.url } });
       expect(voided.code).toBe(0);
     });
     expect(again.body).toMatchObject({ signTransaction: false, reasons: [ALLOWED_THEN_VOIDED] });
@@ -94,10 +61,10 @@ describe("a delivery of an allowed transaction whose charges were voided", () =>
     const source = "vaults/5c3f1a2b9d7e/wallets/void03";
     const allowed = assetTransfer({ amount: "60", source });
     const denied = assetTransfer({ amount: "60", source });
-    expect((await cosigner.deliver(allowed)).verdict).toBe("signed");
-    expect((await cosigner.deliver(denied)).verdict).toBe("canceled");
-    expect((await runCli(["velocity", "void", denied.name, "--reason", "never sent"], { env: { DATABASE_URL: tdb.url } })).stdout).toContain("no charges to void");
-    expect((await cosigner.deliver(allowed)).body).toMatchObject({ signTransaction: true, replayOf: (await rowsFor(allowed.name))[0]!.id });
-    expect((await cosigner.deliver(denied)).body).toMatchObject({ signTransaction: false, reasons: ["At most 100 ETH a day from one wallet"] });
+    expect((await suite.cosigner.deliver(allowed)).verdict).toBe("signed");
+    expect((await suite.cosigner.deliver(denied)).verdict).toBe("canceled");
+    expect((await runCli(["velocity", "void", denied.name, "--reason", "never sent"], { env: { DATABASE_URL: suite.tdb.url } })).stdout).toContain("no charges to void");
+    expect((await suite.cosigner.deliver(allowed)).body).toMatchObject({ signTransaction: true, replayOf: (await rowsFor(allowed.name))[0]!.id });
+    expect((await suite.cosigner.deliver(denied)).body).toMatchObject({ signTransaction: false, reasons: ["At most 100 ETH a day from one wallet"] });
   });
 });
