@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFinalDecision } from "../../src/audit/decision-rows.js";
 import type { Db } from "../../src/db/connect.js";
-import { migrateToLatest } from "../../src/db/migrate.js";
+import { createMigrator, migrateToLatest } from "../../src/db/migrate.js";
 import { DECIDED_THEN_ARCHIVED } from "../../src/decision/decide.js";
 import { migrateToJustBefore, unmigratedBackends } from "../support/backends.js";
 import { assetTransfer } from "../support/bodies.js";
@@ -117,8 +117,9 @@ describe("a delivery of a name whose decision went with an archived month", () =
     await tdb?.drop();
   });
 
+  const tx = assetTransfer({ amount: "1" });
+
   it("is denied, naming the archived decision, and never signed again", async () => {
-    const tx = assetTransfer({ amount: "1" });
     expect((await cosigner.deliver(tx)).verdict).toBe("signed");
     expect((await cosigner.deliver(tx)).verdict).toBe("signed"); // a repeat: the same answer
     const first = await tdb.handle.db.selectFrom("decisions").select(["id", "decided_at"]).where("transaction_name", "=", tx.name).orderBy("seq").executeTakeFirstOrThrow();
@@ -136,5 +137,16 @@ describe("a delivery of a name whose decision went with an archived month", () =
       { decision: "deny", replayed: false, replay_of: null },
       { decision: "deny", replayed: false, replay_of: null },
     ]);
+  });
+
+  // Found by a review: the down migration dropped the table whatever it held. Such a name is known
+  // to be decided only there; after the down the read searched `decisions`, found nothing and
+  // decided the name afresh: signed a second time. The down now refuses while it holds one.
+  it("keeps final_decisions' down migration from dropping the table while it holds such a name", async () => {
+    const migrator = createMigrator(tdb.handle.db);
+    const before = (await migrator.getMigrations()).map((m) => m.name).filter((n) => n < MIGRATION).at(-1)!;
+    const down = await migrator.migrateTo(before);
+    expect(String(down.error)).toMatch(/archived/);
+    expect((await cosigner.deliver(tx)).verdict).toBe("canceled");
   });
 });
