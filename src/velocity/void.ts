@@ -34,6 +34,11 @@ export async function voidCharges(db: Kysely<Database>, transactionName: string,
     if (manual && result.voided > 0) await recordManualVoid(trx, transactionName, at, result.voided, manual);
     return result;
   };
+  return inTransaction(db, run);
+}
+
+/** In the caller's transaction when given one, else in a new one of its own. */
+function inTransaction<T>(db: Kysely<Database>, run: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
@@ -83,7 +88,7 @@ export async function countChargesAgain(db: Kysely<Database>, transactionName: s
     await lockWindowGroups(trx, keys);
     return { counted: await countLockedChargesAgain(trx, transactionName, keys) };
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return inTransaction(db, run);
 }
 
 async function countLockedChargesAgain(trx: Kysely<Database>, transactionName: string, keys: string[]): Promise<number> {
