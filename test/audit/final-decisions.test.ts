@@ -139,6 +139,19 @@ describe("a delivery of a name whose decision went with an archived month", () =
     ]);
   });
 
+  // With its month detached, a new decision lands in decisions_default: the trigger, cloned to every
+  // partition, still records it, so a changed redelivery is a conflict, never a fresh allow.
+  it("finds a name decided in the default partition, and refuses it changed", async () => {
+    const later = assetTransfer({ amount: "1" });
+    expect((await cosigner.deliver(later)).verdict).toBe("signed");
+    const { rows } = await sql<{ month: string }>`select tableoid::regclass::text as month from decisions where transaction_name = ${later.name}`.execute(tdb.handle.db);
+    expect(rows).toEqual([{ month: "decisions_default" }]);
+    const changed = { ...later, details: { assetTransfer: { ...later.details.assetTransfer, amount: "19" } } };
+    const again = await cosigner.deliver(changed);
+    expect(again.verdict).toBe("canceled");
+    expect(again.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
+  });
+
   // Found by a review: the down migration dropped the table whatever it held. Such a name is known
   // to be decided only there; after the down the read searched `decisions`, found nothing and
   // decided the name afresh: signed a second time. The down now refuses while it holds one.
