@@ -94,7 +94,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       const tooMany = windowGroupCapReason(plan.keys.length, maxGroups);
       const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ?? opaqueAssetHold(bundle.windows, situation.transfers);
       const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || unknownSource !== null;
-      const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, maxGroups, review: null, opened };
+      const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, maxGroups, review: null, opened, clock: deps.clock };
       return withDecisionSession(deps.db, deadline, async (session) => {
         const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
         // A decided name is answered as decided, whatever the copy learned since; otherwise a body
@@ -132,6 +132,8 @@ interface Recording {
   review: StoredReview | null;
   /** Reviews this delivery opened: announced once committed. */
   opened: OpenedReview[];
+  /** The service's clock, read again when the row is written (writtenAt). */
+  clock: () => Date;
 }
 
 /** A review a delivery opened, with the bundle it was decided under (whose groups say what it needs). */
@@ -195,7 +197,7 @@ async function write(session: DecisionSession, r: Recording, step: Step): Promis
   const v = step.verdict;
   const row: DecisionRow = {
     id: randomUUID(),
-    decidedAt: r.situation.now,
+    decidedAt: writtenAt(r),
     transactionName: r.situation.tx.name,
     vault: r.situation.tx.vault,
     decision: v.decision,
@@ -223,6 +225,20 @@ async function write(session: DecisionSession, r: Recording, step: Step): Promis
   const { decision, reasons, replayed, replayOf, policyVersion, policyDigest, matched: matchedRules } = v;
   const cause = v.deferCause ? { deferCause: v.deferCause } : {};
   return { kind: "decided", decision, decisionId: row.id, policyVersion, reasons, replayed, replayOf, policyDigest, matchedRules, ...cause };
+}
+
+/**
+ * The row's time, which its charges are stamped with (countersign_decision_write): now, when the
+ * row is written, not when the decision began. In between, a decision waits for its groups' locks
+ * (other deliveries from the same wallet hold them) and for the custody API, up to the decision
+ * timeout; a charge stamped with the start would leave its windows that long before the payment it
+ * allows is as old as they are. Never before the start, whichever way the clock stepped: a later
+ * stamp only keeps the charge counting longer. The windows were read at the start, whose earlier
+ * old edge only counts more; the facts keep it as `now`.
+ */
+function writtenAt(r: Recording): Date {
+  const written = r.clock();
+  return written.getTime() > r.situation.now.getTime() ? written : r.situation.now;
 }
 
 /** What one delivery's row says, beyond what every row of the delivery carries. */

@@ -17,13 +17,13 @@ export interface EventsService {
 }
 
 /** Started before the block's tests, stopped after them; the fields are set once started. */
-export function serviceWithEvents(policy: string): EventsService {
+export function serviceWithEvents(policy: string, options: { clock?: () => Date } = {}): EventsService {
   const suite = {} as EventsService;
   let keyFile: { path: string; remove(): void } | undefined;
   beforeAll(async () => {
     suite.tdb = await createTestDatabase();
     keyFile = writeTempPem((await eventKeys()).platform.publicKeyPem, "events-public.pem");
-    suite.service = await startTestService({ database: suite.tdb.handle, policiesDir: writeBundle(policy), env: { COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: keyFile.path } });
+    suite.service = await startTestService({ database: suite.tdb.handle, policiesDir: writeBundle(policy), env: { COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: keyFile.path }, ...options });
     suite.cosigner = new CosignerSimulator({ webhookUrl: `${suite.service.url}/v1/cosigner/webhook` });
   });
   afterAll(async () => {
