@@ -22,10 +22,13 @@ import { countChargesAgain, voidCharges } from "./velocity/ledger.js";
 import { keepDecisionPartitions } from "./audit/partitions.js";
 import { startSealer } from "./audit/sealer.js";
 import { startLedgerPruner } from "./velocity/prune.js";
+import { startClockCheck, type ClockCheck } from "./db/clock-check.js";
 import type { WindowClaims } from "./velocity/claims.js";
 
 export interface Background {
   addressBook: AddressBookSource;
+  /** This process's clock against the database's (src/db/clock-check.ts): decisions wait while they differ. */
+  clock: ClockCheck;
   readiness: ReadinessCheck[];
   /** `GET /v1/policy`'s address-book section; `detailed` keeps each sync error's own message. */
   policyExtras: (detailed: boolean) => Promise<Record<string, unknown>>;
@@ -45,6 +48,8 @@ export interface BackgroundOptions {
   longestWindowSeconds: () => number;
   /** This process's window claims (made at boot for the bundles in force), refreshed here on a heartbeat. */
   claims: WindowClaims;
+  /** The host's clock as the clock check reads it (tests skew it); default Date.now. */
+  hostNow?: () => number;
 }
 
 const NOT_CONFIGURED: AddressBookSource = { viewFor: async (vault) => notConfiguredView(vault), staleReason: () => null };
@@ -69,6 +74,7 @@ export function startBackground(options: BackgroundOptions): Background {
     sync.start();
   }
   const running = sync;
+  const clockCheck = startClockCheck({ db, logger, toleranceMs: config.maxClockSkewMs, ...(options.hostNow ? { hostNow: options.hostNow } : {}) });
   const sealer = config.auditSeal ? startSealer({ db, logger }) : undefined;
   const stopPartitions = keepDecisionPartitions(db, logger);
   const heartbeat = options.claims.startHeartbeat();
@@ -105,13 +111,15 @@ export function startBackground(options: BackgroundOptions): Background {
     : undefined;
   return {
     addressBook: api ? createAddressBookSource(db, api) : NOT_CONFIGURED,
-    readiness: [claimReadiness(options.claims), ...(running ? [addressBookReadiness(running)] : [])],
+    clock: clockCheck,
+    readiness: [clockCheck.readiness, claimReadiness(options.claims), ...(running ? [addressBookReadiness(running)] : [])],
     policyExtras: async (detailed) => ({
       addressBook: running ? { ...(await syncStatusSection(running, detailed)), internal: INTERNAL_BY_COPY } : { configured: false, internal: INTERNAL_BY_NAME },
     }),
     ...(eventsHandler ? { eventsHandler } : {}),
     ...(running ? { sync: running } : {}),
     stop: async () => {
+      clockCheck.stop();
       stopPartitions();
       await sealer?.stop();
       await pruner.stop();

@@ -100,6 +100,12 @@ const milliseconds = (fallback: string, longest: string) =>
       return value;
     });
 
+/**
+ * How far this process's clock may stand from the database's before it stops deciding
+ * (src/db/clock-check.ts): a window's charges drop out of it that much early.
+ */
+const DEFAULT_MAX_CLOCK_SKEW = "2s";
+
 /** How long velocity charges are kept when COUNTERSIGN_LEDGER_RETENTION is not set. */
 const DEFAULT_LEDGER_RETENTION = "400d";
 
@@ -165,6 +171,7 @@ const envSchema = z.object({
   COUNTERSIGN_ADDRESS_BOOK_MAX_AGE: duration("15m", LONGEST_TIMER),
   COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: secret,
   COUNTERSIGN_DECISION_TIMEOUT: milliseconds("5s", LONGEST_DECISION_TIMEOUT),
+  COUNTERSIGN_MAX_CLOCK_SKEW: milliseconds(DEFAULT_MAX_CLOCK_SKEW, "1h"),
   COUNTERSIGN_MAX_WINDOW_GROUPS: z.coerce.number().int().min(1).max(100_000).default(256),
   COUNTERSIGN_ASSET_DECIMALS: optionalString,
   COUNTERSIGN_OIDC_ISSUER: optionalString,
@@ -214,6 +221,8 @@ export interface Config {
   decisionTimeoutMs: number;
   /** A transaction touching more velocity window groups than this is denied (src/decision/group-cap.ts). */
   maxWindowGroups: number;
+  /** This process decides nothing while its clock and the database's differ by more (src/db/clock-check.ts). */
+  maxClockSkewMs: number;
   /** Reviewers' credentials and the review notification webhook (src/review/config.ts). */
   review: ReviewConfig;
   /** COUNTERSIGN_ASSET_DECIMALS: the operator's token decimals (src/assets/decimals-pins.ts). */
@@ -284,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     eventsPublicKeyPem,
     decisionTimeoutMs: e.COUNTERSIGN_DECISION_TIMEOUT,
     maxWindowGroups: e.COUNTERSIGN_MAX_WINDOW_GROUPS,
+    maxClockSkewMs: e.COUNTERSIGN_MAX_CLOCK_SKEW,
     review,
     assetDecimalsPins: pins.pins,
   });

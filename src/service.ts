@@ -38,6 +38,8 @@ export interface ServiceOptions {
   config: Readonly<Config>;
   logger: Logger;
   clock?: () => Date;
+  /** The host's clock as the clock check reads it (src/db/clock-check.ts); tests skew it. Default Date.now. */
+  hostNow?: () => number;
   /** Reuse an open database (tests); otherwise one is opened from the configuration. */
   database?: DatabaseHandle;
 }
@@ -61,8 +63,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const windowsInForce = () => [policy, shadow].map((p) => (p ? longestWindowSeconds(p.current()) : 0));
     const claims = await claimWindowsInForce(database.db, logger, config, windowsInForce, [policy, shadow]);
     const longest = () => Math.max(0, ...windowsInForce());
-    background = startBackground({ config, db: database.db, logger, clock, metrics, longestWindowSeconds: longest, claims });
+    background = startBackground({ config, db: database.db, logger, clock, metrics, longestWindowSeconds: longest, claims, ...(options.hostNow ? { hostNow: options.hostNow } : {}) });
     const running = background;
+    // Compared once before listening, so that a process in step decides from its first request.
+    await running.clock.check();
     const notifier = config.review.webhookUrl ? new ReviewNotifier({ url: config.review.webhookUrl, logger }) : undefined;
     const decision: DecisionDeps = {
       db: database.db,
@@ -70,6 +74,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       addressBook: background.addressBook,
       assetDecimals: assetDecimalsFromConfig(config),
       clock,
+      clockProblem: () => running.clock.problem(),
       logger,
       decisionTimeoutMs: config.decisionTimeoutMs,
       maxWindowGroups: config.maxWindowGroups,

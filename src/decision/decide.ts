@@ -62,6 +62,8 @@ export interface Decided {
 
 export interface Unavailable {
   kind: "unavailable";
+  /** Set when this process's clock is out of step with the database's (src/db/clock-check.ts). */
+  cause?: "clock_skew";
 }
 
 /** The body contradicts facts outside it (src/decision/verify-claims.ts): 400, nothing recorded, like a parse error. */
@@ -77,6 +79,8 @@ export function httpStatusFor(decision: Decision): number {
 }
 
 export async function decide(deps: DecisionDeps, tx: Transaction, requestId: string, startedAt = performance.now()): Promise<DecisionResult> {
+  // Windows read and charges stamped by a clock out of step would count the wrong span.
+  if (deps.clockProblem?.() != null) return { kind: "unavailable", cause: "clock_skew" };
   const opened: OpenedReview[] = [];
   try {
     const result = await withinDeadline(deps.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, startedAt, async (deadline) => {

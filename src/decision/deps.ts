@@ -22,6 +22,8 @@ export interface DecisionDeps {
   /** Token decimals for the unit check (src/decision/verify-claims.ts); without it, none are known. */
   assetDecimals?: AssetDecimals;
   clock: () => Date;
+  /** Why this process may not decide now (its clock is out of step with the database's, src/db/clock-check.ts), or null. */
+  clockProblem?: () => string | null;
   logger: Logger;
   /** COUNTERSIGN_DECISION_TIMEOUT in ms (default 5 s): see deadline.ts. */
   decisionTimeoutMs?: number;

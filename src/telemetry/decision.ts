@@ -30,7 +30,7 @@ export async function traceDecision(
 
 function decisionAttributes(result: DecisionResult): Attributes {
   if (result.kind === "refused") return { "countersign.decision": "refused", "countersign.error.code": result.error.code };
-  if (result.kind === "unavailable") return { "countersign.decision": "unavailable", "countersign.defer.cause": "unavailable" };
+  if (result.kind === "unavailable") return { "countersign.decision": "unavailable", "countersign.defer.cause": result.cause ?? "unavailable" };
   const cause = deferCause(result);
   return {
     "countersign.decision": result.decision,
@@ -50,7 +50,7 @@ function matchedRuleIds(result: Extract<DecisionResult, { kind: "decided" }>, de
 }
 
 function deferCause(result: Extract<DecisionResult, { kind: "decided" | "unavailable" }>): DeferCause | undefined {
-  if (result.kind === "unavailable") return "unavailable";
+  if (result.kind === "unavailable") return result.cause ?? "unavailable";
   if (result.decision !== "defer") return undefined;
   if (result.deferCause) return result.deferCause;
   return matchedRuleIds(result, "defer").length > 0 ? "policy_rule" : "policy_default";
@@ -58,7 +58,7 @@ function deferCause(result: Extract<DecisionResult, { kind: "decided" | "unavail
 
 export function decisionMeasure(result: DecisionResult, seconds: number): DecisionMeasure {
   if (result.kind === "refused") return { outcome: "refused", replayed: false, seconds };
-  if (result.kind === "unavailable") return { outcome: "unavailable", replayed: false, seconds, deferCause: "unavailable" };
+  if (result.kind === "unavailable") return { outcome: "unavailable", replayed: false, seconds, deferCause: result.cause ?? "unavailable" };
   const cause = deferCause(result);
   const rule = cause === "policy_rule" ? matchedRuleIds(result, "defer")[0] : undefined;
   return {

@@ -123,6 +123,16 @@ describe("an open webhook", () => {
   });
 });
 
+describe("the clock skew a process may have against the database", () => {
+  it("defaults to 2 s, takes milliseconds to an hour, and refuses zero and more", () => {
+    expect(loadConfig({}).maxClockSkewMs).toBe(2_000);
+    expect(loadConfig({ COUNTERSIGN_MAX_CLOCK_SKEW: "500ms" }).maxClockSkewMs).toBe(500);
+    expect(loadConfig({ COUNTERSIGN_MAX_CLOCK_SKEW: "1h" }).maxClockSkewMs).toBe(3_600_000);
+    expect(problemsOf({ COUNTERSIGN_MAX_CLOCK_SKEW: "0s" })).toHaveLength(1);
+    expect(problemsOf({ COUNTERSIGN_MAX_CLOCK_SKEW: "2h" })).toEqual([expect.stringMatching(/^COUNTERSIGN_MAX_CLOCK_SKEW: must be at most 1h/)]);
+  });
+});
+
 describe("decision timeout and window-group cap", () => {
   it("default to 5 s and 256", () => {
     const config = loadConfig({});

@@ -72,7 +72,7 @@ describe("address book end to end: the database goes away", () => {
     // The pool drops its broken connections on first use after the cut: a few bounded tries.
     let ready = await get("/readyz");
     for (let attempt = 0; ready.status !== 200 && attempt < 20; attempt++) ready = await get("/readyz");
-    expect(ready.body.checks).toEqual({ database: "ok", schema: "ok", velocityWindowClaims: "ok", addressBook: "ok" });
+    expect(ready.body.checks).toEqual({ database: "ok", schema: "ok", velocityWindowClaims: "ok", clock: "ok", addressBook: "ok" });
     expect(((await get("/v1/policy")).body.addressBook as { vaults: unknown[] }).vaults).toHaveLength(1);
   });
 });

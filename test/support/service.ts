@@ -19,6 +19,8 @@ export interface TestServiceOptions {
   policiesDir?: string;
   env?: Record<string, string>;
   clock?: () => Date;
+  /** The host's clock as the service's clock check reads it (src/db/clock-check.ts). */
+  hostNow?: () => number;
   logger?: Logger;
 }
 
@@ -34,6 +36,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Ser
     config,
     logger: options.logger ?? silentLogger,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.hostNow ? { hostNow: options.hostNow } : {}),
     ...(options.database ? { database: options.database } : {}),
   });
   return { ...service, config };

@@ -82,7 +82,8 @@ async function answerDelivery(deps: DecisionDeps, options: WebhookOptions, d: De
   if (result.kind === "refused") return writeAppError(d, result.error);
   if (result.kind === "unavailable") {
     d.res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-    return writeError(d, "DEFERRED", "the decision cannot be made right now; the transaction stays pending");
+    const why = result.cause === "clock_skew" ? "this replica's clock is out of step with the database's" : "the decision cannot be made right now";
+    return writeError(d, "DEFERRED", `${why}; the transaction stays pending`);
   }
   deps.logger.info(
     { requestId: d.requestId, transaction: tx.name, decision: result.decision, decisionId: result.decisionId, replayed: result.replayed },
