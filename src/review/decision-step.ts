@@ -15,7 +15,7 @@ import { explain } from "./explanation.js";
 import { reviewFacts } from "./facts.js";
 import { initiatorNote, needs } from "./needs.js";
 import { groupMembers } from "./requirement.js";
-import { reviewStatus } from "./state.js";
+import { expiryInForce, reviewStatus } from "./state.js";
 import { insertActions, type Requirement, type ReviewAction, type StoredReview } from "./store.js";
 import { NO_REVIEW, type ReviewFacts } from "./types.js";
 
@@ -54,7 +54,7 @@ function expiryAction(review: StoredReview, now: Date): ReviewAction {
  * Without it such a transfer would be deferred at every poll, for good.
  */
 export function expiredWhileDeferred(review: StoredReview | null, bundle: PolicyBundle, outcome: Pick<Outcome, "decision" | "matched">, now: Date): ReviewAction | null {
-  if (review === null || now.getTime() < review.expiresAt.getTime()) return null;
+  if (review === null || now.getTime() < expiryInForce(review, bundle).getTime()) return null;
   return requirementsOf(bundle, outcome).length > 0 ? expiryAction(review, now) : null;
 }
 

@@ -54,20 +54,40 @@ function bundleWhenOpened(review: StoredReview, bundle: ReviewBundle): ReviewBun
 }
 
 /**
+ * When the review expires under the bundle in force: the expiry set at its opening, or sooner when
+ * a rule it requires asks a shorter `expiresAfter` now, counted from the opening. Never later: a
+ * bundle can shorten the time approvers have, not lengthen it. The expiry is set by the bundle of
+ * the pod that opened the review, and while a pull request reaches the pods one by one that may
+ * be the bundle it replaces: without this a pod on the new bundle took approvals past the new
+ * expiry and signed (found by a review of replicas).
+ */
+export function expiryInForce(review: StoredReview, bundle: ReviewBundle): Date {
+  const asked = review.requirements.flatMap((req) => {
+    const seconds = bundle.rules?.find((rule) => rule.id === req.rule)?.review?.expiresAfterSeconds;
+    return seconds === undefined ? [] : [review.openedAt.getTime() + seconds * 1000];
+  });
+  return new Date(Math.min(review.expiresAt.getTime(), ...asked));
+}
+
+/**
  * A recorded rejection or expiry closed the review: each is recorded only while the review is open
  * under the bundle then in force (actions.ts, decision-step.ts), so it happened first, and a later
  * bundle that would count the earlier approvals differently does not reopen it. Otherwise the
  * approvals (all recorded before the expiry, which refuses later ones) count under the bundle in
- * force, and past the expiry under the groups recorded at the opening too.
+ * force, and past the expiry under the groups recorded at the opening too. The expiry is the one
+ * in force (expiryInForce), and approvals recorded after it do not count.
  */
 export function reviewStatus(review: StoredReview, actions: readonly ReviewAction[], now: Date, bundle: ReviewBundle): ReviewStatus {
   const closing = actions.findIndex((a) => a.action === "rejected" || a.action === "expired");
-  const approvals = (closing < 0 ? actions : actions.slice(0, closing)).filter((a) => a.action === "approved");
+  const expiresAt = expiryInForce(review, bundle);
+  // Approvals after the expiry in force do not count: a pod still on a bundle with a longer
+  // expiresAfter (or this one before a reload) may have taken them.
+  const approvals = (closing < 0 ? actions : actions.slice(0, closing)).filter((a) => a.action === "approved" && a.at.getTime() < expiresAt.getTime());
   if (closing >= 0) {
     const action = actions[closing]!;
     return { state: action.action === "rejected" ? "rejected" : "expired", rejection: action.action === "rejected" ? action : null, approvals, expiryUnrecorded: false };
   }
-  const expired = now.getTime() >= review.expiresAt.getTime();
+  const expired = now.getTime() >= expiresAt.getTime();
   if (requirementsMet(review, approvals, bundle) && (!expired || requirementsMet(review, approvals, bundleWhenOpened(review, bundle)))) {
     return { state: "approved", rejection: null, approvals, expiryUnrecorded: false };
   }

@@ -1,7 +1,7 @@
 /** The `Review` object of the review API (CONTRACT.md section 9), from a review and its actions. */
 import type { ReviewRecord } from "./actions.js";
 import { approvalsNeeded } from "./requirement.js";
-import { reviewStatus, type ReviewBundle } from "./state.js";
+import { expiryInForce, reviewStatus, type ReviewBundle } from "./state.js";
 import type { ReviewState } from "./types.js";
 
 export interface ReviewActionView {
@@ -35,7 +35,8 @@ export function reviewView({ review, actions }: ReviewRecord, now: Date, bundle:
     vault: review.vault,
     state: status.state,
     openedAt: review.openedAt.toISOString(),
-    expiresAt: review.expiresAt.toISOString(),
+    // The expiry in force: a bundle with a shorter expiresAfter than the opening's brings it forward.
+    expiresAt: expiryInForce(review, bundle).toISOString(),
     contentDigest: review.contentDigest,
     requirements: review.requirements.map((r) => {
       const approvals = status.approvals.filter((a) => a.group === r.group);
