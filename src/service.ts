@@ -57,6 +57,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   let background: Background | undefined;
+  const stopPolicyGauge = metrics.observePolicyInForce(() => policy.status());
   try {
     // A handle the caller gave (tests) is the database to migrate; else the configured server's.
     if (config.migrate) await migrateAsOwner(database.db, config.migrateDatabaseUrl, options.database ? undefined : config.databaseUrl);
@@ -112,11 +113,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         await drain(server, config.decisionTimeoutMs, logger);
         await notifier?.stop();
         await running.stop();
+        stopPolicyGauge();
         if (!options.database) await database.close();
         logger.info({}, "stopped: requests drained, database closed");
       },
     };
   } catch (error) {
+    stopPolicyGauge();
     await background?.stop().catch(() => undefined);
     if (!options.database) await database.close().catch(() => undefined);
     throw error;

@@ -41,6 +41,8 @@ export interface ServiceMetrics {
   observeAddressBookAge(read: () => Promise<VaultAge[]>): () => void;
   /** Rows (expired buckets and charges) the background pruner deleted. */
   ledgerPruned(rows: number): void;
+  /** Reports the bundle in force (1, by version and digest) when metrics are collected; returns the unsubscribe. */
+  observePolicyInForce(read: () => { version: string; digest: string }): () => void;
 }
 
 /** Decision latency buckets in seconds: a decision takes milliseconds; the co-signer waits up to 30 s. */
@@ -72,6 +74,13 @@ export function createServiceMetrics(): ServiceMetrics {
     description: "Seconds since each vault's address-book copy was last synced",
     unit: "s",
   });
+  // One point per pod, whose attributes are the bundle it decides by: pods take a merged bundle one
+  // by one, and one whose git-sync is stuck keeps the old one for good. Through the Service,
+  // /v1/policy answers from any one pod; a scrape of every pod shows when they disagree
+  // (count(count by (digest) (countersign_policy_in_force == 1)) > 1).
+  const policyInForce = meter.createObservableGauge("countersign.policy.in_force", {
+    description: "The policy bundle this process decides by: 1, with its version and digest (0 for one it decided by before a reload)",
+  });
   return {
     decision: (m) => {
       decisions.add(1, { outcome: m.outcome, replayed: m.replayed });
@@ -81,6 +90,20 @@ export function createServiceMetrics(): ServiceMetrics {
     eventSignatureRejected: () => rejected.add(1),
     ledgerPruned: (rows) => pruned.add(rows),
     policyReload: (result, reason) => reloads.add(1, reason ? { result, reason } : { result }),
+    observePolicyInForce: (read) => {
+      // The SDK keeps exporting an attribute set it no longer sees at its last value, so a bundle
+      // replaced by a reload is reported 0 from then on, never left at 1 beside its successor.
+      const before = new Map<string, { version: string; digest: string }>();
+      const callback = (result: { observe(value: number, attributes: { version: string; digest: string }): void }) => {
+        const { version, digest } = read();
+        const key = `${version}\u0000${digest}`;
+        for (const [k, attributes] of before) if (k !== key) result.observe(0, attributes);
+        result.observe(1, { version, digest });
+        before.set(key, { version, digest });
+      };
+      policyInForce.addCallback(callback);
+      return () => policyInForce.removeCallback(callback);
+    },
     observeAddressBookAge: (read) => {
       const callback = async (result: { observe(value: number, attributes: { vault: string }): void }) => {
         // The ages come from the database; while it is down there is simply no sample.

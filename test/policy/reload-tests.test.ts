@@ -10,6 +10,7 @@ import path from "node:path";
 import { metrics } from "@opentelemetry/api";
 import { AggregationTemporality, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CollectingReader as GaugeReader } from "../support/metric-reader.js";
 import { silentLogger } from "../../src/log.js";
 import { loadBundle } from "../../src/policy/load.js";
 import { BIN, runCli } from "../support/cli.js";
@@ -247,6 +248,36 @@ describe("the reload metric", () => {
       expect(await reader.counter("countersign.policy.reloads", { result: "refused", reason: "invalid" })).toBeGreaterThanOrEqual(1);
       expect(await reader.counter("countersign.policy.reloads", { result: "applied" })).toBe(1);
       expect(service.policy.status()).toMatchObject({ version: "m3", lastReloadError: null, lastReloadFailedCases: [] });
+    } finally {
+      await service.stop();
+      await tdb.drop();
+      metrics.disable();
+    }
+  });
+});
+
+/**
+ * Pods take a merged bundle one by one (ConfigMap sync, git-sync, then the reload poll), and one
+ * whose git-sync is stuck keeps the old bundle for good while answering the co-signer's polls as
+ * readily as the rest. Each pod's /v1/policy said what it ran, but through the Service it reaches
+ * any one pod: nothing told an operator that pods disagree (found by a review of replicas). Each
+ * pod now reports its bundle in force as a gauge, so a scrape of every pod shows the disagreement.
+ */
+describe("the bundle-in-force metric", () => {
+  it("reports the version and digest in force, and the one it replaced as no longer in force", async () => {
+    const reader = new GaugeReader();
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    const tdb = await createTestDatabase();
+    const dir = writeBundle(policy("b1"), { "cases.yaml": cases("allow") });
+    const service = await startTestService({ database: tdb.handle, policiesDir: dir, logger: silentLogger });
+    try {
+      const first = service.policy.status();
+      expect(await reader.gauge("countersign.policy.in_force", { version: "b1", digest: first.digest })).toBe(1);
+      publish(dir, "b2", "allow");
+      expect(await service.policy.reload()).toBe(true);
+      const second = service.policy.status();
+      expect(await reader.gauge("countersign.policy.in_force", { version: "b2", digest: second.digest })).toBe(1);
+      expect(await reader.gauge("countersign.policy.in_force", { version: "b1", digest: first.digest })).toBe(0);
     } finally {
       await service.stop();
       await tdb.drop();
