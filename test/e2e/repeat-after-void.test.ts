@@ -6,7 +6,10 @@
  * window counted it, so a wallet could send 60 + 60 ETH against a 100 ETH daily limit. Such a
  * delivery is now denied, recorded with `replay_of` the allow, and never signed.
  */
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { decisionRecord } from "../../src/audit/decision-rows.js";
 import { ALLOWED_THEN_VOIDED } from "../../src/decision/decide.js";
 import { assetTransfer } from "../support/bodies.js";
 import { runCli } from "../support/cli.js";
@@ -55,6 +58,30 @@ describe("a delivery of an allowed transaction whose charges were voided", () =>
       expect(voided.code).toBe(0);
     });
     expect(again.body).toMatchObject({ signTransaction: false, reasons: [ALLOWED_THEN_VOIDED] });
+  });
+
+  /**
+   * A rolling upgrade from a version before this fix: its pods, deciding beside the new ones on the
+   * migrated database, still answer such a delivery with the first allow, written as a signed repeat
+   * (found by a review of replicas). The database refuses that row, so the old pod's write fails and
+   * it defers (503); the co-signer's next poll reaches a pod that denies.
+   */
+  it("is refused by the database when a process of the previous version writes it as a signed repeat", async () => {
+    const { first } = await allowFreeRefill("void04", async (name) => {
+      const delivery = await signedDelivery(stateUpdated(name, "CANCELED"));
+      expect(await postDelivery(`${suite.service.url}/v1/events`, delivery)).toMatchObject({ status: 200 });
+    });
+    const allow = (await rowsFor(first.name))[0]!;
+    // What the previous version's repeat wrote: the first allow's answer, replayed, through the same write function.
+    const repeat = decisionRecord({
+      id: randomUUID(), decidedAt: new Date(), transactionName: first.name, vault: "vaults/5c3f1a2b9d7e", decision: "allow", httpStatus: 200,
+      replayed: true, replayOf: allow.id, policyVersion: "repeat-after-void.1", policyDigest: "0".repeat(64), matchedRules: [], reasons: [],
+      facts: [], transaction: first, contentDigest: "x", requestId: randomUUID(), durationMs: 1,
+    });
+    const args = { decision: repeat, review: null, actions: [], groups: [], charges: [], widths: [60, 3600, 86400] };
+    const write = suite.tdb.handle.db.transaction().execute((trx) => sql`select countersign_decision_write(${JSON.stringify(args)}::jsonb, 5000::float8)`.execute(trx));
+    await expect(write).rejects.toThrow(/voided/);
+    expect((await rowsFor(first.name)).filter((r) => r.replayed && r.decision === "allow" && r.id !== allow.id).length).toBe(1); // the repeat before the void only
   });
 
   it("a denied transaction whose name is voided is repeated as denied, and an unvoided allow as allowed", async () => {
