@@ -13,7 +13,8 @@ import { createApp } from "./http/app.js";
 import { webhookEndpoint } from "./http/routes/webhook.js";
 import { createHttpServer } from "./http/server.js";
 import type { Logger } from "./log.js";
-import { ActivePolicy } from "./policy/active-policy.js";
+import { ActivePolicy, type ReloadListener } from "./policy/active-policy.js";
+import { startPolicyAdoption, type PolicyAdoption } from "./policy/adoption.js";
 import { createServiceMetrics } from "./telemetry/metrics.js";
 import { startBackground, type Background } from "./background.js";
 import { ReviewerAuth } from "./review/auth.js";
@@ -21,6 +22,7 @@ import { ReviewDesk } from "./review/desk.js";
 import { ReviewNotifier } from "./review/notify.js";
 import { schemaReadiness } from "./db/schema-readiness.js";
 import { claimLapseSeconds, createWindowClaims, longestWindowSeconds, processHolder, type WindowClaims } from "./velocity/claims.js";
+import { randomUUID } from "node:crypto";
 
 export interface Service {
   url: string;
@@ -30,6 +32,8 @@ export interface Service {
   /** The candidate of COUNTERSIGN_SHADOW_POLICIES, when configured. */
   shadow: ActivePolicy | undefined;
   background: Background;
+  /** Which bundle this process decides by, against the newest in force elsewhere (src/policy/adoption.ts). */
+  adoption: PolicyAdoption;
   /** Stops accepting, drains in-flight requests, stops background work, closes the database. */
   stop(): Promise<void>;
 }
@@ -49,7 +53,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const clock = options.clock ?? (() => new Date());
   const metrics = createServiceMetrics();
   const retentionSeconds = config.ledgerRetentionSeconds;
-  const policy = await ActivePolicy.load(config.policiesDir, logger, { root: config.policiesRoot, retentionSeconds }, metrics.policyReload);
+  // Set once the database is open; a reload that applies a bundle adopts it (src/policy/adoption.ts).
+  let adoption: PolicyAdoption | undefined;
+  const onReload: ReloadListener = (result, reason) => {
+    metrics.policyReload(result, reason);
+    if (result === "applied") void adoption?.adopt(true);
+  };
+  const policy = await ActivePolicy.load(config.policiesDir, logger, { root: config.policiesRoot, retentionSeconds }, onReload);
   const shadow = config.shadowPoliciesDir ? await ActivePolicy.load(config.shadowPoliciesDir, logger, { retentionSeconds }) : undefined;
   // loadConfig refuses an open webhook on any other address; on loopback it is allowed, loudly.
   if (config.webhookToken === undefined) {
@@ -68,6 +78,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const running = background;
     // Compared once before listening, so that a process in step decides from its first request.
     await running.clock.check();
+    const adopted = startPolicyAdoption({ db: database.db, logger, holder: instanceHolder(), current: () => policy.current() });
+    adoption = adopted;
+    await adopted.adopt(false);
     const notifier = config.review.webhookUrl ? new ReviewNotifier({ url: config.review.webhookUrl, logger }) : undefined;
     const decision: DecisionDeps = {
       db: database.db,
@@ -75,7 +88,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       addressBook: background.addressBook,
       assetDecimals: assetDecimalsFromConfig(config),
       clock,
-      clockProblem: () => running.clock.problem(),
+      standDown: () => (running.clock.problem() !== null ? "clock_skew" : adopted.problem() !== null ? "policy_superseded" : null),
       logger,
       decisionTimeoutMs: config.decisionTimeoutMs,
       maxWindowGroups: config.maxWindowGroups,
@@ -85,7 +98,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const review = { desk: new ReviewDesk({ db: database.db, policy, clock }), auth: new ReviewerAuth(config.review, [config.webhookToken, config.adminToken]) };
     const app = createApp({
       decision,
-      status: { policyStatus: () => policy.status(), policyExtras: async (detailed) => ({ ...(await running.policyExtras(detailed)), shadow: shadow?.status() ?? null }), readiness: [schemaReadiness(database.db), ...background.readiness] },
+      status: { policyStatus: () => policy.status(), policyExtras: async (detailed) => ({ ...(await running.policyExtras(detailed)), newerBundleElsewhere: adopted.newerElsewhere(), shadow: shadow?.status() ?? null }), readiness: [schemaReadiness(database.db), ...background.readiness] },
       adminToken: config.adminToken,
       bodyLimitBytes: config.bodyLimitBytes,
       trustProxy: config.trustProxy,
@@ -108,11 +121,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       policy,
       shadow,
       background,
+      adoption: adopted,
       stop: async () => {
         clearInterval(poll);
         await drain(server, config.decisionTimeoutMs, logger);
         await notifier?.stop();
         await running.stop();
+        await adopted.stop();
         stopPolicyGauge();
         if (!options.database) await database.close();
         logger.info({}, "stopped: requests drained, database closed");
@@ -193,4 +208,12 @@ function listen(server: Server, host: string, port: number): Promise<Server> {
     server.headersTimeout = 10_000;
     server.keepAliveTimeout = 5_000;
   });
+}
+
+/**
+ * This service instance, as policy_holders names it: the process (host and pid) and an id of its
+ * own, since tests start several services in one process, each on its own bundle.
+ */
+function instanceHolder(): string {
+  return `${processHolder().slice(0, 180)}:${randomUUID().slice(0, 8)}`;
 }

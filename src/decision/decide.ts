@@ -29,7 +29,7 @@ import type { WindowQuery, WindowTotal } from "../velocity/ledger.js";
 import { assess, planVelocity, situationOf, totalsByWindow, type PlannedCharge, type Situation, type VelocityPlan } from "./assess.js";
 import { contentDigest } from "./content-digest.js";
 import { DEFAULT_DECISION_TIMEOUT_MS, withinDeadline } from "./deadline.js";
-import { NO_ASSET_DECIMALS, type DecisionDeps } from "./deps.js";
+import { NO_ASSET_DECIMALS, type DecisionDeps, type StandDownCause } from "./deps.js";
 import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
 import { reportedFailure } from "./reported-failure.js";
 import { withDecisionSession, type DecisionSession, type ReadResult } from "./session.js";
@@ -62,8 +62,8 @@ export interface Decided {
 
 export interface Unavailable {
   kind: "unavailable";
-  /** Set when this process's clock is out of step with the database's (src/db/clock-check.ts). */
-  cause?: "clock_skew";
+  /** Set when this process stands down (DecisionDeps.standDown). */
+  cause?: StandDownCause;
 }
 
 /** The body contradicts facts outside it (src/decision/verify-claims.ts): 400, nothing recorded, like a parse error. */
@@ -79,8 +79,10 @@ export function httpStatusFor(decision: Decision): number {
 }
 
 export async function decide(deps: DecisionDeps, tx: Transaction, requestId: string, startedAt = performance.now()): Promise<DecisionResult> {
-  // Windows read and charges stamped by a clock out of step would count the wrong span.
-  if (deps.clockProblem?.() != null) return { kind: "unavailable", cause: "clock_skew" };
+  // Windows read and charges stamped by a clock out of step would count the wrong span; a bundle
+  // replaced elsewhere would sign what the newer one defers or denies.
+  const standDown = deps.standDown?.();
+  if (standDown) return { kind: "unavailable", cause: standDown };
   const opened: OpenedReview[] = [];
   try {
     const result = await withinDeadline(deps.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, startedAt, async (deadline) => {

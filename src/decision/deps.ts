@@ -13,6 +13,8 @@ export interface AddressBookSource {
   staleReason(view: AddressBookView, now: Date): string | null;
 }
 
+export type StandDownCause = "clock_skew" | "policy_superseded";
+
 export interface DecisionDeps {
   db: Db;
   policy: { current(): PolicyBundle };
@@ -22,8 +24,12 @@ export interface DecisionDeps {
   /** Token decimals for the unit check (src/decision/verify-claims.ts); without it, none are known. */
   assetDecimals?: AssetDecimals;
   clock: () => Date;
-  /** Why this process may not decide now (its clock is out of step with the database's, src/db/clock-check.ts), or null. */
-  clockProblem?: () => string | null;
+  /**
+   * Why this process may not decide now, or null: its clock is out of step with the database's
+   * (src/db/clock-check.ts), or a newer policy bundle is in force on another process
+   * (src/policy/adoption.ts). The webhook then defers, recording nothing.
+   */
+  standDown?: () => StandDownCause | null;
   logger: Logger;
   /** COUNTERSIGN_DECISION_TIMEOUT in ms (default 5 s): see deadline.ts. */
   decisionTimeoutMs?: number;

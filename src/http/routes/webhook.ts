@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { context } from "@opentelemetry/api";
 import { getRPCMetadata, RPCType } from "@opentelemetry/core";
 import { decide, type Decided } from "../../decision/decide.js";
-import type { DecisionDeps } from "../../decision/deps.js";
+import type { DecisionDeps, StandDownCause } from "../../decision/deps.js";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../../errors.js";
 import { describeError } from "../../log.js";
 import { decisionMeasure, traceDecision } from "../../telemetry/decision.js";
@@ -30,6 +30,13 @@ export const WEBHOOK_PATH = "/v1/cosigner/webhook";
 
 /** Seconds the co-signer is told to wait before asking again about a deferred transaction. */
 export const RETRY_AFTER_SECONDS = 30;
+
+/** Why a delivery that could not be decided waits, in the answer's words. */
+const STAND_DOWN: Record<StandDownCause | "unavailable", string> = {
+  clock_skew: "this replica's clock is out of step with the database's",
+  policy_superseded: "this replica's policy bundle has been replaced on another replica, and it has not loaded the new one yet",
+  unavailable: "the decision cannot be made right now",
+};
 
 export interface WebhookOptions {
   webhookToken: string | undefined;
@@ -82,8 +89,7 @@ async function answerDelivery(deps: DecisionDeps, options: WebhookOptions, d: De
   if (result.kind === "refused") return writeAppError(d, result.error);
   if (result.kind === "unavailable") {
     d.res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-    const why = result.cause === "clock_skew" ? "this replica's clock is out of step with the database's" : "the decision cannot be made right now";
-    return writeError(d, "DEFERRED", `${why}; the transaction stays pending`);
+    return writeError(d, "DEFERRED", `${STAND_DOWN[result.cause ?? "unavailable"]}; the transaction stays pending`);
   }
   deps.logger.info(
     { requestId: d.requestId, transaction: tx.name, decision: result.decision, decisionId: result.decisionId, replayed: result.replayed },

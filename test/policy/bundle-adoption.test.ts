@@ -1,0 +1,104 @@
+/**
+ * Replicas on different policy bundles (src/policy/adoption.ts). A merged pull request reaches the
+ * pods one by one, a pod whose git-sync keeps failing never gets it, and the co-signer's polls land
+ * on any pod: a pod still on the replaced bundle signed what the new one defers or denies (found
+ * by a review of replicas). Now a process that sees a newer bundle in force on a live process
+ * decides nothing until it loads it, or until no live process decides by it.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CosignerSimulator, type Delivery } from "../support/cosigner.js";
+import { assetTransfer } from "../support/bodies.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { startTestService, writeBundle } from "../support/service.js";
+
+type Running = Awaited<ReturnType<typeof startTestService>>;
+
+/** Version `n` allows transfers to internal destinations up to `limit`. */
+function policy(n: number, limit: string): string {
+  return `
+version: "adoption.${n}"
+default: deny
+rules:
+  - {id: limit, decision: deny, reason: "over ${limit}", when: {">": [{"var": "transfer.amount"}, "${limit}"]}}
+  - {id: internal, decision: allow, when: {"var": "transfer.destination.internal"}}
+`;
+}
+
+describe("replicas deciding by different policy bundles", () => {
+  let tdb: TestDatabase;
+  const started: Running[] = [];
+  const dirs = { a: writeBundle(policy(1, "100")), b: writeBundle(policy(1, "100")), c: writeBundle(policy(1, "100")) };
+  let a: Running;
+  let b: Running;
+
+  const start = async (dir: string) => {
+    const s = await startTestService({ database: tdb.handle, policiesDir: dir });
+    started.push(s);
+    return s;
+  };
+  const deliver = (s: Running, amount: string): Promise<Delivery> => new CosignerSimulator({ webhookUrl: `${s.url}/v1/cosigner/webhook` }).deliver(assetTransfer({ amount }));
+  /** Writes version `n` into a replica's bundle and reloads it, as git-sync and the poll would. */
+  const merge = async (s: Running, dir: string, n: number, limit: string) => {
+    writeFileSync(path.join(dir, "policy.yaml"), policy(n, limit));
+    expect(await s.policy.reload()).toBe(true);
+    await s.adoption.adopt(true); // the reload's own adoption runs unawaited; this one is its twin
+  };
+  const checkAll = () => Promise.all(started.map((s) => s.adoption.check()));
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    a = await start(dirs.a);
+    b = await start(dirs.b);
+  });
+  afterAll(async () => {
+    for (const s of started) await s.stop().catch(() => undefined);
+    await tdb?.drop();
+  });
+
+  it("a pod still on the replaced bundle signs nothing once another has the new one", async () => {
+    expect((await deliver(a, "60")).verdict).toBe("signed");
+    // The pull request lowers the limit to 50; it reaches b first.
+    await merge(b, dirs.b, 2, "50");
+    await checkAll();
+    const onOld = await deliver(a, "60");
+    expect(onOld.status).toBe(503);
+    expect(onOld.body).toMatchObject({ error: { code: "DEFERRED", message: expect.stringMatching(/policy bundle has been replaced on another replica/) } });
+    expect((await deliver(b, "60")).body).toMatchObject({ signTransaction: false, reasons: ["over 50"] });
+    const status = await (await fetch(`${a.url}/v1/policy`)).json();
+    expect(status).toMatchObject({ version: "adoption.1", newerBundleElsewhere: { version: "adoption.2" } });
+    // Once it loads the new bundle, it decides again, by it.
+    await merge(a, dirs.a, 2, "50");
+    await checkAll();
+    expect((await deliver(a, "60")).body).toMatchObject({ signTransaction: false, reasons: ["over 50"] });
+    expect((await deliver(a, "40")).verdict).toBe("signed");
+  });
+
+  it("a pod restarting on a bundle already replaced (a stuck git-sync) does not make it the newest again", async () => {
+    const stuck = await start(dirs.c); // still version 1
+    await checkAll();
+    expect((await deliver(stuck, "60")).status).toBe(503);
+    expect((await deliver(a, "40")).verdict).toBe("signed");
+    expect((await deliver(b, "40")).verdict).toBe("signed");
+  });
+
+  it("a revert to the older bundle is a change: it becomes the newest, and the pods not yet reverted stand down", async () => {
+    await merge(a, dirs.a, 1, "100");
+    await checkAll();
+    expect((await deliver(a, "60")).verdict).toBe("signed");
+    expect((await deliver(b, "40")).status).toBe(503);
+    // The pod that never left version 1 decides again: its bundle is the newest.
+    expect((await deliver(started[2]!, "60")).verdict).toBe("signed");
+  });
+
+  it("a pod whose newer bundle no live process holds any more decides again", async () => {
+    // b alone is on version 2, now older than the revert; a and the stuck pod are on version 1.
+    // Stopping a and the stuck pod leaves b the only live process: nothing newer is in force.
+    await a.stop();
+    await started[2]!.stop();
+    started.splice(0, started.length, b);
+    await b.adoption.check();
+    expect((await deliver(b, "40")).verdict).toBe("signed");
+  });
+});
