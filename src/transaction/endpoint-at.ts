@@ -9,10 +9,21 @@ import type { Endpoint } from "./types.js";
 
 export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, "vault">): Result<Endpoint, AppError> {
   const endpoint = parseEndpoint(value, ctx.vault);
-  return endpoint === null
-    ? err(invalidAt(path, "must be a wallet or wallet-address resource name, or a raw address"))
-    : ok(endpoint);
+  if (endpoint === null) return err(invalidAt(path, "must be a wallet or wallet-address resource name, or a raw address"));
+  if (endpoint.kind === "address" && EVM_SPELT_OTHERWISE.test(value)) {
+    return err(invalidAt(path, "an EVM address must be written 0x and 40 hex digits"));
+  }
+  return ok(endpoint);
 }
+
+/**
+ * An EVM address spelt `0X…` or as its 40 hex digits alone. Clients such as go-ethereum read both
+ * as the `0x` address, but rules, the address book and the windows compare only `0x…` without case
+ * (CONTRACT.md section 4): a deny rule naming the address, its address-book entry and its
+ * per-destination window would not see the other spellings. Refused, never guessed at: the
+ * initiator writes `0x` (found by a review of aliasing).
+ */
+const EVM_SPELT_OTHERWISE = /^(0X)?[0-9a-fA-F]{40}$/;
 
 /**
  * A transfer's asset: an asset resource name `assets/{asset_id}`; on a Stellar network also the

@@ -204,3 +204,31 @@ describe("never throws", () => {
     expect(() => parseTransaction(body)).not.toThrow();
   });
 });
+
+// Found by a review of aliasing: go-ethereum reads `0X…` and the bare 40 digits as the 0x address,
+// but rules, the address book and the windows compare only `0x…` without case, so a deny rule
+// naming 0x5290… let `0X5290…` through and a per-destination window opened a fresh group.
+describe("an EVM address spelt otherwise than 0x + 40 hex digits (INVALID_TRANSACTION)", () => {
+  const EVM = "52908400098527886E0F7030069857D2E4169EE7";
+  const cases: { what: string; body: Body; path: string }[] = [
+    { what: "destination with 0X", body: assetTransferBody({ destination: `0X${EVM}` }), path: "details.assetTransfer.destination" },
+    { what: "destination without a prefix", body: assetTransferBody({ destination: EVM.toLowerCase() }), path: "details.assetTransfer.destination" },
+    { what: "source with 0X", body: assetTransferBody({ source: `0X${EVM}` }), path: "details.assetTransfer.source" },
+    {
+      what: "batch destination without a prefix",
+      body: { name: TX_NAME, details: { assetBatchTransfer: { asset: USDC_ETH, source: WALLET, destinations: [{ destination: `0x${EVM}`, amount: "1" }, { destination: EVM, amount: "1" }] } } },
+      path: "details.assetBatchTransfer.destinations[1].destination",
+    },
+    { what: "API: destination with 0X", body: apiBody([apiTransfer({ destinationAddress: { value: `0X${EVM}` } })]), path: "transfers[0].destinationAddress.value" },
+    { what: "API: source without a prefix", body: apiBody([apiTransfer({ sourceAddress: { value: EVM } })]), path: "transfers[0].sourceAddress" },
+  ];
+  it.each(cases)("$what → $path", ({ body, path }) => {
+    const { code, message } = refusal(body);
+    expect(code).toBe("INVALID_TRANSACTION");
+    expect(message).toBe(`${path}: an EVM address must be written 0x and 40 hex digits`);
+  });
+  it("0x in either case of the digits is accepted", () => {
+    expect(parseTransaction(assetTransferBody({ destination: `0x${EVM}` })).ok).toBe(true);
+    expect(parseTransaction(assetTransferBody({ destination: `0x${EVM.toLowerCase()}` })).ok).toBe(true);
+  });
+});
