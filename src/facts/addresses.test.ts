@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { normaliseAddress, sameAddress } from "./addresses.js";
 
+/** USDT's contract on Tron, in base58 and in hex. */
+const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const TRON_HEX = "41a614f803b6fd780986a42c78ec9c7f77e6ded13c";
+
 describe("normaliseAddress", () => {
   const cases: [string, string][] = [
     ["0x52908400098527886E0F7030069857D2E4169EE7", "0x52908400098527886e0f7030069857d2e4169ee7"],
@@ -15,6 +19,15 @@ describe("normaliseAddress", () => {
     ["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"],
     ["bc1Qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "bc1Qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"],
     ["1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"],
+    // A Tron address in hex (41 and the account's 20 bytes, in either case) is its base58 address
+    // (found by a review of aliasing: the API takes both spellings).
+    [TRON_HEX, TRON],
+    [TRON_HEX.toUpperCase(), TRON],
+    [TRON, TRON],
+    ["418840E6C55B9ADA326D211D818C34A994AECED808", "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL"],
+    // Not 41 + 20 bytes: left as is.
+    [`0x${TRON_HEX.slice(2)}`, `0x${TRON_HEX.slice(2)}`],
+    [TRON_HEX.slice(0, -2), TRON_HEX.slice(0, -2)],
   ];
   it.each(cases)("%s → %s", (input, expected) => expect(normaliseAddress(input)).toBe(expected));
 });
@@ -29,6 +42,9 @@ describe("sameAddress", () => {
     ["bc1qabc", "BC1QABC", false],
     ["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ", true],
     ["1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "1bvbmseystwetqtfn5au4m4gfg7xjanvn2", false],
+    [TRON_HEX, TRON, true],
+    [TRON_HEX.toUpperCase(), TRON_HEX, true],
+    [TRON_HEX, "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL", false],
   ];
   it.each(cases)("%s vs %s → %s", (a, b, expected) => {
     expect(sameAddress(a, b)).toBe(expected);

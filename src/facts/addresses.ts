@@ -2,10 +2,13 @@
  * Comparing chain addresses (CONTRACT.md section 4, "Normalisation"): EVM addresses (0x + 40 hex)
  * are case-insensitive (the mixed case is only an EIP-55 checksum), and so is a Bitcoin segwit
  * address written all in capitals (BIP-173 allows that spelling for QR codes; it is the same
- * address as the lower-case one). Every other chain's addresses are compared exactly, because
- * base58 (Bitcoin legacy, Solana, Tron) and strkey (Stellar) are case-sensitive.
+ * address as the lower-case one). A Tron address written in hex (`41` and the account's 20 bytes,
+ * which the API takes beside base58) is its base58 address `T…`. Every other chain's addresses are
+ * compared exactly, because base58 (Bitcoin legacy, Solana, Tron) and strkey (Stellar) are
+ * case-sensitive.
  */
 
+import { createHash } from "node:crypto";
 import { StrKey } from "@stellar/stellar-base";
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -16,14 +19,43 @@ const STELLAR_MUXED = /^M[A-Z2-7]{68}$/;
 const BECH32_LOWER = /^(?:bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}$/;
 const BECH32_UPPER = /^(?:BC|TB|BCRT)1[02-9AC-HJ-NP-Z]{8,87}$/;
 
+/**
+ * A Tron address in hex: `41` and the account's 20 bytes, in either case. The API takes it wherever
+ * it takes the base58 address (its Tron operations say so), so a deny rule or an address-book
+ * entry naming `T…` must see it (found by a review of aliasing).
+ */
+const TRON_HEX = /^41[0-9a-fA-F]{40}$/;
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
 export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(address);
 
-/** Whether `address`'s letter case carries no meaning: an EVM or a one-case segwit address. */
+/** Whether `address`'s letter case carries no meaning: an EVM, a one-case segwit or a Tron hex address. */
 export const isCaseFreeAddress = (address: string): boolean =>
-  EVM_ADDRESS.test(address) || BECH32_LOWER.test(address) || BECH32_UPPER.test(address);
+  EVM_ADDRESS.test(address) || BECH32_LOWER.test(address) || BECH32_UPPER.test(address) || TRON_HEX.test(address);
 
-export const normaliseAddress = (address: string): string =>
-  isCaseFreeAddress(address) ? address.toLowerCase() : address;
+export const normaliseAddress = (address: string): string => {
+  if (TRON_HEX.test(address)) return tronBase58(address);
+  return isCaseFreeAddress(address) ? address.toLowerCase() : address;
+};
+
+/** The base58 address `T…` of a Tron hex address, or null for any other text. */
+export const tronBase58Of = (address: string): string | null => (TRON_HEX.test(address) ? tronBase58(address) : null);
+
+/** Base58Check of the 21 bytes, as Tron writes its addresses. */
+function tronBase58(hex: string): string {
+  const payload = Buffer.from(hex, "hex");
+  const sha256 = (bytes: Buffer): Buffer => createHash("sha256").update(bytes).digest();
+  const bytes = Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)]);
+  let n = BigInt(`0x${bytes.toString("hex")}`);
+  let text = "";
+  while (n > 0n) {
+    text = BASE58[Number(n % 58n)] + text;
+    n /= 58n;
+  }
+  // A leading zero byte is a leading "1" (never for Tron's 0x41, kept for a correct Base58Check).
+  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) text = `1${text}`;
+  return text;
+}
 
 export const sameAddress = (a: string, b: string): boolean => normaliseAddress(a) === normaliseAddress(b);
 

@@ -147,6 +147,7 @@ describe("address-book matching of the destination", () => {
     { what: "Solana other case", destination: sol, asset: "assets/native.solana-mainnet", entry: { address: sol.toLowerCase(), network: "solana-mainnet" }, inBook: false },
     { what: "Stellar exact", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm, network: "stellar-mainnet" }, inBook: true },
     { what: "Stellar other case", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm.toLowerCase(), network: "stellar-mainnet" }, inBook: false },
+    { what: "Tron in hex vs base58 entry", destination: "41A614F803B6FD780986A42C78EC9C7F77E6DED13C", asset: "assets/native.tron-mainnet", entry: { address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", network: "tron-mainnet" }, inBook: true },
     { what: "signed: false does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: false }, inBook: false },
     // The API's JSON may leave a false boolean out: no `signed` is not taken as approval.
     { what: "signed: null does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: null }, inBook: false },

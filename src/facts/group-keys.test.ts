@@ -60,6 +60,14 @@ describe("groupKey: what makes two transfers share a group", () => {
     { what: "a Solana token under spl-token-2022", a: assetTransferBody({ asset: `assets/spl-token-2022.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl-token.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), groupBy: ["asset"], same: true },
     { what: "an ERC-20 contract with 0X or no prefix", a: assetTransferBody({ asset: USDC_LOWER.replace(".0x", ".0X") }), b: assetTransferBody({ asset: USDC_LOWER.replace(".0x", ".") }), groupBy: ["asset"], same: true },
     { what: "a Solana mint in another case", a: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT.toLowerCase()}`, destination: SOL_DEST }), groupBy: ["asset"], same: false },
+    // Found by a review of aliasing: the API takes a Tron address in hex as well as in base58.
+    {
+      what: "a Tron destination in hex and in base58",
+      a: assetTransferBody({ asset: "assets/native.tron-mainnet", destination: "41a614f803b6fd780986a42c78ec9c7f77e6ded13c" }),
+      b: assetTransferBody({ asset: "assets/native.tron-mainnet", destination: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" }),
+      groupBy: ["destination", "asset"],
+      same: true,
+    },
     { what: "another source wallet", a: assetTransferBody(), b: assetTransferBody({ source: `${VAULT}/wallets/other` }), groupBy: ["sourceWallet"], same: false },
     { what: "another vault, same groupBy without vault", a: assetTransferBody(), b: { ...assetTransferBody({ source: "vaults/v2/wallets/w" }), name: "vaults/v2/transactions/t" }, groupBy: ["asset"], same: true },
     { what: "another vault, grouped by vault", a: assetTransferBody(), b: { ...assetTransferBody({ source: "vaults/v2/wallets/w" }), name: "vaults/v2/transactions/t" }, groupBy: ["vault", "asset"], same: false },

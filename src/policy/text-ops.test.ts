@@ -9,6 +9,8 @@ const USDC_CHECKSUM = "assets/erc20.ethereum-mainnet.0xA0b86991c6218b36c1d19D4a2
 const SEGWIT = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
 const SOLANA = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const STELLAR = "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
+const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const TRON_HEX = "41a614f803b6fd780986a42c78ec9c7f77e6ded13c";
 
 describe("string equality and membership under section 4's normalisation", () => {
   it.each([
@@ -33,6 +35,15 @@ describe("string equality and membership under section 4's normalisation", () =>
     ["base58 keeps its case", { "==": [SOLANA, SOLANA.toLowerCase()] }, false],
     ["strkey keeps its case", { "===": [STELLAR, STELLAR.toLowerCase()] }, false],
     ["0X is not an EVM address", { "==": ["0X52908400098527886E0F7030069857D2E4169EE7", "0X52908400098527886e0f7030069857d2e4169ee7"] }, false],
+    // Found by a review of aliasing: the API takes a Tron address in hex as well as in base58.
+    ["a Tron address in hex and in base58", { "===": [TRON_HEX, TRON] }, true],
+    ["a Tron address in base58 and in hex, ==", { "==": [TRON, TRON_HEX.toUpperCase()] }, true],
+    ["a Tron address in hex, either case", { "===": [TRON_HEX.toUpperCase(), TRON_HEX] }, true],
+    ["a Tron address in hex, in a list of base58", { in: [TRON_HEX, [SOLANA, TRON]] }, true],
+    ["a Tron address in base58, in a list of hex", { in: [TRON, [TRON_HEX.toUpperCase()]] }, true],
+    ["a Tron address in hex, in a comma-separated string of base58", { in: [TRON_HEX.toUpperCase(), `${SOLANA},${TRON}`] }, true],
+    ["another Tron address", { "===": [TRON_HEX, "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL"] }, false],
+    ["Tron base58 keeps its case", { "===": [TRON, TRON.toLowerCase()] }, false],
     ["other text keeps its case", { "==": ["Treasury", "treasury"] }, false],
     ["=== stays strict across types", { "===": ["1", 1] }, false],
     ["=== on numbers", { "===": [1, 1] }, true],

@@ -9,9 +9,10 @@
  * Two `assets/…` names of one asset identity (src/transaction/assets.ts: standard and network in
  * any case, a Solana token under `spl`, `spl-token` or `spl-token-2022`, an ERC-20 contract with
  * `0x`, `0X` or neither) are equal too, so a rule
- * naming one spelling names the others, as the ledger counts them together.
+ * naming one spelling names the others, as the ledger counts them together. A Tron address in hex
+ * (`41…`) and its base58 address (`T…`) are equal too, as the address book and the ledger read them.
  */
-import { isCaseFreeAddress, normaliseAddress, stellarBaseAccount } from "../facts/addresses.js";
+import { isCaseFreeAddress, normaliseAddress, stellarBaseAccount, tronBase58Of } from "../facts/addresses.js";
 import { canonicalAssetName, structuredIdentity } from "../transaction/assets.js";
 
 const EVM_ASSET = /^assets\/.*\.0x[0-9a-fA-F]{40}$/;
@@ -30,7 +31,7 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
  */
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
-  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b);
+  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b) || tronInHex(a, b) || tronInHex(b, a);
   if (a.toLowerCase() !== b.toLowerCase()) return false;
   return (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b)) || sameAsset(a, b);
 }
@@ -58,6 +59,9 @@ function subaccountOf(muxed: string, account: string): boolean {
   return muxed.length === 69 && muxed[0] === "M" && account.length === 56 && account[0] === "G" && stellarBaseAccount(muxed) === account;
 }
 
+/** Whether `hex` is the Tron address `base58` written in hex: 42 characters against 34, told apart by length first. */
+const tronInHex = (hex: string, base58: string): boolean => hex.length === 42 && base58.length === 34 && tronBase58Of(hex) === base58;
+
 /** `===` with sameText for two strings. */
 export function strictEqual(a: unknown, b: unknown): boolean {
   return typeof a === "string" && typeof b === "string" ? sameText(a, b) : a === b;
@@ -75,6 +79,8 @@ function contains(needle: unknown, haystack: unknown): boolean {
   if (typeof haystack !== "string") return false;
   if (typeof needle !== "string") return haystack.indexOf(needle as string) !== -1;
   if (haystack.includes(needle)) return true;
+  const tron = tronBase58Of(needle);
+  if (tron !== null && haystack.includes(tron)) return true;
   if (isCaseFreeAddress(needle)) return haystack.toLowerCase().includes(needle.toLowerCase());
   if (needle.length === 69 && needle[0] === "M") return haystack.includes(stellarBaseAccount(needle));
   return EVM_ASSET.test(needle) && haystack.replace(EVM_CONTRACTS, (contract) => contract.toLowerCase()).includes(canonicalAssetName(needle));
