@@ -4,6 +4,9 @@ import { normaliseAddress, sameAddress } from "./addresses.js";
 /** USDT's contract on Tron, in base58 and in hex. */
 const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const TRON_HEX = "41a614f803b6fd780986a42c78ec9c7f77e6ded13c";
+/** Segwit on Litecoin and a Cosmos account: bech32 under other prefixes than Bitcoin's. */
+const LTC = "ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x";
+const COSMOS = "cosmos1pvc9275lcn5suv6c0k3v0mq3xedcpfw282gvdm";
 
 describe("normaliseAddress", () => {
   const cases: [string, string][] = [
@@ -25,6 +28,13 @@ describe("normaliseAddress", () => {
     [TRON_HEX.toUpperCase(), TRON],
     [TRON, TRON],
     ["418840E6C55B9ADA326D211D818C34A994AECED808", "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL"],
+    // Any bech32 address in capitals is its lower-case address (BIP-173), whatever its prefix
+    // (found by a review of aliasing: only bc, tb and bcrt were read so, and LTC1… missed ltc1…).
+    [LTC.toUpperCase(), LTC],
+    [COSMOS.toUpperCase(), COSMOS],
+    // Not bech32 (its checksum fails), or in mixed case: left as is.
+    [LTC.toUpperCase().replace(/X$/, "Y"), LTC.toUpperCase().replace(/X$/, "Y")],
+    [`L${LTC.slice(1)}`, `L${LTC.slice(1)}`],
     // Not 41 + 20 bytes: left as is.
     [`0x${TRON_HEX.slice(2)}`, `0x${TRON_HEX.slice(2)}`],
     [TRON_HEX.slice(0, -2), TRON_HEX.slice(0, -2)],
@@ -42,6 +52,9 @@ describe("sameAddress", () => {
     ["bc1qabc", "BC1QABC", false],
     ["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ", true],
     ["1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "1bvbmseystwetqtfn5au4m4gfg7xjanvn2", false],
+    [LTC, LTC.toUpperCase(), true],
+    [COSMOS.toUpperCase(), COSMOS, true],
+    [LTC, COSMOS, false],
     [TRON_HEX, TRON, true],
     [TRON_HEX.toUpperCase(), TRON_HEX, true],
     [TRON_HEX, "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL", false],

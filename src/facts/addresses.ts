@@ -2,7 +2,8 @@
  * Comparing chain addresses (CONTRACT.md section 4, "Normalisation"): EVM addresses (0x + 40 hex)
  * are case-insensitive (the mixed case is only an EIP-55 checksum), and so is a Bitcoin segwit
  * address written all in capitals (BIP-173 allows that spelling for QR codes; it is the same
- * address as the lower-case one). A Tron address written in hex (`41` and the account's 20 bytes,
+ * address as the lower-case one), and any other bech32 address in one case (Litecoin's `ltc1…`,
+ * a Cosmos chain's), known by its checksum. A Tron address written in hex (`41` and the account's 20 bytes,
  * which the API takes beside base58) is its base58 address `T…`. Every other chain's addresses are
  * compared exactly, because base58 (Bitcoin legacy, Solana, Tron) and strkey (Stellar) are
  * case-sensitive.
@@ -10,6 +11,7 @@
 
 import { createHash } from "node:crypto";
 import { StrKey } from "@stellar/stellar-base";
+import { isOneCaseBech32 } from "./bech32.js";
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A Stellar muxed account (SEP-23): `M` + 68 base32 characters, a `G…` account and a 64-bit id. */
@@ -29,9 +31,13 @@ const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
 export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(address);
 
-/** Whether `address`'s letter case carries no meaning: an EVM, a one-case segwit or a Tron hex address. */
+/**
+ * Whether `address`'s letter case carries no meaning: an EVM, a one-case segwit or bech32, or a
+ * Tron hex address. Bech32 of any prefix, not Bitcoin's alone (found by a review of aliasing: a
+ * deny rule naming `ltc1…` let `LTC1…` through).
+ */
 export const isCaseFreeAddress = (address: string): boolean =>
-  EVM_ADDRESS.test(address) || BECH32_LOWER.test(address) || BECH32_UPPER.test(address) || TRON_HEX.test(address);
+  EVM_ADDRESS.test(address) || BECH32_LOWER.test(address) || BECH32_UPPER.test(address) || TRON_HEX.test(address) || isOneCaseBech32(address);
 
 export const normaliseAddress = (address: string): string => {
   if (TRON_HEX.test(address)) return tronBase58(address);

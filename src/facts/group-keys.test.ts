@@ -60,6 +60,14 @@ describe("groupKey: what makes two transfers share a group", () => {
     { what: "a Solana token under spl-token-2022", a: assetTransferBody({ asset: `assets/spl-token-2022.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl-token.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), groupBy: ["asset"], same: true },
     { what: "an ERC-20 contract with 0X or no prefix", a: assetTransferBody({ asset: USDC_LOWER.replace(".0x", ".0X") }), b: assetTransferBody({ asset: USDC_LOWER.replace(".0x", ".") }), groupBy: ["asset"], same: true },
     { what: "a Solana mint in another case", a: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT.toLowerCase()}`, destination: SOL_DEST }), groupBy: ["asset"], same: false },
+    // Found by a review of aliasing: BIP-173's one-case rule holds for every bech32 prefix.
+    {
+      what: "a Litecoin destination in capitals",
+      a: assetTransferBody({ asset: "assets/native.litecoin-mainnet", destination: "ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x" }),
+      b: assetTransferBody({ asset: "assets/native.litecoin-mainnet", destination: "LTC1QPVC9275LCN5SUV6C0K3V0MQ3XEDCPFW24VVR3X" }),
+      groupBy: ["destination", "asset"],
+      same: true,
+    },
     // Found by a review of aliasing: the API takes a Tron address in hex as well as in base58.
     {
       what: "a Tron destination in hex and in base58",

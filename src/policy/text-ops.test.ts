@@ -10,6 +10,7 @@ const SEGWIT = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
 const SOLANA = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const STELLAR = "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
 const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const LTC = "ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x";
 const TRON_HEX = "41a614f803b6fd780986a42c78ec9c7f77e6ded13c";
 
 describe("string equality and membership under section 4's normalisation", () => {
@@ -35,6 +36,11 @@ describe("string equality and membership under section 4's normalisation", () =>
     ["base58 keeps its case", { "==": [SOLANA, SOLANA.toLowerCase()] }, false],
     ["strkey keeps its case", { "===": [STELLAR, STELLAR.toLowerCase()] }, false],
     ["0X is not an EVM address", { "==": ["0X52908400098527886E0F7030069857D2E4169EE7", "0X52908400098527886e0f7030069857d2e4169ee7"] }, false],
+    // Found by a review of aliasing: BIP-173's one-case rule holds for every bech32 prefix.
+    ["a Litecoin segwit address in capitals", { "===": [LTC.toUpperCase(), LTC] }, true],
+    ["a Litecoin segwit address in capitals, in a list", { in: [LTC.toUpperCase(), [SOLANA, LTC]] }, true],
+    ["a Litecoin segwit address in capitals, in a comma-separated string", { in: [LTC.toUpperCase(), `${SOLANA},${LTC}`] }, true],
+    ["a bech32 look-alike in capitals whose checksum fails keeps its case", { "===": [LTC.toUpperCase().replace(/X$/, "Y"), LTC.replace(/x$/, "y")] }, false],
     // Found by a review of aliasing: the API takes a Tron address in hex as well as in base58.
     ["a Tron address in hex and in base58", { "===": [TRON_HEX, TRON] }, true],
     ["a Tron address in base58 and in hex, ==", { "==": [TRON, TRON_HEX.toUpperCase()] }, true],
