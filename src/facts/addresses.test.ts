@@ -4,6 +4,10 @@ import { normaliseAddress, sameAddress } from "./addresses.js";
 /** USDT's contract on Tron, in base58 and in hex. */
 const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const TRON_HEX = "41a614f803b6fd780986a42c78ec9c7f77e6ded13c";
+/** One TON account raw, bounceable and non-bounceable (the TON documentation's example). */
+const TON_RAW = "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8";
+const TON_EQ = "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
+const TON_UQ = "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI";
 /** Segwit on Litecoin and a Cosmos account: bech32 under other prefixes than Bitcoin's. */
 const LTC = "ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x";
 const COSMOS = "cosmos1pvc9275lcn5suv6c0k3v0mq3xedcpfw282gvdm";
@@ -35,6 +39,16 @@ describe("normaliseAddress", () => {
     // Not bech32 (its checksum fails), or in mixed case: left as is.
     [LTC.toUpperCase().replace(/X$/, "Y"), LTC.toUpperCase().replace(/X$/, "Y")],
     [`L${LTC.slice(1)}`, `L${LTC.slice(1)}`],
+    // A TON account in any of its spellings is its raw address in lower case (found by a review of
+    // aliasing: a deny rule naming UQ… let EQ… and 0:… through).
+    [TON_EQ, TON_RAW],
+    [TON_UQ, TON_RAW],
+    [TON_RAW.toUpperCase(), TON_RAW],
+    [TON_RAW, TON_RAW],
+    ["0QCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqPvC", TON_RAW],
+    ["Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF", `-1:${"3".repeat(64)}`],
+    // Its checksum fails: not an address, left as is.
+    [`${TON_UQ.slice(0, -1)}J`, `${TON_UQ.slice(0, -1)}J`],
     // Not 41 + 20 bytes: left as is.
     [`0x${TRON_HEX.slice(2)}`, `0x${TRON_HEX.slice(2)}`],
     [TRON_HEX.slice(0, -2), TRON_HEX.slice(0, -2)],
@@ -55,6 +69,9 @@ describe("sameAddress", () => {
     [LTC, LTC.toUpperCase(), true],
     [COSMOS.toUpperCase(), COSMOS, true],
     [LTC, COSMOS, false],
+    [TON_EQ, TON_UQ, true],
+    [TON_UQ, TON_RAW.toUpperCase(), true],
+    [TON_UQ, "Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF", false],
     [TRON_HEX, TRON, true],
     [TRON_HEX.toUpperCase(), TRON_HEX, true],
     [TRON_HEX, "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL", false],

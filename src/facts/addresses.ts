@@ -3,7 +3,8 @@
  * are case-insensitive (the mixed case is only an EIP-55 checksum), and so is a Bitcoin segwit
  * address written all in capitals (BIP-173 allows that spelling for QR codes; it is the same
  * address as the lower-case one), and any other bech32 address in one case (Litecoin's `ltc1…`,
- * a Cosmos chain's), known by its checksum. A Tron address written in hex (`41` and the account's 20 bytes,
+ * a Cosmos chain's), known by its checksum. A TON account is one whichever way it is spelt
+ * (ton-address.ts). A Tron address written in hex (`41` and the account's 20 bytes,
  * which the API takes beside base58) is its base58 address `T…`. Every other chain's addresses are
  * compared exactly, because base58 (Bitcoin legacy, Solana, Tron) and strkey (Stellar) are
  * case-sensitive.
@@ -12,6 +13,7 @@
 import { createHash } from "node:crypto";
 import { StrKey } from "@stellar/stellar-base";
 import { isOneCaseBech32 } from "./bech32.js";
+import { tonAccount } from "./ton-address.js";
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A Stellar muxed account (SEP-23): `M` + 68 base32 characters, a `G…` account and a 64-bit id. */
@@ -41,6 +43,8 @@ export const isCaseFreeAddress = (address: string): boolean =>
 
 export const normaliseAddress = (address: string): string => {
   if (TRON_HEX.test(address)) return tronBase58(address);
+  const ton = tonAccount(address);
+  if (ton !== null) return ton;
   return isCaseFreeAddress(address) ? address.toLowerCase() : address;
 };
 

@@ -148,6 +148,7 @@ describe("address-book matching of the destination", () => {
     { what: "Stellar exact", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm, network: "stellar-mainnet" }, inBook: true },
     { what: "Stellar other case", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm.toLowerCase(), network: "stellar-mainnet" }, inBook: false },
     { what: "Tron in hex vs base58 entry", destination: "41A614F803B6FD780986A42C78EC9C7F77E6DED13C", asset: "assets/native.tron-mainnet", entry: { address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", network: "tron-mainnet" }, inBook: true },
+    { what: "TON raw vs non-bounceable entry", destination: "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8", asset: "assets/native.ton-mainnet", entry: { address: "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI", network: "ton-mainnet" }, inBook: true },
     { what: "signed: false does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: false }, inBook: false },
     // The API's JSON may leave a false boolean out: no `signed` is not taken as approval.
     { what: "signed: null does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: null }, inBook: false },

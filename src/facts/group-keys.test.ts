@@ -68,6 +68,14 @@ describe("groupKey: what makes two transfers share a group", () => {
       groupBy: ["destination", "asset"],
       same: true,
     },
+    // Found by a review of aliasing: one TON account is written raw, bounceable or non-bounceable.
+    {
+      what: "a TON destination raw and non-bounceable",
+      a: assetTransferBody({ asset: "assets/native.ton-mainnet", destination: "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8" }),
+      b: assetTransferBody({ asset: "assets/native.ton-mainnet", destination: "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI" }),
+      groupBy: ["destination", "asset"],
+      same: true,
+    },
     // Found by a review of aliasing: the API takes a Tron address in hex as well as in base58.
     {
       what: "a Tron destination in hex and in base58",

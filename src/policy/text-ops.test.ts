@@ -10,6 +10,9 @@ const SEGWIT = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
 const SOLANA = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const STELLAR = "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
 const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const TON_RAW = "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8";
+const TON_EQ = "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
+const TON_UQ = "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI";
 const LTC = "ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x";
 const TRON_HEX = "41a614f803b6fd780986a42c78ec9c7f77e6ded13c";
 
@@ -41,6 +44,12 @@ describe("string equality and membership under section 4's normalisation", () =>
     ["a Litecoin segwit address in capitals, in a list", { in: [LTC.toUpperCase(), [SOLANA, LTC]] }, true],
     ["a Litecoin segwit address in capitals, in a comma-separated string", { in: [LTC.toUpperCase(), `${SOLANA},${LTC}`] }, true],
     ["a bech32 look-alike in capitals whose checksum fails keeps its case", { "===": [LTC.toUpperCase().replace(/X$/, "Y"), LTC.replace(/x$/, "y")] }, false],
+    // Found by a review of aliasing: one TON account is written raw, bounceable or non-bounceable.
+    ["a TON account bounceable and non-bounceable", { "===": [TON_EQ, TON_UQ] }, true],
+    ["a TON account raw and non-bounceable, ==", { "==": [TON_RAW, TON_UQ] }, true],
+    ["a TON account raw in capitals", { "===": [TON_RAW.toUpperCase(), TON_EQ] }, true],
+    ["a TON account raw, in a list of friendly addresses", { in: [TON_RAW, [SOLANA, TON_UQ]] }, true],
+    ["another TON account", { "===": [TON_UQ, "Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF"] }, false],
     // Found by a review of aliasing: the API takes a Tron address in hex as well as in base58.
     ["a Tron address in hex and in base58", { "===": [TRON_HEX, TRON] }, true],
     ["a Tron address in base58 and in hex, ==", { "==": [TRON, TRON_HEX.toUpperCase()] }, true],

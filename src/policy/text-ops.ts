@@ -10,9 +10,11 @@
  * any case, a Solana token under `spl`, `spl-token` or `spl-token-2022`, an ERC-20 contract with
  * `0x`, `0X` or neither) are equal too, so a rule
  * naming one spelling names the others, as the ledger counts them together. A Tron address in hex
- * (`41…`) and its base58 address (`T…`) are equal too, as the address book and the ledger read them.
+ * (`41…`) and its base58 address (`T…`) are equal too, as the address book and the ledger read them,
+ * and so are a TON account's raw, bounceable and non-bounceable spellings (facts/ton-address.ts).
  */
 import { isCaseFreeAddress, normaliseAddress, stellarBaseAccount, tronBase58Of } from "../facts/addresses.js";
+import { tonAccount } from "../facts/ton-address.js";
 import { canonicalAssetName, structuredIdentity } from "../transaction/assets.js";
 
 const EVM_ASSET = /^assets\/.*\.0x[0-9a-fA-F]{40}$/;
@@ -31,6 +33,7 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
  */
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
+  if (sameTonAccount(a, b)) return true;
   if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b) || tronInHex(a, b) || tronInHex(b, a);
   if (a.toLowerCase() !== b.toLowerCase()) return false;
   return (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b)) || sameAsset(a, b);
@@ -61,6 +64,14 @@ function subaccountOf(muxed: string, account: string): boolean {
 
 /** Whether `hex` is the Tron address `base58` written in hex: 42 characters against 34, told apart by length first. */
 const tronInHex = (hex: string, base58: string): boolean => hex.length === 42 && base58.length === 34 && tronBase58Of(hex) === base58;
+
+/** A TON account's spellings are 48 (user-friendly), 66 or 67 (raw) characters long: told apart by length first. */
+const TON_LENGTHS = new Set([48, 66, 67]);
+function sameTonAccount(a: string, b: string): boolean {
+  if (!TON_LENGTHS.has(a.length) || !TON_LENGTHS.has(b.length)) return false;
+  const account = tonAccount(a);
+  return account !== null && account === tonAccount(b);
+}
 
 /** `===` with sameText for two strings. */
 export function strictEqual(a: unknown, b: unknown): boolean {
