@@ -149,6 +149,7 @@ describe("address-book matching of the destination", () => {
     { what: "Stellar other case", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm.toLowerCase(), network: "stellar-mainnet" }, inBook: false },
     { what: "Tron in hex vs base58 entry", destination: "41A614F803B6FD780986A42C78EC9C7F77E6DED13C", asset: "assets/native.tron-mainnet", entry: { address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", network: "tron-mainnet" }, inBook: true },
     { what: "TON raw vs non-bounceable entry", destination: "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8", asset: "assets/native.ton-mainnet", entry: { address: "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI", network: "ton-mainnet" }, inBook: true },
+    { what: "an asset's network in capitals vs the entry's", destination: checksummed, asset: "assets/NATIVE.Ethereum-Mainnet", entry: { address: checksummed, network: "ethereum-mainnet" }, inBook: true },
     { what: "signed: false does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: false }, inBook: false },
     // The API's JSON may leave a false boolean out: no `signed` is not taken as approval.
     { what: "signed: null does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: null }, inBook: false },
@@ -159,6 +160,14 @@ describe("address-book matching of the destination", () => {
     const f = only(facts(assetTransferBody({ destination, asset }), view({ entries: [entry] })));
     expect(f.transfer?.destination.inAddressBook).toBe(inBook);
     expect(f.transfer?.destination.addressBook?.address ?? null).toBe(inBook ? entry.address : null);
+  });
+
+  // Found by a review of aliasing: a rule on transfer.network or transfer.assetStandard missed ETH spelt assets/NATIVE.Ethereum-Mainnet.
+  it("an asset's standard and network in capitals are read as the lower-case ones", () => {
+    const f = only(facts(assetTransferBody({ destination: checksummed, asset: "assets/NATIVE.Ethereum-Mainnet" })));
+    expect(f.transfer).toMatchObject({ network: "ethereum-mainnet", assetStandard: "native", asset: "assets/NATIVE.Ethereum-Mainnet" });
+    const usdc = only(facts(assetTransferBody({ asset: USDC_ETH.replace("erc20.ethereum-mainnet", "ERC20.ETHEREUM-MAINNET") })));
+    expect(usdc.transfer).toMatchObject({ network: "ethereum-mainnet", assetStandard: "erc20" });
   });
 
   it("an unsigned entry does not hide a signed one for the same address", () => {

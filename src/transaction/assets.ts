@@ -27,10 +27,15 @@ function assetIdParts(asset: string): string[] | null {
   return asset.slice("assets/".length).split(".");
 }
 
-/** `ethereum-mainnet` from `assets/erc20.ethereum-mainnet.0x…`; null for opaque ids (`assets/e72ff35a5b15`). */
+/**
+ * `ethereum-mainnet` from `assets/erc20.ethereum-mainnet.0x…`; null for opaque ids (`assets/e72ff35a5b15`).
+ * In lower case, as the asset's identity reads it: `assets/native.Ethereum-Mainnet` is ETH on
+ * `ethereum-mainnet`, for the address book and for a rule or window on the network too (found by a
+ * review of aliasing: the network as spelt opened a window group of its own).
+ */
 export function networkFromAsset(asset: string): string | null {
   const network = assetIdParts(asset)?.[1];
-  return network !== undefined && NETWORK_ID.test(network) ? network : null;
+  return network !== undefined && NETWORK_ID.test(network) ? network.toLowerCase() : null;
 }
 
 /**
@@ -45,7 +50,8 @@ export function assetStandardOf(asset: string, network: string | null = null): A
     if (STELLAR_CONTRACT.test(asset)) return "sep41";
   }
   const parts = assetIdParts(asset);
-  const prefix = parts?.[0];
+  // The standard without case, as the asset's identity reads it: `NATIVE` is native, `ERC20` erc20.
+  const prefix = parts?.[0]?.toLowerCase();
   if (parts === null || prefix === undefined || parts.length < 2) return "other";
   if (prefix === "native" && parts.length === 2) return "native";
   if (prefix === "erc20") return "erc20";
@@ -53,7 +59,7 @@ export function assetStandardOf(asset: string, network: string | null = null): A
   if (prefix === "spl" || prefix === "spl-token" || prefix === "spl-token-2022") return "spl";
   // Stellar assets as the API references them: `assets/asset.stellar-mainnet.{CODE-ISSUER | C…}`.
   const last = parts.slice(2).join(".");
-  if (prefix === "asset" && parts[1]?.startsWith("stellar-")) {
+  if (prefix === "asset" && parts[1]?.toLowerCase().startsWith("stellar-")) {
     if (STELLAR_CONTRACT.test(last)) return "sep41";
     if (STELLAR_CLASSIC.test(last)) return "stellarClassic";
   }

@@ -20,7 +20,7 @@ export interface TransferFields {
 export function makeTransfer(index: number, fields: TransferFields): Transfer {
   const { fallbackNetwork, assetStandard, ...rest } = fields;
   // The asset id is the more specific statement: `assets/erc20.polygon-mainnet.…` moves on Polygon.
-  const network = networkFromAsset(fields.asset) ?? (fallbackNetwork === null ? null : networkId(fallbackNetwork));
+  const network = networkFromAsset(fields.asset) ?? (fallbackNetwork === null ? null : networkId(fallbackNetwork).toLowerCase());
   return { index, network, assetStandard: assetStandard ?? assetStandardOf(fields.asset, network), ...rest };
 }
 
