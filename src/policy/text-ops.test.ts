@@ -9,6 +9,8 @@ const USDC_CHECKSUM = "assets/erc20.ethereum-mainnet.0xA0b86991c6218b36c1d19D4a2
 const SEGWIT = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
 const SOLANA = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const STELLAR = "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
+const STELLAR_USDC = "USDC-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
+const STELLAR_TOKEN = "CCW67TSZV3SSS2HXMBQ5JFGCKJNXKZM7UQUWUZPUTHXSTZLEO7SJMI75";
 const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const TON_RAW = "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8";
 const TON_EQ = "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
@@ -39,6 +41,17 @@ describe("string equality and membership under section 4's normalisation", () =>
     ["base58 keeps its case", { "==": [SOLANA, SOLANA.toLowerCase()] }, false],
     ["strkey keeps its case", { "===": [STELLAR, STELLAR.toLowerCase()] }, false],
     ["0X is not an EVM address", { "==": ["0X52908400098527886E0F7030069857D2E4169EE7", "0X52908400098527886e0f7030069857d2e4169ee7"] }, false],
+    // Found by a review of aliasing: a Stellar operation writes USDC-G… where the API writes
+    // assets/asset.stellar-mainnet.USDC-G…, and a limit naming one spelling missed the other.
+    ["a Stellar asset bare and by its API name", { "===": [`assets/asset.stellar-mainnet.${STELLAR_USDC}`, STELLAR_USDC] }, true],
+    ["a Stellar asset bare, in a list of API names", { in: [STELLAR_USDC, [USDC, `assets/asset.stellar-mainnet.${STELLAR_USDC}`]] }, true],
+    ["a Stellar asset by its API name in another case, in a list of bare ones", { in: [`assets/ASSET.Stellar-Mainnet.${STELLAR_USDC}`, [USDC, STELLAR_USDC]] }, true],
+    ["a Stellar contract token bare and by its API name", { "==": [STELLAR_TOKEN, `assets/asset.stellar-mainnet.${STELLAR_TOKEN}`] }, true],
+    ["native and XLM's API name", { "===": ["native", "assets/native.stellar-mainnet"] }, true],
+    ["a testnet API name is not the bare asset", { "===": [`assets/asset.stellar-testnet.${STELLAR_USDC}`, STELLAR_USDC] }, false],
+    ["another issuer's asset", { "===": [`assets/asset.stellar-mainnet.${STELLAR_USDC}`, STELLAR_USDC.replace("USDC-GA5Z", "USDC-GB5Z")] }, false],
+    ["a bare asset's code keeps its case", { "===": [`assets/asset.stellar-mainnet.${STELLAR_USDC}`, STELLAR_USDC.replace("USDC", "usdc")] }, false],
+    ["native is not another chain's native coin", { "===": ["native", "assets/native.ethereum-mainnet"] }, false],
     // Found by a review of aliasing: BIP-173's one-case rule holds for every bech32 prefix.
     ["a Litecoin segwit address in capitals", { "===": [LTC.toUpperCase(), LTC] }, true],
     ["a Litecoin segwit address in capitals, in a list", { in: [LTC.toUpperCase(), [SOLANA, LTC]] }, true],

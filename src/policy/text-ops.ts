@@ -12,10 +12,16 @@
  * naming one spelling names the others, as the ledger counts them together. A Tron address in hex
  * (`41…`) and its base58 address (`T…`) are equal too, as the address book and the ledger read them,
  * and so are a TON account's raw, bounceable and non-bounceable spellings (facts/ton-address.ts).
+ * A bare Stellar asset as an operation writes it (`USDC-G…`, a contract `C…`, `native`) is its API
+ * name on the public network (`assets/asset.stellar-mainnet.USDC-G…`, `assets/native.stellar-mainnet`),
+ * as the ledger counts them together: a limit naming one spelling missed the other (found by a
+ * review of aliasing). Text carries no network, so a bare asset of a testnet transaction matches the
+ * mainnet name too; a rule that must tell them apart reads `transfer.network`.
  */
 import { isCaseFreeAddress, normaliseAddress, stellarBaseAccount, tronBase58Of } from "../facts/addresses.js";
 import { tonAccount } from "../facts/ton-address.js";
 import { canonicalAssetName, structuredIdentity } from "../transaction/assets.js";
+import { isStellarBareAsset } from "../transaction/resource-names.js";
 
 const EVM_ASSET = /^assets\/.*\.0x[0-9a-fA-F]{40}$/;
 const EVM_CONTRACTS = /\.0x[0-9a-fA-F]{40}/g;
@@ -34,7 +40,7 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
   if (sameTonAccount(a, b)) return true;
-  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b) || tronInHex(a, b) || tronInHex(b, a);
+  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b) || tronInHex(a, b) || tronInHex(b, a) || stellarNamed(a, b) || stellarNamed(b, a);
   if (a.toLowerCase() !== b.toLowerCase()) return false;
   return (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b)) || sameAsset(a, b);
 }
@@ -71,6 +77,14 @@ function sameTonAccount(a: string, b: string): boolean {
   if (!TON_LENGTHS.has(a.length) || !TON_LENGTHS.has(b.length)) return false;
   const account = tonAccount(a);
   return account !== null && account === tonAccount(b);
+}
+
+const STELLAR_MAINNET_ASSET = "assets/asset.stellar-mainnet.";
+const STELLAR_MAINNET_NATIVE = "assets/native.stellar-mainnet";
+/** Whether `named` is the API's name of the bare Stellar asset `bare` on the public network; told apart by length first. */
+function stellarNamed(bare: string, named: string): boolean {
+  if (bare === "native") return named.length === STELLAR_MAINNET_NATIVE.length && structuredIdentity(named) === STELLAR_MAINNET_NATIVE;
+  return named.length === STELLAR_MAINNET_ASSET.length + bare.length && isStellarBareAsset(bare) && structuredIdentity(named) === STELLAR_MAINNET_ASSET + bare;
 }
 
 /** `===` with sameText for two strings. */
