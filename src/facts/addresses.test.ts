@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normaliseAddress, sameAddress } from "./addresses.js";
+import { baseAccount, normaliseAddress, sameAddress } from "./addresses.js";
 
 /** USDT's contract on Tron, in base58 and in hex. */
 const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
@@ -8,6 +8,11 @@ const TRON_HEX = "41a614f803b6fd780986a42c78ec9c7f77e6ded13c";
 const TON_RAW = "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8";
 const TON_EQ = "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
 const TON_UQ = "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI";
+/** One XRP Ledger account: classic, as an X-address without a tag, and with tags 1 and 12345 (xrpl's own example). */
+const XRP = "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf";
+const XRP_X = "XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb";
+const XRP_X1 = "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC";
+const XRP_X12345 = "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii";
 /** Segwit on Litecoin and a Cosmos account: bech32 under other prefixes than Bitcoin's. */
 const LTC = "ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x";
 const COSMOS = "cosmos1pvc9275lcn5suv6c0k3v0mq3xedcpfw282gvdm";
@@ -49,11 +54,27 @@ describe("normaliseAddress", () => {
     ["Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF", `-1:${"3".repeat(64)}`],
     // Its checksum fails: not an address, left as is.
     [`${TON_UQ.slice(0, -1)}J`, `${TON_UQ.slice(0, -1)}J`],
+    // An X-address without a tag is its classic address; one with a tag names a sub-account and is
+    // left as is, as a Stellar muxed address is (found by a review of aliasing).
+    [XRP_X, XRP],
+    [XRP_X1, XRP_X1],
+    [XRP, XRP],
+    [`${XRP_X.slice(0, -1)}c`, `${XRP_X.slice(0, -1)}c`],
     // Not 41 + 20 bytes: left as is.
     [`0x${TRON_HEX.slice(2)}`, `0x${TRON_HEX.slice(2)}`],
     [TRON_HEX.slice(0, -2), TRON_HEX.slice(0, -2)],
   ];
   it.each(cases)("%s → %s", (input, expected) => expect(normaliseAddress(input)).toBe(expected));
+});
+
+describe("baseAccount", () => {
+  it("an X-address, with or without a tag, is its classic account; a Stellar muxed address its G… account", () => {
+    expect(baseAccount(XRP_X12345)).toBe(XRP);
+    expect(baseAccount(XRP_X1)).toBe(XRP);
+    expect(baseAccount(XRP_X)).toBe(XRP);
+    expect(baseAccount(XRP)).toBe(XRP);
+    expect(baseAccount(TRON)).toBe(TRON);
+  });
 });
 
 describe("sameAddress", () => {
@@ -72,6 +93,8 @@ describe("sameAddress", () => {
     [TON_EQ, TON_UQ, true],
     [TON_UQ, TON_RAW.toUpperCase(), true],
     [TON_UQ, "Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF", false],
+    [XRP_X, XRP, true],
+    [XRP_X1, XRP, false],
     [TRON_HEX, TRON, true],
     [TRON_HEX.toUpperCase(), TRON_HEX, true],
     [TRON_HEX, "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL", false],

@@ -4,7 +4,8 @@
  * address written all in capitals (BIP-173 allows that spelling for QR codes; it is the same
  * address as the lower-case one), and any other bech32 address in one case (Litecoin's `ltc1…`,
  * a Cosmos chain's), known by its checksum. A TON account is one whichever way it is spelt
- * (ton-address.ts). A Tron address written in hex (`41` and the account's 20 bytes,
+ * (ton-address.ts), and an XRP Ledger X-address without a tag is its classic account
+ * (xrpl-address.ts); one with a tag, like a Stellar muxed address, names a sub-account. A Tron address written in hex (`41` and the account's 20 bytes,
  * which the API takes beside base58) is its base58 address `T…`. Every other chain's addresses are
  * compared exactly, because base58 (Bitcoin legacy, Solana, Tron) and strkey (Stellar) are
  * case-sensitive.
@@ -14,6 +15,7 @@ import { createHash } from "node:crypto";
 import { StrKey } from "@stellar/stellar-base";
 import { isOneCaseBech32 } from "./bech32.js";
 import { tonAccount } from "./ton-address.js";
+import { xrplXAddress } from "./xrpl-address.js";
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A Stellar muxed account (SEP-23): `M` + 68 base32 characters, a `G…` account and a 64-bit id. */
@@ -45,6 +47,8 @@ export const normaliseAddress = (address: string): string => {
   if (TRON_HEX.test(address)) return tronBase58(address);
   const ton = tonAccount(address);
   if (ton !== null) return ton;
+  const xrpl = xrplXAddress(address);
+  if (xrpl !== null && xrpl.tag === null) return xrpl.account;
   return isCaseFreeAddress(address) ? address.toLowerCase() : address;
 };
 
@@ -85,6 +89,15 @@ export function stellarBaseAccount(address: string): string {
 }
 
 /**
+ * The account an address pays into, for the groups it counts in: a Stellar muxed address's `G…`
+ * account, an XRP X-address's classic `r…` account (each tag would be a group of its own), any
+ * other address as given. Never for matching a trusted destination, which stays exact.
+ */
+export function baseAccount(address: string): string {
+  return xrplXAddress(address)?.account ?? stellarBaseAccount(address);
+}
+
+/**
  * The sub-account id of a Stellar muxed address `M…` (SEP-23: its last 8 bytes, big-endian), as a
  * decimal string; null for any other address. An exchange credits a payment to a muxed address by
  * this id, whatever memo the transaction carries.
@@ -93,6 +106,13 @@ export function stellarMuxedId(address: string): string | null {
   if (!isStellarMuxed(address)) return null;
   return StrKey.decodeMed25519PublicKey(address).readBigUInt64BE(32).toString();
 }
+
+/**
+ * The sub-account an address names on its account: a Stellar muxed address's id, or an XRP
+ * X-address's tag, as a decimal string; null for any other address. A rule naming the account
+ * catches both, so a rule that trusts an exchange pins this (found by a review of aliasing).
+ */
+export const subAccountId = (address: string): string | null => stellarMuxedId(address) ?? xrplXAddress(address)?.tag ?? null;
 
 /** Whether `text` is a valid Stellar muxed address (`M…`). */
 const isStellarMuxed = (text: string): boolean => STELLAR_MUXED.test(text) && StrKey.isValidMed25519PublicKey(text);

@@ -150,6 +150,9 @@ describe("address-book matching of the destination", () => {
     { what: "Tron in hex vs base58 entry", destination: "41A614F803B6FD780986A42C78EC9C7F77E6DED13C", asset: "assets/native.tron-mainnet", entry: { address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", network: "tron-mainnet" }, inBook: true },
     { what: "TON raw vs non-bounceable entry", destination: "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8", asset: "assets/native.ton-mainnet", entry: { address: "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI", network: "ton-mainnet" }, inBook: true },
     { what: "an asset's network in capitals vs the entry's", destination: checksummed, asset: "assets/NATIVE.Ethereum-Mainnet", entry: { address: checksummed, network: "ethereum-mainnet" }, inBook: true },
+    { what: "XRP X-address without a tag vs its classic entry", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb", asset: "assets/native.xrpl-mainnet", entry: { address: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf", network: "xrpl-mainnet" }, inBook: true },
+    // A tag names the receiver's sub-account (an exchange's customer): trust stays exact, as for a Stellar muxed address.
+    { what: "XRP X-address with a tag vs its classic entry", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC", asset: "assets/native.xrpl-mainnet", entry: { address: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf", network: "xrpl-mainnet" }, inBook: false },
     { what: "signed: false does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: false }, inBook: false },
     // The API's JSON may leave a false boolean out: no `signed` is not taken as approval.
     { what: "signed: null does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: null }, inBook: false },
@@ -168,6 +171,14 @@ describe("address-book matching of the destination", () => {
     expect(f.transfer).toMatchObject({ network: "ethereum-mainnet", assetStandard: "native", asset: "assets/NATIVE.Ethereum-Mainnet" });
     const usdc = only(facts(assetTransferBody({ asset: USDC_ETH.replace("erc20.ethereum-mainnet", "ERC20.ETHEREUM-MAINNET") })));
     expect(usdc.transfer).toMatchObject({ network: "ethereum-mainnet", assetStandard: "erc20" });
+  });
+
+  // Found by a review of aliasing: a rule naming an XRP account catches its X-addresses, so the tag must be a fact a rule can pin.
+  it("an XRP X-address's tag is the destination's muxedId; one without a tag has none", () => {
+    const xrp = (destination: string) => only(facts(assetTransferBody({ destination, asset: "assets/native.xrpl-mainnet" }))).transfer?.destination;
+    expect(xrp("XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii")).toMatchObject({ muxedId: "12345", address: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" });
+    expect(xrp("XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb")?.muxedId).toBeNull();
+    expect(xrp("rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf")?.muxedId).toBeNull();
   });
 
   it("an unsigned entry does not hide a signed one for the same address", () => {

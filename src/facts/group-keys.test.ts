@@ -78,6 +78,9 @@ describe("groupKey: what makes two transfers share a group", () => {
       groupBy: ["destination", "asset"],
       same: true,
     },
+    // Found by a review of aliasing: an X-address is an XRP Ledger account with an optional tag.
+    { what: "an XRP destination as an X-address with a tag and as its account", a: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" }), b: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf" }), groupBy: ["destination", "asset"], same: true },
+    { what: "an XRP destination under two tags", a: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC" }), b: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" }), groupBy: ["destination"], same: true },
     // Found by a review of aliasing: the API takes a Tron address in hex as well as in base58.
     {
       what: "a Tron destination in hex and in base58",

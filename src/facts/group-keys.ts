@@ -8,7 +8,7 @@
 import type { GroupDimension, WindowSpec } from "../policy/types.js";
 import { assetIdentity } from "../transaction/assets.js";
 import type { Transaction } from "../transaction/types.js";
-import { normaliseAddress, stellarBaseAccount } from "./addresses.js";
+import { baseAccount, normaliseAddress } from "./addresses.js";
 import type { EndpointFacts, TransferFacts } from "./types.js";
 
 const DIMENSION_ORDER: readonly GroupDimension[] = [
@@ -69,11 +69,12 @@ function dimensionValue(dimension: GroupDimension, tx: GroupingTx, t: TransferFa
 
 /**
  * The wallet when known (named, or an own wallet's raw address), else the normalised address; a
- * Stellar muxed `M…` address counts as its base account: each of its 2^64 ids would be a new group.
+ * Stellar muxed `M…` address counts as its base account: each of its 2^64 ids would be a new group;
+ * so does an XRP X-address, whatever its tag.
  */
 function endpointKey(e: EndpointFacts): KeyValue {
   if (e.wallet !== null) return ["wallet", e.wallet];
-  return ["address", normaliseAddress(stellarBaseAccount(e.address ?? e.value))];
+  return ["address", normaliseAddress(baseAccount(e.address ?? e.value))];
 }
 
 /** One asset identity whichever way the body spelt it (src/transaction/assets.ts). */

@@ -8,7 +8,7 @@ import { assetIdentity } from "../transaction/assets.js";
 import { vaultOf } from "../transaction/endpoint.js";
 import type { Endpoint, Transaction, Transfer } from "../transaction/types.js";
 import { findAddressBookEntry, findOwnAddress, isInternalWallet, viewForVault } from "./address-book.js";
-import { stellarBaseAccount, stellarMuxedId } from "./addresses.js";
+import { stellarBaseAccount, subAccountId } from "./addresses.js";
 import type { DestinationFacts, EndpointFacts, TransferFacts, TxFacts } from "./types.js";
 
 export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts {
@@ -131,7 +131,7 @@ function endpointFacts(
   const wallet = e.wallet ?? own?.wallet ?? claimed;
   const ofVault = own !== undefined || (wallet !== null && vaultOf(wallet) === vault);
   const internal = ofVault && (wallet === null || isInternalWallet(view, wallet));
-  return { value: e.value, kind: e.kind, wallet, address: e.address, internal, muxedId: e.address === null ? null : stellarMuxedId(e.address) };
+  return { value: e.value, kind: e.kind, wallet, address: e.address, internal, muxedId: e.address === null ? null : subAccountId(e.address) };
 }
 
 function destinationFacts(

@@ -39,7 +39,7 @@ export interface EndpointFacts {
   address: string | null;
   /** A wallet of the same vault (by resource name, or a raw address of one of its own wallets). */
   internal: boolean;
-  /** A Stellar muxed address's sub-account id (decimal), else null: what an exchange credits a payment to. */
+  /** A Stellar muxed address's sub-account id or an XRP X-address's tag (decimal), else null: what an exchange credits a payment to. */
   muxedId: string | null;
 }
 

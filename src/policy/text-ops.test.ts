@@ -12,6 +12,10 @@ const STELLAR = "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
 const STELLAR_USDC = "USDC-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
 const STELLAR_TOKEN = "CCW67TSZV3SSS2HXMBQ5JFGCKJNXKZM7UQUWUZPUTHXSTZLEO7SJMI75";
 const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const XRP = "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf";
+const XRP_X = "XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb";
+const XRP_X1 = "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC";
+const XRP_X12345 = "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii";
 const TON_RAW = "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8";
 const TON_EQ = "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
 const TON_UQ = "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI";
@@ -104,6 +108,20 @@ describe("string equality and membership under section 4's normalisation", () =>
     expect(applyLogic({ in: [{ var: "a" }, [{ var: "b" }]] }, { a: muxed("8"), b: muxed("7") })).toBe(false);
     expect(applyLogic({ "==": [destination, STELLAR] }, to(muxed("7", OTHER)))).toBe(false);
     expect(() => applyLogic({ "==": [destination, muxed("7")] }, to(STELLAR))).toThrow(/cannot be named in a rule/);
+  });
+
+  // Found by a review of aliasing: an X-address is an XRP Ledger account with an optional tag.
+  it("an XRP account names its X-addresses; an X-address without a tag is the account", () => {
+    const to = (address: string) => ({ transfer: { destination: { address } } });
+    const destination = { var: "transfer.destination.address" };
+    expect(applyLogic({ in: [destination, [SOLANA, XRP]] }, to(XRP_X12345))).toBe(true);
+    expect(applyLogic({ "===": [destination, XRP] }, to(XRP_X))).toBe(true);
+    expect(applyLogic({ "==": [XRP, destination] }, to(XRP_X1))).toBe(true);
+    expect(applyLogic({ in: [destination, `${SOLANA},${XRP}`] }, to(XRP_X1))).toBe(true);
+    expect(applyLogic({ "===": [destination, XRP_X] }, to(XRP))).toBe(true);
+    expect(applyLogic({ "===": [{ var: "a" }, { var: "b" }] }, { a: XRP_X1, b: XRP_X12345 })).toBe(false);
+    expect(applyLogic({ "===": [destination, "rsA2LpzuawewSBQXkiju3YQTMzW13pAAdW"] }, to(XRP_X1))).toBe(false);
+    expect(() => applyLogic({ "==": [destination, XRP_X1] }, to(XRP))).toThrow(/cannot be named in a rule/);
   });
 
   it("a deny rule naming the checksum spelling matches the address sent in lower case", () => {

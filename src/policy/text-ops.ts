@@ -16,10 +16,12 @@
  * name on the public network (`assets/asset.stellar-mainnet.USDC-G…`, `assets/native.stellar-mainnet`),
  * as the ledger counts them together: a limit naming one spelling missed the other (found by a
  * review of aliasing). Text carries no network, so a bare asset of a testnet transaction matches the
- * mainnet name too; a rule that must tell them apart reads `transfer.network`.
+ * mainnet name too; a rule that must tell them apart reads `transfer.network`. An XRP Ledger account
+ * (`r…`) names its X-addresses as a Stellar account names its muxed addresses.
  */
 import { isCaseFreeAddress, normaliseAddress, stellarBaseAccount, tronBase58Of } from "../facts/addresses.js";
 import { tonAccount } from "../facts/ton-address.js";
+import { xrplXAddress } from "../facts/xrpl-address.js";
 import { canonicalAssetName, structuredIdentity } from "../transaction/assets.js";
 import { isStellarBareAsset } from "../transaction/resource-names.js";
 
@@ -40,7 +42,7 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
   if (sameTonAccount(a, b)) return true;
-  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b) || tronInHex(a, b) || tronInHex(b, a) || stellarNamed(a, b) || stellarNamed(b, a);
+  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b) || tronInHex(a, b) || tronInHex(b, a) || stellarNamed(a, b) || stellarNamed(b, a) || xrplSubaccountOf(a, b) || xrplSubaccountOf(b, a);
   if (a.toLowerCase() !== b.toLowerCase()) return false;
   return (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b)) || sameAsset(a, b);
 }
@@ -87,6 +89,16 @@ function stellarNamed(bare: string, named: string): boolean {
   return named.length === STELLAR_MAINNET_ASSET.length + bare.length && isStellarBareAsset(bare) && structuredIdentity(named) === STELLAR_MAINNET_ASSET + bare;
 }
 
+/**
+ * Whether `xAddress` is an XRP X-address of the classic account `account`, with or without a tag:
+ * the ledger pays the account either way. Tried both ways, as subaccountOf is, which is why a rule
+ * may not name an X-address with a tag (validate-logic.ts). X-addresses are 47 characters, classic
+ * ones 25 to 35: told apart by length first.
+ */
+function xrplSubaccountOf(xAddress: string, account: string): boolean {
+  return xAddress.length === 47 && account[0] === "r" && account.length <= 35 && xrplXAddress(xAddress)?.account === account;
+}
+
 /** `===` with sameText for two strings. */
 export function strictEqual(a: unknown, b: unknown): boolean {
   return typeof a === "string" && typeof b === "string" ? sameText(a, b) : a === b;
@@ -108,6 +120,8 @@ function contains(needle: unknown, haystack: unknown): boolean {
   if (tron !== null && haystack.includes(tron)) return true;
   if (isCaseFreeAddress(needle)) return haystack.toLowerCase().includes(needle.toLowerCase());
   if (needle.length === 69 && needle[0] === "M") return haystack.includes(stellarBaseAccount(needle));
+  const xrpl = needle.length === 47 ? xrplXAddress(needle) : null;
+  if (xrpl !== null) return haystack.includes(xrpl.account);
   return EVM_ASSET.test(needle) && haystack.replace(EVM_CONTRACTS, (contract) => contract.toLowerCase()).includes(canonicalAssetName(needle));
 }
 

@@ -6,6 +6,7 @@
  * facts, paths into its items.
  */
 import { stellarBaseAccount, stellarMuxedId, stellarMuxedIn } from "../facts/addresses.js";
+import { xrplTaggedIn, xrplXAddress } from "../facts/xrpl-address.js";
 import { type FactShape, readFactPath } from "../facts/shape.js";
 import { type PathSegment, formatPath } from "./json-path.js";
 import { ARITY, FORBIDDEN_OPERATIONS, FORBIDDEN_SEGMENTS, KNOWN_OPERATIONS, SCOPED_OPERATIONS } from "./logic-ops.js";
@@ -93,6 +94,11 @@ class Validator {
    * pinned with `transfer.destination.muxedId`.
    */
   checkLiteralText(text: string, at: PathSegment[]): void {
+    const tagged = xrplTaggedIn(text)[0];
+    if (tagged !== undefined) {
+      // As for a muxed address: a rule naming one would also match its bare account, and any X-address of it.
+      this.report(at, `an XRP X-address with a tag (${tagged.slice(0, 8)}…) cannot be named in a rule: name its account ${xrplXAddress(tagged)?.account ?? ""} and pin the tag with {"===": [{"var": "transfer.destination.muxedId"}, "${xrplXAddress(tagged)?.tag ?? ""}"]}`);
+    }
     const muxed = stellarMuxedIn(text)[0];
     if (muxed === undefined) return;
     this.report(at, `a Stellar muxed address (${muxed.slice(0, 8)}…) cannot be named in a rule: name its account ${stellarBaseAccount(muxed)} and pin the sub-account with {"===": [{"var": "transfer.destination.muxedId"}, "${stellarMuxedId(muxed)}"]}`);
