@@ -13,6 +13,8 @@ const XRP = "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf";
 const XRP_X = "XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb";
 const XRP_X1 = "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC";
 const XRP_X12345 = "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii";
+/** A Sui (or Aptos) account: 0x and 32 bytes of hex. */
+const SUI = "0x5c8f4b6e1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9bafe1d2c3b4a5f6e7d8";
 /** Segwit on Litecoin and a Cosmos account: bech32 under other prefixes than Bitcoin's. */
 const LTC = "ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x";
 const COSMOS = "cosmos1pvc9275lcn5suv6c0k3v0mq3xedcpfw282gvdm";
@@ -60,6 +62,9 @@ describe("normaliseAddress", () => {
     [XRP_X1, XRP_X1],
     [XRP, XRP],
     [`${XRP_X.slice(0, -1)}c`, `${XRP_X.slice(0, -1)}c`],
+    // 0x and 32 bytes of hex (Sui, Aptos) is hex: either case is the same account (found by a review of aliasing).
+    [SUI.toUpperCase().replace("0X", "0x"), SUI],
+    [SUI, SUI],
     // Not 41 + 20 bytes: left as is.
     [`0x${TRON_HEX.slice(2)}`, `0x${TRON_HEX.slice(2)}`],
     [TRON_HEX.slice(0, -2), TRON_HEX.slice(0, -2)],
@@ -95,6 +100,8 @@ describe("sameAddress", () => {
     [TON_UQ, "Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF", false],
     [XRP_X, XRP, true],
     [XRP_X1, XRP, false],
+    [SUI, SUI.toUpperCase().replace("0X", "0x"), true],
+    [SUI, SUI.replace(/8$/, "9"), false],
     [TRON_HEX, TRON, true],
     [TRON_HEX.toUpperCase(), TRON_HEX, true],
     [TRON_HEX, "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL", false],

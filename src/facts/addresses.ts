@@ -1,6 +1,6 @@
 /**
  * Comparing chain addresses (CONTRACT.md section 4, "Normalisation"): EVM addresses (0x + 40 hex)
- * are case-insensitive (the mixed case is only an EIP-55 checksum), and so is a Bitcoin segwit
+ * and Sui or Aptos accounts (0x + 64 hex) are case-insensitive (the mixed case is only an EIP-55 checksum), and so is a Bitcoin segwit
  * address written all in capitals (BIP-173 allows that spelling for QR codes; it is the same
  * address as the lower-case one), and any other bech32 address in one case (Litecoin's `ltc1…`,
  * a Cosmos chain's), known by its checksum. A TON account is one whichever way it is spelt
@@ -18,6 +18,11 @@ import { tonAccount } from "./ton-address.js";
 import { xrplXAddress } from "./xrpl-address.js";
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/**
+ * `0x` and 32 bytes of hex: a Sui or Aptos account. Hex has no case, so either case is the same
+ * account (found by a review of aliasing: a deny rule naming one let the other through).
+ */
+const HEX_ACCOUNT = /^0x[0-9a-fA-F]{64}$/;
 /** A Stellar muxed account (SEP-23): `M` + 68 base32 characters, a `G…` account and a 64-bit id. */
 const STELLAR_MUXED = /^M[A-Z2-7]{68}$/;
 
@@ -36,12 +41,12 @@ const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(address);
 
 /**
- * Whether `address`'s letter case carries no meaning: an EVM, a one-case segwit or bech32, or a
- * Tron hex address. Bech32 of any prefix, not Bitcoin's alone (found by a review of aliasing: a
+ * Whether `address`'s letter case carries no meaning: an EVM, a one-case segwit or bech32, a Tron
+ * hex, or a 32-byte hex (Sui, Aptos) address. Bech32 of any prefix, not Bitcoin's alone (found by a review of aliasing: a
  * deny rule naming `ltc1…` let `LTC1…` through).
  */
 export const isCaseFreeAddress = (address: string): boolean =>
-  EVM_ADDRESS.test(address) || BECH32_LOWER.test(address) || BECH32_UPPER.test(address) || TRON_HEX.test(address) || isOneCaseBech32(address);
+  EVM_ADDRESS.test(address) || BECH32_LOWER.test(address) || BECH32_UPPER.test(address) || TRON_HEX.test(address) || HEX_ACCOUNT.test(address) || isOneCaseBech32(address);
 
 export const normaliseAddress = (address: string): string => {
   if (TRON_HEX.test(address)) return tronBase58(address);

@@ -12,6 +12,7 @@ const STELLAR = "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
 const STELLAR_USDC = "USDC-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
 const STELLAR_TOKEN = "CCW67TSZV3SSS2HXMBQ5JFGCKJNXKZM7UQUWUZPUTHXSTZLEO7SJMI75";
 const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const SUI = "0x5c8f4b6e1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9bafe1d2c3b4a5f6e7d8";
 const XRP = "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf";
 const XRP_X = "XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb";
 const XRP_X1 = "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC";
@@ -56,6 +57,9 @@ describe("string equality and membership under section 4's normalisation", () =>
     ["another issuer's asset", { "===": [`assets/asset.stellar-mainnet.${STELLAR_USDC}`, STELLAR_USDC.replace("USDC-GA5Z", "USDC-GB5Z")] }, false],
     ["a bare asset's code keeps its case", { "===": [`assets/asset.stellar-mainnet.${STELLAR_USDC}`, STELLAR_USDC.replace("USDC", "usdc")] }, false],
     ["native is not another chain's native coin", { "===": ["native", "assets/native.ethereum-mainnet"] }, false],
+    // Found by a review of aliasing: a Sui or Aptos account is 0x and 32 bytes of hex, in either case.
+    ["a Sui account in either case", { "===": [SUI, "0x5C8F4B6E1D2A3F4E5D6C7B8A9F0E1D2C3B4A5F6E7D8C9BAFE1D2C3B4A5F6E7D8"] }, true],
+    ["a Sui account in capitals, in a list", { in: ["0x5C8F4B6E1D2A3F4E5D6C7B8A9F0E1D2C3B4A5F6E7D8C9BAFE1D2C3B4A5F6E7D8", [SOLANA, SUI]] }, true],
     // Found by a review of aliasing: BIP-173's one-case rule holds for every bech32 prefix.
     ["a Litecoin segwit address in capitals", { "===": [LTC.toUpperCase(), LTC] }, true],
     ["a Litecoin segwit address in capitals, in a list", { in: [LTC.toUpperCase(), [SOLANA, LTC]] }, true],
