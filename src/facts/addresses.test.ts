@@ -15,6 +15,10 @@ const XRP_X1 = "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC";
 const XRP_X12345 = "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii";
 /** A Sui (or Aptos) account: 0x and 32 bytes of hex. */
 const SUI = "0x5c8f4b6e1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9bafe1d2c3b4a5f6e7d8";
+/** One Substrate account (Alice) in the generic, Polkadot and Kusama formats (SS58). */
+const SUBSTRATE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
+const POLKADOT = "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5";
+const KUSAMA = "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F";
 /** Segwit on Litecoin and a Cosmos account: bech32 under other prefixes than Bitcoin's. */
 const LTC = "ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x";
 const COSMOS = "cosmos1pvc9275lcn5suv6c0k3v0mq3xedcpfw282gvdm";
@@ -65,6 +69,12 @@ describe("normaliseAddress", () => {
     // 0x and 32 bytes of hex (Sui, Aptos) is hex: either case is the same account (found by a review of aliasing).
     [SUI.toUpperCase().replace("0X", "0x"), SUI],
     [SUI, SUI],
+    // A Substrate account in any network's SS58 format is its generic one (found by a review of aliasing).
+    [POLKADOT, SUBSTRATE],
+    [KUSAMA, SUBSTRATE],
+    [SUBSTRATE, SUBSTRATE],
+    // Its checksum fails: left as is.
+    [`${POLKADOT.slice(0, -1)}6`, `${POLKADOT.slice(0, -1)}6`],
     // Not 41 + 20 bytes: left as is.
     [`0x${TRON_HEX.slice(2)}`, `0x${TRON_HEX.slice(2)}`],
     [TRON_HEX.slice(0, -2), TRON_HEX.slice(0, -2)],
@@ -102,6 +112,9 @@ describe("sameAddress", () => {
     [XRP_X1, XRP, false],
     [SUI, SUI.toUpperCase().replace("0X", "0x"), true],
     [SUI, SUI.replace(/8$/, "9"), false],
+    [POLKADOT, KUSAMA, true],
+    [POLKADOT, SUBSTRATE, true],
+    [POLKADOT, "14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3", false],
     [TRON_HEX, TRON, true],
     [TRON_HEX.toUpperCase(), TRON_HEX, true],
     [TRON_HEX, "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL", false],

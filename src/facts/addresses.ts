@@ -5,7 +5,8 @@
  * address as the lower-case one), and any other bech32 address in one case (Litecoin's `ltc1…`,
  * a Cosmos chain's), known by its checksum. A TON account is one whichever way it is spelt
  * (ton-address.ts), and an XRP Ledger X-address without a tag is its classic account
- * (xrpl-address.ts); one with a tag, like a Stellar muxed address, names a sub-account. A Tron address written in hex (`41` and the account's 20 bytes,
+ * (xrpl-address.ts); one with a tag, like a Stellar muxed address, names a sub-account. A
+ * Substrate account is its generic SS58 spelling whatever its network prefix (ss58-address.ts). A Tron address written in hex (`41` and the account's 20 bytes,
  * which the API takes beside base58) is its base58 address `T…`. Every other chain's addresses are
  * compared exactly, because base58 (Bitcoin legacy, Solana, Tron) and strkey (Stellar) are
  * case-sensitive.
@@ -14,6 +15,8 @@
 import { createHash } from "node:crypto";
 import { StrKey } from "@stellar/stellar-base";
 import { isOneCaseBech32 } from "./bech32.js";
+import { memoised } from "./memoised.js";
+import { substrateAccount } from "./ss58-address.js";
 import { tonAccount } from "./ton-address.js";
 import { xrplXAddress } from "./xrpl-address.js";
 
@@ -54,6 +57,10 @@ export const normaliseAddress = (address: string): string => {
   if (ton !== null) return ton;
   const xrpl = xrplXAddress(address);
   if (xrpl !== null && xrpl.tag === null) return xrpl.account;
+  if (xrpl === null) {
+    const substrate = substrateAccount(address);
+    if (substrate !== null) return substrate;
+  }
   return isCaseFreeAddress(address) ? address.toLowerCase() : address;
 };
 
@@ -61,7 +68,9 @@ export const normaliseAddress = (address: string): string => {
 export const tronBase58Of = (address: string): string | null => (TRON_HEX.test(address) ? tronBase58(address) : null);
 
 /** Base58Check of the 21 bytes, as Tron writes its addresses. */
-function tronBase58(hex: string): string {
+const tronBase58 = memoised(encodeTronBase58);
+
+function encodeTronBase58(hex: string): string {
   const payload = Buffer.from(hex, "hex");
   const sha256 = (bytes: Buffer): Buffer => createHash("sha256").update(bytes).digest();
   const bytes = Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)]);

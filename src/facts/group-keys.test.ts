@@ -83,6 +83,8 @@ describe("groupKey: what makes two transfers share a group", () => {
     { what: "an XRP destination under two tags", a: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC" }), b: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" }), groupBy: ["destination"], same: true },
     // Found by a review of aliasing: a Sui or Aptos account is 0x and 32 bytes of hex, in either case.
     { what: "a Sui destination in either case", a: assetTransferBody({ asset: "assets/native.sui-mainnet", destination: "0x5c8f4b6e1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9bafe1d2c3b4a5f6e7d8" }), b: assetTransferBody({ asset: "assets/native.sui-mainnet", destination: "0x5C8F4B6E1D2A3F4E5D6C7B8A9F0E1D2C3B4A5F6E7D8C9BAFE1D2C3B4A5F6E7D8" }), groupBy: ["destination", "asset"], same: true },
+    // Found by a review of aliasing: one Substrate account in each network's SS58 format.
+    { what: "a Polkadot destination in the Polkadot and generic formats", a: assetTransferBody({ asset: "assets/native.polkadot-mainnet", destination: "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5" }), b: assetTransferBody({ asset: "assets/native.polkadot-mainnet", destination: "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY" }), groupBy: ["destination", "asset"], same: true },
     // Found by a review of aliasing: the API takes a Tron address in hex as well as in base58.
     {
       what: "a Tron destination in hex and in base58",

@@ -7,13 +7,17 @@
  * a deny rule naming `UQ…` let `EQ…` and `0:…` through, and each spelling had a window of its own).
  */
 
+import { memoised } from "./memoised.js";
+
 const RAW = /^(0|-1):([0-9a-fA-F]{64})$/;
 const FRIENDLY = /^[A-Za-z0-9+/_-]{48}$/;
 /** Bounceable, non-bounceable, and each with the testnet flag. */
 const TAGS = new Set([0x11, 0x51, 0x91, 0xd1]);
 
 /** The account as its raw address in lower case (`0:83df…`), or null when `text` is no TON address. */
-export function tonAccount(text: string): string | null {
+export const tonAccount = memoised(decodeAccount);
+
+function decodeAccount(text: string): string | null {
   const raw = RAW.exec(text);
   if (raw !== null) return `${raw[1]}:${raw[2]!.toLowerCase()}`;
   if (!FRIENDLY.test(text)) return null;

@@ -12,6 +12,9 @@ const STELLAR = "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
 const STELLAR_USDC = "USDC-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
 const STELLAR_TOKEN = "CCW67TSZV3SSS2HXMBQ5JFGCKJNXKZM7UQUWUZPUTHXSTZLEO7SJMI75";
 const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const POLKADOT = "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5";
+const KUSAMA = "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F";
+const SUBSTRATE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
 const SUI = "0x5c8f4b6e1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9bafe1d2c3b4a5f6e7d8";
 const XRP = "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf";
 const XRP_X = "XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb";
@@ -60,6 +63,10 @@ describe("string equality and membership under section 4's normalisation", () =>
     // Found by a review of aliasing: a Sui or Aptos account is 0x and 32 bytes of hex, in either case.
     ["a Sui account in either case", { "===": [SUI, "0x5C8F4B6E1D2A3F4E5D6C7B8A9F0E1D2C3B4A5F6E7D8C9BAFE1D2C3B4A5F6E7D8"] }, true],
     ["a Sui account in capitals, in a list", { in: ["0x5C8F4B6E1D2A3F4E5D6C7B8A9F0E1D2C3B4A5F6E7D8C9BAFE1D2C3B4A5F6E7D8", [SOLANA, SUI]] }, true],
+    // Found by a review of aliasing: one Substrate account in each network's SS58 format.
+    ["a Substrate account in the Polkadot and generic formats", { "===": [POLKADOT, SUBSTRATE] }, true],
+    ["a Substrate account in the Kusama format, in a list of Polkadot ones", { in: [KUSAMA, [SOLANA, POLKADOT]] }, true],
+    ["another Substrate account", { "===": [POLKADOT, "14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3"] }, false],
     // Found by a review of aliasing: BIP-173's one-case rule holds for every bech32 prefix.
     ["a Litecoin segwit address in capitals", { "===": [LTC.toUpperCase(), LTC] }, true],
     ["a Litecoin segwit address in capitals, in a list", { in: [LTC.toUpperCase(), [SOLANA, LTC]] }, true],

@@ -17,9 +17,11 @@
  * as the ledger counts them together: a limit naming one spelling missed the other (found by a
  * review of aliasing). Text carries no network, so a bare asset of a testnet transaction matches the
  * mainnet name too; a rule that must tell them apart reads `transfer.network`. An XRP Ledger account
- * (`r…`) names its X-addresses as a Stellar account names its muxed addresses.
+ * (`r…`) names its X-addresses as a Stellar account names its muxed addresses. A Substrate account
+ * is one under every network's SS58 prefix (facts/ss58-address.ts).
  */
 import { isCaseFreeAddress, normaliseAddress, stellarBaseAccount, tronBase58Of } from "../facts/addresses.js";
+import { substrateAccount } from "../facts/ss58-address.js";
 import { tonAccount } from "../facts/ton-address.js";
 import { xrplXAddress } from "../facts/xrpl-address.js";
 import { canonicalAssetName, structuredIdentity } from "../transaction/assets.js";
@@ -41,7 +43,7 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
  */
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
-  if (sameTonAccount(a, b)) return true;
+  if (sameTonAccount(a, b) || sameSubstrateAccount(a, b)) return true;
   if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b) || tronInHex(a, b) || tronInHex(b, a) || stellarNamed(a, b) || stellarNamed(b, a) || xrplSubaccountOf(a, b) || xrplSubaccountOf(b, a);
   if (a.toLowerCase() !== b.toLowerCase()) return false;
   return (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b)) || sameAsset(a, b);
@@ -97,6 +99,14 @@ function stellarNamed(bare: string, named: string): boolean {
  */
 function xrplSubaccountOf(xAddress: string, account: string): boolean {
   return xAddress.length === 47 && account[0] === "r" && account.length <= 35 && xrplXAddress(xAddress)?.account === account;
+}
+
+/** A Substrate account's SS58 spellings are 46 to 50 characters long: told apart by length first. */
+const isSs58Length = (text: string): boolean => text.length >= 46 && text.length <= 50;
+function sameSubstrateAccount(a: string, b: string): boolean {
+  if (!isSs58Length(a) || !isSs58Length(b)) return false;
+  const account = substrateAccount(a);
+  return account !== null && account === substrateAccount(b);
 }
 
 /** `===` with sameText for two strings. */

@@ -1,0 +1,51 @@
+/**
+ * Substrate accounts in SS58 (Polkadot `1…`, Kusama, the generic `5…`): the same 32-byte account
+ * written under each network's prefix. A chain pays the account whichever prefix the string
+ * carries, so one account compares as its generic spelling (found by a review of aliasing: a deny
+ * rule naming the Polkadot spelling let the generic or Kusama one through, and each spelling had a
+ * window of its own).
+ */
+import { createHash } from "node:crypto";
+import { memoised } from "./memoised.js";
+
+const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+/** A 32-byte account with a one- or two-byte prefix and a two-byte checksum: 35 or 36 bytes. */
+const SHAPE = /^[1-9A-HJ-NP-Za-km-z]{46,50}$/;
+const GENERIC_PREFIX = 42;
+
+/** The account in the generic format (`5…`), or null when `text` is no SS58 account address. */
+export const substrateAccount = memoised(decodeAccount);
+
+function decodeAccount(text: string): string | null {
+  if (!SHAPE.test(text)) return null;
+  const bytes = base58Decode(text);
+  // A prefix below 64 takes one byte; 64 to 16383 take two, the first with bit 6 set.
+  const prefixLength = bytes[0]! < 64 ? 1 : bytes[0]! < 128 ? 2 : 0;
+  if (prefixLength === 0 || bytes.length !== prefixLength + 34) return null;
+  const data = bytes.subarray(0, prefixLength + 32);
+  if (!checksum(data).equals(bytes.subarray(prefixLength + 32))) return null;
+  const generic = Buffer.concat([Buffer.from([GENERIC_PREFIX]), data.subarray(prefixLength)]);
+  return base58Encode(Buffer.concat([generic, checksum(generic)]));
+}
+
+/** SS58's checksum: the first two bytes of BLAKE2b-512 over "SS58PRE" and the data. */
+const checksum = (data: Buffer): Buffer => createHash("blake2b512").update(Buffer.concat([Buffer.from("SS58PRE"), data])).digest().subarray(0, 2);
+
+function base58Decode(text: string): Buffer {
+  let n = 0n;
+  for (const c of text) n = n * 58n + BigInt(ALPHABET.indexOf(c));
+  const hex = n === 0n ? "" : n.toString(16);
+  const zeros = text.length - text.replace(/^1+/, "").length;
+  return Buffer.concat([Buffer.alloc(zeros), Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, "hex")]);
+}
+
+function base58Encode(bytes: Buffer): string {
+  let n = BigInt(`0x${bytes.toString("hex")}`);
+  let text = "";
+  while (n > 0n) {
+    text = ALPHABET[Number(n % 58n)] + text;
+    n /= 58n;
+  }
+  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) text = `1${text}`;
+  return text;
+}
