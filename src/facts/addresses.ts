@@ -12,8 +12,8 @@
  * case-sensitive.
  */
 
-import { createHash } from "node:crypto";
 import { StrKey } from "@stellar/stellar-base";
+import { base58CheckEncode } from "./base58.js";
 import { isOneCaseBech32 } from "./bech32.js";
 import { memoised } from "./memoised.js";
 import { substrateAccount } from "./ss58-address.js";
@@ -39,7 +39,6 @@ const BECH32_UPPER = /^(?:BC|TB|BCRT)1[02-9AC-HJ-NP-Z]{8,87}$/;
  * entry naming `T…` must see it (found by a review of aliasing).
  */
 const TRON_HEX = /^41[0-9a-fA-F]{40}$/;
-const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
 export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(address);
 
@@ -68,22 +67,7 @@ export const normaliseAddress = (address: string): string => {
 export const tronBase58Of = (address: string): string | null => (TRON_HEX.test(address) ? tronBase58(address) : null);
 
 /** Base58Check of the 21 bytes, as Tron writes its addresses. */
-const tronBase58 = memoised(encodeTronBase58);
-
-function encodeTronBase58(hex: string): string {
-  const payload = Buffer.from(hex, "hex");
-  const sha256 = (bytes: Buffer): Buffer => createHash("sha256").update(bytes).digest();
-  const bytes = Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)]);
-  let n = BigInt(`0x${bytes.toString("hex")}`);
-  let text = "";
-  while (n > 0n) {
-    text = BASE58[Number(n % 58n)] + text;
-    n /= 58n;
-  }
-  // A leading zero byte is a leading "1" (never for Tron's 0x41, kept for a correct Base58Check).
-  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) text = `1${text}`;
-  return text;
-}
+const tronBase58 = memoised((hex: string) => base58CheckEncode(Buffer.from(hex, "hex")));
 
 export const sameAddress = (a: string, b: string): boolean => normaliseAddress(a) === normaliseAddress(b);
 

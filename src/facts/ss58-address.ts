@@ -6,9 +6,9 @@
  * window of its own).
  */
 import { createHash } from "node:crypto";
+import { base58Decode, base58Encode } from "./base58.js";
 import { memoised } from "./memoised.js";
 
-const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 /** A 32-byte account with a one- or two-byte prefix and a two-byte checksum: 35 or 36 bytes. */
 const SHAPE = /^[1-9A-HJ-NP-Za-km-z]{46,50}$/;
 const GENERIC_PREFIX = 42;
@@ -30,22 +30,3 @@ function decodeAccount(text: string): string | null {
 
 /** SS58's checksum: the first two bytes of BLAKE2b-512 over "SS58PRE" and the data. */
 const checksum = (data: Buffer): Buffer => createHash("blake2b512").update(Buffer.concat([Buffer.from("SS58PRE"), data])).digest().subarray(0, 2);
-
-function base58Decode(text: string): Buffer {
-  let n = 0n;
-  for (const c of text) n = n * 58n + BigInt(ALPHABET.indexOf(c));
-  const hex = n === 0n ? "" : n.toString(16);
-  const zeros = text.length - text.replace(/^1+/, "").length;
-  return Buffer.concat([Buffer.alloc(zeros), Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, "hex")]);
-}
-
-function base58Encode(bytes: Buffer): string {
-  let n = BigInt(`0x${bytes.toString("hex")}`);
-  let text = "";
-  while (n > 0n) {
-    text = ALPHABET[Number(n % 58n)] + text;
-    n /= 58n;
-  }
-  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) text = `1${text}`;
-  return text;
-}

@@ -5,10 +5,8 @@
  * knows the account must see its X-addresses (found by a review of aliasing: a deny rule naming
  * `r…` let `X…` through, and each tag opened a window group of its own).
  */
-import { createHash } from "node:crypto";
+import { base58CheckDecode, base58CheckEncode, XRPL_ALPHABET } from "./base58.js";
 
-/** The XRP Ledger's base58 alphabet (not Bitcoin's). */
-const ALPHABET = "rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz";
 /** `X` on the main network, `T` on test networks; 35 bytes in 47 characters. */
 const X_ADDRESS = /^[XT][rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz]{46}$/;
 const MAIN_PREFIX = "0544";
@@ -24,7 +22,7 @@ export interface XrplAccount {
 /** The account and tag of an X-address, or null for any other text (a classic address included). */
 export function xrplXAddress(text: string): XrplAccount | null {
   if (!X_ADDRESS.test(text)) return null;
-  const payload = base58CheckDecode(text);
+  const payload = base58CheckDecode(text, XRPL_ALPHABET);
   if (payload === null || payload.length !== 31) return null;
   const prefix = payload.subarray(0, 2).toString("hex");
   if (prefix !== MAIN_PREFIX && prefix !== TEST_PREFIX) return null;
@@ -32,7 +30,7 @@ export function xrplXAddress(text: string): XrplAccount | null {
   // A tag is 32 bits: the upper four bytes are zero, and all eight are when there is no tag.
   if (payload.readUInt32LE(27) !== 0 || (flag !== 0 && flag !== 1) || (flag === 0 && payload.readUInt32LE(23) !== 0)) return null;
   return {
-    account: base58CheckEncode(Buffer.concat([Buffer.from([0]), payload.subarray(2, 22)])),
+    account: base58CheckEncode(Buffer.concat([Buffer.from([0]), payload.subarray(2, 22)]), XRPL_ALPHABET),
     tag: flag === 1 ? String(payload.readUInt32LE(23)) : null,
   };
 }
@@ -40,30 +38,4 @@ export function xrplXAddress(text: string): XrplAccount | null {
 /** The valid X-addresses with a tag written anywhere in `text` (a rule's literal, a list in one string). */
 export function xrplTaggedIn(text: string): string[] {
   return (text.match(/[XT][rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz]{46}/g) ?? []).filter((candidate) => xrplXAddress(candidate)?.tag != null);
-}
-
-const sha256 = (bytes: Buffer): Buffer => createHash("sha256").update(bytes).digest();
-
-function base58CheckDecode(text: string): Buffer | null {
-  let n = 0n;
-  for (const c of text) n = n * 58n + BigInt(ALPHABET.indexOf(c));
-  const hex = n.toString(16);
-  const bytes = Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, "hex");
-  const zeros = text.length - text.replace(/^r+/, "").length;
-  const all = Buffer.concat([Buffer.alloc(zeros), bytes]);
-  if (all.length < 5) return null;
-  const payload = all.subarray(0, -4);
-  return sha256(sha256(payload)).subarray(0, 4).equals(all.subarray(-4)) ? payload : null;
-}
-
-function base58CheckEncode(payload: Buffer): string {
-  const bytes = Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)]);
-  let n = BigInt(`0x${bytes.toString("hex")}`);
-  let text = "";
-  while (n > 0n) {
-    text = ALPHABET[Number(n % 58n)] + text;
-    n /= 58n;
-  }
-  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) text = `${ALPHABET[0]}${text}`;
-  return text;
 }
