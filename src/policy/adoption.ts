@@ -52,6 +52,8 @@ export async function adoptBundle(db: Db, holder: string, bundle: BundleInForce,
 /** Refreshes `holder`'s row and returns the newest bundle adopted after its own that a live process decides by. */
 export async function newerInForce(db: Db, holder: string, bundle: BundleInForce, liveSeconds = HOLDER_LIVE_SECONDS): Promise<NewerBundle | null> {
   await adoptBundle(db, holder, bundle, false);
+  // A process that died left its row; a day later nobody needs to know what it decided by.
+  await sql`delete from policy_holders where seen_at < now() - interval '1 day'`.execute(db);
   const { rows } = await sql<{ digest: string; version: string; adopted_at: Date | string }>`
     select a.digest, a.version, a.adopted_at
       from policy_holders h join policy_adoptions a on a.digest = h.digest

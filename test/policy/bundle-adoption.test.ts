@@ -12,6 +12,8 @@ import { CosignerSimulator, type Delivery } from "../support/cosigner.js";
 import { assetTransfer } from "../support/bodies.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService, writeBundle } from "../support/service.js";
+import { sql } from "kysely";
+import { newerInForce } from "../../src/policy/adoption.js";
 
 type Running = Awaited<ReturnType<typeof startTestService>>;
 
@@ -100,5 +102,21 @@ describe("replicas deciding by different policy bundles", () => {
     started.splice(0, started.length, b);
     await b.adoption.check();
     expect((await deliver(b, "40")).verdict).toBe("signed");
+  });
+});
+
+describe("the rows of processes that are gone", () => {
+  it("are removed a day after they last said which bundle they decide by", async () => {
+    const tdb = await createTestDatabase();
+    try {
+      const digest = "a".repeat(64);
+      await tdb.handle.db.executeQuery(sql`insert into policy_adoptions (digest, version) values (${digest}, 'gone.1')`.compile(tdb.handle.db));
+      await tdb.handle.db.executeQuery(sql`insert into policy_holders (holder, digest, seen_at) values ('crashed:1:abc', ${digest}, now() - interval '25 hours'), ('recent:2:def', ${digest}, now() - interval '2 hours')`.compile(tdb.handle.db));
+      await newerInForce(tdb.handle.db, "this:3:ghi", { version: "live.1", digest: "b".repeat(64) });
+      const { rows } = await tdb.handle.db.executeQuery<{ holder: string }>(sql`select holder from policy_holders order by holder`.compile(tdb.handle.db));
+      expect(rows.map((r) => r.holder)).toEqual(["recent:2:def", "this:3:ghi"]);
+    } finally {
+      await tdb.drop();
+    }
   });
 });
