@@ -135,6 +135,17 @@ describe("string equality and membership under section 4's normalisation", () =>
     expect(() => applyLogic({ "==": [destination, XRP_X1] }, to(XRP))).toThrow(/cannot be named in a rule/);
   });
 
+  // Found by a review of this stop's changes: an X-address without a tag is its account, so a rule
+  // naming it catches the account's tagged X-addresses as a rule naming r… does.
+  it("a rule naming an X-address without a tag catches the account's tagged X-addresses", () => {
+    const to = (address: string) => ({ transfer: { destination: { address } } });
+    const destination = { var: "transfer.destination.address" };
+    expect(applyLogic({ "===": [destination, XRP_X] }, to(XRP_X1))).toBe(true);
+    expect(applyLogic({ "==": [XRP_X, destination] }, to(XRP_X12345))).toBe(true);
+    expect(applyLogic({ in: [destination, [SOLANA, XRP_X]] }, to(XRP_X1))).toBe(true);
+    expect(applyLogic({ "===": [{ var: "a" }, { var: "b" }] }, { a: XRP_X1, b: XRP_X12345 })).toBe(false);
+  });
+
   it("a deny rule naming the checksum spelling matches the address sent in lower case", () => {
     const denyRule = { in: [{ var: "transfer.destination.address" }, [CHECKSUM]] };
     const facts = { transfer: { destination: { address: LOWER } } };

@@ -43,7 +43,7 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
  */
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
-  if (sameTonAccount(a, b) || sameSubstrateAccount(a, b)) return true;
+  if (sameTonAccount(a, b) || sameSubstrateAccount(a, b) || xrplAccountOf(a, b) || xrplAccountOf(b, a)) return true;
   if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b) || tronInHex(a, b) || tronInHex(b, a) || stellarNamed(a, b) || stellarNamed(b, a) || xrplSubaccountOf(a, b) || xrplSubaccountOf(b, a);
   if (a.toLowerCase() !== b.toLowerCase()) return false;
   return (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b)) || sameAsset(a, b);
@@ -99,6 +99,18 @@ function stellarNamed(bare: string, named: string): boolean {
  */
 function xrplSubaccountOf(xAddress: string, account: string): boolean {
   return xAddress.length === 47 && account[0] === "r" && account.length <= 35 && xrplXAddress(xAddress)?.account === account;
+}
+
+/**
+ * Whether `untagged` is an X-address without a tag (its classic account, as normaliseAddress reads it)
+ * and `xAddress` an X-address of the same account: a rule naming the account in that spelling catches
+ * its tagged X-addresses as one naming `r…` does (found by a review of this stop's changes). Two
+ * tagged X-addresses stay apart. Both 47 characters: told apart by length first.
+ */
+function xrplAccountOf(untagged: string, xAddress: string): boolean {
+  if (untagged.length !== 47 || xAddress.length !== 47) return false;
+  const account = xrplXAddress(untagged);
+  return account !== null && account.tag === null && xrplXAddress(xAddress)?.account === account.account;
 }
 
 /** A Substrate account's SS58 spellings are 46 to 50 characters long: told apart by length first. */
