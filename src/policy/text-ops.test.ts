@@ -86,6 +86,13 @@ describe("string equality and membership under section 4's normalisation", () =>
     ["a Tron address in base58, in a list of hex", { in: [TRON, [TRON_HEX.toUpperCase()]] }, true],
     ["a Tron address in hex, in a comma-separated string of base58", { in: [TRON_HEX.toUpperCase(), `${SOLANA},${TRON}`] }, true],
     ["another Tron address", { "===": [TRON_HEX, "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL"] }, false],
+    // Found by a review of this stop's changes: a list written as one string names each spelling too.
+    ["a Tron address in base58, in a comma-separated string of hex", { in: [TRON, `${SOLANA},${TRON_HEX}`] }, true],
+    ["a TON account bounceable, in a comma-separated string of non-bounceable", { in: [TON_EQ, `${SOLANA},${TON_UQ}`] }, true],
+    ["a TON account raw, in a comma-separated string of bounceable", { in: [TON_RAW, `${SOLANA}, ${TON_EQ}`] }, true],
+    ["a Substrate account generic, in a comma-separated string of Polkadot", { in: [SUBSTRATE, `${SOLANA},${POLKADOT}`] }, true],
+    ["a Substrate account Kusama, in a string of another account", { in: [KUSAMA, `${SOLANA},14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3`] }, false],
+    ["an XRP account, in a comma-separated string of its X-address", { in: [XRP, `${SOLANA},${XRP_X}`] }, true],
     ["Tron base58 keeps its case", { "===": [TRON, TRON.toLowerCase()] }, false],
     ["other text keeps its case", { "==": ["Treasury", "treasury"] }, false],
     ["=== stays strict across types", { "===": ["1", 1] }, false],
@@ -143,6 +150,7 @@ describe("string equality and membership under section 4's normalisation", () =>
     expect(applyLogic({ "===": [destination, XRP_X] }, to(XRP_X1))).toBe(true);
     expect(applyLogic({ "==": [XRP_X, destination] }, to(XRP_X12345))).toBe(true);
     expect(applyLogic({ in: [destination, [SOLANA, XRP_X]] }, to(XRP_X1))).toBe(true);
+    expect(applyLogic({ in: [destination, `${SOLANA},${XRP_X}`] }, to(XRP_X1))).toBe(true);
     expect(applyLogic({ "===": [{ var: "a" }, { var: "b" }] }, { a: XRP_X1, b: XRP_X12345 })).toBe(false);
   });
 

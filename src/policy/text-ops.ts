@@ -131,7 +131,8 @@ export function strictEqual(a: unknown, b: unknown): boolean {
  * string (a list written as one comma-separated string), a case-free address is looked for without
  * case, and an asset with an EVM contract with only the contracts' case set aside: the rest of an
  * asset name (`assets/ERC20.…`) keeps its case there, and its other spellings are not looked for
- * (write the list as an array).
+ * (write the list as an array). An account with other spellings (TON, Substrate, Tron, XRP) is
+ * compared with each item of the list, split at commas, semicolons and spaces.
  */
 function contains(needle: unknown, haystack: unknown): boolean {
   if (Array.isArray(haystack)) return haystack.some((item) => strictEqual(needle, item));
@@ -143,8 +144,28 @@ function contains(needle: unknown, haystack: unknown): boolean {
   if (isCaseFreeAddress(needle)) return haystack.toLowerCase().includes(needle.toLowerCase());
   if (needle.length === 69 && needle[0] === "M") return haystack.includes(stellarBaseAccount(needle));
   const xrpl = needle.length === 47 ? xrplXAddress(needle) : null;
-  if (xrpl !== null) return haystack.includes(xrpl.account);
+  if (xrpl !== null && haystack.includes(xrpl.account)) return true;
+  if (hasOtherSpellings(needle)) return haystack.split(LIST_SEPARATOR).some((item) => item !== "" && sameText(needle, item));
   return EVM_ASSET.test(needle) && haystack.replace(EVM_CONTRACTS, (contract) => contract.toLowerCase()).includes(canonicalAssetName(needle));
+}
+
+const LIST_SEPARATOR = /[\s,;]+/;
+const TRON_BASE58 = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
+const XRP_CLASSIC = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
+/**
+ * Whether an account may be written in the list in a spelling a substring search cannot find: a TON
+ * account raw or user-friendly, a Substrate account under another SS58 prefix, a Tron address in hex,
+ * an XRP account as an X-address. Then the list's items are compared one by one, as in an array
+ * (found by a review of this stop's changes: a deny list in one string naming `UQ…` let `EQ…` through).
+ */
+function hasOtherSpellings(needle: string): boolean {
+  return (
+    (TON_LENGTHS.has(needle.length) && tonAccount(needle) !== null) ||
+    (isSs58Length(needle) && substrateAccount(needle) !== null) ||
+    TRON_BASE58.test(needle) ||
+    XRP_CLASSIC.test(needle) ||
+    (needle.length === 47 && xrplXAddress(needle) !== null)
+  );
 }
 
 export const TEXT_OPERATIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
