@@ -35,12 +35,16 @@ export interface NewerBundle extends BundleInForce {
 
 export type AdoptionState = { kind: "unknown" } | { kind: "newest" } | { kind: "superseded"; newer: NewerBundle };
 
-/** Records `holder` deciding by `bundle`; as a change, the bundle becomes the newest adopted. */
-export async function adoptBundle(db: Db, holder: string, bundle: BundleInForce, change: boolean): Promise<void> {
+/**
+ * Records `holder` deciding by `bundle`; as a change, the bundle becomes the newest adopted, as of
+ * `agoSeconds` before now (a change applied earlier whose write failed: a change adopted elsewhere
+ * since stays newer).
+ */
+export async function adoptBundle(db: Db, holder: string, bundle: BundleInForce, change: boolean, agoSeconds = 0): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (change) {
-      await sql`insert into policy_adoptions (digest, version) values (${bundle.digest}, ${bundle.version})
-        on conflict (digest) do update set adopted_at = now(), version = excluded.version`.execute(trx);
+      await sql`insert into policy_adoptions (digest, version, adopted_at) values (${bundle.digest}, ${bundle.version}, now() - make_interval(secs => ${agoSeconds}))
+        on conflict (digest) do update set adopted_at = greatest(policy_adoptions.adopted_at, excluded.adopted_at), version = excluded.version`.execute(trx);
     } else {
       await sql`insert into policy_adoptions (digest, version) values (${bundle.digest}, ${bundle.version}) on conflict (digest) do nothing`.execute(trx);
     }
@@ -49,9 +53,13 @@ export async function adoptBundle(db: Db, holder: string, bundle: BundleInForce,
   });
 }
 
-/** Refreshes `holder`'s row and returns the newest bundle adopted after its own that a live process decides by. */
-export async function newerInForce(db: Db, holder: string, bundle: BundleInForce, liveSeconds = HOLDER_LIVE_SECONDS): Promise<NewerBundle | null> {
-  await adoptBundle(db, holder, bundle, false);
+/**
+ * Refreshes `holder`'s row (adopting its bundle as a change when `change`, one whose adoption has
+ * not been written yet) and returns the newest bundle adopted after its own that a live process
+ * decides by.
+ */
+export async function newerInForce(db: Db, holder: string, bundle: BundleInForce, liveSeconds = HOLDER_LIVE_SECONDS, changedSecondsAgo: number | null = null): Promise<NewerBundle | null> {
+  await adoptBundle(db, holder, bundle, changedSecondsAgo !== null, changedSecondsAgo ?? 0);
   // A process that died left its row; a day later nobody needs to know what it decided by.
   await sql`delete from policy_holders where seen_at < now() - interval '1 day'`.execute(db);
   const { rows } = await sql<{ digest: string; version: string; adopted_at: Date | string }>`
@@ -97,6 +105,10 @@ export interface PolicyAdoptionOptions {
 export function startPolicyAdoption(o: PolicyAdoptionOptions): PolicyAdoption {
   let state: AdoptionState = { kind: "unknown" };
   let failing = false;
+  // A reload applied a bundle whose adoption as a change failed (a database blip): written at the
+  // next check, or a revert to a known digest would stay older than the bundle it reverted (found
+  // by a review of this stop's changes).
+  let changePending: number | null = null;
   const own = () => ({ version: o.current().version, digest: o.current().digest });
   const settle = (next: AdoptionState) => {
     if (next.kind !== state.kind || (next.kind === "superseded" && state.kind === "superseded" && next.newer.digest !== state.newer.digest)) report(o.logger, next, own());
@@ -110,7 +122,9 @@ export function startPolicyAdoption(o: PolicyAdoptionOptions): PolicyAdoption {
   };
   const check = async () => {
     try {
-      const newer = await newerInForce(o.db, o.holder, own());
+      const pending = changePending;
+      const newer = await newerInForce(o.db, o.holder, own(), HOLDER_LIVE_SECONDS, pending === null ? null : (performance.now() - pending) / 1000);
+      if (pending !== null && changePending === pending) changePending = null;
       settle(newer ? { kind: "superseded", newer } : { kind: "newest" });
     } catch (error) {
       failed(error);
@@ -121,9 +135,11 @@ export function startPolicyAdoption(o: PolicyAdoptionOptions): PolicyAdoption {
   timer.unref();
   return {
     adopt: async (change) => {
+      const at = performance.now();
       try {
         await adoptBundle(o.db, o.holder, own(), change);
       } catch (error) {
+        if (change) changePending = at;
         failed(error);
       }
       await check();
