@@ -13,6 +13,9 @@ export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, 
   if (endpoint.kind === "address" && EVM_SPELT_OTHERWISE.test(value)) {
     return err(invalidAt(path, "an EVM address must be written 0x and 40 hex digits"));
   }
+  if (endpoint.kind === "address" && HEX_ACCOUNT_SPELT_OTHERWISE.test(value)) {
+    return err(invalidAt(path, "a Sui or Aptos account must be written 0x and 64 hex digits"));
+  }
   return ok(endpoint);
 }
 
@@ -24,6 +27,14 @@ export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, 
  * initiator writes `0x` (found by a review of aliasing).
  */
 const EVM_SPELT_OTHERWISE = /^(0X)?[0-9a-fA-F]{40}$/;
+
+/**
+ * A Sui or Aptos account (32 bytes) spelt `0X…`: their SDKs read it as the `0x` account, which rules,
+ * the address book and the windows compare without case, but `0X…` was compared as written (found
+ * by a review of this stop's changes). The 64 digits alone are not refused: a NEAR implicit
+ * account is written so.
+ */
+const HEX_ACCOUNT_SPELT_OTHERWISE = /^0X[0-9a-fA-F]{64}$/;
 
 /**
  * A transfer's asset: an asset resource name `assets/{asset_id}`; on a Stellar network also the

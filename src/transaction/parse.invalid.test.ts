@@ -232,3 +232,22 @@ describe("an EVM address spelt otherwise than 0x + 40 hex digits (INVALID_TRANSA
     expect(parseTransaction(assetTransferBody({ destination: `0x${EVM.toLowerCase()}` })).ok).toBe(true);
   });
 });
+
+// Found by a review of this stop's changes: a Sui or Aptos account (0x + 64 hex) compares without
+// case, but `0X…` was compared as written, though Sui's SDK reads it as the 0x account: a deny rule
+// naming 0x5c8f… let `0X5C8F…` through and a per-destination window opened a fresh group.
+describe("a 32-byte hex account spelt 0X (INVALID_TRANSACTION)", () => {
+  const SUI = "5c8f4b6e1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9bafe1d2c3b4a5f6e7d8";
+  it("destination with 0X", () => {
+    const { code, message } = refusal(assetTransferBody({ destination: `0X${SUI}` }));
+    expect(code).toBe("INVALID_TRANSACTION");
+    expect(message).toBe("details.assetTransfer.destination: a Sui or Aptos account must be written 0x and 64 hex digits");
+  });
+  it("API: destination with 0X", () => {
+    const { message } = refusal(apiBody([apiTransfer({ destinationAddress: { value: `0X${SUI.toUpperCase()}` } })]));
+    expect(message).toBe("transfers[0].destinationAddress.value: a Sui or Aptos account must be written 0x and 64 hex digits");
+  });
+  it("0x in either case of the digits is accepted", () => {
+    expect(parseTransaction(assetTransferBody({ destination: `0x${SUI.toUpperCase()}` })).ok).toBe(true);
+  });
+});
