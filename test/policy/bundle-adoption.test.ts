@@ -7,12 +7,12 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CosignerSimulator, type Delivery } from "../support/cosigner.js";
 import { assetTransfer } from "../support/bodies.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService, writeBundle } from "../support/service.js";
-import { sql } from "kysely";
 import { newerInForce } from "../../src/policy/adoption.js";
 
 type Running = Awaited<ReturnType<typeof startTestService>>;
@@ -43,9 +43,15 @@ describe("replicas deciding by different policy bundles", () => {
   const deliver = (s: Running, amount: string): Promise<Delivery> => new CosignerSimulator({ webhookUrl: `${s.url}/v1/cosigner/webhook` }).deliver(assetTransfer({ amount }));
   /** Writes version `n` into a replica's bundle and reloads it, as git-sync and the poll would. */
   const merge = async (s: Running, dir: string, n: number, limit: string) => {
+    const { rows } = await sql<{ now: Date }>`select now() as now`.execute(tdb.handle.db);
     writeFileSync(path.join(dir, "policy.yaml"), policy(n, limit));
     expect(await s.policy.reload()).toBe(true);
-    await s.adoption.adopt(true); // the reload's own adoption runs unawaited; this one is its twin
+    // The reload's own adoption runs unawaited: wait for it, as the other replicas' heartbeats do
+    // (found by a review of this stop's changes: adopting here in its place tested no reload's).
+    const digest = s.policy.current().digest;
+    const adopted = async () => (await sql<{ n: number }>`select count(*)::int as n from policy_adoptions where digest = ${digest} and adopted_at >= ${rows[0]!.now}`.execute(tdb.handle.db)).rows[0]!.n;
+    for (let i = 0; i < 100 && (await adopted()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await adopted()).toBe(1);
   };
   const checkAll = () => Promise.all(started.map((s) => s.adoption.check()));
 
