@@ -126,3 +126,22 @@ describe("the rows of processes that are gone", () => {
     }
   });
 });
+
+// Found by a review of this stop's changes: a service that failed to start after recording its
+// bundle (here its port is taken) left its heartbeat running and its row live, so the replicas on
+// the bundle it replaced stood down for a process that never decided anything.
+describe("a service that fails to start", () => {
+  it("leaves no live row behind to make the others stand down", async () => {
+    const tdb = await createTestDatabase();
+    const first = await startTestService({ database: tdb.handle, policiesDir: writeBundle(policy(1, "100")) });
+    try {
+      const port = new URL(first.url).port;
+      await expect(startTestService({ database: tdb.handle, policiesDir: writeBundle(policy(2, "50")), env: { COUNTERSIGN_PORT: port } })).rejects.toThrow(/EADDRINUSE/);
+      await first.adoption.check();
+      expect(first.adoption.problem()).toBeNull();
+    } finally {
+      await first.stop();
+      await tdb.drop();
+    }
+  });
+});
