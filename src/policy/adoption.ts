@@ -55,8 +55,8 @@ export async function adoptBundle(db: Db, holder: string, bundle: BundleInForce,
 
 /**
  * Refreshes `holder`'s row (adopting its bundle as a change when `change`, one whose adoption has
- * not been written yet) and returns the newest bundle adopted after its own that a live process
- * decides by.
+ * not been written yet) and returns the newest bundle adopted after its own that another live
+ * process decides by.
  */
 export async function newerInForce(db: Db, holder: string, bundle: BundleInForce, liveSeconds = HOLDER_LIVE_SECONDS, changedSecondsAgo: number | null = null): Promise<NewerBundle | null> {
   await adoptBundle(db, holder, bundle, changedSecondsAgo !== null, changedSecondsAgo ?? 0);
@@ -65,7 +65,7 @@ export async function newerInForce(db: Db, holder: string, bundle: BundleInForce
   const { rows } = await sql<{ digest: string; version: string; adopted_at: Date | string }>`
     select a.digest, a.version, a.adopted_at
       from policy_holders h join policy_adoptions a on a.digest = h.digest
-     where h.seen_at > now() - make_interval(secs => ${liveSeconds})
+     where h.seen_at > now() - make_interval(secs => ${liveSeconds}) and h.holder <> ${holder}
        and a.adopted_at > (select own.adopted_at from policy_adoptions own where own.digest = ${bundle.digest})
      order by a.adopted_at desc
      limit 1`.execute(db);
@@ -123,8 +123,13 @@ export function startPolicyAdoption(o: PolicyAdoptionOptions): PolicyAdoption {
   const check = async () => {
     try {
       const pending = changePending;
-      const newer = await newerInForce(o.db, o.holder, own(), HOLDER_LIVE_SECONDS, pending === null ? null : (performance.now() - pending) / 1000);
+      const checked = own();
+      const newer = await newerInForce(o.db, o.holder, checked, HOLDER_LIVE_SECONDS, pending === null ? null : (performance.now() - pending) / 1000);
       if (pending !== null && changePending === pending) changePending = null;
+      // A reload applied another bundle meanwhile: this answer was for the one it replaced (found
+      // by a review of this stop's changes: it made a pod stand down for its own new bundle), and
+      // the reload's adoption checks again.
+      if (own().digest !== checked.digest) return;
       settle(newer ? { kind: "superseded", newer } : { kind: "newest" });
     } catch (error) {
       failed(error);

@@ -4,6 +4,9 @@
  * adoption failed and the heartbeat adopted nothing (a known digest is no change), so the revert
  * stayed older than the bundle it reverted. The pod stood down for as long as a pod whose
  * git-sync is stuck on the reverted bundle lived, and that pod went on signing by it.
+ *
+ * And a heartbeat that was under way when a reload applied a newer bundle: its answer, for the
+ * bundle replaced, was taken for the new one's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../src/db/connect.js";
@@ -64,5 +67,74 @@ describe("a change whose adoption could not be written", () => {
     await stuck.check();
     expect(reverting.problem()).toBeNull();
     expect(stuck.problem()).toMatch(/newer policy bundle is in force/);
+  });
+});
+
+/** The database, with the next raw query (a heartbeat's look for newer bundles) held until released. */
+function holding(db: Db): { db: Db; hold: () => Promise<() => void> } {
+  let gate: Promise<void> | null = null;
+  const proxy = new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === "getExecutor") {
+        const executor = target.getExecutor();
+        return () =>
+          new Proxy(executor, {
+            get(e, p, r) {
+              if (p !== "executeQuery" || gate === null) {
+                const value = Reflect.get(e, p, r);
+                return typeof value === "function" ? value.bind(e) : value;
+              }
+              const waitFor = gate;
+              gate = null;
+              return async (...args: Parameters<typeof executor.executeQuery>) => {
+                await waitFor;
+                return executor.executeQuery.call(executor, ...args);
+              };
+            },
+          });
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return {
+    db: proxy,
+    hold: async () => {
+      let release!: () => void;
+      gate = new Promise((resolve) => (release = resolve));
+      return release;
+    },
+  };
+}
+
+describe("a heartbeat under way when a reload applies a newer bundle", () => {
+  let tdb: TestDatabase;
+  const running: PolicyAdoption[] = [];
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+  });
+  afterAll(async () => {
+    for (const r of running) await r.stop();
+    await tdb?.drop();
+  });
+
+  it("does not make the process stand down for the bundle it now decides by", async () => {
+    let current = X;
+    const held = holding(tdb.handle.db);
+    const pod = startPolicyAdoption({ db: held.db, logger: silentLogger, holder: "pod", current: () => current, intervalMs: 3_600_000 });
+    running.push(pod);
+    await pod.adopt(false);
+    expect(pod.problem()).toBeNull();
+    // A heartbeat for X records the pod on X, then waits before its look for newer bundles.
+    const release = await held.hold();
+    const heartbeat = pod.check();
+    await new Promise((r) => setTimeout(r, 50));
+    // Meanwhile the merge of Y reaches this pod and is adopted.
+    current = Y;
+    await pod.adopt(true);
+    expect(pod.problem()).toBeNull();
+    release();
+    await heartbeat;
+    expect(pod.problem()).toBeNull();
   });
 });
