@@ -11,8 +11,9 @@ import { sql, type Kysely } from "kysely";
  *   database's clock. A change is a bundle a running process reloaded (a merge, or a revert to an
  *   older digest), or one a process starts with that no process had before. A process that
  *   restarts on a bundle already known (a pod whose git-sync is stuck) adopts nothing.
- * - `policy_holders`: which bundle each `serve` process decides by, refreshed every few seconds;
- *   a row not refreshed for a while is a process that is gone.
+ * - `policy_holders`: which bundle each `serve` process decides by, refreshed every few seconds,
+ *   and whether it can decide at all (listening, its clock in step: one that cannot makes no one
+ *   stand down); a row not refreshed for a while is a process that is gone.
  *
  * The writer role gets the default privileges (read and write): whoever holds its credentials can
  * make the pods in step stand down, never make a pod decide by a bundle it has not loaded.
@@ -29,6 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     create table policy_holders (
       holder text primary key check (length(holder) between 1 and 200),
       digest text not null check (digest ~ '^[0-9a-f]{64}$'),
+      deciding boolean not null default true,
       seen_at timestamptz not null default now()
     )`.execute(db);
 }

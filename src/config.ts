@@ -171,7 +171,9 @@ const envSchema = z.object({
   COUNTERSIGN_ADDRESS_BOOK_MAX_AGE: duration("15m", LONGEST_TIMER),
   COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: secret,
   COUNTERSIGN_DECISION_TIMEOUT: milliseconds("5s", LONGEST_DECISION_TIMEOUT),
-  COUNTERSIGN_MAX_CLOCK_SKEW: milliseconds(DEFAULT_MAX_CLOCK_SKEW, "1h"),
+  // At least 100 ms: a reading is clear only when half its round trip fits in the tolerance, and a
+  // tolerance below a round trip would leave the process never deciding.
+  COUNTERSIGN_MAX_CLOCK_SKEW: milliseconds(DEFAULT_MAX_CLOCK_SKEW, "1h").refine((ms) => ms >= 100, { message: "must be at least 100ms" }),
   COUNTERSIGN_MAX_WINDOW_GROUPS: z.coerce.number().int().min(1).max(100_000).default(256),
   COUNTERSIGN_ASSET_DECIMALS: optionalString,
   COUNTERSIGN_OIDC_ISSUER: optionalString,

@@ -78,7 +78,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const running = background;
     // Compared once before listening, so that a process in step decides from its first request.
     await running.clock.check();
-    const adopted = startPolicyAdoption({ db: database.db, logger, holder: instanceHolder(), current: () => policy.current() });
+    // Counted by the others only once it can decide: a process starting on a new bundle, or whose
+    // clock is out of step, would otherwise make them stand down while it decides nothing itself.
+    let listening = false;
+    const adopted = startPolicyAdoption({
+      db: database.db,
+      logger,
+      holder: instanceHolder(),
+      current: () => policy.current(),
+      deciding: () => listening && running.clock.problem() === null,
+    });
     adoption = adopted;
     await adopted.adopt(false);
     const notifier = config.review.webhookUrl ? new ReviewNotifier({ url: config.review.webhookUrl, logger }) : undefined;
@@ -107,6 +116,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     });
     const webhook = webhookEndpoint(decision, { webhookToken: config.webhookToken, bodyLimitBytes: config.bodyLimitBytes, metrics });
     const server = await listen(createHttpServer(app, webhook), config.host, config.port);
+    listening = true;
+    await adopted.check();
     // Polling, not fs.watch: swaps through symbolic links (ConfigMap, git-sync) are not reliably
     // reported by inotify on every volume type, and reading a small bundle is cheap.
     const poll = setInterval(() => void reloadPolicies(policy, shadow), config.policyReloadSeconds * 1000);

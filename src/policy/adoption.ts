@@ -40,7 +40,7 @@ export type AdoptionState = { kind: "unknown" } | { kind: "newest" } | { kind: "
  * `agoSeconds` before now (a change applied earlier whose write failed: a change adopted elsewhere
  * since stays newer).
  */
-export async function adoptBundle(db: Db, holder: string, bundle: BundleInForce, change: boolean, agoSeconds = 0): Promise<void> {
+export async function adoptBundle(db: Db, holder: string, bundle: BundleInForce, change: boolean, agoSeconds = 0, deciding = true): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (change) {
       await sql`insert into policy_adoptions (digest, version, adopted_at) values (${bundle.digest}, ${bundle.version}, now() - make_interval(secs => ${agoSeconds}))
@@ -48,24 +48,26 @@ export async function adoptBundle(db: Db, holder: string, bundle: BundleInForce,
     } else {
       await sql`insert into policy_adoptions (digest, version) values (${bundle.digest}, ${bundle.version}) on conflict (digest) do nothing`.execute(trx);
     }
-    await sql`insert into policy_holders (holder, digest) values (${holder}, ${bundle.digest})
-      on conflict (holder) do update set digest = excluded.digest, seen_at = now()`.execute(trx);
+    await sql`insert into policy_holders (holder, digest, deciding) values (${holder}, ${bundle.digest}, ${deciding})
+      on conflict (holder) do update set digest = excluded.digest, deciding = excluded.deciding, seen_at = now()`.execute(trx);
   });
 }
 
 /**
  * Refreshes `holder`'s row (adopting its bundle as a change when `change`, one whose adoption has
- * not been written yet) and returns the newest bundle adopted after its own that another live
- * process decides by.
+ * not been written yet; `deciding` false while it cannot decide) and returns the newest bundle
+ * adopted after its own that another live process decides by. A process that is not deciding (not
+ * listening yet, or standing down for its clock) makes no one stand down: a bundle nobody can
+ * decide by would otherwise leave every process deciding nothing.
  */
-export async function newerInForce(db: Db, holder: string, bundle: BundleInForce, liveSeconds = HOLDER_LIVE_SECONDS, changedSecondsAgo: number | null = null): Promise<NewerBundle | null> {
-  await adoptBundle(db, holder, bundle, changedSecondsAgo !== null, changedSecondsAgo ?? 0);
+export async function newerInForce(db: Db, holder: string, bundle: BundleInForce, liveSeconds = HOLDER_LIVE_SECONDS, changedSecondsAgo: number | null = null, deciding = true): Promise<NewerBundle | null> {
+  await adoptBundle(db, holder, bundle, changedSecondsAgo !== null, changedSecondsAgo ?? 0, deciding);
   // A process that died left its row; a day later nobody needs to know what it decided by.
   await sql`delete from policy_holders where seen_at < now() - interval '1 day'`.execute(db);
   const { rows } = await sql<{ digest: string; version: string; adopted_at: Date | string }>`
     select a.digest, a.version, a.adopted_at
       from policy_holders h join policy_adoptions a on a.digest = h.digest
-     where h.seen_at > now() - make_interval(secs => ${liveSeconds}) and h.holder <> ${holder}
+     where h.seen_at > now() - make_interval(secs => ${liveSeconds}) and h.holder <> ${holder} and h.deciding
        and a.adopted_at > (select own.adopted_at from policy_adoptions own where own.digest = ${bundle.digest})
      order by a.adopted_at desc
      limit 1`.execute(db);
@@ -99,6 +101,8 @@ export interface PolicyAdoptionOptions {
   logger: Logger;
   holder: string;
   current: () => BundleInForce;
+  /** Whether this process can decide now (listening, its clock in step); default always. */
+  deciding?: () => boolean;
   intervalMs?: number;
 }
 
@@ -110,6 +114,7 @@ export function startPolicyAdoption(o: PolicyAdoptionOptions): PolicyAdoption {
   // by a review of this stop's changes).
   let changePending: number | null = null;
   const own = () => ({ version: o.current().version, digest: o.current().digest });
+  const deciding = o.deciding ?? (() => true);
   const settle = (next: AdoptionState) => {
     if (next.kind !== state.kind || (next.kind === "superseded" && state.kind === "superseded" && next.newer.digest !== state.newer.digest)) report(o.logger, next, own());
     state = next;
@@ -124,7 +129,7 @@ export function startPolicyAdoption(o: PolicyAdoptionOptions): PolicyAdoption {
     try {
       const pending = changePending;
       const checked = own();
-      const newer = await newerInForce(o.db, o.holder, checked, HOLDER_LIVE_SECONDS, pending === null ? null : (performance.now() - pending) / 1000);
+      const newer = await newerInForce(o.db, o.holder, checked, HOLDER_LIVE_SECONDS, pending === null ? null : (performance.now() - pending) / 1000, deciding());
       if (pending !== null && changePending === pending) changePending = null;
       // A reload applied another bundle meanwhile: this answer was for the one it replaced (found
       // by a review of this stop's changes: it made a pod stand down for its own new bundle), and
@@ -142,7 +147,7 @@ export function startPolicyAdoption(o: PolicyAdoptionOptions): PolicyAdoption {
     adopt: async (change) => {
       const at = performance.now();
       try {
-        await adoptBundle(o.db, o.holder, own(), change);
+        await adoptBundle(o.db, o.holder, own(), change, 0, deciding());
       } catch (error) {
         if (change) changePending = at;
         failed(error);

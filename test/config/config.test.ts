@@ -124,11 +124,13 @@ describe("an open webhook", () => {
 });
 
 describe("the clock skew a process may have against the database", () => {
-  it("defaults to 2 s, takes milliseconds to an hour, and refuses zero and more", () => {
+  it("defaults to 2 s, takes 100 ms to an hour, and refuses less and more", () => {
     expect(loadConfig({}).maxClockSkewMs).toBe(2_000);
     expect(loadConfig({ COUNTERSIGN_MAX_CLOCK_SKEW: "500ms" }).maxClockSkewMs).toBe(500);
     expect(loadConfig({ COUNTERSIGN_MAX_CLOCK_SKEW: "1h" }).maxClockSkewMs).toBe(3_600_000);
     expect(problemsOf({ COUNTERSIGN_MAX_CLOCK_SKEW: "0s" })).toHaveLength(1);
+    expect(problemsOf({ COUNTERSIGN_MAX_CLOCK_SKEW: "50ms" })).toEqual([expect.stringMatching(/^COUNTERSIGN_MAX_CLOCK_SKEW: must be at least 100ms/)]);
+    expect(loadConfig({ COUNTERSIGN_MAX_CLOCK_SKEW: "100ms" }).maxClockSkewMs).toBe(100);
     expect(problemsOf({ COUNTERSIGN_MAX_CLOCK_SKEW: "2h" })).toEqual([expect.stringMatching(/^COUNTERSIGN_MAX_CLOCK_SKEW: must be at most 1h/)]);
   });
 });

@@ -17,6 +17,8 @@ import { newerInForce } from "../../src/policy/adoption.js";
 
 type Running = Awaited<ReturnType<typeof startTestService>>;
 
+const deliver = (s: Running, amount: string): Promise<Delivery> => new CosignerSimulator({ webhookUrl: `${s.url}/v1/cosigner/webhook` }).deliver(assetTransfer({ amount }));
+
 /** Version `n` allows transfers to internal destinations up to `limit`. */
 function policy(n: number, limit: string): string {
   return `
@@ -40,7 +42,6 @@ describe("replicas deciding by different policy bundles", () => {
     started.push(s);
     return s;
   };
-  const deliver = (s: Running, amount: string): Promise<Delivery> => new CosignerSimulator({ webhookUrl: `${s.url}/v1/cosigner/webhook` }).deliver(assetTransfer({ amount }));
   /** Writes version `n` into a replica's bundle and reloads it, as git-sync and the poll would. */
   const merge = async (s: Running, dir: string, n: number, limit: string) => {
     const { rows } = await sql<{ now: Date }>`select now() as now`.execute(tdb.handle.db);
@@ -141,6 +142,34 @@ describe("a service that fails to start", () => {
       expect(first.adoption.problem()).toBeNull();
     } finally {
       await first.stop();
+      await tdb.drop();
+    }
+  });
+});
+
+// Found by a review of this stop's changes: a process on the newest bundle that cannot decide (its
+// clock out of step, or not listening yet) made every other process stand down too, and nobody
+// decided anything.
+describe("a process on the newest bundle that cannot decide", () => {
+  it("makes no one stand down until it can", async () => {
+    const tdb = await createTestDatabase();
+    let skewMs = 10 * 60_000;
+    const old = await startTestService({ database: tdb.handle, policiesDir: writeBundle(policy(1, "100")) });
+    const newest = await startTestService({ database: tdb.handle, policiesDir: writeBundle(policy(2, "50")), hostNow: () => Date.now() + skewMs });
+    try {
+      await old.adoption.check();
+      expect(newest.background.clock.problem()).toMatch(/ahead of the database's/);
+      expect((await deliver(old, "60")).verdict).toBe("signed");
+      // Its clock back in step, it decides, and the process on the older bundle stands down.
+      skewMs = 0;
+      await newest.background.clock.check();
+      await newest.adoption.check();
+      await old.adoption.check();
+      expect((await deliver(old, "60")).status).toBe(503);
+      expect((await deliver(newest, "60")).body).toMatchObject({ signTransaction: false, reasons: ["over 50"] });
+    } finally {
+      await newest.stop();
+      await old.stop();
       await tdb.drop();
     }
   });
