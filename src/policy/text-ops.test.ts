@@ -93,6 +93,14 @@ describe("string equality and membership under section 4's normalisation", () =>
     ["a Substrate account generic, in a comma-separated string of Polkadot", { in: [SUBSTRATE, `${SOLANA},${POLKADOT}`] }, true],
     ["a Substrate account Kusama, in a string of another account", { in: [KUSAMA, `${SOLANA},14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3`] }, false],
     ["an XRP account, in a comma-separated string of its X-address", { in: [XRP, `${SOLANA},${XRP_X}`] }, true],
+    // Found by a review of this stop's changes: a list in one string is often quoted or bracketed
+    // (YAML, JSON pasted in) or separated by '|'; each item is still found in its other spellings.
+    ["a TON account bounceable, in a string of quoted items", { in: [TON_EQ, `'${SOLANA}', '${TON_UQ}'`] }, true],
+    ["a TON account bounceable, in a string holding a JSON list", { in: [TON_EQ, `["${SOLANA}","${TON_UQ}"]`] }, true],
+    ["a Substrate account generic, in a string separated by |", { in: [SUBSTRATE, `${SOLANA}|${POLKADOT}`] }, true],
+    ["a Tron address in base58, in a string of quoted hex", { in: [TRON, `"${TRON_HEX}"`] }, true],
+    ["an XRP account, in a string of its X-address in brackets", { in: [XRP, `(${XRP_X})`] }, true],
+    ["a TON account raw -1:, in a quoted string", { in: ["-1:" + TON_RAW.slice(2), `'-1:${TON_RAW.slice(2).toUpperCase()}'`] }, true],
     ["Tron base58 keeps its case", { "===": [TRON, TRON.toLowerCase()] }, false],
     ["other text keeps its case", { "==": ["Treasury", "treasury"] }, false],
     ["=== stays strict across types", { "===": ["1", 1] }, false],

@@ -132,7 +132,8 @@ export function strictEqual(a: unknown, b: unknown): boolean {
  * case, and an asset with an EVM contract with only the contracts' case set aside: the rest of an
  * asset name (`assets/ERC20.…`) keeps its case there, and its other spellings are not looked for
  * (write the list as an array). An account with other spellings (TON, Substrate, Tron, XRP) is
- * compared with each item of the list, split at commas, semicolons and spaces.
+ * compared with each item of the list, split at any character an address does not hold (commas,
+ * semicolons, spaces, quotes, brackets, `|`).
  */
 function contains(needle: unknown, haystack: unknown): boolean {
   if (Array.isArray(haystack)) return haystack.some((item) => strictEqual(needle, item));
@@ -149,7 +150,14 @@ function contains(needle: unknown, haystack: unknown): boolean {
   return EVM_ASSET.test(needle) && haystack.replace(EVM_CONTRACTS, (contract) => contract.toLowerCase()).includes(canonicalAssetName(needle));
 }
 
-const LIST_SEPARATOR = /[\s,;]+/;
+/**
+ * What separates the items of a list written as one string: any character none of those spellings
+ * holds (base58, base64 with `+/` or `-_`, a raw TON `workchain:hex`). Not commas, semicolons and
+ * spaces alone: a list quoted item by item, a JSON list pasted into the string or one separated by
+ * `|` kept each item whole with its quotes, so a deny rule naming `'UQ…'` let `EQ…` through (found by
+ * a review of this stop's changes).
+ */
+const LIST_SEPARATOR = /[^A-Za-z0-9_+/:-]+/;
 const TRON_BASE58 = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 const XRP_CLASSIC = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
 /**
