@@ -4,8 +4,9 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../src/db/connect.js";
-import { serverUrl } from "../support/postgres.js";
+import { createTestDatabase, serverUrl, type TestDatabase } from "../support/postgres.js";
 
 export function urlAs(url: string, user: string): string {
   const u = new URL(url);
@@ -39,4 +40,28 @@ export async function createLogin(group: string): Promise<Login> {
     open: (databaseUrl) => openDatabase({ url: urlAs(databaseUrl, name), maxConnections: 2 }),
     drop: () => asSuperuser((c) => c.query(`drop role if exists ${name}`)).then(() => undefined),
   };
+}
+
+export interface WriterDatabase {
+  /** The fresh migrated database, opened by the owner. */
+  tdb: TestDatabase;
+  /** The same database as a login of countersign_writer (what the service runs as). */
+  writer: DatabaseHandle;
+  login: Login;
+}
+
+/** A fresh database and a writer login on it, for the block's tests; set once they start. */
+export function writerDatabase(): WriterDatabase {
+  const suite = {} as WriterDatabase;
+  beforeAll(async () => {
+    suite.tdb = await createTestDatabase();
+    suite.login = await createLogin("countersign_writer");
+    suite.writer = await suite.login.open(suite.tdb.url);
+  });
+  afterAll(async () => {
+    await suite.writer?.close();
+    await suite.tdb?.drop();
+    await suite.login?.drop();
+  });
+  return suite;
 }

@@ -10,11 +10,10 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPending } from "../../src/audit/sealer.js";
 import { verifyChain } from "../../src/audit/verify.js";
-import type { Db, DatabaseHandle } from "../../src/db/connect.js";
+import type { Db } from "../../src/db/connect.js";
 import { backends } from "../support/backends.js";
 import { decisionRow } from "../support/decision-rows.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { createLogin, type Login } from "./logins.js";
+import { writerDatabase } from "./logins.js";
 
 function denied() {
   return decisionRow({ decision: "deny", sign_transaction: false, transaction_name: `vaults/v1/transactions/${randomUUID()}` });
@@ -52,42 +51,30 @@ describe.each(backends)("audit verify and a twin of a sealed row, on $name", (ba
 });
 
 describe("the writer role and a row's order", () => {
-  let tdb: TestDatabase;
-  let login: Login;
-  let writer: DatabaseHandle;
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    login = await createLogin("countersign_writer");
-    writer = await login.open(tdb.url);
-  });
-  afterAll(async () => {
-    await writer?.close();
-    await tdb?.drop();
-    await login?.drop();
-  });
+  const suite = writerDatabase();
 
   it("refuses the writer a seq or written_xid of its choosing, so the read answers with the first decision", async () => {
     const row = denied();
-    await writer.db.insertInto("decisions").values(row).execute();
+    await suite.writer.db.insertInto("decisions").values(row).execute();
     const twin = twinOf(row);
     const columns = sql`id, decided_at, transaction_name, vault, decision, sign_transaction, http_status, replayed,
       policy_version, policy_digest, matched_rules, reasons, facts, transaction, content_digest, request_id, duration_ms`;
     const values = sql`${twin.id}, ${twin.decided_at}, ${twin.transaction_name}, ${twin.vault}, 'allow', true, 200, false,
       'test', ${twin.policy_digest}, '[]', '[]', '[]', '{}', 'x', ${twin.request_id}, 1`;
-    await expect(sql`insert into decisions (seq, ${columns}) overriding system value values (0, ${values})`.execute(writer.db)).rejects.toThrow(
+    await expect(sql`insert into decisions (seq, ${columns}) overriding system value values (0, ${values})`.execute(suite.writer.db)).rejects.toThrow(
       /permission denied for table decisions/,
     );
-    await expect(sql`insert into decisions (written_xid, ${columns}) values ('1', ${values})`.execute(writer.db)).rejects.toThrow(/permission denied for table decisions/);
+    await expect(sql`insert into decisions (written_xid, ${columns}) values ('1', ${values})`.execute(suite.writer.db)).rejects.toThrow(/permission denied for table decisions/);
     await expect(sql`insert into events (seq, id, received_at, type, resource, payload, body, signature) overriding system value
-      values (0, ${randomUUID()}, now(), 'TRANSACTION_CREATED', 'vaults/v1/transactions/x', '{}', '\\x7b7d'::bytea, 'sig')`.execute(writer.db)).rejects.toThrow(
+      values (0, ${randomUUID()}, now(), 'TRANSACTION_CREATED', 'vaults/v1/transactions/x', '{}', '\\x7b7d'::bytea, 'sig')`.execute(suite.writer.db)).rejects.toThrow(
       /permission denied for table events/,
     );
 
     // A twin the writer may insert takes the sequence's next seq, after the row it copies.
-    await sql`insert into decisions (${columns}) values (${values})`.execute(writer.db);
+    await sql`insert into decisions (${columns}) values (${values})`.execute(suite.writer.db);
     const args = JSON.stringify({ name: row.transaction_name, failedStates: "{}", evaluate: false });
     const { rows } = await sql<{ final: { id: string; decision: string } }>`
-      select final from countersign_decision_read(${args}::jsonb, 5000)`.execute(writer.db);
+      select final from countersign_decision_read(${args}::jsonb, 5000)`.execute(suite.writer.db);
     expect(rows[0]?.final).toMatchObject({ id: row.id, decision: "deny" });
   });
 });

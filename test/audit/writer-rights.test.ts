@@ -6,12 +6,10 @@
  * and at most twelve months of partitions ahead.
  */
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sealPending } from "../../src/audit/sealer.js";
-import type { DatabaseHandle } from "../../src/db/connect.js";
 import { decisionRow } from "../support/decision-rows.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { createLogin, type Login } from "./logins.js";
+import { writerDatabase } from "./logins.js";
 
 function monthName(offset: number): string {
   const d = new Date();
@@ -21,52 +19,39 @@ function monthName(offset: number): string {
 }
 
 describe("the writer role and the chain's bookkeeping", () => {
-  let tdb: TestDatabase;
-  let login: Login;
-  let writer: DatabaseHandle;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    login = await createLogin("countersign_writer");
-    writer = await login.open(tdb.url);
-  });
-  afterAll(async () => {
-    await writer?.close();
-    await tdb?.drop();
-    await login?.drop();
-  });
+  const suite = writerDatabase();
 
   it("refuses the writer INSERT on audit_sources, audit_chain and audit_seals", async () => {
     await expect(sql`insert into audit_sources (source, key_column, key_type, time_column)
-      values ('public.review_actions', 'id', 'uuid', 'at')`.execute(writer.db)).rejects.toThrow(/permission denied for table audit_sources/);
+      values ('public.review_actions', 'id', 'uuid', 'at')`.execute(suite.writer.db)).rejects.toThrow(/permission denied for table audit_sources/);
     await expect(sql`insert into audit_seals (id, sealed_at, horizon, first_position, last_position, last_hash) overriding system value
-      values (9223372036854775807, '-infinity', '0', 1, 1, '\\x00')`.execute(writer.db)).rejects.toThrow(/permission denied for table audit_seals/);
+      values (9223372036854775807, '-infinity', '0', 1, 1, '\\x00')`.execute(suite.writer.db)).rejects.toThrow(/permission denied for table audit_seals/);
     await expect(sql`insert into audit_chain (position, source, row_key, row_time, row_digest, prev_hash, hash, sealed_at)
-      values (1, 'decisions', 'x', now(), sha256(''), sha256(''), sha256(''), now())`.execute(writer.db)).rejects.toThrow(/permission denied for table audit_chain/);
+      values (1, 'decisions', 'x', now(), sha256(''), sha256(''), sha256(''), now())`.execute(suite.writer.db)).rejects.toThrow(/permission denied for table audit_chain/);
   });
 
   it("seals as the writer through audit_seal, which runs with its owner's rights and a pinned search_path", async () => {
     const row = decisionRow();
-    await writer.db.insertInto("decisions").values(row).execute();
-    expect(await sealPending(writer.db)).toBe(1);
+    await suite.writer.db.insertInto("decisions").values(row).execute();
+    expect(await sealPending(suite.writer.db)).toBe(1);
     const { rows } = await sql<{ definer: boolean; config: string[] }>`
-      select prosecdef as definer, proconfig as config from pg_proc where oid = 'audit_seal(integer)'::regprocedure`.execute(tdb.handle.db);
+      select prosecdef as definer, proconfig as config from pg_proc where oid = 'audit_seal(integer)'::regprocedure`.execute(suite.tdb.handle.db);
     expect(rows[0]?.definer).toBe(true);
     expect(rows[0]?.config).toContain("search_path=pg_catalog, public, pg_temp");
   });
 
   it("creates at most twelve months ahead, and grants the writer nothing on new partitions and only SELECT on views", async () => {
-    await sql`select decisions_ensure_partitions(40)`.execute(writer.db);
+    await sql`select decisions_ensure_partitions(40)`.execute(suite.writer.db);
     const { rows: parts } = await sql<{ name: string; writable: boolean }>`
-      select c.relname as name, has_table_privilege(${login.name}, c.oid, 'SELECT, INSERT, UPDATE, DELETE') as writable
-      from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'decisions'::regclass`.execute(tdb.handle.db);
+      select c.relname as name, has_table_privilege(${suite.login.name}, c.oid, 'SELECT, INSERT, UPDATE, DELETE') as writable
+      from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'decisions'::regclass`.execute(suite.tdb.handle.db);
     const months = parts.map((p) => p.name).filter((n) => n !== "decisions_default").sort();
     expect(months.at(-1)).toBe(monthName(12));
     expect(parts.filter((p) => p.writable)).toEqual([]);
     const { rows: views } = await sql<{ name: string; select: boolean; change: boolean }>`
-      select c.relname as name, has_table_privilege(${login.name}, c.oid, 'SELECT') as select,
-        has_table_privilege(${login.name}, c.oid, 'INSERT, UPDATE, DELETE') as change
-      from pg_class c where c.relkind = 'v' and c.relnamespace = 'public'::regnamespace`.execute(tdb.handle.db);
+      select c.relname as name, has_table_privilege(${suite.login.name}, c.oid, 'SELECT') as select,
+        has_table_privilege(${suite.login.name}, c.oid, 'INSERT, UPDATE, DELETE') as change
+      from pg_class c where c.relkind = 'v' and c.relnamespace = 'public'::regnamespace`.execute(suite.tdb.handle.db);
     expect(views.map((v) => v.name)).toContain("decision_log");
     expect(views.filter((v) => v.change || !v.select)).toEqual([]);
   });

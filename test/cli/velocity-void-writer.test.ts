@@ -7,32 +7,17 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../src/db/connect.js";
-import { createLogin, type Login } from "../audit/logins.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { describe, expect, it } from "vitest";
+import { writerDatabase } from "../audit/logins.js";
 
 describe("velocity_voids.database_user", () => {
-  let tdb: TestDatabase;
-  let login: Login;
-  let writer: DatabaseHandle;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    login = await createLogin("countersign_writer");
-    writer = await login.open(tdb.url);
-  });
-  afterAll(async () => {
-    await writer?.close();
-    await tdb?.drop();
-    await login?.drop();
-  });
+  const suite = writerDatabase();
 
   it("is the session's database user, whatever the insert names", async () => {
     const id = randomUUID();
     await sql`insert into velocity_voids (id, at, transaction_name, charges, operator, reason, database_user)
-      values (${id}::uuid, now(), 'vaults/v1/transactions/t1', 1, 'alice', 'never broadcast', 'countersign_owner')`.execute(writer.db);
-    const { rows } = await sql<{ database_user: string }>`select database_user from velocity_voids where id = ${id}::uuid`.execute(tdb.handle.db);
-    expect(rows).toEqual([{ database_user: login.name }]);
+      values (${id}::uuid, now(), 'vaults/v1/transactions/t1', 1, 'alice', 'never broadcast', 'countersign_owner')`.execute(suite.writer.db);
+    const { rows } = await sql<{ database_user: string }>`select database_user from velocity_voids where id = ${id}::uuid`.execute(suite.tdb.handle.db);
+    expect(rows).toEqual([{ database_user: suite.login.name }]);
   });
 });
