@@ -4,68 +4,31 @@
  * history can be joined to its decisions in SQL.
  */
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assetTransfer } from "../support/bodies.js";
-import { CosignerSimulator } from "../support/cosigner.js";
-import { eventKeys, postDelivery, signedDelivery } from "../support/event-sender.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { writeTempPem } from "../support/service-account.js";
-import { startTestService, writeBundle } from "../support/service.js";
+import { postDelivery, signedDelivery } from "../support/event-sender.js";
+import { dailyLimitPolicy, serviceWithEvents } from "../support/events-service.js";
 import { stateUpdated } from "../events/harness.js";
 
 const DAILY_LIMIT_REASON = "At most 100 ETH a day from one wallet";
 
-const POLICY = `
-version: "events-velocity.1"
-default: deny
-windows:
-  - {name: daily_out, duration: 24h, groupBy: [sourceWallet, asset], measure: amount}
-rules:
-  - id: daily-limit
-    decision: deny
-    reason: ${DAILY_LIMIT_REASON}
-    when: {">": [{"var": "velocity.daily_out.amountAfter"}, "100"]}
-  - id: internal
-    decision: allow
-    when: {"var": "transfer.destination.internal"}
-`;
 
 describe("events end to end: a CANCELED transaction frees its window room", () => {
-  let tdb: TestDatabase;
-  let service: Awaited<ReturnType<typeof startTestService>>;
-  let cosigner: CosignerSimulator;
-  let eventsUrl: string;
-  let keyFile: { path: string; remove(): void };
+  const suite = serviceWithEvents(dailyLimitPolicy("events-velocity.1"));
+  const eventsUrl = () => `${suite.service.url}/v1/events`;
   /** The allowed-then-canceled transaction of the first test; the SQL test reads its history. */
   let canceledName: string | undefined;
 
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    keyFile = writeTempPem((await eventKeys()).platform.publicKeyPem, "events-public.pem");
-    service = await startTestService({
-      database: tdb.handle,
-      policiesDir: writeBundle(POLICY),
-      env: { COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: keyFile.path },
-    });
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
-    eventsUrl = `${service.url}/v1/events`;
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await tdb?.drop();
-    keyFile?.remove();
-  });
-
-  const db = () => tdb.handle.db;
+  const db = () => suite.tdb.handle.db;
   const countRows = async (table: "events" | "event_effects", column: "id" | "event_id", id: string) =>
     (await db().selectFrom(table).select(column).where(column, "=", id).execute()).length;
 
   it("denies past the limit, frees the room on CANCELED, and a redelivery frees nothing more", async () => {
     const first = assetTransfer({ amount: "60" });
-    expect((await cosigner.deliver(first)).verdict).toBe("signed");
+    expect((await suite.cosigner.deliver(first)).verdict).toBe("signed");
 
     const over = assetTransfer({ amount: "60" });
-    const denied = await cosigner.deliver(over);
+    const denied = await suite.cosigner.deliver(over);
     expect(denied.verdict).toBe("canceled");
     expect(denied.body).toMatchObject({ signTransaction: false, reasons: [DAILY_LIMIT_REASON] });
     const [deniedRow] = await db().selectFrom("decisions").selectAll().where("transaction_name", "=", over.name).execute();
@@ -73,19 +36,19 @@ describe("events end to end: a CANCELED transaction frees its window room", () =
 
     const cancel = stateUpdated(first.name, "CANCELED");
     const delivery = await signedDelivery(cancel);
-    expect(await postDelivery(eventsUrl, delivery)).toEqual({ status: 200, body: { received: true, duplicate: false } });
+    expect(await postDelivery(eventsUrl(), delivery)).toEqual({ status: 200, body: { received: true, duplicate: false } });
     const charges = await db().selectFrom("velocity_charges").select("voided_at").where("transaction_name", "=", first.name).execute();
     expect(charges).toHaveLength(1);
     expect(charges[0]!.voided_at).toBeInstanceOf(Date);
 
-    expect((await cosigner.deliver(assetTransfer({ amount: "60" }))).verdict).toBe("signed");
+    expect((await suite.cosigner.deliver(assetTransfer({ amount: "60" }))).verdict).toBe("signed");
 
     // The platform redelivers the same bytes (our acknowledgement was lost, say).
-    expect(await postDelivery(eventsUrl, delivery)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(await postDelivery(eventsUrl(), delivery)).toEqual({ status: 200, body: { received: true, duplicate: true } });
     expect(await countRows("events", "id", cancel.id)).toBe(1);
     expect(await countRows("event_effects", "event_id", cancel.id)).toBe(1);
 
-    const fourth = await cosigner.deliver(assetTransfer({ amount: "60" }));
+    const fourth = await suite.cosigner.deliver(assetTransfer({ amount: "60" }));
     expect(fourth.verdict).toBe("canceled");
     expect(fourth.body).toMatchObject({ reasons: [DAILY_LIMIT_REASON] });
     canceledName = first.name;
@@ -94,22 +57,22 @@ describe("events end to end: a CANCELED transaction frees its window room", () =
   it("a second CANCELED event (new id) for the same transaction frees nothing more either", async () => {
     expect(canceledName).toBeDefined();
     const again = stateUpdated(canceledName!, "CANCELED");
-    expect(await postDelivery(eventsUrl, await signedDelivery(again))).toEqual({ status: 200, body: { received: true, duplicate: false } });
+    expect(await postDelivery(eventsUrl(), await signedDelivery(again))).toEqual({ status: 200, body: { received: true, duplicate: false } });
     expect(await countRows("event_effects", "event_id", again.id)).toBe(1);
-    expect((await cosigner.deliver(assetTransfer({ amount: "60" }))).verdict).toBe("canceled");
+    expect((await suite.cosigner.deliver(assetTransfer({ amount: "60" }))).verdict).toBe("canceled");
   });
 
   it.each(["DROPPED", "REPLACED", "EXPIRED"])("a %s transaction keeps its room: its signature may still be mined", async (state) => {
     // A wallet of its own, so that the window holds this transaction's charge alone.
     const source = `vaults/5c3f1a2b9d7e/wallets/${state.toLowerCase()}01`;
     const first = assetTransfer({ amount: "60", source });
-    expect((await cosigner.deliver(first)).verdict).toBe("signed");
+    expect((await suite.cosigner.deliver(first)).verdict).toBe("signed");
     const event = stateUpdated(first.name, state);
-    expect(await postDelivery(eventsUrl, await signedDelivery(event))).toEqual({ status: 200, body: { received: true, duplicate: false } });
+    expect(await postDelivery(eventsUrl(), await signedDelivery(event))).toEqual({ status: 200, body: { received: true, duplicate: false } });
     expect(await countRows("event_effects", "event_id", event.id)).toBe(0);
     const charges = await db().selectFrom("velocity_charges").select("voided_at").where("transaction_name", "=", first.name).execute();
     expect(charges.map((c) => c.voided_at)).toEqual([null]);
-    const next = await cosigner.deliver(assetTransfer({ amount: "60", source }));
+    const next = await suite.cosigner.deliver(assetTransfer({ amount: "60", source }));
     expect(next.body).toMatchObject({ signTransaction: false, reasons: [DAILY_LIMIT_REASON] });
   });
 
