@@ -14,10 +14,8 @@ import { createMigrator, migrateToLatest } from "../../src/db/migrate.js";
 import { DECIDED_THEN_ARCHIVED } from "../../src/decision/decide.js";
 import { migrateToJustBefore, unmigratedBackends } from "../support/backends.js";
 import { assetTransfer } from "../support/bodies.js";
-import { CosignerSimulator } from "../support/cosigner.js";
 import { decisionRow } from "../support/decision-rows.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { startTestService, writeBundle } from "../support/service.js";
+import { serviceWithPolicy } from "../support/service.js";
 
 const MIGRATION = "20261125T1200_final_decisions";
 
@@ -103,36 +101,24 @@ rules:
 `;
 
 describe("a delivery of a name whose decision went with an archived month", () => {
-  let tdb: TestDatabase;
-  let service: Awaited<ReturnType<typeof startTestService>>;
-  let cosigner: CosignerSimulator;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY) });
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await tdb?.drop();
-  });
+  const suite = serviceWithPolicy(POLICY);
 
   const tx = assetTransfer({ amount: "1" });
 
   it("is denied, naming the archived decision, and never signed again", async () => {
-    expect((await cosigner.deliver(tx)).verdict).toBe("signed");
-    expect((await cosigner.deliver(tx)).verdict).toBe("signed"); // a repeat: the same answer
-    const first = await tdb.handle.db.selectFrom("decisions").select(["id", "decided_at"]).where("transaction_name", "=", tx.name).orderBy("seq").executeTakeFirstOrThrow();
-    const { rows } = await sql<{ month: string }>`select tableoid::regclass::text as month from decisions where id = ${first.id}`.execute(tdb.handle.db);
+    expect((await suite.cosigner.deliver(tx)).verdict).toBe("signed");
+    expect((await suite.cosigner.deliver(tx)).verdict).toBe("signed"); // a repeat: the same answer
+    const first = await suite.tdb.handle.db.selectFrom("decisions").select(["id", "decided_at"]).where("transaction_name", "=", tx.name).orderBy("seq").executeTakeFirstOrThrow();
+    const { rows } = await sql<{ month: string }>`select tableoid::regclass::text as month from decisions where id = ${first.id}`.execute(suite.tdb.handle.db);
     // Archiving as the README tells the owner: detach the month (then export and drop it).
-    await sql`alter table decisions detach partition ${sql.table(rows[0]!.month)}`.execute(tdb.handle.db);
+    await sql`alter table decisions detach partition ${sql.table(rows[0]!.month)}`.execute(suite.tdb.handle.db);
 
     for (let i = 0; i < 2; i++) {
-      const again = await cosigner.deliver(tx);
+      const again = await suite.cosigner.deliver(tx);
       expect(again.verdict).toBe("canceled");
       expect(again.body).toMatchObject({ signTransaction: false, reasons: [`${DECIDED_THEN_ARCHIVED} ${first.id}`] });
     }
-    const after = await tdb.handle.db.selectFrom("decisions").select(["decision", "replayed", "replay_of"]).where("transaction_name", "=", tx.name).orderBy("seq").execute();
+    const after = await suite.tdb.handle.db.selectFrom("decisions").select(["decision", "replayed", "replay_of"]).where("transaction_name", "=", tx.name).orderBy("seq").execute();
     expect(after).toEqual([
       { decision: "deny", replayed: false, replay_of: null },
       { decision: "deny", replayed: false, replay_of: null },
@@ -143,11 +129,11 @@ describe("a delivery of a name whose decision went with an archived month", () =
   // partition, still records it, so a changed redelivery is a conflict, never a fresh allow.
   it("finds a name decided in the default partition, and refuses it changed", async () => {
     const later = assetTransfer({ amount: "1" });
-    expect((await cosigner.deliver(later)).verdict).toBe("signed");
-    const { rows } = await sql<{ month: string }>`select tableoid::regclass::text as month from decisions where transaction_name = ${later.name}`.execute(tdb.handle.db);
+    expect((await suite.cosigner.deliver(later)).verdict).toBe("signed");
+    const { rows } = await sql<{ month: string }>`select tableoid::regclass::text as month from decisions where transaction_name = ${later.name}`.execute(suite.tdb.handle.db);
     expect(rows).toEqual([{ month: "decisions_default" }]);
     const changed = { ...later, details: { assetTransfer: { ...later.details.assetTransfer, amount: "19" } } };
-    const again = await cosigner.deliver(changed);
+    const again = await suite.cosigner.deliver(changed);
     expect(again.verdict).toBe("canceled");
     expect(again.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
   });
@@ -156,10 +142,10 @@ describe("a delivery of a name whose decision went with an archived month", () =
   // to be decided only there; after the down the read searched `decisions`, found nothing and
   // decided the name afresh: signed a second time. The down now refuses while it holds one.
   it("keeps final_decisions' down migration from dropping the table while it holds such a name", async () => {
-    const migrator = createMigrator(tdb.handle.db);
+    const migrator = createMigrator(suite.tdb.handle.db);
     const before = (await migrator.getMigrations()).map((m) => m.name).filter((n) => n < MIGRATION).at(-1)!;
     const down = await migrator.migrateTo(before);
     expect(String(down.error)).toMatch(/archived/);
-    expect((await cosigner.deliver(tx)).verdict).toBe("canceled");
+    expect((await suite.cosigner.deliver(tx)).verdict).toBe("canceled");
   });
 });

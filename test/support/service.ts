@@ -9,6 +9,9 @@ import { loadConfig, type Config } from "../../src/config.js";
 import type { DatabaseHandle } from "../../src/db/connect.js";
 import { silentLogger, type Logger } from "../../src/log.js";
 import { startService, type Service } from "../../src/service.js";
+import { afterAll, beforeAll } from "vitest";
+import { CosignerSimulator } from "./cosigner.js";
+import { createTestDatabase, type TestDatabase } from "./postgres.js";
 
 export const EXAMPLE_POLICIES = path.resolve(import.meta.dirname, "../../policies");
 export const EXAMPLES = path.resolve(import.meta.dirname, "../../policies/tests/transactions");
@@ -55,4 +58,35 @@ export function writeBundle(policy: string, tests: Record<string, string> = {}):
 
 export function readExample(name: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path.join(EXAMPLES, name), "utf8")) as Record<string, unknown>;
+}
+
+export interface PolicyService {
+  tdb: TestDatabase;
+  service: Awaited<ReturnType<typeof startTestService>>;
+  cosigner: CosignerSimulator;
+}
+
+/**
+ * A service on a fresh database with `policy`, and a co-signer simulator pointed at it, for one
+ * describe block: started before its tests (the fields are set then), stopped after them.
+ * `options` may be computed when the block starts (a key file written then); `cleanup` runs last.
+ */
+export function serviceWithPolicy(
+  policy: string,
+  options: Omit<TestServiceOptions, "database" | "policiesDir"> | (() => Promise<Omit<TestServiceOptions, "database" | "policiesDir">>) = {},
+  cleanup: () => void = () => undefined,
+): PolicyService {
+  const suite = {} as PolicyService;
+  beforeAll(async () => {
+    suite.tdb = await createTestDatabase();
+    const extra = typeof options === "function" ? await options() : options;
+    suite.service = await startTestService({ ...extra, database: suite.tdb.handle, policiesDir: writeBundle(policy) });
+    suite.cosigner = new CosignerSimulator({ webhookUrl: `${suite.service.url}/v1/cosigner/webhook` });
+  });
+  afterAll(async () => {
+    await suite.service?.stop();
+    await suite.tdb?.drop();
+    cleanup();
+  });
+  return suite;
 }

@@ -8,11 +8,9 @@
  * `evmTransaction`'s authorization list was), so such a policy signed a delegation to any contract.
  * Over HTTP against the real service.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";
-import { CosignerSimulator } from "../support/cosigner.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { startTestService, writeBundle } from "../support/service.js";
+import { describe, expect, it } from "vitest";
+import { HOT_WALLET, transactionName } from "../support/bodies.js";
+import { serviceWithPolicy } from "../support/service.js";
 
 const PLATFORM = "0x1111111111111111111111111111111111111111";
 const ATTACKER = "0x2222222222222222222222222222222222222222";
@@ -34,19 +32,7 @@ rules:
 `;
 
 describe("EVM account delegations: the delegated contract is a fact", () => {
-  let tdb: TestDatabase;
-  let service: Awaited<ReturnType<typeof startTestService>>;
-  let cosigner: CosignerSimulator;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY) });
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await tdb?.drop();
-  });
+  const suite = serviceWithPolicy(POLICY);
 
   const apiDelegation = (contract: string, chainId: string) => ({
     name: transactionName("deleg"),
@@ -61,8 +47,8 @@ describe("EVM account delegations: the delegated contract is a fact", () => {
 
   it("signs the delegation to the platform's contract on chain 1 (the control), with its authorization as a fact", async () => {
     const body = apiDelegation(PLATFORM, "1");
-    expect((await cosigner.deliver(body)).verdict).toBe("signed");
-    const row = await tdb.handle.db.selectFrom("decisions").select("facts").where("transaction_name", "=", body.name).executeTakeFirstOrThrow();
+    expect((await suite.cosigner.deliver(body)).verdict).toBe("signed");
+    const row = await suite.tdb.handle.db.selectFrom("decisions").select("facts").where("transaction_name", "=", body.name).executeTakeFirstOrThrow();
     expect((row.facts as { tx: { authorizations: unknown[] } }[])[0]!.tx.authorizations).toEqual([
       { signer: HOT_ETH, contractAddress: PLATFORM, chainId: "1", nonce: "4" },
     ]);
@@ -83,7 +69,7 @@ describe("EVM account delegations: the delegated contract is a fact", () => {
       () => ({ name: transactionName("deleg-bare"), type: "TRANSACTION", subType: "EVM_ACCOUNT_DELEGATION", network: "networks/ethereum-mainnet", transfers: [] }),
     ],
   ])("a delegation %s is not signed", async (_what, body) => {
-    const delivery = await cosigner.deliver(body());
+    const delivery = await suite.cosigner.deliver(body());
     expect(delivery.body).toMatchObject({ signTransaction: false });
     expect(delivery.verdict).toBe("canceled");
   });

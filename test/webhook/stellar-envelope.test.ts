@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Operation } from "@stellar/stellar-base";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   apiEnvelopeBody,
   decodedPayment,
@@ -19,10 +19,8 @@ import {
   SENDER,
   USDC,
 } from "../../src/transaction/test-envelopes.js";
-import { CosignerSimulator } from "../support/cosigner.js";
 import { VAULT } from "../support/bodies.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { startTestService, writeBundle } from "../support/service.js";
+import { serviceWithPolicy } from "../support/service.js";
 
 const POLICY = `
 version: "envelope-test.1"
@@ -43,23 +41,11 @@ const name = () => `${VAULT}/transactions/x${randomUUID().replaceAll("-", "")}`;
 const oneUsdc = (raw: string) => apiEnvelopeBody([decodedPayment("10000000")], raw, [listedTransfer("1")], name());
 
 describe("co-signer webhook: the Stellar envelope is the truth (issue 8)", () => {
-  let tdb: TestDatabase;
-  let service: Awaited<ReturnType<typeof startTestService>>;
-  let cosigner: CosignerSimulator;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY) });
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await tdb?.drop();
-  });
+  const suite = serviceWithPolicy(POLICY);
 
   it("signs 1 USDC whose envelope pays 1 USDC, plain or fee-bumped (the control)", async () => {
-    expect((await cosigner.deliver(oneUsdc(envelope([payment("10000000")])))).verdict).toBe("signed");
-    expect((await cosigner.deliver(oneUsdc(envelope([payment("10000000")], { feeBump: true })))).verdict).toBe("signed");
+    expect((await suite.cosigner.deliver(oneUsdc(envelope([payment("10000000")])))).verdict).toBe("signed");
+    expect((await suite.cosigner.deliver(oneUsdc(envelope([payment("10000000")], { feeBump: true })))).verdict).toBe("signed");
   });
 
   it.each([
@@ -70,28 +56,28 @@ describe("co-signer webhook: the Stellar envelope is the truth (issue 8)", () =>
     ["merges the sender's account away", [payment("10000000"), Operation.accountMerge({ source: SENDER, destination: OTHER })]],
     ["adds a trustline", [payment("10000000"), Operation.changeTrust({ source: SENDER, asset: USDC })]],
   ])("refuses with 400 a 1 USDC body whose envelope %s (signed before)", async (_what, operations) => {
-    const delivery = await cosigner.deliver(oneUsdc(envelope(operations)));
+    const delivery = await suite.cosigner.deliver(oneUsdc(envelope(operations)));
     expect(delivery).toMatchObject({ verdict: "pending", status: 400 });
     expect(delivery.body).toMatchObject({ error: { code: "INVALID_TRANSACTION", message: expect.stringMatching(/^stellarTransaction\.rawXdrEnvelope: /) } });
   });
 
   it("refuses the reference shape's envelope that pays more than its operations", async () => {
     const body = referenceEnvelopeBody([referencePayment("10000000")], envelope([payment("2000000000000")]), name());
-    expect(await cosigner.deliver(body)).toMatchObject({ verdict: "pending", status: 400 });
+    expect(await suite.cosigner.deliver(body)).toMatchObject({ verdict: "pending", status: 400 });
   });
 
   it("reads an envelope-only body: its changeTrust makes it unknown, denied", async () => {
     const body = apiEnvelopeBody(null, envelope([payment("10000000"), Operation.changeTrust({ source: SENDER, asset: USDC })]), [listedTransfer("1")], name());
-    const delivery = await cosigner.deliver(body);
+    const delivery = await suite.cosigner.deliver(body);
     expect(delivery.verdict).toBe("canceled");
-    const row = await tdb.handle.db.selectFrom("decisions").select(["facts"]).where("transaction_name", "=", body.name as string).executeTakeFirstOrThrow();
+    const row = await suite.tdb.handle.db.selectFrom("decisions").select(["facts"]).where("transaction_name", "=", body.name as string).executeTakeFirstOrThrow();
     expect((row.facts as { tx: unknown }[])[0]!.tx).toMatchObject({ kind: "unknown", payloads: ["stellar:changeTrust"] });
   });
 
   it("after a signature, a redelivery with another envelope is a conflicting snapshot", async () => {
     const original = oneUsdc(envelope([payment("10000000")]));
-    expect((await cosigner.deliver(original)).verdict).toBe("signed");
+    expect((await suite.cosigner.deliver(original)).verdict).toBe("signed");
     const other = { ...original, stellarTransaction: { ...(original.stellarTransaction as object), rawXdrEnvelope: envelope([payment("10000000")], { feeBump: true }) } };
-    expect((await cosigner.deliver(other)).body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
+    expect((await suite.cosigner.deliver(other)).body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
   });
 });
