@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { scratchDir } from "../support/scratch.js";
 
 describe("countersign migrate", () => {
   let tdb: TestDatabase;
@@ -26,7 +26,7 @@ describe("countersign migrate", () => {
 
   it("alone creates an embedded database: a read-only command without DATABASE_URL refuses rather than read a fresh empty one", async () => {
     // An empty data directory holds no database either.
-    for (const dataDir of [path.join(mkdtempSync(path.join(tmpdir(), "countersign-nodb-")), "data"), mkdtempSync(path.join(tmpdir(), "countersign-emptydir-"))]) {
+    for (const dataDir of [path.join(scratchDir("nodb"), "data"), scratchDir("emptydir")]) {
       for (const args of [["audit", "verify"], ["audit", "checkpoint"], ["policy", "replay", "--policies", "policies"]]) {
         const run = await runCli(args, { env: { COUNTERSIGN_DATA_DIR: dataDir } });
         expect(run.code).toBe(1);

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { obtainHelm } from "../../scripts/helm.js";
 import { policyCheck } from "../../src/commands/policy-check.js";
 import { parseDecimalsPins } from "../../src/assets/decimals-pins.js";
+import { scratchDir } from "../support/scratch.js";
 
 const CHART = path.resolve(import.meta.dirname, "../../helm/countersign");
 const EXAMPLES = readdirSync(path.join(CHART, "examples")).filter((f) => f.endsWith(".yaml")).sort();
@@ -276,7 +277,7 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
 
   it("passes assetDecimals as COUNTERSIGN_ASSET_DECIMALS, JSON the service accepts, and leaves it out when empty", () => {
     const usdc = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
-    const dir = mkdtempSync(path.join(tmpdir(), "countersign-values-"));
+    const dir = scratchDir("values");
     const values = path.join(dir, "decimals.yaml");
     writeFileSync(values, `assetDecimals:\n  ${usdc}: 6\n`);
     const env = envOf(container(one(render([values]), "Deployment"), "countersign")!);

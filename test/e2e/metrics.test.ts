@@ -1,7 +1,6 @@
 import { metrics } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CosignerSimulator } from "../support/cosigner.js";
@@ -10,6 +9,7 @@ import { eventKeys } from "../support/event-sender.js";
 import { CollectingReader } from "../support/metric-reader.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService } from "../support/service.js";
+import { scratchDir } from "../support/scratch.js";
 
 describe("metrics through OpenTelemetry", () => {
   const reader = new CollectingReader();
@@ -19,7 +19,7 @@ describe("metrics through OpenTelemetry", () => {
   beforeAll(async () => {
     metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
     tdb = await createTestDatabase();
-    const keyFile = path.join(mkdtempSync(path.join(tmpdir(), "countersign-key-")), "events.pub");
+    const keyFile = path.join(scratchDir("key"), "events.pub");
     writeFileSync(keyFile, (await eventKeys()).platform.publicKeyPem);
     service = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: keyFile } });
   });

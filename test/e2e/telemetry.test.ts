@@ -7,8 +7,7 @@ import { context, metrics, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assetTransfer, HOT_WALLET, transactionName, USDC, VAULT } from "../support/bodies.js";
@@ -18,6 +17,7 @@ import { CollectingReader } from "../support/metric-reader.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { createTestServiceAccount, writeTempPem } from "../support/service-account.js";
 import { EXAMPLE_POLICIES, startTestService } from "../support/service.js";
+import { scratchDir } from "../support/scratch.js";
 
 const VAULT_ID = VAULT.slice("vaults/".length);
 const T0 = new Date("2026-11-21T12:00:00Z");
@@ -49,7 +49,7 @@ describe("telemetry: spans and metrics of the running service", () => {
     ]);
     const key = writeTempPem(account.privateKeyPem);
     removeKey = key.remove;
-    policies = mkdtempSync(path.join(tmpdir(), "countersign-telemetry-policies-"));
+    policies = scratchDir("telemetry-policies");
     cpSync(EXAMPLE_POLICIES, policies, { recursive: true });
     service = await startTestService({
       database: tdb.handle,

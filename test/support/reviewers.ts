@@ -1,8 +1,8 @@
 /** Reviewer tokens for tests: a COUNTERSIGN_REVIEWER_TOKENS_FILE and the plain tokens it lists. */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { scratchDir } from "./scratch.js";
 
 export interface ReviewerTokens {
   file: string;
@@ -18,7 +18,7 @@ export function writeReviewerTokens(identities: readonly string[]): ReviewerToke
     tokens[identity] = token;
     lines.push(`${identity} ${createHash("sha256").update(token).digest("hex")}`);
   }
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "countersign-reviewers-")), "reviewers");
+  const file = path.join(scratchDir("reviewers"), "reviewers");
   writeFileSync(file, lines.join("\n") + "\n");
   return { file, tokens };
 }

@@ -4,9 +4,9 @@
  * configuration tests (COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE).
  */
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { scratchDir } from "./scratch.js";
 
 export interface TestServiceAccount {
   email: string;
@@ -31,7 +31,7 @@ export function createTestServiceAccount(
 
 /** Writes `pem` to a fresh temporary directory; `remove()` deletes it. */
 export function writeTempPem(pem: string, fileName = "service-account.pem"): { path: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "countersign-key-"));
+  const dir = scratchDir("key");
   const path = join(dir, fileName);
   writeFileSync(path, pem, { mode: 0o600 });
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };

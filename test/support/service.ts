@@ -2,8 +2,7 @@
  * Starts the real service (src/service.ts) on 127.0.0.1:0 against a test database and a policy
  * bundle directory, as `countersign serve` would, with an injectable clock.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { DatabaseHandle } from "../../src/db/connect.js";
@@ -12,6 +11,7 @@ import { startService, type Service } from "../../src/service.js";
 import { afterAll, beforeAll } from "vitest";
 import { CosignerSimulator } from "./cosigner.js";
 import { createTestDatabase, type TestDatabase } from "./postgres.js";
+import { scratchDir } from "./scratch.js";
 
 export const EXAMPLE_POLICIES = path.resolve(import.meta.dirname, "../../policies");
 export const EXAMPLES = path.resolve(import.meta.dirname, "../../policies/tests/transactions");
@@ -47,7 +47,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Ser
 
 /** A bundle directory written from a policy document (YAML or JSON text) and optional test files. */
 export function writeBundle(policy: string, tests: Record<string, string> = {}): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "countersign-bundle-"));
+  const dir = scratchDir("bundle");
   writeFileSync(path.join(dir, "policy.yaml"), policy);
   for (const [name, content] of Object.entries(tests)) {
     mkdirSync(path.join(dir, "tests"), { recursive: true });
