@@ -62,16 +62,16 @@ async function voidIn(trx: Kysely<Database>, transactionName: string, at: Date):
   return { voided: await voidLockedCharges(trx, transactionName, keys, at) };
 }
 
-/** The group keys of a transaction's live (or voided) charges. */
-async function groupsOfCharges(trx: Kysely<Database>, transactionName: string, which: "live" | "voided"): Promise<string[]> {
-  const groups = await trx
+/** The group keys of a transaction's live charges, or of all its charges. */
+async function groupsOfCharges(trx: Kysely<Database>, transactionName: string, which: "live" | "all"): Promise<string[]> {
+  let query = trx
     .selectFrom("velocity_charges")
     .innerJoin("velocity_groups", "velocity_groups.group_hash", "velocity_charges.group_hash")
     .select("velocity_groups.group_key")
     .distinct()
-    .where("velocity_charges.transaction_name", "=", transactionName)
-    .where("velocity_charges.voided_at", which === "live" ? "is" : "is not", null)
-    .execute();
+    .where("velocity_charges.transaction_name", "=", transactionName);
+  if (which === "live") query = query.where("velocity_charges.voided_at", "is", null);
+  const groups = await query.execute();
   return groups.map((g) => g.group_key);
 }
 
@@ -83,7 +83,11 @@ async function groupsOfCharges(trx: Kysely<Database>, transactionName: string, w
  */
 export async function countChargesAgain(db: Kysely<Database>, transactionName: string): Promise<{ counted: number }> {
   const run = async (trx: Kysely<Database>) => {
-    const keys = await groupsOfCharges(trx, transactionName, "voided");
+    // Every charge's groups, voided or not, locked before looking for voided ones: a void under
+    // way has checked for CONFIRMED under these locks and voided without committing yet, so its
+    // charges still read as live; looked for before the locks, they were not found, nothing was
+    // counted again, and the void then committed with the payment mined (found by a review).
+    const keys = await groupsOfCharges(trx, transactionName, "all");
     if (keys.length === 0) return { counted: 0 };
     await lockWindowGroups(trx, keys);
     return { counted: await countLockedChargesAgain(trx, transactionName, keys) };

@@ -57,3 +57,43 @@ describe("a transaction voided, then reported CONFIRMED", () => {
     expect(refused.stdout).toContain("CONFIRMED");
   });
 });
+
+describe("a CONFIRMED delivered while a void of the same transaction is under way", () => {
+  const suite = serviceWithEvents(dailyLimitPolicy("confirmed-during-void.1"));
+  const liveCharges = async (name: string) =>
+    (await suite.tdb.handle.db.selectFrom("velocity_charges").select("id").where("transaction_name", "=", name).where("voided_at", "is", null).execute()).length;
+
+  // The void (an operator's `velocity void`, or a CANCELED delivered at the same moment) has
+  // checked for CONFIRMED under the groups' locks and voided, not yet committed; the CONFIRMED
+  // is stored and its count-again runs now. Before, the count-again looked for voided charges
+  // without the locks, found none (the void was not committed), recorded its effect complete and
+  // answered 200; the void then committed, and the mined 60 ETH stopped counting for good.
+  it("counts the charges again once the void commits: the wallet's next 60 ETH is denied", async () => {
+    const source = "vaults/5c3f1a2b9d7e/wallets/confrace01";
+    const first = assetTransfer({ amount: "60", source });
+    expect((await suite.cosigner.deliver(first)).verdict).toBe("signed");
+
+    let commitVoid!: () => void;
+    const voidMayCommit = new Promise<void>((resolve) => (commitVoid = resolve));
+    let voidDone!: () => void;
+    const voided = new Promise<void>((resolve) => (voidDone = resolve));
+    const voiding = suite.tdb.handle.db.transaction().execute(async (trx) => {
+      expect(await voidCharges(trx, first.name, new Date())).toEqual({ voided: expect.any(Number) });
+      voidDone();
+      await voidMayCommit;
+    });
+    await voided;
+
+    const delivery = await signedDelivery(stateUpdated(first.name, "CONFIRMED"));
+    const confirming = postDelivery(`${suite.service.url}/v1/events`, delivery);
+    // Long enough for the count-again to have run to its end while the void is still open.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    commitVoid();
+    await voiding;
+    expect(await confirming).toMatchObject({ status: 200 });
+
+    expect(await liveCharges(first.name)).toBeGreaterThan(0);
+    const second = await suite.cosigner.deliver(assetTransfer({ amount: "60", source }));
+    expect(second.verdict).toBe("canceled");
+  });
+});
