@@ -50,7 +50,7 @@ describe("velocity: before and after this transaction", () => {
     const body = {
       name: `${VAULT}/transactions/b1`,
       details: {
-        assetBatchTransfer: { asset: "assets/native.ethereum-mainnet", source: WALLET, destinations: amounts.map((amount, i) => ({ destination: `0x${i}`, amount })) },
+        assetBatchTransfer: { asset: "assets/native.ethereum-mainnet", source: WALLET, destinations: amounts.map((amount, i) => ({ destination: `0x${String(i).padStart(40, "0")}`, amount })) },
       },
     };
     const windows = [amountWindow("daily")];
@@ -77,9 +77,9 @@ describe("velocity: before and after this transaction", () => {
           asset: "assets/native.ethereum-mainnet",
           source: WALLET,
           destinations: [
-            { destination: "0xA", amount: "1" },
-            { destination: "0xB", amount: "2" },
-            { destination: "0xA", amount: "4" },
+            { destination: `0x${"a".repeat(40)}`, amount: "1" },
+            { destination: `0x${"b".repeat(40)}`, amount: "2" },
+            { destination: `0x${"a".repeat(40)}`, amount: "4" },
           ],
         },
       },

@@ -5,7 +5,7 @@
  * token contracts use. A pair further apart (`1` and `10^23`) is a contradiction.
  */
 import Big from "big.js";
-import { networkId } from "./assets.js";
+import { EVM_NETWORK, networkId } from "./assets.js";
 import type { Transfer } from "./types.js";
 
 /** Exact decimals with a private configuration: never touch big.js's global settings. */
@@ -19,7 +19,7 @@ const NATIVE_DECIMALS: readonly [RegExp, number][] = [
   [/^stellar-/, 7],
   [/^solana-/, 9],
   [/^tron-/, 6],
-  [/^(ethereum|polygon|base|arbitrum|optimism|avalanche|bsc|linea|scroll)-/, 18],
+  [EVM_NETWORK, 18],
 ];
 
 /** The decimals the asset is known to have, or null when the body does not say. */

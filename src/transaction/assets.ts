@@ -18,6 +18,12 @@ const STELLAR_UNIT = "10000000";
 const Dec = Big();
 Dec.strict = true;
 
+/**
+ * The EVM family's networks (custody reference: the chains with EIP-7702 sponsorship), whose
+ * accounts are 20 bytes written `0x` and 40 hex digits and whose native coins have 18 decimals.
+ */
+export const EVM_NETWORK = /^(ethereum|polygon|base|arbitrum|optimism|avalanche|bsc|linea|scroll)-/;
+
 /** Network id without the `networks/` prefix. */
 export const networkId = (network: string): string =>
   network.startsWith("networks/") ? network.slice("networks/".length) : network;

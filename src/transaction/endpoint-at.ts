@@ -1,16 +1,21 @@
 /** Endpoints and assets read at a JSON path: a malformed one is a 400 naming the path. */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { networkFromAsset, networkId } from "./assets.js";
+import { isEvmAddress } from "../facts/addresses.js";
+import { assetStandardOf, EVM_NETWORK, networkFromAsset, networkId } from "./assets.js";
 import { parseEndpoint } from "./endpoint.js";
 import { invalidAt } from "./issues.js";
 import { isAssetName, isStellarBareAsset } from "./resource-names.js";
 import type { ShapeContext } from "./shape.js";
 import type { Endpoint } from "./types.js";
 
-export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, "vault">): Result<Endpoint, AppError> {
+/**
+ * `onEvm`: the transfer moves on an EVM network (onEvmNetwork), where a raw address is `0x` and 40
+ * hex digits and nothing else.
+ */
+export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, "vault">, onEvm = false): Result<Endpoint, AppError> {
   const endpoint = parseEndpoint(value, ctx.vault);
   if (endpoint === null) return err(invalidAt(path, "must be a wallet or wallet-address resource name, or a raw address"));
-  if (endpoint.kind === "address" && EVM_SPELT_OTHERWISE.test(value)) {
+  if (endpoint.kind === "address" && (EVM_SPELT_OTHERWISE.test(value) || (onEvm && !isEvmAddress(value)))) {
     return err(invalidAt(path, "an EVM address must be written 0x and 40 hex digits"));
   }
   if (endpoint.kind === "address" && HEX_ACCOUNT_SPELT_OTHERWISE.test(value)) {
@@ -27,6 +32,21 @@ export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, 
  * initiator writes `0x` (found by a review of aliasing).
  */
 const EVM_SPELT_OTHERWISE = /^(0X)?[0-9a-fA-F]{40}$/;
+
+/**
+ * Whether a transfer of `asset` moves on an EVM network: the network its asset id names, else the
+ * transaction's, is one of the EVM family's, or the asset is an ERC-20 token. There an account is
+ * `0x` and 40 hex digits; any other raw address — an ENS name (`treasury.eth`), 32 bytes of hex
+ * whose last 20 are the account (go-ethereum's HexToAddress keeps those), an ICAP `XE…`, an
+ * EIP-681 `ethereum:0x…` — is a spelling that a client may resolve to an account while rules, the
+ * address book and the windows see other text: a deny rule naming `0x5290…` would not catch it,
+ * and each spelling would open a per-destination window group of its own. Refused, never resolved
+ * (found by a review of hostile bodies).
+ */
+export function onEvmNetwork(asset: string, network: string | null): boolean {
+  const named = networkFromAsset(asset) ?? (network === null ? null : networkId(network).toLowerCase());
+  return (named !== null && EVM_NETWORK.test(named)) || assetStandardOf(asset, named) === "erc20";
+}
 
 /**
  * A Sui or Aptos account (32 bytes) spelt `0X…`: their SDKs read it as the `0x` account, which rules,

@@ -171,7 +171,7 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
     {
       // The network then comes from transfers[]: on another chain, the payment would be charged to that chain's asset.
       what: "API: Stellar transaction whose transfers[] name another chain's network",
-      body: apiStellarBody([apiStellarPayment("10000000")], [apiStellarTransfer("1", { asset: `assets/asset.ethereum-mainnet.${STELLAR_USDC}` })], { network: undefined }),
+      body: apiStellarBody([apiStellarPayment("10000000")], [apiStellarTransfer("1", { asset: `assets/asset.solana-mainnet.${STELLAR_USDC}` })], { network: undefined }),
       path: "network",
     },
     { what: "note not a string", body: assetTransferBody({}, { note: 5 }), path: "note" },
@@ -233,21 +233,52 @@ describe("an EVM address spelt otherwise than 0x + 40 hex digits (INVALID_TRANSA
   });
 });
 
+// Found by a review of hostile bodies: on an EVM network any other raw address is a spelling a
+// client may resolve to an account (an ENS name; 32 bytes whose last 20 go-ethereum's HexToAddress
+// keeps; an ICAP; an EIP-681 URI) while rules, the address book and the windows see other text: a
+// deny rule naming 0x5290… let them through and each opened a per-destination window group.
+describe("a raw address on an EVM network that is not 0x + 40 hex digits (INVALID_TRANSACTION)", () => {
+  const EVM = "52908400098527886E0F7030069857D2E4169EE7";
+  const spellings = ["treasury.eth", `0x000000000000000000000000${EVM}`, "XE7338O073KYGTWWZN0F2WZ0R8PX5ZPPZS", `ethereum:0x${EVM}`, `0x${EVM}0`, `0x${EVM.slice(1)}`];
+  const message = (path: string) => `${path}: an EVM address must be written 0x and 40 hex digits`;
+  it.each(spellings)("%s as a token transfer's destination or source (shape 1)", (value) => {
+    expect(refusal(assetTransferBody({ destination: value })).message).toBe(message("details.assetTransfer.destination"));
+    expect(refusal(assetTransferBody({ source: value })).message).toBe(message("details.assetTransfer.source"));
+  });
+  it.each(spellings)("%s as an ETH transfer's destination or source (shape 2)", (value) => {
+    const eth = { asset: "assets/native.ethereum-mainnet" };
+    expect(refusal(apiBody([apiTransfer({ ...eth, destinationAddress: { value } })], { subType: "NATIVE_TRANSFER" })).message).toBe(message("transfers[0].destinationAddress.value"));
+    expect(refusal(apiBody([apiTransfer({ ...eth, sourceAddress: { value } })], { subType: "NATIVE_TRANSFER" })).message).toBe(message("transfers[0].sourceAddress"));
+  });
+  it("on every network of the EVM family, and for an opaque asset of a transaction on one", () => {
+    for (const network of ["polygon-mainnet", "base-mainnet", "arbitrum-mainnet", "bsc-mainnet"]) {
+      expect(refusal(assetTransferBody({ asset: `assets/native.${network}`, destination: "treasury.eth" })).code).toBe("INVALID_TRANSACTION");
+    }
+    expect(refusal(apiBody([apiTransfer({ asset: "assets/e72ff35a5b15", destinationAddress: { value: "treasury.eth" } })])).code).toBe("INVALID_TRANSACTION");
+  });
+  it("another chain's addresses stay accepted on their own networks", () => {
+    expect(parseTransaction(assetTransferBody({ asset: "assets/native.near-mainnet", destination: "treasury.near" })).ok).toBe(true);
+    expect(parseTransaction(assetTransferBody({ asset: "assets/native.bitcoin-mainnet", destination: "bc1q3vfght7rln2c3733dl42navt8pslfya7talfns" })).ok).toBe(true);
+    expect(parseTransaction(assetTransferBody({ asset: "assets/native.sui-mainnet", destination: `0x${"5c".repeat(32)}` })).ok).toBe(true);
+  });
+});
+
 // Found by a review of this stop's changes: a Sui or Aptos account (0x + 64 hex) compares without
 // case, but `0X…` was compared as written, though Sui's SDK reads it as the 0x account: a deny rule
 // naming 0x5c8f… let `0X5C8F…` through and a per-destination window opened a fresh group.
 describe("a 32-byte hex account spelt 0X (INVALID_TRANSACTION)", () => {
   const SUI = "5c8f4b6e1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9bafe1d2c3b4a5f6e7d8";
+  const SUI_COIN = "assets/native.sui-mainnet";
   it("destination with 0X", () => {
-    const { code, message } = refusal(assetTransferBody({ destination: `0X${SUI}` }));
+    const { code, message } = refusal(assetTransferBody({ asset: SUI_COIN, destination: `0X${SUI}` }));
     expect(code).toBe("INVALID_TRANSACTION");
     expect(message).toBe("details.assetTransfer.destination: a Sui or Aptos account must be written 0x and 64 hex digits");
   });
   it("API: destination with 0X", () => {
-    const { message } = refusal(apiBody([apiTransfer({ destinationAddress: { value: `0X${SUI.toUpperCase()}` } })]));
+    const { message } = refusal(apiBody([apiTransfer({ asset: SUI_COIN, destinationAddress: { value: `0X${SUI.toUpperCase()}` } })], { network: "networks/sui-mainnet" }));
     expect(message).toBe("transfers[0].destinationAddress.value: a Sui or Aptos account must be written 0x and 64 hex digits");
   });
   it("0x in either case of the digits is accepted", () => {
-    expect(parseTransaction(assetTransferBody({ destination: `0x${SUI.toUpperCase()}` })).ok).toBe(true);
+    expect(parseTransaction(assetTransferBody({ asset: SUI_COIN, destination: `0x${SUI.toUpperCase()}` })).ok).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import {
   STELLAR_SPONSOR,
   STELLAR_USDC,
   TX_NAME,
+  EVM_DEST,
   USDC_ETH,
   VAULT,
   WALLET,
@@ -19,17 +20,19 @@ import {
   parsed,
 } from "./test-bodies.js";
 
+const EVM_DEST_2 = "0x2222222222222222222222222222222222222222";
+
 describe("kind from shape 1 details", () => {
   const cases: { details: Body; kind: string; transfers: number }[] = [
-    { details: { assetTransfer: { asset: USDC_ETH, amount: "1", source: WALLET, destination: "0x1" } }, kind: "assetTransfer", transfers: 1 },
+    { details: { assetTransfer: { asset: USDC_ETH, amount: "1", source: WALLET, destination: EVM_DEST } }, kind: "assetTransfer", transfers: 1 },
     {
       details: {
         assetBatchTransfer: {
           asset: USDC_ETH,
           source: WALLET,
           destinations: [
-            { destination: "0x1", amount: "1" },
-            { destination: "0x2", amount: "2", note: "second" },
+            { destination: EVM_DEST, amount: "1" },
+            { destination: EVM_DEST_2, amount: "2", note: "second" },
             { destination: `${VAULT}/wallets/w2`, amount: "3" },
           ],
         },
@@ -61,15 +64,15 @@ describe("kind from shape 1 details", () => {
           source: WALLET,
           sponsor: `${VAULT}/wallets/gas`,
           destinations: [
-            { destination: "0x1", amount: "1.5" },
-            { destination: "0x2", amount: "2" },
+            { destination: EVM_DEST, amount: "1.5" },
+            { destination: EVM_DEST_2, amount: "2" },
           ],
         },
       },
     });
     expect(tx.transfers.map((t) => [t.destination.value, t.amount, t.source.wallet, t.asset, t.sponsor])).toEqual([
-      ["0x1", "1.5", WALLET, USDC_ETH, `${VAULT}/wallets/gas`],
-      ["0x2", "2", WALLET, USDC_ETH, `${VAULT}/wallets/gas`],
+      [EVM_DEST, "1.5", WALLET, USDC_ETH, `${VAULT}/wallets/gas`],
+      [EVM_DEST_2, "2", WALLET, USDC_ETH, `${VAULT}/wallets/gas`],
     ]);
   });
 });
@@ -132,23 +135,23 @@ describe("kind from shape 2", () => {
 describe("source and destination forms", () => {
   const other = "vaults/othervault/wallets/w9";
   const raw = (value: string) => ({ kind: "address", wallet: null, address: value });
-  const cases: { value: string; expected: Body; asSource?: "refused" }[] = [
+  const cases: { value: string; expected: Body; asSource?: "refused"; asset?: string }[] = [
     { value: WALLET, expected: { kind: "wallet", wallet: WALLET, address: null } },
     { value: `${WALLET}/addresses/addr1`, expected: { kind: "walletAddress", wallet: WALLET, address: null } },
     // A transaction spends from its own vault only.
     { value: other, expected: { kind: "wallet", wallet: other, address: null }, asSource: "refused" },
     { value: "0x52908400098527886E0F7030069857D2E4169EE7", expected: raw("0x52908400098527886E0F7030069857D2E4169EE7") },
-    { value: "bc1q3vfght7rln2c3733dl42navt8pslfya7talfns", expected: raw("bc1q3vfght7rln2c3733dl42navt8pslfya7talfns") },
+    { value: "bc1q3vfght7rln2c3733dl42navt8pslfya7talfns", expected: raw("bc1q3vfght7rln2c3733dl42navt8pslfya7talfns"), asset: "assets/native.bitcoin-mainnet" },
     // The short form names a wallet of the transaction's vault.
     { value: "wallets/7a8b9c0d1e2f", expected: { kind: "wallet", wallet: WALLET, address: null } },
     { value: "wallets/7a8b9c0d1e2f/addresses/a1", expected: { kind: "walletAddress", wallet: WALLET, address: null } },
   ];
-  it.each(cases)("as destination: $value", ({ value, expected }) => {
-    const tx = parsed(assetTransferBody({ destination: value }));
+  it.each(cases)("as destination: $value", ({ value, expected, asset }) => {
+    const tx = parsed(assetTransferBody({ destination: value, ...(asset ? { asset } : {}) }));
     expect(tx.transfers[0]?.destination).toEqual({ value, ...expected });
   });
-  it.each(cases)("as source: $value", ({ value, expected, asSource }) => {
-    const result = parseTransaction(assetTransferBody({ source: value }));
+  it.each(cases)("as source: $value", ({ value, expected, asSource, asset }) => {
+    const result = parseTransaction(assetTransferBody({ source: value, ...(asset ? { asset } : {}) }));
     if (asSource === "refused") return expect(result.ok).toBe(false);
     expect(result.ok && result.value.transfers[0]?.source).toEqual({ value, ...expected });
   });
@@ -189,10 +192,10 @@ describe("shape 2 source: request.sourceWallet", () => {
 
   it("hints (infoRef, referencedAddressesInfo) never make an endpoint a wallet", () => {
     const body = {
-      transaction: apiBody([apiTransfer({ destinationAddress: { value: "0xdead", infoRef: "ref1" } })]),
-      referencedAddressesInfo: { "0xdead": { wallet: `${VAULT}/wallets/w1`, addressBookEntry: `${VAULT}/addressBookEntries/e1` } },
+      transaction: apiBody([apiTransfer({ destinationAddress: { value: EVM_DEST, infoRef: "ref1" } })]),
+      referencedAddressesInfo: { [EVM_DEST]: { wallet: `${VAULT}/wallets/w1`, addressBookEntry: `${VAULT}/addressBookEntries/e1` } },
     };
-    expect(parsed(body).transfers[0]?.destination).toEqual({ value: "0xdead", kind: "address", wallet: null, address: "0xdead" });
+    expect(parsed(body).transfers[0]?.destination).toEqual({ value: EVM_DEST, kind: "address", wallet: null, address: EVM_DEST });
   });
 });
 

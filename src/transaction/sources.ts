@@ -14,13 +14,14 @@ import { invalidAt } from "./issues.js";
 import type { ShapeContext } from "./shape.js";
 import type { Endpoint } from "./types.js";
 
-export function sourceAt(value: string | null, path: string, ctx: ShapeContext): Result<Endpoint, AppError> {
+/** `onEvm`: the transfer moves on an EVM network, where a raw source is `0x` and 40 hex digits (endpoint-at.ts). */
+export function sourceAt(value: string | null, path: string, ctx: ShapeContext, onEvm = false): Result<Endpoint, AppError> {
   if (value === null) {
     return ctx.sourceWallet === null
       ? err(invalidAt(path, "is required when the transaction has no request.sourceWallet"))
       : ok(walletEndpoint(ctx.sourceWallet));
   }
-  const endpoint = endpointAt(value, path, ctx);
+  const endpoint = endpointAt(value, path, ctx, onEvm);
   if (!endpoint.ok || endpoint.value.wallet === null) return endpoint;
   const wallet = endpoint.value.wallet;
   if (vaultOf(wallet) !== ctx.vault) return err(invalidAt(path, "must be a wallet of the transaction's vault"));
