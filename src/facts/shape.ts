@@ -9,48 +9,65 @@ import type { ReviewFacts } from "../review/types.js";
 import type { Authorization, Fee, Memo, TokenAllowance } from "../transaction/types.js";
 import type { AddressBookEntryFacts, AddressBookFacts, DestinationFacts, EndpointFacts, Facts, TransferFacts, TxFacts } from "./types.js";
 
-export type FactShape =
-  | { readonly kind: "value" }
-  | { readonly kind: "object"; readonly fields: Readonly<Record<string, FactShape>> }
-  | { readonly kind: "list"; readonly items: FactShape }
-  /** Checked elsewhere (velocity: against the bundle's windows), or not known here. */
-  | { readonly kind: "open" };
+/** What a single fact holds when it is not null: a rule comparing it with a literal of another type never matches. */
+export type ValueType = "string" | "number" | "boolean";
 
-const value: FactShape = { kind: "value" };
-const open: FactShape = { kind: "open" };
-const list = (items: FactShape): FactShape => ({ kind: "list", items });
-const object = <T>(fields: { readonly [K in keyof T]-?: FactShape }): FactShape => ({ kind: "object", fields });
+type ValueShape<T extends ValueType> = { readonly kind: "value"; readonly type: T };
+type ObjectShape = { readonly kind: "object"; readonly fields: Readonly<Record<string, FactShape>> };
+type ListShape = { readonly kind: "list"; readonly items: FactShape };
+/** Checked elsewhere (velocity: against the bundle's windows), or not known here. */
+type OpenShape = { readonly kind: "open" };
 
-const endpointFields: { [K in keyof EndpointFacts]-?: FactShape } = { value, kind: value, wallet: value, address: value, internal: value, muxedId: value };
+export type FactShape = ValueShape<ValueType> | ObjectShape | ListShape | OpenShape;
+
+/**
+ * The shape a field of type V must have: a value's type is its TypeScript type, null aside, so a
+ * fact declared text here is text in every document the builder writes (this does not compile
+ * otherwise).
+ */
+type ShapeOf<V> = [NonNullable<V>] extends [string] ? ValueShape<"string">
+  : [NonNullable<V>] extends [number] ? ValueShape<"number">
+  : [NonNullable<V>] extends [boolean] ? ValueShape<"boolean">
+  : [NonNullable<V>] extends [readonly unknown[]] ? ListShape
+  : ObjectShape | OpenShape;
+
+const text: ValueShape<"string"> = { kind: "value", type: "string" };
+const num: ValueShape<"number"> = { kind: "value", type: "number" };
+const flag: ValueShape<"boolean"> = { kind: "value", type: "boolean" };
+const open: OpenShape = { kind: "open" };
+const list = (items: FactShape): ListShape => ({ kind: "list", items });
+const object = <T>(fields: { readonly [K in keyof T]-?: ShapeOf<T[K]> }): ObjectShape => ({ kind: "object", fields });
+
+const endpointFields: { [K in keyof EndpointFacts]-?: ShapeOf<EndpointFacts[K]> } = { value: text, kind: text, wallet: text, address: text, internal: flag, muxedId: text };
 
 const tx = object<TxFacts>({
-  name: value, vault: value, id: value, kind: value, type: value, subType: value, state: value, network: value,
-  note: value, externalId: value, requestId: value, initiator: value, designatedSigners: list(value), transferCount: value,
-  payloads: list(value),
-  tokenAllowances: list(object<TokenAllowance>({ approver: value, spender: value, asset: value, amount: value })),
-  authorizations: list(object<Authorization>({ signer: value, contractAddress: value, chainId: value, nonce: value })),
-  memo: object<Memo>({ type: value, data: value }),
-  fee: object<Fee>({ asset: value, amount: value }),
+  name: text, vault: text, id: text, kind: text, type: text, subType: text, state: text, network: text,
+  note: text, externalId: text, requestId: text, initiator: text, designatedSigners: list(text), transferCount: num,
+  payloads: list(text),
+  tokenAllowances: list(object<TokenAllowance>({ approver: text, spender: text, asset: text, amount: text })),
+  authorizations: list(object<Authorization>({ signer: text, contractAddress: text, chainId: text, nonce: text })),
+  memo: object<Memo>({ type: text, data: text }),
+  fee: object<Fee>({ asset: text, amount: text }),
 });
 
 const transfer = object<TransferFacts>({
-  index: value, network: value, asset: value, assetStandard: value, amount: value, rawAmount: value, assetTotal: value,
+  index: num, network: text, asset: text, assetStandard: text, amount: text, rawAmount: text, assetTotal: text,
   source: object<EndpointFacts>(endpointFields),
   destination: object<DestinationFacts>({
     ...endpointFields,
-    inAddressBook: value,
-    addressBook: object<AddressBookEntryFacts>({ name: value, displayName: value, address: value, network: value, signed: value }),
+    inAddressBook: flag,
+    addressBook: object<AddressBookEntryFacts>({ name: text, displayName: text, address: text, network: text, signed: flag }),
   }),
-  sponsor: value,
+  sponsor: text,
 });
 
 export const FACTS_SHAPE: FactShape = object<Facts>({
-  now: value, nowHour: value, nowWeekday: value,
+  now: text, nowHour: num, nowWeekday: num,
   tx,
   transfer,
   velocity: open,
-  addressBook: object<AddressBookFacts>({ configured: value, syncedAt: value, ageSeconds: value }),
-  review: object<ReviewFacts>({ state: value, approvals: value, approvers: list(value) }),
+  addressBook: object<AddressBookFacts>({ configured: flag, syncedAt: text, ageSeconds: num }),
+  review: object<ReviewFacts>({ state: text, approvals: num, approvers: list(text) }),
 });
 
 /** What a `var` path reads, or a description of where it leaves the facts. */

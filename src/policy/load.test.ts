@@ -111,6 +111,9 @@ describe("loadBundle: each problem names file, rule and path", () => {
     ["undeclared window", policyWith(rule("", '{"<": [{"var": "velocity.weekly.count"}, 3]}')), "r1", 'rules[0].when["<"][0].var', /no declared window/],
     // A misspelt fact reads null, and `in` on null is false: the deny rule would silently never match.
     ["a var path that names no fact", policyWith(rule("", '{"in": [{"var": "transfer.destination.adress"}, ["0x1"]]}')), "r1", "rules[0].when.in[0].var", /names no fact: transfer\.destination has value/],
+    // YAML reads an unquoted 12345 as a number; the id is text, so `===` never holds and a deny rule never denies.
+    ["a text fact against an unquoted number", policyWith(rule("", '{"===": [{"var": "transfer.destination.muxedId"}, 12345]}')), "r1", 'rules[0].when["==="][1]', /transfer\.destination\.muxedId, which is text, with the number 12345: they are never equal \(write "12345"\)/],
+    ["a number fact in a list of texts", policyWith(rule("", '{"in": [{"var": "nowWeekday"}, ["0", 6]]}')), "r1", "rules[0].when.in[1][0]", /nowWeekday, which is a number, with the text "0"/],
     ["amount window without asset", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [sourceWallet]}\n'), undefined, "windows[0].groupBy", /must be grouped by asset/],
     ["duplicate groupBy", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset, asset]}\n'), undefined, "windows[0].groupBy", /twice/],
     ["duplicate window name", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset]}\n  - {name: w, duration: 2h, groupBy: [asset]}\n'), undefined, "windows[1].name", /duplicate window name "w"/],

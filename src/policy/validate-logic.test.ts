@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildFacts } from "../facts/build.js";
-import { FACTS_SHAPE, type FactShape } from "../facts/shape.js";
+import { FACTS_SHAPE, type FactShape, readFactPath } from "../facts/shape.js";
 import { tx, view } from "../facts/test-views.js";
 import { EVM_DEST, EXAMPLES, apiBody, apiTransfer, assetTransferBody, example } from "../transaction/test-bodies.js";
 import { validateLogic } from "./validate-logic.js";
@@ -99,6 +99,53 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
     const problems = check(expr);
     expect(problems).toHaveLength(1);
     expect(problems[0]?.message).toMatch(message);
+  });
+
+  // `===` and `in` compare types first: a fact and a literal of another type are never equal, so
+  // a deny rule written so never denies (YAML reads an unquoted 12345 or 0 as a number).
+  it.each([
+    ["a muxed id against a number", { "===": [{ var: "transfer.destination.muxedId" }, 12345] }, '["==="][1]', /transfer\.destination\.muxedId, which is text, with the number 12345: they are never equal \(write "12345"\)/],
+    ["a number written first", { "===": [991, { var: "tx.memo.data" }] }, '["==="][0]', /tx\.memo\.data, which is text, with the number 991/],
+    ["!== always true", { "!==": [{ var: "transfer.destination.muxedId" }, 7] }, '["!=="][1]', /they always differ \(write "7"\)/],
+    ["a chain id in an authorization", { some: [{ var: "tx.authorizations" }, { "===": [{ var: "chainId" }, 0] }] }, 'some[1]["==="][1]', /chainId, which is text, with the number 0/],
+    ["a muxed id in a list of numbers", { in: [{ var: "transfer.destination.muxedId" }, ["1", 2]] }, "in[1][1]", /muxedId, which is text, with the number 2/],
+    ["a weekday in a list of texts", { in: [{ var: "nowWeekday" }, ["0", 6]] }, "in[1][0]", /nowWeekday, which is a number, with the text "0".*\(write 0\)/],
+    ["a number in a list of texts", { in: [5, { var: "tx.payloads" }] }, "in[0]", /tx\.payloads\.0, which is text, with the number 5/],
+    ["an item of a list of texts", { some: [{ var: "tx.designatedSigners" }, { "===": [{ var: "" }, 1] }] }, 'some[1]["==="][1]', /each item, which is text, with the number 1/],
+    ["a flag against text under ==", { "==": [{ var: "transfer.destination.inAddressBook" }, "false"] }, '["=="][1]', /true or false, with the text "false".*\(write false\)/],
+    ["a count against words under ==", { "==": [{ var: "velocity.hourly_count.count" }, "zero"] }, null, null],
+    ["a number against words under !=", { "!=": [{ var: "nowHour" }, "noon"] }, '["!="][1]', /nowHour, which is a number, with the text "noon": they always differ$/],
+  ])("refuses %s", (_name, expr, at, message) => {
+    const problems = check(expr);
+    if (at === null) return expect(problems).toEqual([]); // velocity is checked against the windows, not typed here
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.path).toBe(`rules[0].when${at.startsWith("[") ? "" : "."}${at}`);
+    expect(problems[0]?.message).toMatch(message as RegExp);
+  });
+
+  it.each([
+    ["== reads numeric text as a number", { "==": [{ var: "transfer.destination.muxedId" }, 12345] }],
+    ["a number fact against numeric text under ==", { "==": [{ var: "nowWeekday" }, "6"] }],
+    ["null", { "===": [{ var: "transfer.destination.muxedId" }, null] }],
+    ["the same type", { in: [{ var: "nowWeekday" }, [0, 6]] }],
+    ["a number looked for in a text", { in: [{ var: "nowHour" }, "9,10,11"] }],
+    ["a var with a default of its own", { "===": [{ var: ["transfer.destination.muxedId", 0] }, 0] }],
+    ["two facts", { "===": [{ var: "transfer.destination.muxedId" }, { var: "tx.memo.data" }] }],
+    ["an object fact", { "==": [{ var: "tx.payloads" }, "evmMessage"] }],
+    ["an item of a list the rule built", { some: [[1, 2], { "===": [{ var: "" }, "1"] }] }],
+  ])("accepts %s", (_name, expr) => {
+    expect(check(expr)).toEqual([]);
+  });
+
+  it("types each fact as the facts builder writes it", () => {
+    for (const facts of builtFacts()) {
+      for (const path of leafPaths(facts).filter((p) => !p.startsWith("velocity"))) {
+        const value = path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], facts);
+        const reading = readFactPath(FACTS_SHAPE, path.replace(/\.[0-9]+(?=\.|$)/g, ".0"));
+        const declared = "shape" in reading && reading.shape.kind === "value" ? reading.shape.type : "not a value";
+        if (value !== null && !(Array.isArray(value) && value.length === 0)) expect([path, typeof value]).toEqual([path, declared]);
+      }
+    }
   });
 
   it("accepts every path the facts builder writes, and names no fact it never writes", () => {

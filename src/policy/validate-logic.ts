@@ -3,11 +3,13 @@
  * object, literal `var` paths that cannot reach the prototype chain, sane argument counts, (when
  * windows are given) `velocity.<window>.<field>` paths that exist, and (when the facts' shape is
  * given) `var` paths that name a fact — inside some/all/none/filter/map/reduce over a list of
- * facts, paths into its items.
+ * facts, paths into its items — and no equality or `in` between such a fact and a literal of
+ * another type, which can never hold.
  */
 import { stellarBaseAccount, stellarMuxedId, stellarMuxedIn } from "../facts/addresses.js";
 import { xrplTaggedIn, xrplXAddress } from "../facts/xrpl-address.js";
-import { type FactShape, readFactPath } from "../facts/shape.js";
+import { type FactShape, type ValueType, readFactPath } from "../facts/shape.js";
+import { isNumericLike } from "./decimal.js";
 import { type PathSegment, formatPath } from "./json-path.js";
 import { ARITY, FORBIDDEN_OPERATIONS, FORBIDDEN_SEGMENTS, KNOWN_OPERATIONS, SCOPED_OPERATIONS } from "./logic-ops.js";
 import type { WindowSpec } from "./types.js";
@@ -84,6 +86,28 @@ class Validator {
       else if (op === "missing" || (op === "missing_some" && i === 1)) this.checkMissingKeys(arg, argPath(i), scope);
       else this.visit(arg, argPath(i), SCOPED_OPERATIONS.has(op) && i === 1 ? elementScope(op, args[0], scope) : scope);
     });
+    if (EQUALITIES.has(op) && args.length === 2) this.checkLiteralTypes(op, args, argPath, scope);
+  }
+
+  /**
+   * A fact compared with a literal of another type: `===` and `in` compare types first, so
+   * `{"===": [{"var": "transfer.destination.muxedId"}, 12345]}` (the id is text) is never true and
+   * a deny rule written so never denies, silently: YAML reads an unquoted 12345 as a number. `==`
+   * reads numeric text as a number, so there only a boolean, or text that is not a number against
+   * a number, can never be equal.
+   */
+  checkLiteralTypes(op: string, args: unknown[], argPath: (i: number) => PathSegment[], scope: Scope): void {
+    const [left, right] = args;
+    const pairs: ComparedLiteral[] =
+      op === "in"
+        ? inPairs(left, right, argPath)
+        : [{ path: plainVarPath(left), literal: right, at: argPath(1) }, { path: plainVarPath(right), literal: left, at: argPath(0) }];
+    for (const { path, literal, at } of pairs) {
+      const type = path === null ? null : valueTypeAt(scope, path);
+      if (path === null || type === null || !isPrimitive(literal) || !neverEqual(op, type, literal)) continue;
+      const fix = rewritten(type, literal);
+      this.report(at, `${JSON.stringify(op)} compares ${path || "each item"}, which is ${TYPE_NAMES[type]}, with ${describeLiteral(literal)}: ${op === "!=" || op === "!==" ? "they always differ" : "they are never equal"}${fix === null ? "" : ` (write ${fix})`}`);
+    }
   }
 
   /**
@@ -153,6 +177,68 @@ class Validator {
       this.report(at, `"var" path ${JSON.stringify(path)}: window ${JSON.stringify(window.name)} measures count, it has no ${field}`);
     }
   }
+}
+
+/** The operations checkLiteralTypes looks at. */
+const EQUALITIES: ReadonlySet<string> = new Set(["===", "!==", "==", "!=", "in"]);
+
+const TYPE_NAMES: Record<ValueType, string> = { string: "text", number: "a number", boolean: "true or false" };
+
+type Primitive = string | number | boolean;
+const isPrimitive = (value: unknown): value is Primitive => typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+
+/** A fact (by its `var` path, null when the operand is not one) and the literal it is compared with. */
+interface ComparedLiteral {
+  path: string | null;
+  literal: unknown;
+  at: PathSegment[];
+}
+
+/**
+ * `in`'s pairs: a fact looked for in a literal list (with each item), or a literal looked for in a
+ * list of facts (with its items, path `list.0`). A literal string is searched as text, where a
+ * number is found as its digits, so it is left alone.
+ */
+function inPairs(needle: unknown, haystack: unknown, argPath: (i: number) => PathSegment[]): ComparedLiteral[] {
+  if (Array.isArray(haystack)) return haystack.map((item, i) => ({ path: plainVarPath(needle), literal: item, at: [...argPath(1), i] }));
+  const list = plainVarPath(haystack);
+  return [{ path: list === null ? null : list === "" ? "0" : `${list}.0`, literal: needle, at: argPath(0) }];
+}
+
+/** The path of `{"var": path}` with no default (or a null one): a default of another type could make the comparison hold. */
+function plainVarPath(expr: unknown): string | null {
+  if (typeof expr !== "object" || expr === null || Array.isArray(expr) || Object.keys(expr).length !== 1 || !("var" in expr)) return null;
+  const raw = (expr as { var: unknown }).var;
+  const [path, fallback] = Array.isArray(raw) ? (raw as unknown[]) : [raw];
+  if (fallback !== undefined && fallback !== null) return null;
+  return typeof path === "string" ? path : typeof path === "number" ? String(path) : null;
+}
+
+/** The type of the single value a path reads in a scope, or null when it is not one or not known. */
+function valueTypeAt(scope: Scope, path: string): ValueType | null {
+  if (scope.shape === null) return null;
+  const reading = path === "" ? { shape: scope.shape } : readFactPath(scope.shape, path);
+  return "shape" in reading && reading.shape.kind === "value" ? reading.shape.type : null;
+}
+
+/** Whether `op` between a fact of `type` (not null) and `literal` can never hold (src/policy/decimal-ops.ts, text-ops.ts). */
+function neverEqual(op: string, type: ValueType, literal: Primitive): boolean {
+  const literalType = typeof literal as ValueType;
+  if (op === "===" || op === "!==" || op === "in") return literalType !== type;
+  if (type === "boolean" || literalType === "boolean") return literalType !== type;
+  return type === "number" && !isNumericLike(literal);
+}
+
+/** The literal as the fact's type would write it, when there is such a spelling. */
+function rewritten(type: ValueType, literal: Primitive): string | null {
+  if (type === "string") return JSON.stringify(String(literal));
+  if (type === "number") return isNumericLike(literal) ? String(literal) : null;
+  return literal === "true" || literal === "false" ? literal : null;
+}
+
+function describeLiteral(literal: Primitive): string {
+  if (typeof literal === "string") return `the text ${JSON.stringify(literal.length > 40 ? `${literal.slice(0, 40)}…` : literal)}`;
+  return typeof literal === "number" ? `the number ${literal}` : `${literal}`;
 }
 
 /** Operations whose arguments (or, for `if`, whose conditions; for a scoped one, its predicate) are read for their truth. */
