@@ -58,7 +58,7 @@ export async function policyReplay(args: PolicyReplayArgs, withDatabase: <T>(run
     out(loaded.error.message);
     return 2;
   }
-  const report = await withDatabase((db) => replay(db, loaded.value, range));
+  const report = await withDatabase((db) => replay(db, loaded.value, range, { now: args.now }));
   out(formatReport(report, format));
   return args.failOnChange && !replayVerdict(report).changesNothing ? 1 : 0;
 }

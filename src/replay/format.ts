@@ -1,4 +1,5 @@
 /** The replay report as text for a terminal, JSON for tools, or Markdown for a pull-request comment. */
+import type { WindowStartingShort } from "./ledger-as-of.js";
 import { replayVerdict, type ChangedDecision, type ReplayReport } from "./summary.js";
 
 export const FORMATS = ["table", "json", "markdown"] as const;
@@ -21,6 +22,11 @@ function sorted(counts: Record<string, number>): [string, number][] {
   return Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
+/** What merging the candidate now would do to a window whose groups the ledger never charged (ledger-as-of.ts). */
+function startingShort(w: WindowStartingShort): string {
+  return `window ${w.window} (grouped by [${w.groupBy.join(", ")}]) starts without the spending already done: transfers allowed up to ${w.unchargedUntil} were charged to no such group, so if this bundle took effect now each group would allow its whole limit again until ${w.completeFrom}`;
+}
+
 function table(r: ReplayReport): string {
   const lines = [
     `policy replay: candidate ${r.candidate.version} (${r.candidate.digest.slice(0, 12)}) on recorded decisions ${scope(r)}: ${replayVerdict(r).text}`,
@@ -38,6 +44,7 @@ function table(r: ReplayReport): string {
     if (r.changesNotListed > 0) lines.push(`  … and ${r.changesNotListed} more`);
   }
   for (const n of r.notReplayableDecisions) lines.push(`not replayable: ${n.transactionName} (${n.decisionId}): ${n.reason}`);
+  for (const w of r.windowsStartingShort) lines.push(`WARNING: ${startingShort(w)}`);
   return lines.join("\n");
 }
 
@@ -70,6 +77,9 @@ function markdown(r: ReplayReport): string {
   if (r.notReplayable > 0) {
     lines.push("", `**${r.notReplayable} decision${r.notReplayable === 1 ? " is" : "s are"} not replayable** (not evaluated; see why):`, "");
     lines.push(...sorted(r.notReplayableReasons).map(([why, n]) => `- ${cell(why)}: ${n}`));
+  }
+  if (r.windowsStartingShort.length > 0) {
+    lines.push("", "**Velocity windows that would start from zero:**", "", ...r.windowsStartingShort.map((w) => `- ${cell(startingShort(w))}`));
   }
   return lines.join("\n");
 }

@@ -12,7 +12,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
-import type { GroupDimension } from "../policy/types.js";
+import type { GroupDimension, PolicyBundle } from "../policy/types.js";
 import { groupHashHex } from "../velocity/group-hash.js";
 
 export interface AsOfQuery {
@@ -71,4 +71,31 @@ export async function chargeGaps(db: Db, sets: readonly string[], until: Date): 
     gaps.set(set, last === null ? null : new Date(last));
   }
   return gaps;
+}
+
+/** A window of the candidate whose groups would read less than was spent, if it took effect now. */
+export interface WindowStartingShort {
+  window: string;
+  groupBy: string[];
+  /** The last transfer allowed that no group of this window was charged with. */
+  unchargedUntil: string;
+  /** When the window's reach is past it: its groups read all their spending from then on. */
+  completeFrom: string;
+}
+
+/**
+ * The candidate's windows grouped in a way no bundle in force charged within their reach before
+ * `now`: a group is its dimensions and their values, and the ledger only charges the groups of the
+ * bundle in force, so a window whose groupBy changed (or a new window grouped otherwise than any
+ * before it) starts with none of the spending already done. Until `completeFrom` every such group
+ * allows its whole limit again. Replay reports the decisions it cannot recompute; this says what
+ * the live service would do once the candidate is merged.
+ */
+export async function windowsStartingShort(db: Db, candidate: PolicyBundle, now: Date): Promise<WindowStartingShort[]> {
+  const gaps = await chargeGaps(db, [...new Set(candidate.windows.map((w) => dimensionSet(w.groupBy)))], now);
+  return candidate.windows.flatMap((w) => {
+    const gap = gaps.get(dimensionSet(w.groupBy)) ?? null;
+    if (gap === null || gap.getTime() <= now.getTime() - w.durationSeconds * 1000) return [];
+    return [{ window: w.name, groupBy: [...w.groupBy].sort(), unchargedUntil: gap.toISOString(), completeFrom: new Date(gap.getTime() + w.durationSeconds * 1000).toISOString() }];
+  });
 }

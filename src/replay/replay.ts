@@ -6,7 +6,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { PolicyBundle } from "../policy/types.js";
-import { chargeGaps, dimensionSet } from "./ledger-as-of.js";
+import { chargeGaps, dimensionSet, windowsStartingShort } from "./ledger-as-of.js";
 import { recordedDecisions, PAGE_SIZE, type ReplayRange } from "./recorded.js";
 import { replayPage } from "./replay-rows.js";
 import { ReplayTally, type ReplayReport } from "./summary.js";
@@ -14,6 +14,8 @@ import { ReplayTally, type ReplayReport } from "./summary.js";
 export interface ReplayOptions {
   pageSize?: number;
   listLimit?: number;
+  /** When the candidate would take effect, for windowsStartingShort (default: the machine's clock). */
+  now?: Date;
 }
 
 export async function replay(db: Db, candidate: PolicyBundle, range: ReplayRange, options: ReplayOptions = {}): Promise<ReplayReport> {
@@ -25,6 +27,7 @@ export async function replay(db: Db, candidate: PolicyBundle, range: ReplayRange
     for await (const page of recordedDecisions(trx, range, options.pageSize ?? PAGE_SIZE)) {
       for (const result of await replayPage(trx, candidate, page, coverage)) tally.add(result);
     }
+    tally.windowsStartingShort(await windowsStartingShort(trx, candidate, options.now ?? new Date()));
     return tally.result();
   });
 }

@@ -3,6 +3,7 @@
  * decisions themselves up to a limit, so memory stays bounded at millions of rows.
  */
 import type { Decision, Outcome, PolicyBundle } from "../policy/types.js";
+import type { WindowStartingShort } from "./ledger-as-of.js";
 import type { RowResult } from "./replay-rows.js";
 import type { RecordedDecision, ReplayRange } from "./recorded.js";
 
@@ -50,6 +51,11 @@ export interface ReplayReport {
   changesNotListed: number;
   notReplayableDecisions: NotReplayable[];
   notReplayableReasons: Record<string, number>;
+  /**
+   * The candidate's windows that would start without the spending already done if it took effect
+   * now (a changed groupBy): the live service would allow each group's whole limit again.
+   */
+  windowsStartingShort: WindowStartingShort[];
 }
 
 export const DEFAULT_LIST_LIMIT = 1000;
@@ -67,6 +73,10 @@ export function replayVerdict(r: ReplayReport): { changesNothing: boolean; text:
     return { changesNothing: false, text: `${plural(r.unjudged, "decision", "decisions")} could not be replayed: the candidate is not shown to change nothing` };
   }
   if (r.replayed === 0) return { changesNothing: false, text: "nothing replayed: no recorded decision in the range was evaluated" };
+  const short = r.windowsStartingShort;
+  if (short.length > 0) {
+    return { changesNothing: false, text: `no recorded decision changes, but ${plural(short.length, "window", "windows")} (${short.map((w) => w.window).join(", ")}) would start without the spending already done` };
+  }
   return { changesNothing: true, text: "no recorded decision changes" };
 }
 
@@ -79,6 +89,7 @@ export class ReplayTally {
       range: { from: range.from.toISOString(), to: range.to.toISOString(), vault: range.vault ?? null },
       replayed: 0, unchanged: 0, changed: 0, notReplayable: 0, unjudged: 0,
       transitions: {}, byRule: {}, changes: [], changesNotListed: 0, notReplayableDecisions: [], notReplayableReasons: {},
+      windowsStartingShort: [],
     };
   }
 
@@ -119,6 +130,10 @@ export class ReplayTally {
       from: { decision: row.decision, rules: unique(row.matchedRules.filter((m) => m.decision === row.decision).map((m) => m.rule)) },
       to: { decision: outcome.decision, rules: to },
     });
+  }
+
+  windowsStartingShort(windows: WindowStartingShort[]): void {
+    this.report.windowsStartingShort = windows;
   }
 
   result(): ReplayReport {

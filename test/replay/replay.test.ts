@@ -49,6 +49,9 @@ ${rulesWithLimit("1000", `  - id: hourly-limit
     decision: deny
     when: {">": [{"var": "velocity.hourly_out.amountAfter"}, "${HOURLY_CAP}"]}`)}`;
 
+/** The live bundle with daily_out grouped per vault instead of per wallet: no group of it was ever charged. */
+const REGROUPED = LIVE.replace('"live.1"', '"regrouped.1"').replace("groupBy: [sourceWallet, asset]", "groupBy: [vault, asset]");
+
 const ADDS_UNCHARGED_WINDOW = ADDS_WINDOW.replace('"hourly.1"', '"dest.1"').replace("groupBy: [asset, sourceWallet]", "groupBy: [destination, asset]");
 
 const COUNT = 1000;
@@ -188,6 +191,41 @@ describe("policy replay on 1,000 recorded decisions", () => {
     expect(report.notReplayableReasons).toEqual({ "window hourly_out: the charge ledger has no history grouped by [asset, destination]": COUNT });
     expect(report.notReplayableDecisions[0]!.reason).toContain(`before ${lastAllow.toISOString()}`);
     expect(report.unjudged).toBe(COUNT);
+  });
+
+  // A group is its dimensions and their values, and only the bundle in force's groups are charged:
+  // merged, a changed groupBy reads none of the day's spending, and each vault may send its whole
+  // daily limit again. Replay could only call those decisions not replayable; it now says so.
+  it("a window whose groupBy changed is reported as starting without the spending already done, until its reach is past the last uncharged transfer", async () => {
+    const lastAllow = Math.max(...recorded.filter((r) => r.decision === "allow").map((r) => r.at));
+    const soon = await replay(tdb.handle.db, await bundleOf(REGROUPED), range, { now: new Date(lastAllow + 3600_000) });
+    expect(soon.windowsStartingShort).toEqual([
+      { window: "daily_out", groupBy: ["asset", "vault"], unchargedUntil: new Date(lastAllow).toISOString(), completeFrom: new Date(lastAllow + 86_400_000).toISOString() },
+    ]);
+    const { formatReport } = await import("../../src/replay/format.js");
+    expect(formatReport(soon, "markdown")).toContain("**Velocity windows that would start from zero:**\n\n- window daily_out (grouped by [asset, vault]) starts without the spending already done");
+    expect(formatReport(soon, "table")).toMatch(/^WARNING: window daily_out \(grouped by \[asset, vault\]\) starts without the spending already done: .* each group would allow its whole limit again until /m);
+
+    // The hourly window added beside: its reach is an hour, past the last uncharged transfer after one.
+    const added = await replay(tdb.handle.db, await bundleOf(ADDS_UNCHARGED_WINDOW), range, { now: new Date(lastAllow + 30 * 60_000) });
+    expect(added.windowsStartingShort.map((w) => w.window)).toEqual(["hourly_out"]);
+    const later = await replay(tdb.handle.db, await bundleOf(ADDS_UNCHARGED_WINDOW), range, { now: new Date(lastAllow + 2 * 3600_000) });
+    expect(later.windowsStartingShort).toEqual([]);
+    // Grouped as a window in force already is (renamed, or another duration): its history is there.
+    const same = await replay(tdb.handle.db, await bundleOf(ADDS_WINDOW), range, { now: new Date(lastAllow + 60_000) });
+    expect(same.windowsStartingShort).toEqual([]);
+  });
+
+  it("--fail-on-change fails when a window would start without the spending already done, even when every replayed decision is unchanged", async () => {
+    const { replayVerdict } = await import("../../src/replay/summary.js");
+    const lastAllow = Math.max(...recorded.filter((r) => r.decision === "allow").map((r) => r.at));
+    const unchanged = await replay(tdb.handle.db, await bundleOf(LIVE), range, { now: new Date(lastAllow + 60_000) });
+    expect(replayVerdict(unchanged)).toEqual({ changesNothing: true, text: "no recorded decision changes" });
+    const short = (await replay(tdb.handle.db, await bundleOf(REGROUPED), range, { now: new Date(lastAllow + 60_000) })).windowsStartingShort;
+    expect(replayVerdict({ ...unchanged, windowsStartingShort: short })).toEqual({
+      changesNothing: false,
+      text: "no recorded decision changes, but 1 window (daily_out) would start without the spending already done",
+    });
   });
 
   it("--fail-on-change passes only when the replay shows no change: not when nothing could be replayed, nor when nothing was in range", async () => {
