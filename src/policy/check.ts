@@ -68,6 +68,9 @@ export interface CaseResult {
 
 const DEFAULT_NOW = "2026-01-01T12:00:00Z";
 
+/** The files of tests/ (itself, not its subdirectories, which hold transaction bodies) that are test files. */
+export const TEST_FILE = /\.(ya?ml|json)$/;
+
 /** Runs every case of every tests/*.yaml|yml|json file of the bundle; a bundle without tests/ has none. */
 export async function runPolicyTests(bundle: PolicyBundle): Promise<CaseResult[]> {
   const dir = path.join(bundle.directory, "tests");
@@ -80,7 +83,7 @@ export async function runPolicyTests(bundle: PolicyBundle): Promise<CaseResult[]
     return [fileFailure("tests", "(tests/ cannot be read)", error)];
   }
   const results: CaseResult[] = [];
-  for (const file of files.filter((f) => /\.(ya?ml|json)$/.test(f)).sort()) {
+  for (const file of files.filter((f) => TEST_FILE.test(f)).sort()) {
     results.push(...(await runTestFile(bundle, path.join(dir, file))));
   }
   return results;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { explain } from "../../src/commands/explain.js";
@@ -68,6 +68,24 @@ describe("countersign policy check", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("FAIL tests/broken.yaml: (file cannot be read as YAML or JSON)");
     expect(result.stdout).toMatch(/^1 passed, 2 failed$/m);
+  });
+
+  // Only tests/ itself is read: cases in tests/eth/ or a .YAML file passed as "1 passed, 0 failed" unrun.
+  it("fails on a YAML file under tests/ that no run reads, naming it", async () => {
+    const dir = writeBundle(`version: "t.1"\ndefault: deny\nrules:\n  - id: internal\n    decision: allow\n    when: {"var": "transfer.destination.internal"}\n`, {
+      "cases.yaml": FAILING_CASE.replace("expect: deny", "expect: allow"),
+      "limits.YAML": FAILING_CASE,
+    });
+    mkdirSync(path.join(dir, "tests", "eth"));
+    writeFileSync(path.join(dir, "tests", "eth", "limits.yaml"), FAILING_CASE);
+    const result = await runCli(["policy", "check", dir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`FAIL ${path.join("tests", "eth", "limits.yaml")}: (not run)`);
+    expect(result.stdout).toContain("FAIL tests/limits.YAML: (not run)");
+    expect(result.stdout).toContain("policy tests are read from tests/ itself");
+    expect(result.stdout).toMatch(/^2 passed, 2 failed$/m);
+    // Transaction bodies in a subdirectory are not test files.
+    expect((await runCli(["policy", "check", EXAMPLE_POLICIES])).code).toBe(0);
   });
 
   it("exits 1 on an invalid bundle with the file, rule and path", async () => {
