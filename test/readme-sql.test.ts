@@ -117,3 +117,51 @@ describe("the README's chain recomputation", () => {
     expect(await readmeFirstBreak(db)).toMatchObject({ source: "extra_audit", break: expect.stringContaining("not checked") });
   });
 });
+
+/** The statement of a README ```sql block that follows the comment line `comment` (found by a review of the audit trail). */
+function readmeQuery(comment: string): string {
+  const blocks = [...README.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const statement = blocks.flatMap((b) => b.split(/;\s*(?:\n|$)/)).find((s) => s.includes(`-- ${comment}\n`));
+  if (!statement) throw new Error(`README lost its query "${comment}"`);
+  return statement.replace(/^\s*--.*$/gm, "").trim();
+}
+
+describe("the README's first queries give compliance the trail's answer", () => {
+  let tdb: TestDatabase;
+  const earlier = new Date(Date.now() - 90_000);
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    const db = tdb.handle.db;
+    const allowed = decisionRow({ transaction_name: name(), decided_at: earlier, policy_version: "1",
+      matched_rules: JSON.stringify([{ rule: "small-transfers", decision: "allow", transfer: 0 }]) });
+    const rows = [
+      allowed,
+      decisionRow({ transaction_name: name(), decided_at: earlier, policy_version: "1", decision: "deny", sign_transaction: false,
+        matched_rules: JSON.stringify([{ rule: "usdc-transfer-limit", decision: "deny", transfer: 0 }]) }),
+      // Decided by no rule: a defer on a stale address-book copy, a conflicting snapshot.
+      decisionRow({ transaction_name: name(), policy_version: "2", decision: "defer", sign_transaction: null, http_status: 503,
+        reasons: JSON.stringify(["address book copy is stale"]) }),
+      decisionRow({ transaction_name: allowed.transaction_name, policy_version: "2", decision: "deny", sign_transaction: false,
+        replay_of: allowed.id, reasons: JSON.stringify(["conflicting snapshot"]) }),
+      // A later delivery of the allow, answered as decided: it carries the version that decided it, not one in force now.
+      decisionRow({ transaction_name: allowed.transaction_name, policy_version: "1", replayed: true, replay_of: allowed.id,
+        matched_rules: allowed.matched_rules }),
+    ];
+    for (const r of rows) await db.insertInto("decisions").values(r).execute();
+  });
+  afterAll(async () => tdb?.drop());
+
+  it("what was decided today counts every decision, those no rule made included", async () => {
+    const { rows } = await sql.raw<{ decision: string; count: string }>(readmeQuery("What was decided today, by outcome and rule")).execute(tdb.handle.db);
+    const byOutcome = new Map<string, number>();
+    for (const r of rows) byOutcome.set(r.decision, (byOutcome.get(r.decision) ?? 0) + Number(r.count));
+    expect(Object.fromEntries(byOutcome)).toEqual({ allow: 1, deny: 2, defer: 1 });
+  });
+
+  it("which policy version decided what counts fresh decisions alone, over the time each version decided", async () => {
+    const { rows } = await sql.raw<{ policy_version: string; count: string; max: Date }>(readmeQuery("Which policy version decided what")).execute(tdb.handle.db);
+    const v1 = rows.find((r) => r.policy_version === "1");
+    expect(Number(v1?.count)).toBe(2);
+    expect(new Date(v1!.max).getTime()).toBe(earlier.getTime());
+  });
+});
