@@ -42,7 +42,13 @@ const STATEMENT_TIMEOUT_MS = 10_000;
 // create one (the database's owner) could take the service's reads and writes there. The startup
 // parameter sets it before the first statement, at no round trip; pg_temp last so that a temporary
 // table cannot stand in for one of ours either.
-const SEARCH_PATH_OPTION = "-c search_path=public,pg_temp";
+//
+// synchronous_commit=on for the same reason a 200 waits for COMMIT: the answer signs. A database or
+// role set to `off` (a common tuning) made COMMIT return before its WAL was on disk, and a crash
+// then lost answered decisions with their charges: a signed transaction with no row in the trail,
+// and its room in the windows free again. A startup option outranks those settings, at no cost
+// where commits were durable already.
+const SESSION_OPTIONS = "-c search_path=public,pg_temp -c synchronous_commit=on";
 
 // Keep int8 as strings too (pg's default), numeric as strings (exact amounts).
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
@@ -58,7 +64,7 @@ function openPostgres(url: string, max: number, unbounded: boolean): DatabaseHan
     idleTimeoutMillis: 30_000,
     ...(unbounded ? { statement_timeout: 0 } : { statement_timeout: STATEMENT_TIMEOUT_MS, query_timeout: STATEMENT_TIMEOUT_MS + 1_000 }),
     application_name: "countersign",
-    options: SEARCH_PATH_OPTION,
+    options: SESSION_OPTIONS,
     // Statements issued without awaiting go out together (pipeline.ts: the decision's first round
     // trip); awaited one at a time, as kysely does, nothing changes.
     pipeline: true,
