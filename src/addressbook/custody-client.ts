@@ -9,12 +9,14 @@ import type { CustodyApiConfig } from "../config.js";
 import { err, ok, type Result } from "../errors.js";
 import { CustodyApiError, redact, type CustodyOperation } from "./errors.js";
 import {
+  LIST_RESPONSE_FIELDS,
   listAddressBookEntriesResponse,
   listWalletAddressesResponse,
   listWalletsResponse,
   type ApiAddressBookEntry,
   type ApiWallet,
   type ApiWalletAddress,
+  type ListOperation,
 } from "./custody-schemas.js";
 import { createCustodyGet, type CustodyGet, type CustodyHttpOptions } from "./custody-http.js";
 import { createServiceAccountTokenSource } from "./service-account-token.js";
@@ -78,7 +80,7 @@ export function custodyClientFromConfig(
 async function listAll<P, T>(
   get: CustodyGet,
   maxPages: number,
-  operation: CustodyOperation,
+  operation: ListOperation,
   vaultId: string,
   path: string,
   params: Record<string, string>,
@@ -94,6 +96,8 @@ async function listAll<P, T>(
     if (pageToken !== undefined) query.set("pageToken", pageToken);
     const answer = await get({ operation, vault, path, query });
     if (!answer.ok) return answer;
+    const stranger = notThisList(operation, vault, page, answer.value);
+    if (stranger !== null) return err(stranger);
     const parsed = schema.safeParse(answer.value);
     if (!parsed.success) return err(badShape(operation, vault, page, parsed.error));
     all.push(...(items(parsed.data) ?? []));
@@ -104,6 +108,23 @@ async function listAll<P, T>(
     pageToken = next;
   }
   return err(new CustodyApiError("PAGING", operation, vault, `still paging after ${maxPages} pages`));
+}
+
+/**
+ * Refuses a body holding none of the list response's documented fields but other ones: every
+ * field of the list response may be left out (an empty list is `{}`), so without this a
+ * google.rpc.Status answered with 200 (`{"code": 8, "message": …, "details": []}`), or another
+ * method's answer, would pass as an empty list and replace the copy with nothing.
+ */
+function notThisList(operation: ListOperation, vault: string, page: number, body: unknown): CustodyApiError | null {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return null; // the schema refuses it
+  const keys = Object.keys(body);
+  const own: readonly string[] = LIST_RESPONSE_FIELDS[operation];
+  if (keys.length === 0 || keys.some((key) => own.includes(key))) return null;
+  // Key names only, never values; shortened, since the server chose them.
+  const named = keys.slice(0, 3).map((key) => JSON.stringify(key.slice(0, 40))).join(", ");
+  const detail = `page ${page} holds none of ${own.join(", ")} but ${named}${keys.length > 3 ? ", …" : ""}: not a ${operation} answer`;
+  return new CustodyApiError("NOT_A_LIST", operation, vault, redact(detail));
 }
 
 /** Names the offending paths, never the values (which could be anything the server sent). */

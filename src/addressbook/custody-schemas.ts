@@ -44,6 +44,20 @@ export const listWalletAddressesResponse = z.object({
   nextPageToken,
 });
 
+/**
+ * Every top-level field the API documents for each list response (openapi v2List…Response): the
+ * list, nextPageToken and totalSize. The gateway leaves each out when empty, so `{}` is an empty
+ * list; a body holding none of them but other fields (a google.rpc.Status `code`/`message` sent
+ * with 200 by a misrouted gateway) is not this list's answer at all.
+ */
+export const LIST_RESPONSE_FIELDS = {
+  ListAddressBookEntries: ["addressBookEntries", "nextPageToken", "totalSize"],
+  ListWallets: ["wallets", "nextPageToken", "totalSize"],
+  ListWalletAddresses: ["walletAddresses", "nextPageToken", "totalSize"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ListOperation = keyof typeof LIST_RESPONSE_FIELDS;
+
 export type ApiAddressBookEntry = z.infer<typeof apiAddressBookEntry>;
 export type ApiWallet = z.infer<typeof apiWallet>;
 export type ApiWalletAddress = z.infer<typeof apiWalletAddress>;

@@ -32,6 +32,11 @@ export type CustodyErrorCode =
   | "NETWORK"
   /** The answer is not JSON or does not have the documented shape. */
   | "BAD_RESPONSE"
+  /**
+   * A 200 answer holding none of the list's documented fields but others: an error status or
+   * another method's answer (a misrouted gateway), not an empty list.
+   */
+  | "NOT_A_LIST"
   /** The server kept paging past the limit or repeated a page token. */
   | "PAGING"
   /** The data contradicts itself (e.g. an entry named under another vault). */
@@ -51,6 +56,7 @@ export const PUBLIC_SYNC_ERRORS: Readonly<Record<CustodyErrorCode, string>> = {
   TIMEOUT: "the custody API did not answer in time",
   NETWORK: "the custody API could not be reached",
   BAD_RESPONSE: "the custody API answered in an unexpected shape",
+  NOT_A_LIST: "the custody API answered with something other than the list asked for",
   PAGING: "the custody API's paging did not end",
   INCONSISTENT: "the custody API's data contradicts itself",
   STORE: "the copy could not be stored",

@@ -2,7 +2,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCustodyClient, type CustodyClientOptions } from "../../src/addressbook/custody-client.js";
+import { LIST_RESPONSE_FIELDS } from "../../src/addressbook/custody-schemas.js";
 import { createServiceAccountTokenSource, type ServiceAccountTokenSource } from "../../src/addressbook/service-account-token.js";
+import { custodyOpenApi } from "../support/custody-openapi.js";
 import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
 import { createTestServiceAccount } from "../support/service-account.js";
 
@@ -202,5 +204,18 @@ describe("custody API client", () => {
       new Response(JSON.stringify({ wallets: [{ name: "vaults/v1/wallets/w", displayName: "w", networks: [], futureField: { x: 1 } }], totalSize: 1 }), { status: 200 });
     const result = await client({ fetch: extra }).listWallets("v1");
     expect(result.ok && result.value).toEqual([{ name: "vaults/v1/wallets/w", displayName: "w" }]);
+  });
+
+  // A page holding none of these fields but others is refused as NOT_A_LIST (sync.test.ts), so they
+  // must be every field the published document gives each list response, or a documented answer
+  // holding only a new one would fail the sync.
+  it.each([
+    ["ListAddressBookEntries", "v2ListAddressBookEntriesResponse"],
+    ["ListWallets", "v2ListWalletsResponse"],
+    ["ListWalletAddresses", "v2ListWalletAddressesResponse"],
+  ] as const)("knows every top-level field of %s's answer in the OpenAPI document", (operation, schema) => {
+    const documented = Object.keys(custodyOpenApi().schemas[schema]?.properties ?? {}).sort();
+    expect(documented.length).toBeGreaterThan(0);
+    expect([...LIST_RESPONSE_FIELDS[operation]].sort()).toEqual(documented);
   });
 });

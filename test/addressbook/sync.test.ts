@@ -130,6 +130,49 @@ describe("address-book sync", () => {
     expect((await readVaultView(db, "v1", true)).entries).toHaveLength(2500);
   });
 
+  // Found by a review: the list fields are optional (a JSON gateway over protobuf leaves an empty
+  // list out), so a misrouted gateway's 200 google.rpc.Status was stored as an empty address book
+  // (or no wallets), and the transfers that only the copy allowed were denied instead of deferred.
+  it.each([
+    ["the address book", "/v2/vaults/v1/addressBookEntries", "ListAddressBookEntries"],
+    ["the wallets", "/v2/vaults/v1/wallets", "ListWallets"],
+    ["a wallet's addresses", "/v2/vaults/v1/wallets/hot/addresses", "ListWalletAddresses"],
+  ])("refuses a 200 error status in place of %s (NOT_A_LIST) and keeps the copy", async (_, path, operation) => {
+    await syncVault({ db, client: clientFor(), clock }, "v1");
+    const before = await readVaultView(db, "v1", true);
+    now = new Date(now.getTime() + 60_000);
+    api.answerWith(path, { code: 8, message: "Resource has been exhausted (e.g. check quota).", details: [] });
+    try {
+      const start = api.requests.length;
+      const result = await syncVault({ db, client: clientFor(), clock }, "v1");
+      expect(!result.ok && result.error).toMatchObject({ code: "NOT_A_LIST", operation, vault: "vaults/v1", attempts: 1 });
+      expect(!result.ok && result.error.message).toMatch(/holds none of .*nextPageToken, totalSize/);
+      expect(api.requests.slice(start).filter((r) => r.path === path)).toHaveLength(1);
+      expect(await readVaultView(db, "v1", true)).toEqual(before);
+      const [status] = await createAddressBookSync({ db, client: clientFor(), vaults: ["v1"], refreshSeconds: 60, clock }).status();
+      expect(status!.lastError).toMatchObject({ code: "NOT_A_LIST", at: now });
+      expect(status!.syncedAt).toEqual(before.syncedAt);
+    } finally {
+      api.answerWith(path, undefined);
+    }
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ["{} (how the gateway writes an empty list)", {}],
+    ["the list alone", { addressBookEntries: [] }],
+    ["totalSize alone", { totalSize: 0 }],
+    ["an empty nextPageToken alone", { nextPageToken: "" }],
+    ["the list beside a field the document does not name", { addressBookEntries: [], futureField: 1 }],
+  ])("reads a page holding %s as an empty list", async (_, body) => {
+    api.answerWith("/v2/vaults/v1/addressBookEntries", body);
+    try {
+      const result = await syncVault({ db, client: clientFor(), clock }, "v1");
+      expect(result.ok && result.value.entries).toBe(0);
+    } finally {
+      api.answerWith("/v2/vaults/v1/addressBookEntries", undefined);
+    }
+  });
+
   it("runs every refresh period without overlapping, and stops", async () => {
     const timers: { run: () => void; ms: number; cancelled: boolean }[] = [];
     const schedule = (run: () => void, ms: number) => {

@@ -48,6 +48,11 @@ export interface FakeCustodyApi {
   stallNext(count?: number): void;
   /** Error bodies quote the Authorization header, as a careless proxy might. */
   echoAuthorizationInErrors(on: boolean): void;
+  /**
+   * Authenticated GETs of `path` (`/v2/vaults/v1/wallets`) answer 200 with `body`, whatever their
+   * parameters, as a gateway routing them to another method might; undefined restores the answer.
+   */
+  answerWith(path: string, body: unknown): void;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,7 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
   const assets = new Map<string, Record<string, unknown>>();
   const requests: RecordedRequest[] = [];
   const faults = { failCount: 0, failStatus: 500, stallCount: 0, echo: false };
+  const answers = new Map<string, unknown>();
   const now = options.now ?? (() => new Date());
   let baseUrl = "";
 
@@ -106,6 +112,7 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
     const authProblem = await verifyBearer(req.headers.authorization);
     if (authProblem !== null) return answer(401, rpcError(401, errorText(authProblem, req)));
     if (req.method !== "GET") return answer(404, rpcError(404, "not found"));
+    if (answers.has(url.pathname)) return answer(200, answers.get(url.pathname));
     const [status, body] = route(url);
     answer(status, body);
   }
@@ -176,6 +183,7 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
     rateLimitNext: (count) => Object.assign(faults, { failCount: count, failStatus: 429 }),
     stallNext: (count = Number.POSITIVE_INFINITY) => void (faults.stallCount = count),
     echoAuthorizationInErrors: (on) => void (faults.echo = on),
+    answerWith: (path, body) => void (body === undefined ? answers.delete(path) : answers.set(path, body)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
