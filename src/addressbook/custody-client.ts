@@ -20,47 +20,71 @@ import {
 } from "./custody-schemas.js";
 import { createCustodyGet, type CustodyGet, type CustodyHttpOptions } from "./custody-http.js";
 import { createServiceAccountTokenSource } from "./service-account-token.js";
+import { createSyncBudget, type SyncBudget } from "./sync-budget.js";
 
 export type CustodyResult<T> = Promise<Result<T, CustodyApiError>>;
 
+/**
+ * Each list counts its items and bytes against `budget`, the vault sync's (sync-budget.ts); a
+ * list read on its own has a budget of its own.
+ */
 export interface CustodyClient {
   /** Every address-book entry of `vaults/{vaultId}`. */
-  listAddressBookEntries(vaultId: string): CustodyResult<ApiAddressBookEntry[]>;
+  listAddressBookEntries(vaultId: string, budget?: SyncBudget): CustodyResult<ApiAddressBookEntry[]>;
   /** Every wallet of the vault, archived ones included (they are still the vault's own). */
-  listWallets(vaultId: string): CustodyResult<ApiWallet[]>;
-  listWalletAddresses(vaultId: string, walletId: string): CustodyResult<ApiWalletAddress[]>;
+  listWallets(vaultId: string, budget?: SyncBudget): CustodyResult<ApiWallet[]>;
+  listWalletAddresses(vaultId: string, walletId: string, budget?: SyncBudget): CustodyResult<ApiWalletAddress[]>;
 }
 
 export interface CustodyClientOptions extends CustodyHttpOptions {
-  /** Upper bound on pages per list; at 1000 items a page, the default allows a million items. */
+  /** Upper bound on pages per list; a sync's item budget (sync-budget.ts) stops it sooner. */
   maxPages?: number;
 }
 
-const PAGE_SIZE = "1000";
+/** Items asked for a page; the API never sends more (it coerces larger sizes down to 1000). */
+const PAGE_SIZE = 1000;
 const DEFAULT_MAX_PAGES = 1000;
 
 export function createCustodyClient(options: CustodyClientOptions): CustodyClient {
   const get = createCustodyGet(options);
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
   const v = (vaultId: string) => `/v2/vaults/${encodeURIComponent(vaultId)}`;
+  const read = <P, T>(vaultId: string, path: string, params: Record<string, string>, list: ListSpec<P, T>, budget: SyncBudget | undefined) =>
+    listAll(get, maxPages, vaultId, path, params, list, budget ?? createSyncBudget());
   return {
-    listAddressBookEntries: (vaultId) =>
-      listAll(get, maxPages, "ListAddressBookEntries", vaultId, `${v(vaultId)}/addressBookEntries`, {}, listAddressBookEntriesResponse, (p) => p.addressBookEntries),
-    listWallets: (vaultId) =>
-      listAll(get, maxPages, "ListWallets", vaultId, `${v(vaultId)}/wallets`, { showArchived: "true" }, listWalletsResponse, (p) => p.wallets),
-    listWalletAddresses: (vaultId, walletId) =>
-      listAll(
-        get,
-        maxPages,
-        "ListWalletAddresses",
-        vaultId,
-        `${v(vaultId)}/wallets/${encodeURIComponent(walletId)}/addresses`,
-        {},
-        listWalletAddressesResponse,
-        (p) => p.walletAddresses,
-      ),
+    listAddressBookEntries: (vaultId, budget) => read(vaultId, `${v(vaultId)}/addressBookEntries`, {}, ADDRESS_BOOK_ENTRIES, budget),
+    listWallets: (vaultId, budget) => read(vaultId, `${v(vaultId)}/wallets`, { showArchived: "true" }, WALLETS, budget),
+    listWalletAddresses: (vaultId, walletId, budget) =>
+      read(vaultId, `${v(vaultId)}/wallets/${encodeURIComponent(walletId)}/addresses`, {}, WALLET_ADDRESSES, budget),
   };
 }
+
+/** One list operation: its answer's schema and the field that holds its items. */
+interface ListSpec<P, T> {
+  operation: ListOperation;
+  field: string;
+  schema: z.ZodType<P>;
+  items: (page: P) => T[] | null | undefined;
+}
+
+const ADDRESS_BOOK_ENTRIES: ListSpec<z.infer<typeof listAddressBookEntriesResponse>, ApiAddressBookEntry> = {
+  operation: "ListAddressBookEntries",
+  field: "addressBookEntries",
+  schema: listAddressBookEntriesResponse,
+  items: (p) => p.addressBookEntries,
+};
+const WALLETS: ListSpec<z.infer<typeof listWalletsResponse>, ApiWallet> = {
+  operation: "ListWallets",
+  field: "wallets",
+  schema: listWalletsResponse,
+  items: (p) => p.wallets,
+};
+const WALLET_ADDRESSES: ListSpec<z.infer<typeof listWalletAddressesResponse>, ApiWalletAddress> = {
+  operation: "ListWalletAddresses",
+  field: "walletAddresses",
+  schema: listWalletAddressesResponse,
+  items: (p) => p.walletAddresses,
+};
 
 /** The client for the configured API, with a service-account token source. */
 export function custodyClientFromConfig(
@@ -80,27 +104,35 @@ export function custodyClientFromConfig(
 async function listAll<P, T>(
   get: CustodyGet,
   maxPages: number,
-  operation: ListOperation,
   vaultId: string,
   path: string,
   params: Record<string, string>,
-  schema: z.ZodType<P>,
-  items: (page: P) => T[] | null | undefined,
+  list: ListSpec<P, T>,
+  budget: SyncBudget,
 ): CustodyResult<T[]> {
+  const { operation } = list;
   const vault = `vaults/${vaultId}`;
   const all: T[] = [];
   const seenTokens = new Set<string>();
   let pageToken: string | undefined;
   for (let page = 1; page <= maxPages; page++) {
-    const query = new URLSearchParams({ ...params, pageSize: PAGE_SIZE });
+    const query = new URLSearchParams({ ...params, pageSize: String(PAGE_SIZE) });
     if (pageToken !== undefined) query.set("pageToken", pageToken);
-    const answer = await get({ operation, vault, path, query });
+    const answer = await get({ operation, vault, path, query, budget });
     if (!answer.ok) return answer;
     const stranger = notThisList(operation, vault, page, answer.value);
     if (stranger !== null) return err(stranger);
-    const parsed = schema.safeParse(answer.value);
+    // Counted before the schema reads the items: a page of millions of tiny ones is refused
+    // unread, not validated (and its issues collected) one by one.
+    const overfull = pageOverfull(list, vault, page, answer.value);
+    if (overfull !== null) return err(overfull);
+    const parsed = list.schema.safeParse(answer.value);
     if (!parsed.success) return err(badShape(operation, vault, page, parsed.error));
-    all.push(...(items(parsed.data) ?? []));
+    const items = list.items(parsed.data) ?? [];
+    if (!budget.takeItems(items.length)) {
+      return err(new CustodyApiError("TOO_LARGE", operation, vault, `page ${page} took the sync past ${budget.limits.maxItems} items in all (entries, wallets and wallet addresses)`));
+    }
+    all.push(...items);
     const next = (parsed.data as { nextPageToken?: string | null }).nextPageToken;
     if (next === undefined || next === null || next === "") return ok(all);
     if (seenTokens.has(next)) return err(new CustodyApiError("PAGING", operation, vault, `page ${page} repeated an earlier page token`));
@@ -108,6 +140,13 @@ async function listAll<P, T>(
     pageToken = next;
   }
   return err(new CustodyApiError("PAGING", operation, vault, `still paging after ${maxPages} pages`));
+}
+
+/** Refuses a page holding more items than the pageSize asked for: the API never sends more. */
+function pageOverfull<P, T>(list: ListSpec<P, T>, vault: string, page: number, body: unknown): CustodyApiError | null {
+  const items = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[list.field] : undefined;
+  if (!Array.isArray(items) || items.length <= PAGE_SIZE) return null;
+  return new CustodyApiError("TOO_LARGE", list.operation, vault, `page ${page} holds ${items.length} items, more than the ${PAGE_SIZE} asked for`);
 }
 
 /**

@@ -8,6 +8,7 @@
 import { err, ok, type Result } from "../errors.js";
 import { CustodyApiError, redact, type CustodyErrorCode, type CustodyOperation } from "./errors.js";
 import type { ServiceAccountTokenSource } from "./service-account-token.js";
+import type { SyncBudget } from "./sync-budget.js";
 
 export interface RetryPolicy {
   /** Attempts in all, including the first. */
@@ -36,6 +37,8 @@ export interface RequestTarget {
   vault: string;
   path: string;
   query: URLSearchParams;
+  /** The sync this read belongs to: a successful answer's bytes count against its total. */
+  budget?: SyncBudget;
 }
 
 export type CustodyGet = (target: RequestTarget) => Promise<Result<unknown, CustodyApiError>>;
@@ -69,7 +72,7 @@ export function createCustodyGet(options: CustodyHttpOptions): CustodyGet {
         return err(asCredentialsError(cause, target));
       }
       const url = `${options.baseUrl}${target.path}?${target.query.toString()}`;
-      const outcome = await attemptOnce(fetchFn, url, token, { timeoutMs, maxBytes });
+      const outcome = await attemptOnce(fetchFn, url, token, { timeoutMs, maxBytes, budget: target.budget });
       if (outcome.ok) return ok(outcome.body);
       if (outcome.status === 401) options.tokens.invalidate();
       if (!outcome.retryable || attempt >= retry.maxAttempts) {
@@ -81,7 +84,13 @@ export function createCustodyGet(options: CustodyHttpOptions): CustodyGet {
   };
 }
 
-async function attemptOnce(fetchFn: typeof fetch, url: string, token: string, { timeoutMs, maxBytes }: { timeoutMs: number; maxBytes: number }): Promise<Attempt> {
+interface AttemptLimits {
+  timeoutMs: number;
+  maxBytes: number;
+  budget: SyncBudget | undefined;
+}
+
+async function attemptOnce(fetchFn: typeof fetch, url: string, token: string, { timeoutMs, maxBytes, budget }: AttemptLimits): Promise<Attempt> {
   let status: number | null = null;
   try {
     // One signal covers the headers and the body: a server that stalls mid-body times out too.
@@ -93,8 +102,10 @@ async function attemptOnce(fetchFn: typeof fetch, url: string, token: string, { 
       redirect: "manual",
     });
     status = response.status;
-    const text = await readLimited(response, maxBytes);
-    if (text === null) return { ok: false, code: "BAD_RESPONSE", detail: `HTTP ${status} with an answer larger than ${maxBytes} bytes`, status, retryable: false };
+    // Only a successful answer's bytes are kept (parsed into the copy), so only they count.
+    const text = await readLimited(response, maxBytes, response.ok ? budget : undefined);
+    if (text === ANSWER_TOO_LARGE) return { ok: false, code: "BAD_RESPONSE", detail: `HTTP ${status} with an answer larger than ${maxBytes} bytes`, status, retryable: false };
+    if (text === SYNC_OVER_BUDGET) return { ok: false, code: "TOO_LARGE", detail: `the sync's answers passed ${budget?.limits.maxBytes} bytes in all`, status, retryable: false };
     if (response.ok) return parseBody(text, status);
     return failedStatus(status, text, response.headers.get("retry-after"));
   } catch (cause) {
@@ -104,12 +115,19 @@ async function attemptOnce(fetchFn: typeof fetch, url: string, token: string, { 
   }
 }
 
-/** The body as text, or null once it passes `maxBytes` (the rest is not read). */
-async function readLimited(response: Response, maxBytes: number): Promise<string | null> {
+const ANSWER_TOO_LARGE = Symbol("answer too large");
+const SYNC_OVER_BUDGET = Symbol("sync over budget");
+
+/**
+ * The body as text; ANSWER_TOO_LARGE once it passes `maxBytes`, SYNC_OVER_BUDGET once the sync's
+ * bytes pass its budget (counted as they arrive, so concurrent reads share it exactly); the rest
+ * is not read.
+ */
+async function readLimited(response: Response, maxBytes: number, budget: SyncBudget | undefined): Promise<string | typeof ANSWER_TOO_LARGE | typeof SYNC_OVER_BUDGET> {
   const declared = Number(response.headers.get("content-length") ?? NaN);
   if (declared > maxBytes) {
     await response.body?.cancel();
-    return null;
+    return ANSWER_TOO_LARGE;
   }
   if (response.body === null) return "";
   const reader = response.body.getReader();
@@ -121,7 +139,11 @@ async function readLimited(response: Response, maxBytes: number): Promise<string
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      return null;
+      return ANSWER_TOO_LARGE;
+    }
+    if (budget !== undefined && !budget.takeBytes(value.byteLength)) {
+      await reader.cancel();
+      return SYNC_OVER_BUDGET;
     }
     chunks.push(value);
   }

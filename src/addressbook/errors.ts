@@ -37,6 +37,11 @@ export type CustodyErrorCode =
    * another method's answer (a misrouted gateway), not an empty list.
    */
   | "NOT_A_LIST"
+  /**
+   * More than a sync reads: a page holding more items than the pageSize asked for, or a vault's
+   * sync past its total items or bytes (sync-budget.ts).
+   */
+  | "TOO_LARGE"
   /** The server kept paging past the limit or repeated a page token. */
   | "PAGING"
   /** The data contradicts itself (e.g. an entry named under another vault). */
@@ -57,6 +62,7 @@ export const PUBLIC_SYNC_ERRORS: Readonly<Record<CustodyErrorCode, string>> = {
   NETWORK: "the custody API could not be reached",
   BAD_RESPONSE: "the custody API answered in an unexpected shape",
   NOT_A_LIST: "the custody API answered with something other than the list asked for",
+  TOO_LARGE: "the custody API sent more than a sync reads",
   PAGING: "the custody API's paging did not end",
   INCONSISTENT: "the custody API's data contradicts itself",
   STORE: "the copy could not be stored",

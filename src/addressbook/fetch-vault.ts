@@ -8,6 +8,7 @@ import type { CustodyClient } from "./custody-client.js";
 import { vaultId } from "./copy.js";
 import type { ApiWallet } from "./custody-schemas.js";
 import type { CustodyApiError } from "./errors.js";
+import { createSyncBudget, type SyncLimits } from "./sync-budget.js";
 import { isCustodiedWallet, toAddressBookEntries, toOwnAddresses, walletIdOf } from "./sync-mapping.js";
 import type { AddressBookEntry, OwnWalletAddress } from "./types.js";
 
@@ -20,14 +21,23 @@ export interface FetchedCopy {
   custodiedWallets: string[];
 }
 
-/** The vault's entries and its custodied wallets' addresses; `vault` is `vaults/{id}`. */
-export async function fetchVaultCopy(client: CustodyClient, vault: string, walletConcurrency: number): Promise<Result<FetchedCopy, CustodyApiError>> {
+/**
+ * The vault's entries and its custodied wallets' addresses; `vault` is `vaults/{id}`. Every list
+ * read counts against one budget (`limits`, else DEFAULT_SYNC_LIMITS).
+ */
+export async function fetchVaultCopy(
+  client: CustodyClient,
+  vault: string,
+  walletConcurrency: number,
+  limits: Partial<SyncLimits> = {},
+): Promise<Result<FetchedCopy, CustodyApiError>> {
   const id = vaultId(vault);
-  const apiEntries = await client.listAddressBookEntries(id);
+  const budget = createSyncBudget(limits);
+  const apiEntries = await client.listAddressBookEntries(id, budget);
   if (!apiEntries.ok) return apiEntries;
   const entries = toAddressBookEntries(vault, apiEntries.value);
   if (!entries.ok) return entries;
-  const wallets = await client.listWallets(id);
+  const wallets = await client.listWallets(id, budget);
   if (!wallets.ok) return wallets;
   const custodied = wallets.value.filter(isCustodiedWallet);
   const external = externalWalletNames(vault, wallets.value);
@@ -35,7 +45,7 @@ export async function fetchVaultCopy(client: CustodyClient, vault: string, walle
   const perWallet = await mapUntilError(custodied, walletConcurrency, async (wallet) => {
     const walletId = walletIdOf(vault, wallet);
     if (!walletId.ok) return walletId;
-    const addresses = await client.listWalletAddresses(id, walletId.value);
+    const addresses = await client.listWalletAddresses(id, walletId.value, budget);
     return addresses.ok ? toOwnAddresses(vault, wallet.name, addresses.value) : addresses;
   });
   if (!perWallet.ok) return perWallet;

@@ -13,6 +13,7 @@ import { CustodyApiError } from "./errors.js";
 import { recordSyncFailure, replaceVaultCopy, type ReplaceOutcome } from "./store.js";
 import { fetchVaultCopy } from "./fetch-vault.js";
 import { readSyncStatus, type VaultSyncStatus } from "./sync-status.js";
+import type { SyncLimits } from "./sync-budget.js";
 
 export interface SyncDeps {
   db: Db;
@@ -20,6 +21,8 @@ export interface SyncDeps {
   clock: () => Date;
   /** Wallets whose addresses are read at once (default 4). */
   walletConcurrency?: number;
+  /** What one vault's sync may read (default DEFAULT_SYNC_LIMITS); tests lower it. */
+  limits?: Partial<SyncLimits>;
 }
 
 export interface VaultSyncReport {
@@ -38,7 +41,7 @@ export type VaultSyncResult = Result<VaultSyncReport, CustodyApiError>;
 export async function syncVault(deps: SyncDeps, vault: string): Promise<VaultSyncResult> {
   const name = vaultName(vault);
   const startedAt = deps.clock();
-  const fetched = await fetchVaultCopy(deps.client, name, deps.walletConcurrency ?? 4).catch(() => err(new CustodyApiError("NETWORK", "SyncVault", name, "unexpected failure while fetching")));
+  const fetched = await fetchVaultCopy(deps.client, name, deps.walletConcurrency ?? 4, deps.limits).catch(() => err(new CustodyApiError("NETWORK", "SyncVault", name, "unexpected failure while fetching")));
   if (!fetched.ok) return failed(deps, name, fetched.error);
   const { entries, ownAddresses, externalWallets, custodiedWallets } = fetched.value;
   try {

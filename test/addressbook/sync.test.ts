@@ -173,6 +173,57 @@ describe("address-book sync", () => {
     }
   });
 
+  // Found by a review: only one answer's bytes (16 MiB) were bounded, so up to 1,000 pages of
+  // inflated items a list, and a list per wallet, could fill the memory of the deciding process.
+  it.each([
+    ["the address book", "/v2/vaults/v1/addressBookEntries", "ListAddressBookEntries", { addressBookEntries: Array.from({ length: 1001 }, (_, i) => fakeData.entry("v1", i)) }],
+    ["a wallet's addresses", "/v2/vaults/v1/wallets/hot/addresses", "ListWalletAddresses", fakeData.wallet("v1", "hot", Array.from({ length: 1001 }, (_, i) => ({ id: `a${i}`, address: `0x${i}`, network: "networks/ethereum-mainnet" })))],
+  ] as const)("refuses a page of %s holding more items than the pageSize asked for (TOO_LARGE) and keeps the copy", async (_, path, operation, page) => {
+    await syncVault({ db, client: clientFor(), clock }, "v1");
+    const before = await readVaultView(db, "v1", true);
+    now = new Date(now.getTime() + 60_000);
+    api.answerWith(path, "addresses" in page ? { walletAddresses: page.addresses } : page);
+    try {
+      const result = await syncVault({ db, client: clientFor(), clock }, "v1");
+      expect(!result.ok && result.error).toMatchObject({ code: "TOO_LARGE", operation, vault: "vaults/v1", attempts: 1 });
+      expect(!result.ok && result.error.message).toMatch(/page 1 holds 1001 items, more than the 1000 asked for/);
+      expect(await readVaultView(db, "v1", true)).toEqual(before);
+    } finally {
+      api.answerWith(path, undefined);
+    }
+  });
+
+  it("fails a sync past its total items, entries, wallets and wallet addresses together (TOO_LARGE), and keeps the copy", async () => {
+    await syncVault({ db, client: clientFor(), clock }, "v1");
+    const before = await readVaultView(db, "v1", true);
+    api.setAddressBook("v1", Array.from({ length: 2400 }, (_, i) => fakeData.entry("v1", i)));
+    now = new Date(now.getTime() + 60_000);
+    // 2,400 entries, 3 wallets, 2 + 1 addresses of the custodied ones: 2,406 items.
+    const over = await syncVault({ db, client: clientFor(), clock, limits: { maxItems: 2405 } }, "v1");
+    expect(!over.ok && over.error).toMatchObject({ code: "TOO_LARGE", operation: "ListWalletAddresses", vault: "vaults/v1" });
+    expect(!over.ok && over.error.message).toMatch(/past 2405 items in all/);
+    expect(await readVaultView(db, "v1", true)).toEqual(before);
+    const [status] = await createAddressBookSync({ db, client: clientFor(), vaults: ["v1"], refreshSeconds: 60, clock }).status();
+    expect(status!.lastError).toMatchObject({ code: "TOO_LARGE", at: now });
+    const within = await syncVault({ db, client: clientFor(), clock, limits: { maxItems: 2406 } }, "v1");
+    expect(within.ok && within.value.entries).toBe(2400);
+  });
+
+  it("fails a sync past its total bytes (TOO_LARGE) though each answer is under the per-answer limit, and keeps the copy", async () => {
+    await syncVault({ db, client: clientFor(), clock }, "v1");
+    const before = await readVaultView(db, "v1", true);
+    api.setAddressBook("v1", Array.from({ length: 2500 }, (_, i) => fakeData.entry("v1", i, { displayName: "x".repeat(1000) })));
+    now = new Date(now.getTime() + 60_000);
+    const start = api.requests.length;
+    // Three pages of about 1.2 MB each: the second takes the sync past 2 MB.
+    const result = await syncVault({ db, client: clientFor(), clock, limits: { maxBytes: 2_000_000 } }, "v1");
+    expect(!result.ok && result.error).toMatchObject({ code: "TOO_LARGE", operation: "ListAddressBookEntries", vault: "vaults/v1", attempts: 1 });
+    expect(!result.ok && result.error.message).toMatch(/passed 2000000 bytes in all/);
+    expect(api.requests.slice(start)).toHaveLength(2);
+    expect(await readVaultView(db, "v1", true)).toEqual(before);
+    expect((await syncVault({ db, client: clientFor(), clock, limits: { maxBytes: 4_000_000 } }, "v1")).ok).toBe(true);
+  });
+
   it("runs every refresh period without overlapping, and stops", async () => {
     const timers: { run: () => void; ms: number; cancelled: boolean }[] = [];
     const schedule = (run: () => void, ms: number) => {
