@@ -65,6 +65,7 @@ export function startBackground(options: BackgroundOptions): Background {
       vaults: api.vaults,
       refreshSeconds: api.refreshSeconds,
       maxAgeSeconds: api.maxAgeSeconds,
+      limits: api.syncLimits,
       clock,
       onResult: (result) =>
         result.ok

@@ -4,11 +4,14 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { DEFAULT_SYNC_LIMITS, type SyncLimits } from "./addressbook/sync-budget.js";
 import { parseDecimalsPins, type DecimalsPins } from "./assets/decimals-pins.js";
 import { MAX_POLICY_DURATION_DAYS, parseDuration } from "./duration.js";
 import { hasCredentials, HTTPS_OR_LOOPBACK, isHttpsOrLoopback, NO_CREDENTIALS_IN_URL } from "./https-only.js";
 import { reviewConfig, type ReviewConfig } from "./review/config.js";
 import { parseTrustProxy, type TrustProxy } from "./http/trust-proxy.js";
+
+const MIB = 1024 * 1024;
 
 const optionalString = z
   .string()
@@ -169,6 +172,10 @@ const envSchema = z.object({
   // Not a timer, but an address book trusted for longer than any refresh period allowed has
   // stopped being the custody API's: a removed destination would keep being signed to.
   COUNTERSIGN_ADDRESS_BOOK_MAX_AGE: duration("15m", LONGEST_TIMER),
+  // How much one vault's sync may read (src/addressbook/sync-budget.ts): the copy is held in the
+  // memory of the process that decides. Raised for a vault with more deposit addresses than these.
+  COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: z.coerce.number().int().min(1_000).max(100_000_000).default(DEFAULT_SYNC_LIMITS.maxItems),
+  COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: z.coerce.number().int().min(1).max(16_384).default(DEFAULT_SYNC_LIMITS.maxBytes / MIB),
   COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: secret,
   COUNTERSIGN_DECISION_TIMEOUT: milliseconds("5s", LONGEST_DECISION_TIMEOUT),
   // At least 100 ms: a reading is clear only when half its round trip fits in the tolerance, and a
@@ -192,6 +199,8 @@ export interface CustodyApiConfig {
   vaults: string[];
   refreshSeconds: number;
   maxAgeSeconds: number;
+  /** What one vault's sync may read before it fails with TOO_LARGE. */
+  syncLimits: SyncLimits;
 }
 
 export interface Config {
@@ -341,6 +350,7 @@ function custodyApiConfig(e: Env, problems: string[]): CustodyApiConfig | undefi
     vaults,
     refreshSeconds: e.COUNTERSIGN_ADDRESS_BOOK_REFRESH,
     maxAgeSeconds: e.COUNTERSIGN_ADDRESS_BOOK_MAX_AGE,
+    syncLimits: { maxItems: e.COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS, maxBytes: e.COUNTERSIGN_ADDRESS_BOOK_MAX_MIB * MIB },
   };
 }
 

@@ -73,6 +73,8 @@ export interface AddressBookSyncOptions {
   maxAgeSeconds?: number;
   clock?: () => Date;
   walletConcurrency?: number;
+  /** What one vault's sync may read (default DEFAULT_SYNC_LIMITS). */
+  limits?: Partial<SyncLimits>;
   /** Timer, injectable for tests; the default is an unref'd setTimeout. */
   schedule?: (run: () => void, ms: number) => { cancel(): void };
   /** Called after every vault sync, for logging and metrics. */
@@ -97,7 +99,13 @@ export interface AddressBookSync {
 
 export function createAddressBookSync(options: AddressBookSyncOptions): AddressBookSync {
   const clock = options.clock ?? (() => new Date());
-  const deps: SyncDeps = { db: options.db, client: options.client, clock, ...(options.walletConcurrency ? { walletConcurrency: options.walletConcurrency } : {}) };
+  const deps: SyncDeps = {
+    db: options.db,
+    client: options.client,
+    clock,
+    ...(options.walletConcurrency ? { walletConcurrency: options.walletConcurrency } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  };
   const vaults = [...new Set(options.vaults.map(vaultName))];
   const schedule = options.schedule ?? defaultSchedule;
   const runs = createSingleFlight((vault) =>

@@ -14,7 +14,7 @@ export async function addressBookSync(config: Readonly<Config>, out: (line: stri
   const handle = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     if (config.migrate) await migrateAsOwner(handle.db, config.migrateDatabaseUrl);
-    const deps = { db: handle.db, client: custodyClientFromConfig(api), clock: () => new Date() };
+    const deps = { db: handle.db, client: custodyClientFromConfig(api), clock: () => new Date(), limits: api.syncLimits };
     let failures = 0;
     for (const vault of api.vaults) {
       const result = await syncVault(deps, vault);

@@ -152,6 +152,14 @@ describe("decision timeout and window-group cap", () => {
   });
 });
 
+describe("the bounds of an address-book sync", () => {
+  it("COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS and _MAX_MIB take whole numbers within their bounds", () => {
+    for (const bad of ["0", "999", "1.5", "lots", "100000001"]) expect(problemsOf({ COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: bad }), bad).toHaveLength(1);
+    for (const bad of ["0", "0.5", "16385"]) expect(problemsOf({ COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: bad }), bad).toHaveLength(1);
+    expect(problemsOf({ COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: "2000000", COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: "1024" })).toEqual([]);
+  });
+});
+
 describe("periods that arm a timer have a maximum", () => {
   // Past 2^31−1 ms (about 24.8 days) Node's setTimeout and setInterval fire after 1 ms: a refresh
   // of 25d hammered the custody API, a reload interval of 30d busy-looped.

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { obtainHelm } from "../../scripts/helm.js";
 import { policyCheck } from "../../src/commands/policy-check.js";
 import { parseDecimalsPins } from "../../src/assets/decimals-pins.js";
+import { loadConfig } from "../../src/config.js";
 import { scratchDir } from "../support/scratch.js";
 
 const CHART = path.resolve(import.meta.dirname, "../../helm/countersign");
@@ -273,6 +274,14 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     expect(envOf(container(one(hooked, "Deployment"), "countersign")!).COUNTERSIGN_MIGRATE_DATABASE_URL).toBeUndefined();
     const gitops = render([], ["database.migrateKey=owner-url", "migrations.hook=false"]);
     expect(envOf(container(one(gitops, "Deployment"), "countersign")!).COUNTERSIGN_MIGRATE_DATABASE_URL).toEqual(owner);
+  });
+
+  it("passes the address-book sync's bounds as whole numbers the service accepts, raised when set", () => {
+    const env = envOf(container(one(render([example("existing-secrets.yaml")]), "Deployment"), "countersign")!);
+    expect([env.COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS, env.COUNTERSIGN_ADDRESS_BOOK_MAX_MIB]).toEqual(["250000", "128"]);
+    const raised = envOf(container(one(render([example("existing-secrets.yaml")], ["custodyApi.maxItems=2000000", "custodyApi.maxMiB=1024"]), "Deployment"), "countersign")!);
+    expect([raised.COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS, raised.COUNTERSIGN_ADDRESS_BOOK_MAX_MIB]).toEqual(["2000000", "1024"]);
+    expect(() => loadConfig({ COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: raised.COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS as string, COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: raised.COUNTERSIGN_ADDRESS_BOOK_MAX_MIB as string })).not.toThrow();
   });
 
   it("passes assetDecimals as COUNTERSIGN_ASSET_DECIMALS, JSON the service accepts, and leaves it out when empty", () => {

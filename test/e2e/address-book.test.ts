@@ -57,7 +57,7 @@ interface Harness {
 }
 
 /** A service syncing VAULT from a fake API; `beforeStart` runs before the service's first sync. */
-async function startHarness(beforeStart: (api: FakeCustodyApi) => void = () => undefined): Promise<Harness> {
+async function startHarness(beforeStart: (api: FakeCustodyApi) => void = () => undefined, env: Record<string, string> = {}): Promise<Harness> {
   const tdb = await createTestDatabase();
   const account = createTestServiceAccount();
   const api = await startFakeCustodyApi({ serviceAccountEmail: account.email, publicKey: account.publicKey });
@@ -76,6 +76,7 @@ async function startHarness(beforeStart: (api: FakeCustodyApi) => void = () => u
       COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h",
       COUNTERSIGN_ADDRESS_BOOK_MAX_AGE: `${MAX_AGE_SECONDS}s`,
       COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN,
+      ...env,
     },
   });
   return {
@@ -335,5 +336,41 @@ describe("address book end to end: never synced (the API fails from the start)",
     expect((policy.body.addressBook as { vaults: unknown[] }).vaults).toEqual([
       expect.objectContaining({ vault: VAULT, syncedAt: null, stale: true, lastError: expect.objectContaining({ code: "UNAVAILABLE" }), entryCount: 0 }),
     ]);
+  });
+});
+
+describe("the bounds of a sync are settings: COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS and _MAX_MIB", () => {
+  // 1,200 address-book entries, and a few wallets and addresses.
+  const bigBook = (api: FakeCustodyApi) => api.setAddressBook(VAULT_ID, Array.from({ length: 1200 }, (_, i) => fakeData.entry(VAULT_ID, i)));
+
+  it("a vault past COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS fails its sync with TOO_LARGE; raised, the same vault syncs", async () => {
+    const low = await startHarness(bigBook, { COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: "1100" });
+    try {
+      const [result] = await low.service.background.sync!.syncAll();
+      expect(!result!.ok && result!.error).toMatchObject({ code: "TOO_LARGE", vault: `vaults/${VAULT_ID}` });
+    } finally {
+      await low.stop();
+    }
+    const raised = await startHarness(bigBook, { COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: "1300" });
+    try {
+      const [result] = await raised.service.background.sync!.syncAll();
+      expect(result!.ok && result!.value.entries).toBe(1200);
+    } finally {
+      await raised.stop();
+    }
+  });
+
+  it("a vault whose answers pass COUNTERSIGN_ADDRESS_BOOK_MAX_MIB fails its sync with TOO_LARGE", async () => {
+    // 1,200 entries of about 2 KB: about 2.4 MB of answers.
+    const h = await startHarness((api) => api.setAddressBook(VAULT_ID, Array.from({ length: 1200 }, (_, i) => fakeData.entry(VAULT_ID, i, { displayName: "x".repeat(2000) }))), {
+      COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: "2",
+    });
+    try {
+      const [result] = await h.service.background.sync!.syncAll();
+      expect(!result!.ok && result!.error).toMatchObject({ code: "TOO_LARGE" });
+      expect(!result!.ok && result!.error.message).toMatch(/passed 2097152 bytes in all/);
+    } finally {
+      await h.stop();
+    }
   });
 });
