@@ -67,10 +67,11 @@ export function startBackground(options: BackgroundOptions): Background {
       maxAgeSeconds: api.maxAgeSeconds,
       limits: api.syncLimits,
       clock,
-      onResult: (result) =>
-        result.ok
-          ? logger.info({ vault: result.value.vault, entries: result.value.entries, ownAddresses: result.value.ownAddresses }, "address book synced")
-          : logger.warn({ vault: result.error.vault, code: result.error.code, error: result.error.message }, "address book sync failed"),
+      onResult: (result) => {
+        options.metrics.addressBookSync(result.ok ? result.value.vault : (result.error.vault ?? "unknown"), result.ok ? "ok" : result.error.code);
+        if (result.ok) logger.info({ vault: result.value.vault, entries: result.value.entries, ownAddresses: result.value.ownAddresses }, "address book synced");
+        else logger.warn({ vault: result.error.vault, code: result.error.code, error: result.error.message }, "address book sync failed");
+      },
     });
     sync.start();
   }

@@ -37,6 +37,8 @@ export interface ServiceMetrics {
   eventSignatureRejected(): void;
   /** A policy reload that took effect, or was refused (invalid, tests_failed, unreadable, unclaimed). */
   policyReload(result: "applied" | "refused", reason?: string): void;
+  /** A vault's address-book sync: `ok`, or the failure's code (NETWORK, NOT_A_LIST, TOO_LARGE, …). */
+  addressBookSync(vault: string, result: string): void;
   /** Reports each vault's address-book age when metrics are collected; returns the unsubscribe. */
   observeAddressBookAge(read: () => Promise<VaultAge[]>): () => void;
   /** Rows (expired buckets and charges) the background pruner deleted. */
@@ -70,6 +72,9 @@ export function createServiceMetrics(): ServiceMetrics {
   const pruned = meter.createCounter("countersign.velocity.pruned_rows", {
     description: "Expired velocity buckets and charges deleted by the background pruner",
   });
+  const syncs = meter.createCounter("countersign.address_book.syncs", {
+    description: "Address-book syncs of each vault, by result: ok, or the failure's code",
+  });
   const addressBookAge = meter.createObservableGauge("countersign.address_book.age", {
     description: "Seconds since each vault's address-book copy was last synced",
     unit: "s",
@@ -89,6 +94,7 @@ export function createServiceMetrics(): ServiceMetrics {
     },
     eventSignatureRejected: () => rejected.add(1),
     ledgerPruned: (rows) => pruned.add(rows),
+    addressBookSync: (vault, result) => syncs.add(1, { vault, result }),
     policyReload: (result, reason) => reloads.add(1, reason ? { result, reason } : { result }),
     observePolicyInForce: (read) => {
       // The SDK keeps exporting an attribute set it no longer sees at its last value, so a bundle

@@ -189,6 +189,22 @@ describe("telemetry: spans and metrics of the running service", () => {
     expect(await reader.gauge("countersign.address_book.age", { vault: VAULT })).toBe(120);
   });
 
+  it("counts each vault's syncs by result: ok, or the failure's code", async () => {
+    const ok = { vault: VAULT, result: "ok" };
+    const notAList = { vault: VAULT, result: "NOT_A_LIST" };
+    const before = { ok: await reader.counter("countersign.address_book.syncs", ok), notAList: await reader.counter("countersign.address_book.syncs", notAList) };
+    expect(before.ok).toBeGreaterThan(0);
+    await service.background.sync!.syncAll();
+    api.answerWith(`/v2/${VAULT}/addressBookEntries`, { code: 8, message: "Resource has been exhausted", details: [] });
+    try {
+      await service.background.sync!.syncAll();
+    } finally {
+      api.answerWith(`/v2/${VAULT}/addressBookEntries`, undefined);
+    }
+    expect(await reader.counter("countersign.address_book.syncs", ok)).toBe(before.ok + 1);
+    expect(await reader.counter("countersign.address_book.syncs", notAList)).toBe(before.notAList + 1);
+  });
+
   it("counts policy reloads that took effect and reloads that were refused", async () => {
     const applied = { result: "applied" };
     const invalid = { result: "refused", reason: "invalid" };
