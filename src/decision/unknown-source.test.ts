@@ -28,7 +28,8 @@ const synced = (own: { address: string; network: string }[] = []): AddressBookVi
 const hold = (transfers: TransferFacts[], view: AddressBookView, windows = BY_SOURCE, evmSender: string | null = null, operations = false) => {
   const indexed = transfers.map((t, index) => ({ ...t, index }));
   const listed = indexed.map(() => (operations ? { stellarOperation: true as const } : {})) as unknown as Transfer[];
-  return unknownSourceHold(windows, indexed, view, { vault: VAULT, evmSender, transfers: listed });
+  const sender = evmSender === null ? null : { field: "evmTransaction.fromAddress", chain: "EVM", address: evmSender };
+  return unknownSourceHold(windows, indexed, view, { vault: VAULT, sender, transfers: listed });
 };
 /** A Stellar transaction's operations, without sync. */
 const holdOperations = (transfers: TransferFacts[]) => hold(transfers, notConfiguredView(VAULT), BY_SOURCE, null, true);

@@ -16,8 +16,8 @@
  *   claim, or with such a one, deny: no copy will ever say, and a deferral would be asked again at
  *   every poll, forever; the initiator can name the wallet instead.
  *
- * A source the body names as a wallet or as a wallet's address resource is known, unless an EVM
- * transaction beside it pays from an address not shown to be that wallet's: with sync the copy
+ * A source the body names as a wallet or as a wallet's address resource is known, unless a chain
+ * object beside it (an EVM, TON, Sui, Aptos or Substrate transaction) pays from an address not shown to be that wallet's: with sync the copy
  * must list the sender (verify-claims.ts refuses a sender of another wallet), without sync it
  * cannot be shown. Windows grouped without `sourceWallet` are unaffected.
  */
@@ -26,16 +26,16 @@ import { findOwnAddress } from "../facts/address-book.js";
 import { sameAddress, stellarBaseAccount } from "../facts/addresses.js";
 import type { TransferFacts } from "../facts/types.js";
 import type { WindowSpec } from "../policy/types.js";
-import type { Transaction } from "../transaction/types.js";
+import type { ChainSender, Transaction } from "../transaction/types.js";
 
 export type UnknownSource = { decision: "defer" | "deny"; reason: string };
 
 /** What of the transaction the hold reads besides its transfers' facts. */
-export type HeldTransaction = Pick<Transaction, "vault" | "transfers" | "evmSender">;
+export type HeldTransaction = Pick<Transaction, "vault" | "transfers" | "sender">;
 
 /**
  * `tx.vault`: the transaction's (`vaults/{v}`); `view`: the copy of it the facts were built from;
- * `tx.evmSender`: the address an EVM transaction pays from, which a source named by wallet must be
+ * `tx.sender`: the address a chain object says the transaction pays from, which a source named by wallet must be
  * shown to be that wallet's (verify-claims.ts refuses one the copy gives to another wallet);
  * `tx.transfers`: which transfers are Stellar operations, each acting for an account of its own or
  * for the transaction-level source (told by where they came from, not by the transaction's kind,
@@ -51,9 +51,9 @@ export function unknownSourceHold(windows: readonly WindowSpec[], transfers: rea
   };
   const unknown = transfers.find((t) => !sourceWalletKnown(t, view, tx.vault, operation(t)));
   if (unknown) return rawSourceHold(unknown, view, tx.vault);
-  if (tx.evmSender === null) return null;
-  const sender = tx.evmSender;
-  const unpaid = transfers.find((t) => !senderShown(t, view, tx.vault, sender));
+  if (tx.sender === null) return null;
+  const sender = tx.sender;
+  const unpaid = transfers.find((t) => !senderShown(t, view, tx.vault, sender.address));
   return unpaid ? senderHold(sender, unpaid, view, tx.vault) : null;
 }
 
@@ -71,17 +71,18 @@ function sourceWalletKnown(t: TransferFacts, view: AddressBookView, vault: strin
   return t.source.wallet !== null && !(operation && claimMayNameAnother(t, address));
 }
 
-function senderHold(sender: string, t: TransferFacts, view: AddressBookView, vault: string): UnknownSource {
+function senderHold(sender: ChainSender, t: TransferFacts, view: AddressBookView, vault: string): UnknownSource {
   const wallet = t.source.wallet ?? "the named wallet";
+  const who = `the ${sender.chain} sender ${sender.address}`;
   return view.configured
-    ? { decision: "defer", reason: `the EVM sender ${sender} is not a wallet of ${vault} in the synced copy yet, so it cannot be shown to be ${wallet}: a window groups by source wallet` }
-    : { decision: "deny", reason: `the EVM sender ${sender} cannot be shown to be ${wallet} without address-book sync: a window groups by source wallet` };
+    ? { decision: "defer", reason: `${who} is not a wallet of ${vault} in the synced copy yet, so it cannot be shown to be ${wallet}: a window groups by source wallet` }
+    : { decision: "deny", reason: `${who} cannot be shown to be ${wallet} without address-book sync: a window groups by source wallet` };
 }
 
-/** The EVM sender is the transfer's own raw source (checked when parsed), or the copy lists it (for the named wallet). */
-function senderShown(t: TransferFacts, view: AddressBookView, vault: string, evmSender: string): boolean {
-  if (t.source.address !== null && sameAddress(t.source.address, evmSender)) return true;
-  return view.configured && findOwnAddress(view, vault, evmSender, t.network) !== undefined;
+/** The sender is the transfer's own raw source (checked when parsed), or the copy lists it (for the named wallet). */
+function senderShown(t: TransferFacts, view: AddressBookView, vault: string, sender: string): boolean {
+  if (t.source.address !== null && sameAddress(t.source.address, sender)) return true;
+  return view.configured && findOwnAddress(view, vault, sender, t.network) !== undefined;
 }
 
 /**

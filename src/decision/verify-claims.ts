@@ -59,17 +59,18 @@ function sourceContradiction(tx: Transaction, view: AddressBookView): AppError |
 }
 
 /**
- * The EVM transaction pays from `evmTransaction.fromAddress`. A transfer that names its source by
+ * The transaction pays from the sender its chain object names (`evmTransaction.fromAddress`,
+ * `suiTransaction.sender`, ...: chain-senders.ts). A transfer that names its source by
  * wallet (or through `request.sourceWallet`) must name that address's wallet, when the synced copy
  * knows it: otherwise the policy and the windows would judge one wallet while another pays.
  */
 function senderContradiction(tx: Transaction, view: AddressBookView): AppError | null {
-  if (tx.evmSender === null) return null;
+  if (tx.sender === null) return null;
   for (const t of tx.transfers) {
-    const own = findOwnAddress(view, tx.vault, tx.evmSender, t.network);
+    const own = findOwnAddress(view, tx.vault, tx.sender.address, t.network);
     const named = t.source.wallet ?? tx.sourceWallet;
     if (own !== undefined && named !== null && own.wallet !== named) {
-      const message = `transfer ${t.index}: evmTransaction.fromAddress belongs to another wallet of the vault than the transfer's source`;
+      const message = `transfer ${t.index}: ${tx.sender.field} belongs to another wallet of the vault than the transfer's source`;
       return new AppError("INVALID_TRANSACTION", message, { details: [{ transfer: t.index, message }] });
     }
   }

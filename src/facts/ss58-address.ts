@@ -28,5 +28,15 @@ function decodeAccount(text: string): string | null {
   return base58Encode(Buffer.concat([generic, checksum(generic)]));
 }
 
+/**
+ * The generic SS58 account (`5…`) of a 32-byte public key written `0x` and 64 hex digits, as the
+ * API writes `substrateTransaction.fromAddress`; null for any other text.
+ */
+export function substrateAccountOfKey(hex: string): string | null {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(hex)) return null;
+  const generic = Buffer.concat([Buffer.from([GENERIC_PREFIX]), Buffer.from(hex.slice(2), "hex")]);
+  return base58Encode(Buffer.concat([generic, checksum(generic)]));
+}
+
 /** SS58's checksum: the first two bytes of BLAKE2b-512 over "SS58PRE" and the data. */
 const checksum = (data: Buffer): Buffer => createHash("blake2b512").update(Buffer.concat([Buffer.from("SS58PRE"), data])).digest().subarray(0, 2);

@@ -6,7 +6,7 @@
  * neither change nor a listed transfer, change without its amount, or inputs without outputs is
  * `btcOutputs`, and an input without its address or amount is `btcInputs` (either would hide the
  * fee the miner takes); an Aleo operation not decoded is
- * `aleo:unknown`. A sender that is not the transfers' source is a contradiction (400).
+ * `aleo:unknown`. A sender (chain-senders.ts) that is not the transfers' source is a contradiction (400).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { sameAddress } from "../facts/addresses.js";
@@ -18,32 +18,33 @@ import { check, invalidAt } from "./issues.js";
 import type { z } from "zod";
 import { btcTransaction, evmTransaction } from "./schemas.js";
 import { at, isRecord } from "./transfer.js";
-import type { ChangeOutput, Transfer } from "./types.js";
+import { chainSender } from "./chain-senders.js";
+import type { ChainSender, ChangeOutput, Transfer } from "./types.js";
 
 export interface ChainObjects {
   payloads: string[];
   /** Bitcoin outputs marked as change, for the facts to check against the vault's own addresses. */
   changeOutputs: ChangeOutput[];
-  /** `evmTransaction.fromAddress`: the address that pays, whatever the transfers name as source. */
-  evmSender: string | null;
+  /** The account a chain object says pays (chain-senders.ts), whatever the transfers name as source. */
+  sender: ChainSender | null;
   /** Bitcoin input addresses, for the facts to check against the source wallet's own addresses. */
   btcInputs: ChangeOutput[];
 }
 
 export function chainObjectPayloads(tx: Record<string, unknown>, transfers: readonly Transfer[], network: string | null, path: string): Result<ChainObjects, AppError> {
   const payloads: string[] = [];
-  let evmSender: string | null = null;
   if (tx.evmTransaction != null) {
     const evm = evmPayloads(tx.evmTransaction, transfers, at(path, "evmTransaction"));
     if (!evm.ok) return evm;
-    payloads.push(...evm.value.payloads);
-    evmSender = evm.value.sender;
+    payloads.push(...evm.value);
   }
+  const sender = chainSender(tx, transfers, path);
+  if (!sender.ok) return sender;
   payloads.push(...aleoPayloads(tx.aleoTransaction));
-  if (tx.btcTransaction == null) return ok({ payloads, changeOutputs: [], evmSender, btcInputs: [] });
+  if (tx.btcTransaction == null) return ok({ payloads, changeOutputs: [], sender: sender.value, btcInputs: [] });
   const btc = btcPayloads(tx.btcTransaction, transfers, network, at(path, "btcTransaction"));
   if (!btc.ok) return btc;
-  return ok({ ...btc.value, payloads: [...payloads, ...btc.value.payloads], evmSender });
+  return ok({ ...btc.value, payloads: [...payloads, ...btc.value.payloads], sender: sender.value });
 }
 
 const EVM_NATIVE_DECIMALS = 18;
@@ -54,24 +55,20 @@ const WORD = 64;
 const ADDRESS_WORD = /^0{24}([0-9a-f]{40})$/;
 const EVM_CONTRACT = /^assets\/erc20\.[A-Za-z0-9_-]+\.(0x[0-9a-fA-F]{40})$/;
 
-function evmPayloads(input: unknown, transfers: readonly Transfer[], path: string): Result<{ payloads: string[]; sender: string | null }, AppError> {
+function evmPayloads(input: unknown, transfers: readonly Transfer[], path: string): Result<string[], AppError> {
   if (!isRecord(input)) return err(invalidAt(path, "must be an object"));
   const parsed = check(evmTransaction, input, path);
   if (!parsed.ok) return parsed;
   const evm = parsed.value;
-  const from = evm.fromAddress?.value ?? null;
-  if (from !== null && transfers.some((t) => t.source.address !== null && !sameAddress(t.source.address, from))) {
-    return err(invalidAt(at(at(path, "fromAddress"), "value"), "is not the transfers' source"));
-  }
   const data = (evm.data ?? "").replace(/^0x/, "").toLowerCase();
   const value = evm.value ?? null;
   const to = evm.toAddress?.value ?? null;
   const moved = value !== null && !sameDecimal(value, "0");
-  if (data === "") return ok({ payloads: moved ? (nativeTransfer(transfers, to, value) ? [] : ["evmValue"]) : emptyCall(transfers, to), sender: from });
+  if (data === "") return ok(moved ? (nativeTransfer(transfers, to, value) ? [] : ["evmValue"]) : emptyCall(transfers, to));
   const payloads: string[] = [];
   if (!tokenTransfer(transfers, to, data)) payloads.push("evmCalldata");
   if (moved) payloads.push("evmValue");
-  return ok({ payloads, sender: from });
+  return ok(payloads);
 }
 
 /**
@@ -135,7 +132,7 @@ function aleoPayloads(input: unknown): string[] {
  * Every output pays one listed transfer or is marked as change, and every listed transfer is paid.
  * Change is only a mark here: its addresses go to the facts, which accept them only as the vault's own.
  */
-function btcPayloads(input: unknown, transfers: readonly Transfer[], network: string | null, path: string): Result<Omit<ChainObjects, "evmSender">, AppError> {
+function btcPayloads(input: unknown, transfers: readonly Transfer[], network: string | null, path: string): Result<Omit<ChainObjects, "sender">, AppError> {
   if (!isRecord(input)) return err(invalidAt(path, "must be an object"));
   const parsed = check(btcTransaction, input, path);
   if (!parsed.ok) return parsed;

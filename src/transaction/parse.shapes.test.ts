@@ -31,7 +31,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     memo: null,
     fee: null,
     changeOutputs: [],
-    evmSender: null,
+    sender: null,
     btcInputs: [],
     transfers: [
       {
@@ -68,7 +68,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     memo: null,
     fee: null,
     changeOutputs: [],
-    evmSender: null,
+    sender: null,
     btcInputs: [],
     transfers: [
       {
@@ -110,7 +110,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     memo: null,
     fee: null,
     changeOutputs: [],
-    evmSender: null,
+    sender: null,
     btcInputs: [],
     transfers: [
       {
@@ -161,7 +161,7 @@ const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
     memo: null,
     fee: null,
     changeOutputs: [],
-    evmSender: null,
+    sender: null,
     btcInputs: [],
     transfers: [],
   },
@@ -171,13 +171,13 @@ expected["api-shape-token-transfer-evm"] = {
   ...expected["api-shape-token-transfer"],
   name: "vaults/5c3f1a2b9d7e/transactions/2b3c4d5e6f70",
   id: "2b3c4d5e6f70",
-  evmSender: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+  sender: { field: "evmTransaction.fromAddress", chain: "EVM", address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72" },
 };
 expected["api-shape-token-transfer-with-allowance"] = {
   ...expected["api-shape-token-transfer"],
   name: "vaults/5c3f1a2b9d7e/transactions/3c4d5e6f7081",
   id: "3c4d5e6f7081",
-  evmSender: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+  sender: { field: "evmTransaction.fromAddress", chain: "EVM", address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72" },
   kind: "unknown",
   payloads: ["tokenAllowances"],
   tokenAllowances: [

@@ -23,7 +23,7 @@ import { TRANSACTION_NAME } from "./resource-names.js";
 import { apiDelegation, commonFields, evmTransaction, referenceDelegation, tokenAllowances, type CommonFields } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
 import { at, isRecord } from "./transfer.js";
-import type { Authorization, ChangeOutput, TokenAllowance, Transaction, Transfer } from "./types.js";
+import type { Authorization, ChainSender, ChangeOutput, TokenAllowance, Transaction, Transfer } from "./types.js";
 
 export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   const located = locate(body);
@@ -69,7 +69,7 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
     tokenAllowances: model.value.tokenAllowances,
     authorizations: model.value.authorizations,
     changeOutputs: model.value.changeOutputs,
-    evmSender: model.value.evmSender,
+    sender: model.value.sender,
     btcInputs: model.value.btcInputs,
     memo: model.value.shape.envelopeMemo !== undefined ? model.value.shape.envelopeMemo : stated.value,
     fee: fee.value,
@@ -81,7 +81,7 @@ interface Model {
   shape: ShapeResult;
   payloads: string[];
   changeOutputs: ChangeOutput[];
-  evmSender: string | null;
+  sender: ChainSender | null;
   btcInputs: ChangeOutput[];
   tokenAllowances: TokenAllowance[];
   authorizations: Authorization[];
@@ -112,7 +112,7 @@ function readModel(snapshot: Record<string, unknown>, common: CommonFields, ctx:
     // A transfer kind that moves nothing the body shows: what would be signed is not described.
     return err(invalidAt(at(ctx.path, listingField(snapshot, details)), "must list at least one transfer"));
   }
-  return ok({ shape: shape.value, payloads: [...payloads].sort(), changeOutputs: chain.value.changeOutputs, evmSender: chain.value.evmSender, btcInputs: chain.value.btcInputs, ...extras.value });
+  return ok({ shape: shape.value, payloads: [...payloads].sort(), changeOutputs: chain.value.changeOutputs, sender: chain.value.sender, btcInputs: chain.value.btcInputs, ...extras.value });
 }
 
 /** Where a transaction of a transfer kind lists what it moves. */

@@ -120,7 +120,7 @@ export const stellarTransaction = object({
 
 /** An address as the API writes it, `{value, infoRef}`: only the value is read. */
 const apiAddress = object({ value: identifier });
-const optionalApiAddress = object({ value: optionalIdentifier }).nullish();
+export const optionalApiAddress = object({ value: optionalIdentifier }).nullish();
 
 export const apiTransfer = object({
   sourceAddress: optionalApiAddress,

@@ -86,16 +86,27 @@ export interface Transaction {
    */
   btcInputs: ChangeOutput[];
   /**
-   * `evmTransaction.fromAddress`, or null: the address the signed transaction pays from. A transfer
-   * naming its source by wallet is checked against it (src/decision/verify-claims.ts).
+   * The account the signed transaction pays from, as a chain object names it
+   * (`evmTransaction.fromAddress`, `suiTransaction.sender`, ...: chain-senders.ts), or null. A
+   * transfer naming its source by wallet is checked against it (src/decision/verify-claims.ts).
    */
-  evmSender: string | null;
+  sender: ChainSender | null;
   /** The memo the transaction carries (Stellar, TON), from the signed envelope where there is one (memo.ts). */
   memo: Memo | null;
   /** The network fee the body states, or null (fee.ts). */
   fee: Fee | null;
   /** The transaction object as received (unwrapped from `{"transaction": ...}`), kept for the audit row. */
   snapshot: Record<string, unknown>;
+}
+
+/** The account a chain object says the transaction pays from (chain-senders.ts). */
+export interface ChainSender {
+  /** Where the body names it: `evmTransaction.fromAddress`, `suiTransaction.sender`, ... */
+  field: string;
+  /** The chain, for reasons: `EVM`, `TON`, `Sui`, `Aptos`, `Substrate`. */
+  chain: string;
+  /** The account as the facts compare it: a short Sui or Aptos account padded to 32 bytes, a Substrate public key as its generic SS58 account. */
+  address: string;
 }
 
 /** The network fee a transaction states (fee.ts): whole units of `asset`, the network's native coin (null when no network is known). */
