@@ -57,6 +57,20 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
     ["Stellar stroops", { stellarTransaction: { fee: "100" } }, "stellar-mainnet", { asset: "assets/native.stellar-mainnet", amount: "0.00001" }],
     ["Aleo microcredits", { aleoTransaction: { feeMicrocredits: "2500" } }, "aleo-mainnet", { asset: "assets/native.aleo-mainnet", amount: "0.0025" }],
     ["no network: the amount without an asset", { solanaTransaction: { fee: "5000" } }, null, { asset: null, amount: "0.000005" }],
+    // Found by a review of hostile bodies: these were metadata, so tx.fee was null and no rule could cap them.
+    ["Sui: at most the gas budget, in MIST", { suiTransaction: { gasBudget: "5000000", gasPrice: "750" } }, "sui-mainnet", { asset: "assets/native.sui-mainnet", amount: "0.005" }],
+    ["Sui: a budget of 1,000 SUI whatever the price", { suiTransaction: { gasBudget: "1000000000000", gasPrice: "999999999" } }, "sui-mainnet", { asset: "assets/native.sui-mainnet", amount: "1000" }],
+    ["Sui without a budget says nothing", { suiTransaction: { gasPrice: "750" } }, "sui-mainnet", null],
+    ["Aptos: at most maxGasAmount × gasUnitPrice, in octas", { aptosTransaction: { maxGasAmount: "2000", gasUnitPrice: "100" } }, "aptos-mainnet", { asset: "assets/native.aptos-mainnet", amount: "0.002" }],
+    ["Aptos with one of the two says nothing", { aptosTransaction: { maxGasAmount: "2000" } }, "aptos-mainnet", null],
+    ["Tron: the SUN it uses", { tronTransaction: { fee: { usedSun: "1500000" } } }, "tron-mainnet", { asset: "assets/native.tron-mainnet", amount: "1.5" }],
+    [
+      "Tron: its parts (TRX burned, an activation fee in SUN) when they add up to more than usedSun",
+      { tronTransaction: { fee: { usedSun: "100000", bandwidth: { burned: "0.345" }, energy: { burned: "13.3959" }, accountActivationFee: { fee: "1000000" } } } },
+      "tron-mainnet",
+      { asset: "assets/native.tron-mainnet", amount: "14.7409" },
+    ],
+    ["Tron without a fee object says nothing", { tronTransaction: { signature: "AA==" } }, "tron-mainnet", null],
   ])("%s", (_what, snapshot, network, fee) => {
     expect(statedFee(snapshot, network, "")).toEqual({ ok: true, value: fee });
   });
@@ -69,6 +83,11 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
     ["an EVM gas price that is not hex", { evmTransaction: { fee: { gasLimit: "21000", maxFeePerGas: "1000" } } }, "evmTransaction.fee.maxFeePerGas"],
     ["an EVM gas limit that is not an integer", { evmTransaction: { fee: { gasLimit: "21000.5", gasPrice: "0x1" } } }, "evmTransaction.fee.gasLimit"],
     ["Solana lamports as a number", { solanaTransaction: { fee: 5000 } }, "solanaTransaction.fee"],
+    ["a Sui gas budget that is not an integer", { suiTransaction: { gasBudget: "5e6" } }, "suiTransaction.gasBudget"],
+    ["a Sui gas price that is not an integer", { suiTransaction: { gasBudget: "5000000", gasPrice: "-1" } }, "suiTransaction.gasPrice"],
+    ["an Aptos gas unit price as a number", { aptosTransaction: { maxGasAmount: "2000", gasUnitPrice: 100 } }, "aptosTransaction.gasUnitPrice"],
+    ["a Tron usedSun that is not an integer", { tronTransaction: { fee: { usedSun: "1.5" } } }, "tronTransaction.fee.usedSun"],
+    ["a Tron fee that is not an object", { tronTransaction: { fee: "1500000" } }, "tronTransaction.fee"],
   ])("refuses %s at its path", (_what, snapshot, path) => {
     const result = statedFee(snapshot, "bitcoin-mainnet", "");
     expect(result.ok).toBe(false);

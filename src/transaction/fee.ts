@@ -10,8 +10,20 @@
  * - `evmTransaction.fee`: the most it can pay, `gasLimit` (21,000 when not stated) ×
  *   `maxFeePerGas` (EIP-1559) or × `gasPrice` (legacy), the higher when both are stated, in wei;
  * - `solanaTransaction.fee` (lamports), `aleoTransaction.feeMicrocredits`;
+ * - `suiTransaction.gasBudget`: the most it can pay, in MIST (`gasPrice` is checked, not read:
+ *   whatever the price, the charge stops at the budget);
+ * - `aptosTransaction`: the most it can pay, `maxGasAmount` × `gasUnitPrice`, in octas (one
+ *   without the other states none);
+ * - `tronTransaction.fee`: the SUN the platform states the transaction uses (`usedSun`), or the
+ *   sum of the parts it breaks down into (`bandwidth.burned` and `energy.burned` in TRX, an
+ *   `accountActivationFee.fee` in SUN) when that is higher. The OpenAPI names no fee limit for
+ *   Tron: this is the platform's own figure, not a cap the chain enforces;
  * - a Stellar transaction's signed envelope (its fee, a fee bump's outer fee, in stroops), else
  *   `stellarTransaction.fee` (stellar-envelope.ts refuses a stated fee the envelope contradicts).
+ *
+ * The Sui, Aptos and Tron fees were not read until a review of hostile bodies: `tx.fee` was null
+ * for them, no rule could cap them, and a redelivery raising a Sui gas budget a thousandfold was a
+ * repeat of the first allow.
  *
  * The coin is the transaction's network's, or the network every transfer's asset names. Null when
  * the body states none (the platform then chooses it). The fee fields are delivery metadata in
@@ -42,6 +54,16 @@ const btcAmounts = z.object({
   asset: z.unknown().optional(),
 }).passthrough();
 
+const suiFee = z.object({ gasBudget: rawAmount.nullish(), gasPrice: rawAmount.nullish() }).passthrough();
+const aptosFee = z.object({ maxGasAmount: rawAmount.nullish(), gasUnitPrice: rawAmount.nullish() }).passthrough();
+const tronBurned = z.object({ burned: decimalAmount.nullish() }).passthrough().nullish();
+const tronFee = z.object({
+  usedSun: rawAmount.nullish(),
+  bandwidth: tronBurned,
+  energy: tronBurned,
+  accountActivationFee: z.object({ fee: rawAmount.nullish() }).passthrough().nullish(),
+}).passthrough();
+
 const evmFee = z.object({
   gasLimit: rawAmount.nullish(),
   maxFeePerGas: hexQuantity.nullish(),
@@ -52,6 +74,11 @@ const evmFee = z.object({
 const EVM_DECIMALS = 18;
 /** The gas of a plain transfer, the least an EVM transaction uses. */
 const MIN_EVM_GAS = "21000";
+
+/** MIST per SUI, octas per APT, SUN per TRX. */
+const SUI_DECIMALS = 9;
+const APTOS_DECIMALS = 8;
+const TRON_DECIMALS = 6;
 
 /** Stroops per lumen. */
 const STELLAR_DECIMALS = 7;
@@ -78,6 +105,13 @@ export function statedFee(snapshot: Record<string, unknown>, network: string | n
     const evm = evmMaxFee(snapshot.evmTransaction.fee, network, at(path, "evmTransaction.fee"));
     if (!evm.ok) return evm;
     if (evm.value !== null) found.push(evm.value);
+  }
+  for (const [object, read] of GAS_FEES) {
+    const holder = snapshot[object];
+    if (!isRecord(holder)) continue;
+    const gas = read(object === "tronTransaction" ? holder.fee : holder, network, at(path, object === "tronTransaction" ? "tronTransaction.fee" : object));
+    if (!gas.ok) return gas;
+    if (gas.value !== null) found.push(gas.value);
   }
   for (const { object, field, decimals } of SMALLEST_UNIT_FEES) {
     const holder = snapshot[object];
@@ -128,6 +162,45 @@ function evmMaxFee(value: unknown, network: string | null, path: string): Result
   const price = prices.reduce((a, b) => (a > b ? a : b));
   const wei = BigInt(gasLimit ?? MIN_EVM_GAS) * price;
   return ok(inWholeUnits(wei.toString(), EVM_DECIMALS, network));
+}
+
+type GasFee = (value: unknown, network: string | null, path: string) => Result<Fee | null, AppError>;
+
+/** Chain objects whose fee is read from more than one field, and how. */
+const GAS_FEES: readonly (readonly [string, GasFee])[] = [
+  ["suiTransaction", suiMaxFee],
+  ["aptosTransaction", aptosMaxFee],
+  ["tronTransaction", tronUsedFee],
+];
+
+function suiMaxFee(value: unknown, network: string | null, path: string): Result<Fee | null, AppError> {
+  const parsed = check(suiFee, value, path);
+  if (!parsed.ok) return parsed;
+  const { gasBudget } = parsed.value;
+  return ok(gasBudget == null ? null : inWholeUnits(gasBudget, SUI_DECIMALS, network));
+}
+
+function aptosMaxFee(value: unknown, network: string | null, path: string): Result<Fee | null, AppError> {
+  const parsed = check(aptosFee, value, path);
+  if (!parsed.ok) return parsed;
+  const { maxGasAmount, gasUnitPrice } = parsed.value;
+  if (maxGasAmount == null || gasUnitPrice == null) return ok(null);
+  return ok(inWholeUnits((BigInt(maxGasAmount) * BigInt(gasUnitPrice)).toString(), APTOS_DECIMALS, network));
+}
+
+function tronUsedFee(value: unknown, network: string | null, path: string): Result<Fee | null, AppError> {
+  if (value == null) return ok(null);
+  const parsed = check(tronFee, value, path);
+  if (!parsed.ok) return parsed;
+  const { usedSun, bandwidth, energy, accountActivationFee } = parsed.value;
+  const sun = (amount: string) => new Dec(amount).div(new Dec("10").pow(TRON_DECIMALS));
+  const parts = [bandwidth?.burned, energy?.burned].filter((a): a is string => a != null).map((a) => new Dec(a));
+  if (accountActivationFee?.fee != null) parts.push(sun(accountActivationFee.fee));
+  const readings = [...(usedSun == null ? [] : [sun(usedSun)]), ...(parts.length === 0 ? [] : [parts.reduce((a, b) => a.plus(b))])];
+  if (readings.length === 0) return ok(null);
+  // The higher reading: a fee stated two ways is capped by the larger.
+  const highest = readings.reduce((a, b) => (a.gt(b) ? a : b));
+  return ok({ asset: network === null ? null : nativeAsset(network), amount: highest.toFixed() });
 }
 
 function inWholeUnits(smallest: string, decimals: number, network: string | null): Fee {

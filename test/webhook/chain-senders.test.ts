@@ -63,10 +63,29 @@ describe("Sui and Aptos senders and fees, over HTTP", () => {
     expect(changed.verdict).toBe("canceled");
   });
 
-  it("a redelivery changing only the sender is a conflicting snapshot", async () => {
-    const name = transactionName("sui-one-change");
-    expect((await suite.cosigner.deliver(suiBody(name, { sender: { value: HOT_SUI }, gasBudget: "5000000" }))).verdict).toBe("signed");
-    expect((await suite.cosigner.deliver(suiBody(name, { sender: { value: OTHER_SUI }, gasBudget: "5000000" }))).body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
+  it("a redelivery changing only the sender, or only the gas budget, is a conflicting snapshot", async () => {
+    for (const suiTransaction of [{ sender: { value: OTHER_SUI }, gasBudget: "5000000" }, { sender: { value: HOT_SUI }, gasBudget: "50000000" }]) {
+      const name = transactionName("sui-one-change");
+      expect((await suite.cosigner.deliver(suiBody(name, { sender: { value: HOT_SUI }, gasBudget: "5000000" }))).verdict).toBe("signed");
+      expect((await suite.cosigner.deliver(suiBody(name, suiTransaction))).body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
+    }
+  });
+
+  it("a 1,000 SUI gas budget is cancelled by the fee rule", async () => {
+    const delivery = await suite.cosigner.deliver(suiBody(transactionName("sui-fee"), { sender: { value: HOT_SUI }, gasBudget: "1000000000000" }));
+    expect(delivery.verdict).toBe("canceled");
+  });
+
+  it("an Aptos gas limit × price of 2 APT is cancelled by the fee rule; 0.002 APT is signed", async () => {
+    const aptos = (maxGasAmount: string) => ({
+      ...suiBody(transactionName("aptos-fee"), {}),
+      network: "networks/aptos-mainnet",
+      transfers: [{ sourceAddress: { value: "0x1" }, destinationAddress: { value: EXCHANGE_SUI }, amount: "1", asset: APT }],
+      suiTransaction: undefined,
+      aptosTransaction: { sender: { value: `0x${"0".repeat(63)}1` }, maxGasAmount, gasUnitPrice: "100" },
+    });
+    expect((await suite.cosigner.deliver(aptos("2000000"))).verdict).toBe("canceled");
+    expect((await suite.cosigner.deliver(aptos("2000"))).verdict).toBe("signed");
   });
 
   it("a sender that is not the transfer's raw source is refused (400) and left pending", async () => {
