@@ -6,7 +6,7 @@
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { amountsAgree, knownDecimals } from "./amounts.js";
-import { assetAt, endpointAt, onEvmNetwork } from "./endpoint-at.js";
+import { accountFamily, assetAt, endpointAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { apiTransfer } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
@@ -41,10 +41,10 @@ function fromApiTransfer(index: number, input: unknown, ctx: ShapeContext): Resu
   const t = parsed.value;
   const asset = assetAt(t.asset, at(path, "asset"), ctx.network);
   if (!asset.ok) return asset;
-  const onEvm = onEvmNetwork(asset.value, ctx.network);
-  const source = sourceAt(t.sourceAddress?.value ?? null, at(path, "sourceAddress"), ctx, onEvm);
+  const family = accountFamily(asset.value, ctx.network);
+  const source = sourceAt(t.sourceAddress?.value ?? null, at(path, "sourceAddress"), ctx, family);
   if (!source.ok) return source;
-  const destination = endpointAt(t.destinationAddress.value, at(at(path, "destinationAddress"), "value"), ctx, onEvm);
+  const destination = endpointAt(t.destinationAddress.value, at(at(path, "destinationAddress"), "value"), ctx, family);
   if (!destination.ok) return destination;
   const transfer = makeTransfer(index, {
     asset: asset.value,

@@ -9,20 +9,38 @@ import type { ShapeContext } from "./shape.js";
 import type { Endpoint } from "./types.js";
 
 /**
- * `onEvm`: the transfer moves on an EVM network (onEvmNetwork), where a raw address is `0x` and 40
- * hex digits and nothing else.
+ * `family`: the accounts of the network the transfer moves on (accountFamily): on an EVM network
+ * a raw address is `0x` and 40 hex digits and nothing else, on Sui or Aptos `0x` and 64.
  */
-export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, "vault">, onEvm = false): Result<Endpoint, AppError> {
+export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, "vault">, family: AccountFamily = null): Result<Endpoint, AppError> {
   const endpoint = parseEndpoint(value, ctx.vault);
   if (endpoint === null) return err(invalidAt(path, "must be a wallet or wallet-address resource name, or a raw address"));
-  if (endpoint.kind === "address" && (EVM_SPELT_OTHERWISE.test(value) || (onEvm && !isEvmAddress(value)))) {
+  if (endpoint.kind === "address" && (EVM_SPELT_OTHERWISE.test(value) || (family === "evm" && !isEvmAddress(value)))) {
     return err(invalidAt(path, "an EVM address must be written 0x and 40 hex digits"));
   }
-  if (endpoint.kind === "address" && HEX_ACCOUNT_SPELT_OTHERWISE.test(value)) {
+  if (endpoint.kind === "address" && (HEX_ACCOUNT_SPELT_OTHERWISE.test(value) || (family === "hex32" && !HEX_ACCOUNT.test(value)))) {
     return err(invalidAt(path, "a Sui or Aptos account must be written 0x and 64 hex digits"));
   }
   return ok(endpoint);
 }
+
+/** Which accounts a transfer's network has, where their spelling is checked: EVM, Sui or Aptos (`hex32`), or another. */
+export type AccountFamily = "evm" | "hex32" | null;
+
+export function accountFamily(asset: string, network: string | null): AccountFamily {
+  if (onEvmNetwork(asset, network)) return "evm";
+  const named = networkFromAsset(asset) ?? (network === null ? null : networkId(network).toLowerCase());
+  return named !== null && HEX_ACCOUNT_NETWORK.test(named) ? "hex32" : null;
+}
+
+/**
+ * Sui and Aptos accounts are 32 bytes, which their SDKs also take written short (`0xa` is `0x`,
+ * 63 zeros and `a`), but rules, the address book and the windows compare `0x` and 64 digits: a
+ * deny rule naming the account would not see `0xa`, and it would open a per-destination window
+ * group of its own. Refused, never padded (found by a review of hostile bodies).
+ */
+const HEX_ACCOUNT_NETWORK = /^(sui|aptos)-/;
+const HEX_ACCOUNT = /^0x[0-9a-fA-F]{64}$/;
 
 /**
  * An EVM address spelt `0X…` or as its 40 hex digits alone. Clients such as go-ethereum read both
@@ -43,7 +61,7 @@ const EVM_SPELT_OTHERWISE = /^(0X)?[0-9a-fA-F]{40}$/;
  * and each spelling would open a per-destination window group of its own. Refused, never resolved
  * (found by a review of hostile bodies).
  */
-export function onEvmNetwork(asset: string, network: string | null): boolean {
+function onEvmNetwork(asset: string, network: string | null): boolean {
   const named = networkFromAsset(asset) ?? (network === null ? null : networkId(network).toLowerCase());
   return (named !== null && EVM_NETWORK.test(named)) || assetStandardOf(asset, named) === "erc20";
 }

@@ -35,8 +35,8 @@ interface Chain {
 
 const CHAINS: Chain[] = [
   { chain: "TON", network: "ton-mainnet", object: "tonTransaction", field: "sender", source: TON_RAW, same: TON_EQ, account: TON_EQ, other: TON_OTHER, malformed: "EQnot-a-ton-address" },
-  { chain: "Sui", network: "sui-mainnet", object: "suiTransaction", field: "sender", source: HEX32("ab"), same: `0x${"AB".repeat(32)}`, account: HEX32("ab"), other: "0x2", malformed: "0X" + "ab".repeat(32) },
-  { chain: "Aptos", network: "aptos-mainnet", object: "aptosTransaction", field: "sender", source: `0x${"0".repeat(63)}a`, same: "0xA", account: `0x${"0".repeat(63)}a`, other: "0xb", malformed: "1" },
+  { chain: "Sui", network: "sui-mainnet", object: "suiTransaction", field: "sender", source: HEX32("ab"), same: `0x${"AB".repeat(32)}`, account: HEX32("ab"), other: HEX32("02"), malformed: "0X" + "ab".repeat(32) },
+  { chain: "Aptos", network: "aptos-mainnet", object: "aptosTransaction", field: "sender", source: `0x${"0".repeat(63)}a`, same: "0xA", account: `0x${"0".repeat(63)}a`, other: `0x${"0".repeat(63)}b`, malformed: "1" },
   { chain: "Substrate", network: "polkadot-mainnet", object: "substrateTransaction", field: "fromAddress", source: ALICE_POLKADOT, same: ALICE_KEY, account: ALICE_SS58, other: BOB_SS58, malformed: "0x1234" },
 ];
 

@@ -275,10 +275,26 @@ describe("a 32-byte hex account spelt 0X (INVALID_TRANSACTION)", () => {
     expect(message).toBe("details.assetTransfer.destination: a Sui or Aptos account must be written 0x and 64 hex digits");
   });
   it("API: destination with 0X", () => {
-    const { message } = refusal(apiBody([apiTransfer({ asset: SUI_COIN, destinationAddress: { value: `0X${SUI.toUpperCase()}` } })], { network: "networks/sui-mainnet" }));
+    const { message } = refusal(apiBody([apiTransfer({ asset: SUI_COIN, sourceAddress: { value: `0x${SUI}` }, destinationAddress: { value: `0X${SUI.toUpperCase()}` } })], { network: "networks/sui-mainnet" }));
     expect(message).toBe("transfers[0].destinationAddress.value: a Sui or Aptos account must be written 0x and 64 hex digits");
   });
   it("0x in either case of the digits is accepted", () => {
     expect(parseTransaction(assetTransferBody({ asset: SUI_COIN, destination: `0x${SUI.toUpperCase()}` })).ok).toBe(true);
+  });
+});
+
+// Found by a review of hostile bodies: Sui's and Aptos's SDKs read `0xa` as `0x`, 63 zeros and `a`,
+// but a deny rule naming the 64 digits did not see it, and it opened a per-destination window of its own.
+describe("a Sui or Aptos account written short (INVALID_TRANSACTION)", () => {
+  const SHORT = "0x5c8f";
+  it.each([
+    ["a destination on Sui", assetTransferBody({ asset: "assets/native.sui-mainnet", destination: SHORT }), "details.assetTransfer.destination"],
+    ["a source on Aptos", apiBody([apiTransfer({ asset: "assets/native.aptos-mainnet", sourceAddress: { value: SHORT }, destinationAddress: { value: `0x${"5c".repeat(32)}` } })], { network: "networks/aptos-mainnet" }), "transfers[0].sourceAddress"],
+    ["a destination on Aptos, named by the transaction's network", apiBody([apiTransfer({ asset: "assets/e72ff35a5b15", sourceAddress: null, destinationAddress: { value: SHORT } })], { network: "networks/aptos-testnet" }), "transfers[0].destinationAddress.value"],
+  ])("%s", (_what, body, path) => {
+    expect(refusal(body).message).toBe(`${path}: a Sui or Aptos account must be written 0x and 64 hex digits`);
+  });
+  it("elsewhere, 0x and a few hex digits stay a raw address", () => {
+    expect(parseTransaction(assetTransferBody({ asset: "assets/native.near-mainnet", destination: SHORT })).ok).toBe(true);
   });
 });

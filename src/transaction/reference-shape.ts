@@ -5,7 +5,7 @@
  * the field scan lists it as a payload).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { assetAt, endpointAt, onEvmNetwork } from "./endpoint-at.js";
+import { accountFamily, assetAt, endpointAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { assetBatchTransfer, assetTransfer } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
@@ -76,10 +76,10 @@ function transferFrom(index: number, f: Fields, path: string, ctx: ShapeContext,
   const under = destinationPath === "" ? path : `${path}.${destinationPath}`;
   const asset = assetAt(f.asset, at(path, "asset"), ctx.network);
   if (!asset.ok) return asset;
-  const onEvm = onEvmNetwork(asset.value, ctx.network);
-  const source = sourceAt(f.source, at(path, "source"), ctx, onEvm);
+  const family = accountFamily(asset.value, ctx.network);
+  const source = sourceAt(f.source, at(path, "source"), ctx, family);
   if (!source.ok) return source;
-  const destination = endpointAt(f.destination, at(under, "destination"), ctx, onEvm);
+  const destination = endpointAt(f.destination, at(under, "destination"), ctx, family);
   if (!destination.ok) return destination;
   const sponsor = sponsorAt(f.sponsor, at(path, "sponsor"), ctx);
   if (!sponsor.ok) return sponsor;

@@ -8,20 +8,20 @@
  * vault is refused.
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { endpointAt } from "./endpoint-at.js";
+import { endpointAt, type AccountFamily } from "./endpoint-at.js";
 import { qualifyWallet, vaultOf, walletEndpoint } from "./endpoint.js";
 import { invalidAt } from "./issues.js";
 import type { ShapeContext } from "./shape.js";
 import type { Endpoint } from "./types.js";
 
-/** `onEvm`: the transfer moves on an EVM network, where a raw source is `0x` and 40 hex digits (endpoint-at.ts). */
-export function sourceAt(value: string | null, path: string, ctx: ShapeContext, onEvm = false): Result<Endpoint, AppError> {
+/** `family`: the accounts of the transfer's network, whose raw source must be spelt as they are (endpoint-at.ts). */
+export function sourceAt(value: string | null, path: string, ctx: ShapeContext, family: AccountFamily = null): Result<Endpoint, AppError> {
   if (value === null) {
     return ctx.sourceWallet === null
       ? err(invalidAt(path, "is required when the transaction has no request.sourceWallet"))
       : ok(walletEndpoint(ctx.sourceWallet));
   }
-  const endpoint = endpointAt(value, path, ctx, onEvm);
+  const endpoint = endpointAt(value, path, ctx, family);
   if (!endpoint.ok || endpoint.value.wallet === null) return endpoint;
   const wallet = endpoint.value.wallet;
   if (vaultOf(wallet) !== ctx.vault) return err(invalidAt(path, "must be a wallet of the transaction's vault"));
