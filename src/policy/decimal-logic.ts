@@ -4,13 +4,15 @@
  * with exact-decimal ones, `===`, `!==` and `in` with ones that compare addresses as CONTRACT.md
  * section 4 normalises them, `var` with a prototype-safe one, and `method`/`log` with refusals —
  * once, at import. Every evaluation goes through `applyLogic`, which also refuses any expression
- * that the bundle loader would refuse, so an unvalidated expression cannot slip through.
+ * that the bundle loader would refuse, so an unvalidated expression cannot slip through, and reads
+ * a list written as one string as its items (string-lists.ts), so no path evaluates it as text.
  */
 import jsonLogic from "json-logic-js";
 import { DECIMAL_OPERATIONS } from "./decimal-ops.js";
 import { LogicError } from "./logic-error.js";
 import { FORBIDDEN_OPERATIONS } from "./logic-ops.js";
 import { safeVar } from "./safe-var.js";
+import { withStringLists } from "./string-lists.js";
 import { TEXT_OPERATIONS } from "./text-ops.js";
 import { TRACED_OPERATIONS, isRecording, recordComparisons, traced, withNode, type Comparison } from "./trace.js";
 import { validateLogic } from "./validate-logic.js";
@@ -41,28 +43,31 @@ installOperations();
 installNodeTracking();
 
 /**
- * Expressions already validated and deeply frozen (as loaded bundles are): they cannot have
- * changed since, so they need no second validation. Validation costs more than evaluation.
+ * Expressions already validated and deeply frozen (as loaded bundles are), each with the form that
+ * is evaluated (string-lists.ts): they cannot have changed since, so they need no second validation
+ * and no second rewriting. Validation costs more than evaluation.
  */
-const vetted = new WeakSet<object>();
+const prepared = new WeakMap<object, unknown>();
 
 function isDeepFrozen(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return true;
   return Object.isFrozen(value) && Object.values(value).every(isDeepFrozen);
 }
 
-function ensureValid(expr: unknown): void {
+/** The expression as evaluated: validated, with every list written as one string read as its items. */
+function prepare(expr: unknown): unknown {
   const cacheable = typeof expr === "object" && expr !== null;
-  if (cacheable && vetted.has(expr)) return;
+  if (cacheable && prepared.has(expr)) return prepared.get(expr);
   const problem = validateLogic(expr)[0];
   if (problem) throw new LogicError(`invalid expression at ${problem.path}: ${problem.message}`);
-  if (cacheable && isDeepFrozen(expr)) vetted.add(expr);
+  const evaluated = withStringLists(expr);
+  if (cacheable && isDeepFrozen(expr)) prepared.set(expr, evaluated);
+  return evaluated;
 }
 
 /** Evaluates a policy expression against a facts document. Throws LogicError when it cannot. */
 export function applyLogic(expr: unknown, data: unknown): unknown {
-  ensureValid(expr);
-  return jsonLogic.apply(expr as Parameters<typeof jsonLogic.apply>[0], data);
+  return jsonLogic.apply(prepare(expr) as Parameters<typeof jsonLogic.apply>[0], data);
 }
 
 /** The same evaluation, with every comparison's operand values recorded (for traces). */

@@ -127,18 +127,20 @@ export function strictEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
- * json-logic-js's `in` — membership of an array, or a substring of a string — with sameText. In a
- * string (a list written as one comma-separated string), a case-free address is looked for without
- * case, and an asset with an EVM contract with only the contracts' case set aside: the rest of an
- * asset name (`assets/ERC20.…`) keeps its case there, and its other spellings are not looked for
- * (write the list as an array). An account with other spellings (TON, Substrate, Tron, XRP) is
- * compared with each item of the list, split at any character an address does not hold (commas,
- * semicolons, spaces, quotes, brackets, `|`).
+ * json-logic-js's `in` — membership of an array, or a substring of a string — with sameText. A list
+ * written as one string in the rule reaches here as the array of its items (string-lists.ts), so a
+ * string here is text the rule did not write (a note, a memo): a value is looked for inside it. There,
+ * a case-free address is looked for without case, and an asset with an EVM contract with only the
+ * contracts' case set aside: the rest of an asset name (`assets/ERC20.…`) keeps its case there, and
+ * its other spellings are not looked for. An account with other spellings (TON, Substrate, Tron, XRP)
+ * is compared with each part of the text, split at any character an address does not hold. Only text
+ * is looked for in text: json-logic-js would look for null, a number or a boolean as its spelling
+ * (`"9, 10".indexOf(1)`), so a missing fact was found in any text holding "null" and the hour 1 in "10".
  */
 function contains(needle: unknown, haystack: unknown): boolean {
   if (Array.isArray(haystack)) return haystack.some((item) => strictEqual(needle, item));
   if (typeof haystack !== "string") return false;
-  if (typeof needle !== "string") return haystack.indexOf(needle as string) !== -1;
+  if (typeof needle !== "string") return false;
   if (haystack.includes(needle)) return true;
   const tron = tronBase58Of(needle);
   if (tron !== null && haystack.includes(tron)) return true;
@@ -151,19 +153,17 @@ function contains(needle: unknown, haystack: unknown): boolean {
 }
 
 /**
- * What separates the items of a list written as one string: any character none of those spellings
- * holds (base58, base64 with `+/` or `-_`, a raw TON `workchain:hex`). Not commas, semicolons and
- * spaces alone: a list quoted item by item, a JSON list pasted into the string or one separated by
- * `|` kept each item whole with its quotes, so a deny rule naming `'UQ…'` let `EQ…` through (found by
- * a review of this stop's changes).
+ * What separates the parts of text in which an account with other spellings is looked for: any
+ * character none of those spellings holds (base58, base64 with `+/` or `-_`, a raw TON
+ * `workchain:hex`), so an account quoted, bracketed or separated by `|` is still found.
  */
 const LIST_SEPARATOR = /[^A-Za-z0-9_+/:-]+/;
 const TRON_BASE58 = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 const XRP_CLASSIC = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
 /**
- * Whether an account may be written in the list in a spelling a substring search cannot find: a TON
+ * Whether an account may be written in the text in a spelling a substring search cannot find: a TON
  * account raw or user-friendly, a Substrate account under another SS58 prefix, a Tron address in hex,
- * an XRP account as an X-address. Then the list's items are compared one by one, as in an array
+ * an XRP account as an X-address. Then the text's parts are compared one by one, as an array's items
  * (found by a review of this stop's changes: a deny list in one string naming `UQ…` let `EQ…` through).
  */
 function hasOtherSpellings(needle: string): boolean {

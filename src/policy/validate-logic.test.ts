@@ -115,6 +115,11 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
     ["a flag against text under ==", { "==": [{ var: "transfer.destination.inAddressBook" }, "false"] }, '["=="][1]', /true or false, with the text "false".*\(write false\)/],
     ["a count against words under ==", { "==": [{ var: "velocity.hourly_count.count" }, "zero"] }, null, null],
     ["a number against words under !=", { "!=": [{ var: "nowHour" }, "noon"] }, '["!="][1]', /nowHour, which is a number, with the text "noon": they always differ$/],
+    // Found by a review of `in` over a string: a list written as one string is a list of text items
+    // (string-lists.ts), where json-logic-js found the hour 1 in "9,10,11" as a digit of "10".
+    ["a number fact in a list written as one string", { in: [{ var: "nowHour" }, "9,10,11"] }, "in[1]", /nowHour, which is a number, among the items of the text "9,10,11", which are text: they are never equal \(write \[9, 10, 11\]\)/],
+    ["a flag in a list written as one string", { in: [{ var: "transfer.destination.internal" }, "true"] }, "in[1]", /true or false, among the items .*\(write \[true\]\)/],
+    ["a number looked for in a text fact", { in: [1, { var: "tx.note" }] }, "in[0]", /looks for the number 1 in tx\.note, which is text: it is never found \(write "1"\)/],
   ])("refuses %s", (_name, expr, at, message) => {
     const problems = check(expr);
     if (at === null) return expect(problems).toEqual([]); // velocity is checked against the windows, not typed here
@@ -128,11 +133,12 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
     ["a number fact against numeric text under ==", { "==": [{ var: "nowWeekday" }, "6"] }],
     ["null", { "===": [{ var: "transfer.destination.muxedId" }, null] }],
     ["the same type", { in: [{ var: "nowWeekday" }, [0, 6]] }],
-    ["a number looked for in a text", { in: [{ var: "nowHour" }, "9,10,11"] }],
     ["a var with a default of its own", { "===": [{ var: ["transfer.destination.muxedId", 0] }, 0] }],
     ["two facts", { "===": [{ var: "transfer.destination.muxedId" }, { var: "tx.memo.data" }] }],
     ["an object fact", { "==": [{ var: "tx.payloads" }, "evmMessage"] }],
     ["an item of a list the rule built", { some: [[1, 2], { "===": [{ var: "" }, "1"] }] }],
+    ["a text fact in a list written as one string", { in: [{ var: "transfer.destination.address" }, "0.0.12345, treasury.near"] }],
+    ["text looked for in a text fact", { in: ["invoice", { var: "tx.note" }] }],
   ])("accepts %s", (_name, expr) => {
     expect(check(expr)).toEqual([]);
   });

@@ -12,6 +12,7 @@ import { type FactShape, type ValueType, readFactPath } from "../facts/shape.js"
 import { isNumericLike } from "./decimal.js";
 import { type PathSegment, formatPath } from "./json-path.js";
 import { ARITY, FORBIDDEN_OPERATIONS, FORBIDDEN_SEGMENTS, KNOWN_OPERATIONS, SCOPED_OPERATIONS } from "./logic-ops.js";
+import { listItems } from "./string-lists.js";
 import type { WindowSpec } from "./types.js";
 
 export interface LogicProblem {
@@ -98,6 +99,8 @@ class Validator {
    */
   checkLiteralTypes(op: string, args: unknown[], argPath: (i: number) => PathSegment[], scope: Scope): void {
     const [left, right] = args;
+    if (op === "in" && typeof right === "string") return this.checkStringList(left, right, argPath(1), scope);
+    if (op === "in" && (typeof left === "number" || typeof left === "boolean")) this.checkNonTextInText(left, right, argPath(0), scope);
     const pairs: ComparedLiteral[] =
       op === "in"
         ? inPairs(left, right, argPath)
@@ -108,6 +111,28 @@ class Validator {
       const fix = rewritten(type, literal);
       this.report(at, `${JSON.stringify(op)} compares ${path || "each item"}, which is ${TYPE_NAMES[type]}, with ${describeLiteral(literal)}: ${op === "!=" || op === "!==" ? "they always differ" : "they are never equal"}${fix === null ? "" : ` (write ${fix})`}`);
     }
+  }
+
+  /**
+   * A fact looked for in a list written as one string (string-lists.ts): its items are text, so a
+   * number or true/false fact is never one of them. json-logic-js found the hour 1 in "9, 10, 11" as a
+   * digit of "10"; read as a list, an allow rule so written would never match and a deny rule never
+   * deny, silently.
+   */
+  checkStringList(needle: unknown, list: string, at: PathSegment[], scope: Scope): void {
+    const path = plainVarPath(needle);
+    const type = path === null ? null : valueTypeAt(scope, path);
+    if (path === null || type === null || type === "string") return;
+    const items = listItems(list).map((item) => (type === "number" && isNumericLike(item) ? Number(item) : type === "boolean" && (item === "true" || item === "false") ? item === "true" : null));
+    const fix = items.every((item) => item !== null) ? ` (write ${JSON.stringify(items).replaceAll(",", ", ")})` : "";
+    this.report(at, `"in" looks for ${path || "each item"}, which is ${TYPE_NAMES[type]}, among the items of ${describeLiteral(list)}, which are text: they are never equal${fix}`);
+  }
+
+  /** A number or true/false looked for in a text fact: text-ops.ts looks only for text in text (json-logic-js found 1 as a digit). */
+  checkNonTextInText(needle: number | boolean, haystack: unknown, at: PathSegment[], scope: Scope): void {
+    const path = plainVarPath(haystack);
+    if (path === null || valueTypeAt(scope, path) !== "string") return;
+    this.report(at, `"in" looks for ${describeLiteral(needle)} in ${path || "each item"}, which is text: it is never found (write ${JSON.stringify(String(needle))})`);
   }
 
   /**
@@ -196,8 +221,7 @@ interface ComparedLiteral {
 
 /**
  * `in`'s pairs: a fact looked for in a literal list (with each item), or a literal looked for in a
- * list of facts (with its items, path `list.0`). A literal string is searched as text, where a
- * number is found as its digits, so it is left alone.
+ * list of facts (with its items, path `list.0`). A list written as one string is checkStringList's.
  */
 function inPairs(needle: unknown, haystack: unknown, argPath: (i: number) => PathSegment[]): ComparedLiteral[] {
   if (Array.isArray(haystack)) return haystack.map((item, i) => ({ path: plainVarPath(needle), literal: item, at: [...argPath(1), i] }));

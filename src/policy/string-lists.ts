@@ -1,0 +1,73 @@
+/**
+ * A list written as one string in a rule — `{"in": [{"var": "transfer.destination.address"},
+ * "0.0.12345, treasury.near"]}` — is a list of items, as its author means, not text to search.
+ * json-logic-js's `in` over a string is a substring search, so under that allowlist `0.0.1234` (another
+ * Hedera account) and `sury.near` (a NEAR account anyone can register) were allowed, and the hour 1
+ * was found in "9, 10, 11" as a digit of "10" (found by a review of `in` over a string). Every
+ * evaluation (applyLogic: the webhook, `policy check`, replay, shadow) reads such a string
+ * as the array of its items, compared one by one as an array's are (text-ops.ts, strictEqual), so an
+ * item is found in each of its spellings and never as part of another item.
+ *
+ * Only a string written in the rule is a list: text read from the facts (`{"in": ["invoice",
+ * {"var": "tx.note"}]}`) is still searched as text. A list the rule chooses with `if` or `?:` is
+ * read the same way in each branch.
+ */
+
+/**
+ * What separates the items: commas, semicolons, line breaks, quotes, brackets and `|`, so a list
+ * quoted item by item or a JSON list pasted into the string is read item by item; and white space.
+ * `.`, `/`, `:`, `-`, `_` and `+` stay inside an item: a NEAR account (`treasury.near`), a Hedera
+ * account (`0.0.12345`), an asset name (`assets/native.ethereum-mainnet`), a raw TON account
+ * (`0:83df…`) and base64 hold them.
+ */
+const ITEM_SEPARATORS = /[,;|'"`()[\]{}<>\r\n]+/;
+const SPACES = /\s+/;
+
+/**
+ * The items of a list written as one string, without empty ones. An item between the other
+ * separators that holds a space is an item whole and each of its words one too: no address holds a
+ * space, so `0.0.12345 treasury.near` names two accounts, while a name or a memo does, and a deny
+ * list `"Sanctioned Exchange, Bad Co"` that substring search matched must still match the display
+ * name `Sanctioned Exchange` (a word alone is found as it was before; write an array to keep it whole).
+ */
+export function listItems(text: string): string[] {
+  return text.split(ITEM_SEPARATORS).flatMap((part) => {
+    const item = part.trim();
+    if (item === "") return [];
+    const words = item.split(SPACES);
+    return words.length === 1 ? [item] : [item, ...words];
+  });
+}
+
+/** Operations whose result is one of their arguments: `if` and `?:` ([condition, then, …, else]). */
+const CHOOSING_OPERATIONS: ReadonlySet<string> = new Set(["if", "?:"]);
+
+/** The single operation of an expression object, or null for anything else. */
+function operationOf(expr: unknown): [string, unknown] | null {
+  if (typeof expr !== "object" || expr === null || Array.isArray(expr)) return null;
+  const entries = Object.entries(expr);
+  return entries.length === 1 ? entries[0]! : null;
+}
+
+/** `in`'s haystack with each string the rule writes as its list read as that list's items. */
+function asList(haystack: unknown): unknown {
+  if (typeof haystack === "string") return listItems(haystack);
+  const operation = operationOf(haystack);
+  if (operation === null || !CHOOSING_OPERATIONS.has(operation[0]) || !Array.isArray(operation[1])) return withStringLists(haystack);
+  const args = operation[1];
+  const isResult = (i: number) => i % 2 === 1 || (i === args.length - 1 && args.length % 2 === 1);
+  return { [operation[0]]: args.map((arg, i) => (isResult(i) ? asList(arg) : withStringLists(arg))) };
+}
+
+/**
+ * The expression with every `in` over a string written in the rule reading it as its items: a new
+ * expression, the one given is left as it is (a loaded bundle's rules stay as written, for traces).
+ */
+export function withStringLists(expr: unknown): unknown {
+  if (Array.isArray(expr)) return expr.map(withStringLists);
+  const operation = operationOf(expr);
+  if (operation === null) return expr;
+  const [op, args] = operation;
+  if (op === "in" && Array.isArray(args) && args.length === 2) return { in: [withStringLists(args[0]), asList(args[1])] };
+  return { [op]: withStringLists(args) };
+}
