@@ -114,6 +114,8 @@ describe("loadBundle: each problem names file, rule and path", () => {
     // YAML reads an unquoted 12345 as a number; the id is text, so `===` never holds and a deny rule never denies.
     ["a text fact against an unquoted number", policyWith(rule("", '{"===": [{"var": "transfer.destination.muxedId"}, 12345]}')), "r1", 'rules[0].when["==="][1]', /transfer\.destination\.muxedId, which is text, with the number 12345: they are never equal \(write "12345"\)/],
     ["a number fact in a list of texts", policyWith(rule("", '{"in": [{"var": "nowWeekday"}, ["0", 6]]}')), "r1", "rules[0].when.in[1][0]", /nowWeekday, which is a number, with the text "0"/],
+    // `in` compares a list fact with each item as a whole: a deny rule written so never denied.
+    ["a list fact looked for as one item", policyWith(rule("", '{"in": [{"var": "tx.designatedSigners"}, ["users/policy-bot@treasury.example"]]}')), "r1", "rules[0].when.in[0]", /tx\.designatedSigners, which is a list, as one item: it is never found \(to find any of its items, write \{"some"/],
     ["amount window without asset", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [sourceWallet]}\n'), undefined, "windows[0].groupBy", /must be grouped by asset/],
     ["duplicate groupBy", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset, asset]}\n'), undefined, "windows[0].groupBy", /twice/],
     ["duplicate window name", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset]}\n  - {name: w, duration: 2h, groupBy: [asset]}\n'), undefined, "windows[1].name", /duplicate window name "w"/],

@@ -120,6 +120,11 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
     ["a number fact in a list written as one string", { in: [{ var: "nowHour" }, "9,10,11"] }, "in[1]", /nowHour, which is a number, among the items of the text "9,10,11", which are text: they are never equal \(write \[9, 10, 11\]\)/],
     ["a flag in a list written as one string", { in: [{ var: "transfer.destination.internal" }, "true"] }, "in[1]", /true or false, among the items .*\(write \[true\]\)/],
     ["a number looked for in a text fact", { in: [1, { var: "tx.note" }] }, "in[0]", /looks for the number 1 in tx\.note, which is text: it is never found \(write "1"\)/],
+    // Found by a review of `in`: a list or object fact is compared with each item as a whole, never found.
+    ["a list fact in a list", { in: [{ var: "tx.designatedSigners" }, ["users/a"]] }, "in[0]", /"in" looks for tx\.designatedSigners, which is a list, as one item: it is never found \(to find any of its items, write \{"some": \[\{"var": "tx\.designatedSigners"\}, \{"in": \[\{"var": ""\}, …\]\}\]\}\)/],
+    ["a list fact in a list written as one string", { in: [{ var: "tx.payloads" }, "evmMessage, evmCall"] }, "in[0]", /tx\.payloads, which is a list, as one item/],
+    ["an object fact in a list", { in: [{ var: "tx.memo" }, ["991"]] }, "in[0]", /tx\.memo, which is an object, as one item: it is never found \(read one of its fields \(type, data\)\)/],
+    ["an object item in a list", { some: [{ var: "tx.authorizations" }, { in: [{ var: "" }, ["0xabc"]] }] }, "some[1].in[0]", /each item, which is an object, as one item/],
   ])("refuses %s", (_name, expr, at, message) => {
     const problems = check(expr);
     if (at === null) return expect(problems).toEqual([]); // velocity is checked against the windows, not typed here

@@ -99,6 +99,7 @@ class Validator {
    */
   checkLiteralTypes(op: string, args: unknown[], argPath: (i: number) => PathSegment[], scope: Scope): void {
     const [left, right] = args;
+    if (op === "in" && this.checkWholeListNeedle(left, argPath(0), scope)) return;
     if (op === "in" && typeof right === "string") return this.checkStringList(left, right, argPath(1), scope);
     if (op === "in" && (typeof left === "number" || typeof left === "boolean")) this.checkNonTextInText(left, right, argPath(0), scope);
     const pairs: ComparedLiteral[] =
@@ -126,6 +127,21 @@ class Validator {
     const items = listItems(list).map((item) => (type === "number" && isNumericLike(item) ? Number(item) : type === "boolean" && (item === "true" || item === "false") ? item === "true" : null));
     const fix = items.every((item) => item !== null) ? ` (write ${JSON.stringify(items).replaceAll(",", ", ")})` : "";
     this.report(at, `"in" looks for ${path || "each item"}, which is ${TYPE_NAMES[type]}, among the items of ${describeLiteral(list)}, which are text: they are never equal${fix}`);
+  }
+
+  /**
+   * A list or an object of facts looked for as one item (`{"in": [{"var": "tx.designatedSigners"},
+   * ["users/…"]]}`): `in` compares it with each item as a whole, so it is never found and a deny rule
+   * written so signed what it names (found by a review of `in`). Its items are looked for with `some`.
+   */
+  checkWholeListNeedle(needle: unknown, at: PathSegment[], scope: Scope): boolean {
+    const path = plainVarPath(needle);
+    const shape = path === null ? null : shapeAt(scope, path);
+    if (path === null || shape === null || (shape.kind !== "list" && shape.kind !== "object")) return false;
+    const named = path || "each item";
+    const fix = shape.kind === "list" ? `to find any of its items, write {"some": [{"var": "${path}"}, {"in": [{"var": ""}, …]}]}` : `read one of its fields (${Object.keys(shape.fields).join(", ")})`;
+    this.report(at, `"in" looks for ${named}, which is ${shape.kind === "list" ? "a list" : "an object"}, as one item: it is never found (${fix})`);
+    return true;
   }
 
   /** A number or true/false looked for in a text fact: text-ops.ts looks only for text in text (json-logic-js found 1 as a digit). */
@@ -238,11 +254,17 @@ function plainVarPath(expr: unknown): string | null {
   return typeof path === "string" ? path : typeof path === "number" ? String(path) : null;
 }
 
-/** The type of the single value a path reads in a scope, or null when it is not one or not known. */
-function valueTypeAt(scope: Scope, path: string): ValueType | null {
+/** The shape of what a path reads in a scope, or null when it is not known. */
+function shapeAt(scope: Scope, path: string): FactShape | null {
   if (scope.shape === null) return null;
   const reading = path === "" ? { shape: scope.shape } : readFactPath(scope.shape, path);
-  return "shape" in reading && reading.shape.kind === "value" ? reading.shape.type : null;
+  return "shape" in reading ? reading.shape : null;
+}
+
+/** The type of the single value a path reads in a scope, or null when it is not one or not known. */
+function valueTypeAt(scope: Scope, path: string): ValueType | null {
+  const shape = shapeAt(scope, path);
+  return shape !== null && shape.kind === "value" ? shape.type : null;
 }
 
 /** Whether `op` between a fact of `type` (not null) and `literal` can never hold (src/policy/decimal-ops.ts, text-ops.ts). */
