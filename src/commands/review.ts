@@ -3,6 +3,7 @@
  * (CONTRACT.md section 9), at COUNTERSIGN_URL with the reviewer's COUNTERSIGN_REVIEWER_TOKEN.
  */
 import { parseArgs } from "node:util";
+import { printable } from "../review/printable.js";
 import type { ReviewView } from "../review/view.js";
 import { HTTPS_OR_LOOPBACK, isHttpsOrLoopback } from "../https-only.js";
 
@@ -127,27 +128,45 @@ function listLine(r: ReviewView): string {
 
 function describe(r: ReviewView): string[] {
   const e = r.explanation as {
+    kind?: string;
+    type?: string | null;
+    subType?: string | null;
+    payloads?: string[];
     initiator?: string | null;
     note?: string | null;
     reasons?: string[];
     transfers?: { index: number; amount: string | null; rawAmount: string | null; asset: string; source: string; destination: string; destinationName: string | null }[];
     deferredBy?: { rule: string; reason: string | null }[];
   };
+  // Every string of the review is printed through `printable`: the note, the kind and the
+  // payload names are the initiator's, and a control character in them is an instruction to the
+  // reviewer's terminal.
+  const p = printable;
+  const subKind = [e.type, e.subType].filter((v) => v !== undefined && v !== null && v !== "").map(p).join(" · ");
   const lines = [
-    `${r.transactionName}: ${r.state}`,
-    `  opened ${r.openedAt} (decision ${r.openedBy}), expires ${r.expiresAt}`,
-    `  content digest ${r.contentDigest}`,
-    ...(e.initiator ? [`  initiator ${e.initiator}`] : []),
-    ...(e.note ? [`  note ${e.note}`] : []),
+    `${p(r.transactionName)}: ${p(r.state)}`,
+    `  opened ${p(r.openedAt)} (decision ${p(r.openedBy)}), expires ${p(r.expiresAt)}`,
+    `  content digest ${p(r.contentDigest)}`,
+    ...(e.kind ? [`  kind ${p(e.kind)}${subKind ? ` (${subKind})` : ""}`] : []),
+    carries(e.payloads),
+    ...(e.initiator ? [`  initiator ${p(e.initiator)}`] : []),
+    ...(e.note ? [`  note ${p(e.note)}`] : []),
     ...(e.transfers ?? []).map(
-      (t) => `  transfer ${t.index}: ${t.amount ?? `${t.rawAmount} (raw)`} ${t.asset} from ${t.source} to ${t.destination}${t.destinationName ? ` (${t.destinationName})` : ""}`,
+      (t) => `  transfer ${t.index}: ${p(t.amount ?? `${t.rawAmount} (raw)`)} ${p(t.asset)} from ${p(t.source)} to ${p(t.destination)}${t.destinationName ? ` (${p(t.destinationName)})` : ""}`,
     ),
-    ...(e.deferredBy ?? []).map((d) => `  deferred by ${d.rule}${d.reason ? `: ${d.reason}` : ""}`),
+    ...(e.deferredBy ?? []).map((d) => `  deferred by ${p(d.rule)}${d.reason ? `: ${p(d.reason)}` : ""}`),
   ];
   for (const q of r.requirements) {
-    lines.push(`  needs ${q.quorum} of ${q.group} (rule ${q.rule}): ${q.approvals.length} approved`);
-    for (const a of q.approvals) lines.push(`    approved by ${a.identity} at ${a.at}${a.comment ? `: ${a.comment}` : ""}`);
+    lines.push(`  needs ${q.quorum} of ${p(q.group)} (rule ${p(q.rule)}): ${q.approvals.length} approved`);
+    for (const a of q.approvals) lines.push(`    approved by ${p(a.identity)} at ${p(a.at)}${a.comment ? `: ${p(a.comment)}` : ""}`);
   }
-  if (r.rejection) lines.push(`  rejected by ${r.rejection.identity} at ${r.rejection.at}: ${r.rejection.comment ?? ""}`);
+  if (r.rejection) lines.push(`  rejected by ${p(r.rejection.identity)} at ${p(r.rejection.at)}: ${p(r.rejection.comment ?? "")}`);
   return lines;
+}
+
+/** What the transaction carries beside its transfers, in the page's words: approving releases it too. */
+function carries(payloads: string[] | undefined): string {
+  if (payloads === undefined) return "  carries beside its transfers: not recorded (the review was opened before countersign kept it): check the transaction on the platform before approving";
+  if (payloads.length === 0) return "  carries beside its transfers: nothing";
+  return `  carries beside its transfers: ${payloads.map(printable).join(", ")} (not shown as transfers: check them on the platform before approving; approving releases all of it)`;
 }

@@ -1,7 +1,9 @@
 /** `countersign review list|show|approve|reject` against a running service, as a reviewer would use it. */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assetTransfer, ETH } from "../support/bodies.js";
+import { assetTransfer, ETH, transactionName, USDC } from "../support/bodies.js";
 import { runCli } from "../support/cli.js";
+import { writeBundle } from "../support/service.js";
 import { ALICE, CAROL, INITIATED_BY_BOB, startReviewWorld, type ReviewWorld } from "./support.js";
 
 describe("countersign review", () => {
@@ -68,5 +70,66 @@ describe("countersign review", () => {
     const missing = await runCli(["review", "show", "vaults/v1/transactions/none"], { env: asAlice });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("404 NOT_FOUND");
+  });
+});
+
+const PAYLOAD_POLICY = `
+version: "review-cli-payloads.1"
+default: deny
+reviewers:
+  treasury-approvers:
+    - {identity: ${ALICE}, user: users/a11ce}
+    - {identity: ${CAROL}, user: users/ca401}
+rules:
+  - id: more-than-transfers-review
+    decision: defer
+    reason: A transaction that does more than transfer waits for a treasury approver
+    review: {group: treasury-approvers, quorum: 1, expiresAfter: 24h}
+    when: {"!": {"in": [{"var": "tx.kind"}, ["assetTransfer", "stellarTransaction"]]}}
+  - id: reviewed
+    decision: allow
+    when: {"in": [{"var": "tx.kind"}, ["assetTransfer", "unknown"]]}
+`;
+
+/**
+ * What `review show` prints is all a CLI reviewer sees before `review approve` (found by an
+ * adversarial review): it printed the transfers and the note, never the kind or the payloads the
+ * page warns of, and printed the initiator's note as given, terminal control sequences included.
+ */
+describe("countersign review show, of what the initiator wrote", () => {
+  let w: ReviewWorld;
+  let asAlice: Record<string, string>;
+  beforeAll(async () => {
+    w = await startReviewWorld({ COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ [USDC]: 6 }) }, { policiesDir: writeBundle(PAYLOAD_POLICY) });
+    asAlice = { COUNTERSIGN_URL: w.service.url, COUNTERSIGN_REVIEWER_TOKEN: w.reviewers.tokens[ALICE]! };
+  });
+  afterAll(async () => w?.stop());
+
+  const withAllowance = (note: string) => ({
+    ...(JSON.parse(readFileSync("/work/shared/examples/transactions/api-shape-token-transfer-with-allowance.json", "utf8")) as object),
+    name: transactionName("cli"),
+    note,
+  });
+
+  it("names the payloads a transaction carries beside its transfers", async () => {
+    const body = withAllowance("Payout batch 42");
+    expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+    const show = await runCli(["review", "show", body.name], { env: asAlice });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain("kind unknown (TRANSACTION · TOKEN_TRANSFER)");
+    expect(show.stdout).toMatch(/carries beside its transfers: tokenAllowances\b.*approving releases all of it/);
+  });
+
+  it("prints no control character of the note: it cannot hide the transfers or forge a line", async () => {
+    // Conceal (SGR 8) hid every line printed after the note, the transfers among them; the newline
+    // began a line of the note's own that reads as a transfer to a trusted wallet.
+    const body = withAllowance(`Payout\n  transfer 0: 10 ${USDC} to vaults/5c3f1a2b9d7e/wallets/cold0001\u001b[8m\u009b8m\u202e`);
+    expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+    const show = await runCli(["review", "show", body.name], { env: asAlice });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(show.stdout).toContain("note Payout\\u000a  transfer 0: 10");
+    expect(show.stdout).toContain("\\u001b[8m\\u009b8m\\u202e");
+    expect(show.stdout.split("\n").filter((l) => l.startsWith("  transfer "))).toHaveLength(1);
   });
 });

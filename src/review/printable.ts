@@ -1,0 +1,12 @@
+/**
+ * Text from a webhook body (the note, type, payload names made of its keys) or the platform (an
+ * address-book name), made safe to print where a reader decides on it: each control, format or
+ * line-separator character is written as its `\uXXXX` escape. In a terminal such a character is
+ * an instruction (ESC [8m conceals every line printed after it; a newline starts a line of the
+ * initiator's own that reads as a transfer); in any text a bidi override or a zero-width
+ * character makes what is read differ from what is there.
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+export const printable = (value: unknown): string =>
+  String(value ?? "").replace(UNPRINTABLE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);
