@@ -132,6 +132,8 @@ function describe(r: ReviewView): string[] {
     type?: string | null;
     subType?: string | null;
     payloads?: string[];
+    memo?: { type: string; data: string } | null;
+    fee?: { asset: string | null; amount: string } | null;
     initiator?: string | null;
     note?: string | null;
     reasons?: string[];
@@ -149,6 +151,7 @@ function describe(r: ReviewView): string[] {
     `  content digest ${p(r.contentDigest)}`,
     ...(e.kind ? [`  kind ${p(e.kind)}${subKind ? ` (${subKind})` : ""}`] : []),
     carries(e.payloads),
+    ...memoAndFee(e.memo, e.fee),
     ...(e.initiator ? [`  initiator ${p(e.initiator)}`] : []),
     ...(e.note ? [`  note ${p(e.note)}`] : []),
     ...(e.transfers ?? []).map(
@@ -162,6 +165,15 @@ function describe(r: ReviewView): string[] {
   }
   if (r.rejection) lines.push(`  rejected by ${p(r.rejection.identity)} at ${p(r.rejection.at)}: ${p(r.rejection.comment ?? "")}`);
   return lines;
+}
+
+/** The memo (whose account an exchange credits) and the network fee, as the page shows them. */
+function memoAndFee(memo: { type: string; data: string } | null | undefined, fee: { asset: string | null; amount: string } | null | undefined): string[] {
+  const unknown = "not recorded (the review was opened before countersign kept it): check the transaction on the platform before approving";
+  return [
+    `  memo ${memo === undefined ? unknown : memo === null ? "none" : `${printable(memo.type)} ${printable(memo.data)}`}`,
+    `  network fee ${fee === undefined ? unknown : fee === null ? "not stated (the platform sets it)" : `${printable(fee.amount)} ${printable(fee.asset ?? "in a coin countersign cannot tell")}`}`,
+  ];
 }
 
 /** What the transaction carries beside its transfers, in the page's words: approving releases it too. */

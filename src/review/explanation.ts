@@ -5,6 +5,7 @@
  */
 import type { Facts } from "../facts/types.js";
 import type { Outcome, PolicyBundle } from "../policy/types.js";
+import type { Fee, Memo } from "../transaction/types.js";
 
 export interface ExplainedTransfer {
   index: number;
@@ -39,6 +40,12 @@ export interface Explanation {
    * transaction does, so a reviewer must see these (absent on reviews opened before they were kept).
    */
   payloads?: string[];
+  /**
+   * `tx.memo` and `tx.fee`: the account an exchange credits a deposit to, and what the transaction
+   * pays beside its transfers. No transfer shows either (absent on reviews opened before they were kept).
+   */
+  memo?: Memo | null;
+  fee?: Fee | null;
   initiator: string | null;
   note: string | null;
   externalId: string | null;
@@ -82,6 +89,8 @@ export function explain(bundle: PolicyBundle, outcome: Pick<Outcome, "matched" |
     type: first?.tx.type ?? null,
     subType: first?.tx.subType ?? null,
     payloads: [...(first?.tx.payloads ?? [])],
+    memo: first?.tx.memo ?? null,
+    fee: first?.tx.fee ?? null,
     initiator: first?.tx.initiator ?? null,
     note: first?.tx.note ?? null,
     externalId: first?.tx.externalId ?? null,

@@ -96,6 +96,8 @@ export function message(review: StoredReview, bundle: Pick<PolicyBundle, "review
     `Review needed: ${review.transactionName}`,
     ...(transfers.length > 0 ? [`Transfers: ${transfers.join("; ")}`] : []),
     ...(explanation.payloads && explanation.payloads.length > 0 ? [`Also carries (not shown as transfers): ${explanation.payloads.join(", ")}`] : []),
+    ...(explanation.memo ? [`Memo: ${explanation.memo.type} ${explanation.memo.data}`] : []),
+    ...(explanation.fee ? [`Network fee: ${explanation.fee.amount} ${explanation.fee.asset ?? "in a coin countersign cannot tell"}`] : []),
     ...(why.length > 0 ? [`Why: ${why.join("; ")}`] : []),
     `Needs: ${needed}${notes}; expires ${review.expiresAt.toISOString()}`,
   ];

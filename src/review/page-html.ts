@@ -97,13 +97,25 @@ export function reviewPage(identity: string, csrf: string, r: ReviewView, notice
   const body = `<p><a href="/review">← your reviews</a></p>
     <h1>${esc(r.transactionName)} ${stateBadge(r.state)}</h1>
     ${notice ? `<p class="notice" role="status" data-testid="notice">${esc(notice)}</p>` : ""}${rejection}
-    ${payloads}<dl class="facts"><dt>Kind</dt><dd data-testid="kind">${kind || "—"}</dd><dt>Carries beside its transfers</dt><dd>${e.payloads === undefined ? "not recorded" : e.payloads.length === 0 ? "nothing" : e.payloads.map(esc).join(", ")}</dd><dt>Initiator</dt><dd>${esc(e.initiator ?? "—")}</dd><dt>Note</dt><dd>${esc(e.note ?? "—")}</dd>
+    ${payloads}<dl class="facts"><dt>Kind</dt><dd data-testid="kind">${kind || "—"}</dd><dt>Carries beside its transfers</dt><dd>${e.payloads === undefined ? "not recorded" : e.payloads.length === 0 ? "nothing" : e.payloads.map(esc).join(", ")}</dd><dt>Memo</dt><dd data-testid="memo">${memoHtml(e)}</dd><dt>Network fee</dt><dd data-testid="fee">${feeHtml(e)}</dd><dt>Initiator</dt><dd>${esc(e.initiator ?? "—")}</dd><dt>Note</dt><dd>${esc(e.note ?? "—")}</dd>
       <dt>Opened</dt><dd>${esc(r.openedAt)}</dd><dt>Expires</dt><dd>${esc(r.expiresAt)}</dd>
       <dt>Content digest</dt><dd><code>${esc(r.contentDigest)}</code></dd><dt>Policy</dt><dd>${esc(e.policyVersion ?? "")}</dd></dl>
     <h2>Transfers</h2><table><thead><tr><th>Amount</th><th>Asset</th><th>From</th><th>To</th><th>Window use (before → after)</th></tr></thead><tbody>${transfers}</tbody></table>
     <h2>Why it waits</h2><ul>${rules}</ul>
     <h2>Approvals</h2><ul>${approvals}</ul>${forms}`;
   return layout(r.transactionName, identity, body, csrf);
+}
+
+/** The memo, in full: an exchange credits a deposit to the account it names, whatever the address book calls the exchange. */
+function memoHtml(e: Partial<Explanation>): string {
+  if (e.memo === undefined) return "not recorded: check the transaction on the platform before approving";
+  return e.memo === null ? "none" : `<code>${esc(e.memo.type)} ${esc(e.memo.data)}</code>`;
+}
+
+/** The network fee the body states: it leaves the wallet as a transfer does. */
+function feeHtml(e: Partial<Explanation>): string {
+  if (e.fee === undefined) return "not recorded: check the transaction on the platform before approving";
+  return e.fee === null ? "not stated (the platform sets it)" : `${esc(e.fee.amount)} <code>${esc(e.fee.asset ?? "in a coin countersign cannot tell")}</code>`;
 }
 
 /**
