@@ -7,6 +7,7 @@ import { describeError, type Logger } from "../log.js";
 import type { PolicyBundle } from "../policy/types.js";
 import type { Explanation } from "./explanation.js";
 import { initiatorNote, needs } from "./needs.js";
+import { printable } from "./printable.js";
 import type { StoredReview } from "./store.js";
 
 export interface NotifierOptions {
@@ -101,5 +102,15 @@ export function message(review: StoredReview, bundle: Pick<PolicyBundle, "review
     ...(why.length > 0 ? [`Why: ${why.join("; ")}`] : []),
     `Needs: ${needed}${notes}; expires ${review.expiresAt.toISOString()}`,
   ];
-  return { text: lines.join("\n") };
+  return { text: lines.map(slackText).join("\n") };
 }
+
+/**
+ * A line as Slack's `text` must carry it: `&`, `<` and `>` escaped, as Slack reads `<…>` as a link
+ * (`<https://…|title>`) or a mention (`<!channel>`), and control, format and line-separator
+ * characters as `\uXXXX` (src/review/printable.ts). A memo, a body's own keys (a payload is named by
+ * its path) and an address-book name are the initiator's or the platform's text: without this they
+ * put links and channel-wide mentions of their own in the reviewers' channel.
+ */
+const slackText = (line: string): string =>
+  printable(line).replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);

@@ -108,4 +108,20 @@ describe("a review of a transfer with a memo or a network fee", () => {
     expect(await show(body.name)).toContain("  network fee 2 assets/native.ethereum-mainnet");
     expect(await noticeOf(body.name)).toContain("Network fee: 2 assets/native.ethereum-mainnet");
   });
+
+  // Slack reads <…> in a message's text as a link or a mention: a memo and a body's own key (a
+  // payload is named by its path) put '<!channel>' and a link titled as the security team's in the
+  // reviewers' channel. Found by an adversarial review.
+  it("puts no markup of the body's in the notification", async () => {
+    const body = {
+      ...deposit(),
+      details: { assetTransfer: { ...deposit().details.assetTransfer, stellarOptions: { memo: { type: "TEXT", data: "<!channel> <https://evil.example/a|approved by security>" } } } },
+      "<https://evil.example/b|checked> & \u202e": 1,
+    };
+    expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
+    const notice = await noticeOf(body.name);
+    expect(notice).not.toMatch(/[<>\u202e]/);
+    expect(notice).toContain("Memo: TEXT &lt;!channel&gt; &lt;https://evil.example/a|approved by security&gt;");
+    expect(notice).toContain('["&lt;https://evil.example/b|checked&gt; &amp; \\u202e"]');
+  });
 });
