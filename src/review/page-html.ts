@@ -1,14 +1,20 @@
 /**
  * The review page's HTML (server-rendered; no scripts at all, so the Content-Security-Policy can
  * forbid them): the login form, the queue, one review with its explanation and the action forms.
- * Every value is escaped.
+ * Every value is escaped (esc).
  */
 import type { Explanation } from "./explanation.js";
 import { unrecognisedInitiatorNote, UNKNOWN_INITIATOR_NOTE } from "./needs.js";
+import { readable } from "./printable.js";
 import type { ReviewView } from "./view.js";
 
+/**
+ * HTML-escaped, with control, format and line-separator characters shown as `\uXXXX` (printable.ts):
+ * a bidi override in the body's text (a note, a payload named by a key of the body) otherwise
+ * mirrors the page's own words after it, up to the end of the paragraph.
+ */
 export const esc = (value: unknown): string =>
-  String(value ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  readable(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 export const pagePath = (name: string) => `/review/${name.split("/").map(encodeURIComponent).join("/")}`;
 

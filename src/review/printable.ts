@@ -7,6 +7,13 @@
  * character makes what is read differ from what is there.
  */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+/** In HTML a tab or a line break is a space, and nothing more: kept. */
+const UNREADABLE = /(?![\t\n\r])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
-export const printable = (value: unknown): string =>
-  String(value ?? "").replace(UNPRINTABLE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+const escape = (c: string) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`;
+
+/** For a terminal or a chat message: every such character escaped. */
+export const printable = (value: unknown): string => String(value ?? "").replace(UNPRINTABLE, escape);
+
+/** For HTML: the same but for tabs and line breaks, which a page shows as spaces. */
+export const readable = (value: unknown): string => String(value ?? "").replace(UNREADABLE, escape);

@@ -64,6 +64,19 @@ describe("a review of a transaction that carries a payload", () => {
     expect((await w.cosigner.deliver(body)).verdict).toBe("signed");
   });
 
+  // A bidi override reorders the text after it up to the end of its paragraph: a body key
+  // "x\u202e" (a payload named by its path, sorted first) turned the rest of the red warning, and
+  // the tokenAllowances in it, into mirrored text; a zero-width space in the note hid in plain sight.
+  it("shows the body's bidi and zero-width characters as escapes on the page", async () => {
+    const other = { ...withAllowance(), name: `vaults/5c3f1a2b9d7e/transactions/payloadbidi${Date.now()}`, note: "Pay\u200bout 42", "x\u202e": 1 };
+    expect((await w.cosigner.deliver(other)).status).toBe(503);
+    const page = await fetch(`${w.service.url}/review/${other.name}`, { headers: { cookie: `countersign_review=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}` } });
+    const html = await page.text();
+    expect(html).not.toMatch(/[\u200b\u202e]/);
+    expect(html).toContain("<code>[&quot;x\\u202e&quot;]</code>, <code>tokenAllowances</code>");
+    expect(html).toContain("<dd>Pay\\u200bout 42</dd>");
+  });
+
   // The page cut an ERC-20's asset id to 28 + 6 characters: 9 hex digits of the contract, which a
   // token deployed at a ground address matches, so a reviewer could not tell which token moves.
   it("shows every transfer's full asset id on the review page", async () => {
