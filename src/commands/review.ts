@@ -3,7 +3,7 @@
  * (CONTRACT.md section 9), at COUNTERSIGN_URL with the reviewer's COUNTERSIGN_REVIEWER_TOKEN.
  */
 import { parseArgs } from "node:util";
-import { printable } from "../review/printable.js";
+import { printable, readable } from "../review/printable.js";
 import type { ReviewView } from "../review/view.js";
 import { HTTPS_OR_LOOPBACK, isHttpsOrLoopback } from "../https-only.js";
 
@@ -60,7 +60,7 @@ export async function reviewCommand(args: string[], io: ReviewCliIo): Promise<nu
     if (state !== undefined && !STATES.includes(state)) return usage(io, `--state is one of ${STATES.join(", ")}`);
     return report(io, await client.call("GET", `/v1/reviews${state ? `?state=${state}` : ""}`), (body) => {
       const reviews = (body as { reviews: ReviewView[] }).reviews;
-      if (json) return io.out(JSON.stringify(reviews, null, 2));
+      if (json) return io.out(jsonText(reviews));
       if (reviews.length === 0) return io.out("no reviews");
       for (const r of reviews) io.out(listLine(r));
     });
@@ -73,8 +73,16 @@ export async function reviewCommand(args: string[], io: ReviewCliIo): Promise<nu
   const answer = verb === "show"
     ? await client.call("GET", path)
     : await client.call("POST", `${path}:${verb}`, comment === undefined ? {} : { comment });
-  return report(io, answer, (body) => (json ? io.out(JSON.stringify(body, null, 2)) : describe(body as ReviewView).forEach((l) => io.out(l))));
+  return report(io, answer, (body) => (json ? io.out(jsonText(body)) : describe(body as ReviewView).forEach((l) => io.out(l))));
 }
+
+/**
+ * JSON for a terminal: JSON.stringify escapes C0 controls only, and a C1 control (U+009B is CSI to
+ * terminals that read C1 in UTF-8) or a bidi override in the note would act there. Outside strings
+ * the text holds only tabs and line breaks, which `readable` keeps; inside, `\uXXXX` is the same
+ * string to any JSON reader.
+ */
+const jsonText = (value: unknown): string => readable(JSON.stringify(value, null, 2));
 
 function usage(io: ReviewCliIo, problem: string): number {
   io.fail(`countersign review: ${problem}\n\n${REVIEW_USAGE}`);

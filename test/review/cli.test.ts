@@ -131,5 +131,14 @@ describe("countersign review show, of what the initiator wrote", () => {
     expect(show.stdout).toContain("note Payout\\u000a  transfer 0: 10");
     expect(show.stdout).toContain("\\u001b[8m\\u009b8m\\u202e");
     expect(show.stdout.split("\n").filter((l) => l.startsWith("  transfer "))).toHaveLength(1);
+
+    // --json too: JSON.stringify escapes C0 controls only, and U+009B is CSI to terminals that read C1
+    // controls in UTF-8 (xterm, VTE). Written as \u009b the JSON holds the same note.
+    const json = await runCli(["review", "show", body.name, "--json"], { env: asAlice });
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).not.toMatch(/[\u007f-\u009f\u202e]/);
+    expect((JSON.parse(json.stdout) as { explanation: { note: string } }).explanation.note).toBe(body.note);
+    const list = await runCli(["review", "list", "--json"], { env: asAlice });
+    expect(list.stdout).not.toMatch(/[\u007f-\u009f\u202e]/);
   });
 });
