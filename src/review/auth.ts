@@ -80,6 +80,7 @@ export class ReviewerAuth {
       if (typeof identity !== "string" || identity.trim() === "") {
         return err(new AppError("UNAUTHORIZED", `the ID token has no ${oidc.identityClaim} claim`));
       }
+      if (!singleSpelling(identity)) return err(new AppError("UNAUTHORIZED", `the ID token's ${oidc.identityClaim} holds a compatibility or invisible character`));
       // Absent is the provider's choice (some do not send it); present, only `true` verifies.
       if (oidc.identityClaim === "email" && payload.email_verified !== undefined && payload.email_verified !== true) {
         return err(new AppError("UNAUTHORIZED", "the ID token's email is not verified"));
@@ -101,6 +102,14 @@ export class ReviewerAuth {
     return this.jwks;
   }
 }
+
+/**
+ * Whether an identity has one spelling: in Unicode's compatibility normal form (NFKC) and without
+ * control or format characters. Identities compare after lower-casing, which turns the Kelvin sign
+ * U+212A into an ASCII k and the Angstrom sign U+212B into å: an ID token for "\u212Aim@…", another
+ * account at a provider that allows the character, was kim (found by an adversarial review).
+ */
+const singleSpelling = (identity: string): boolean => identity === identity.normalize("NFKC") && !/[\p{Cc}\p{Cf}]/u.test(identity);
 
 const ID_TOKEN_MAX_AGE = "24h";
 const CLOCK_TOLERANCE_SECONDS = 60;
