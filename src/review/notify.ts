@@ -86,24 +86,39 @@ export class ReviewNotifier {
 /** Slack's incoming-webhook format: `text`, shown by Slack and by the many services that accept its payload. */
 export function message(review: StoredReview, bundle: Pick<PolicyBundle, "reviewers">): { text: string } {
   const explanation = review.explanation as Partial<Explanation>;
-  const transfers = (explanation.transfers ?? []).map((t) => `${t.amount ?? t.rawAmount ?? "?"} ${t.asset} to ${t.destinationName ?? t.destination}`);
+  const transfers = (explanation.transfers ?? []).map((t) => `${t.amount ?? t.rawAmount ?? "?"} ${t.asset} to ${clip(t.destinationName ?? t.destination)}`);
   const why = (explanation.deferredBy ?? []).map((r) => r.reason ?? r.rule);
   // As the review page counts it: one more than the rule's quorum when the initiator could be
   // among the approvers unrecognised, said once per group why.
   const groups = [...new Set(review.requirements.map((r) => r.group))];
   const needed = review.requirements.map((r) => needs(bundle, r.group, r.quorum, review.initiator)).join(", ");
   const notes = [...new Set(groups.map((g) => initiatorNote(bundle, g, review.initiator)))].join("");
+  // What the transfers do not show comes first, and the body's lists and text are cut short: Slack
+  // truncates a text past 40,000 characters, and a batch of 1,000 transfers or a body key of 50,000
+  // characters (a payload is named by its path) pushed the rest out of the message.
   const lines = [
     `Review needed: ${review.transactionName}`,
-    ...(transfers.length > 0 ? [`Transfers: ${transfers.join("; ")}`] : []),
-    ...(explanation.payloads && explanation.payloads.length > 0 ? [`Also carries (not shown as transfers): ${explanation.payloads.join(", ")}`] : []),
-    ...(explanation.memo ? [`Memo: ${explanation.memo.type} ${explanation.memo.data}`] : []),
+    ...(explanation.payloads && explanation.payloads.length > 0 ? [`Also carries (not shown as transfers): ${listed(explanation.payloads.map(clip), "see the review page")}`] : []),
+    ...(explanation.memo ? [`Memo: ${explanation.memo.type} ${clip(explanation.memo.data)}`] : []),
     ...(explanation.fee ? [`Network fee: ${explanation.fee.amount} ${explanation.fee.asset ?? "in a coin countersign cannot tell"}`] : []),
+    ...(transfers.length > 0 ? [`Transfers (${transfers.length}): ${listed(transfers, "see the review page")}`] : []),
     ...(why.length > 0 ? [`Why: ${why.join("; ")}`] : []),
     `Needs: ${needed}${notes}; expires ${review.expiresAt.toISOString()}`,
   ];
   return { text: lines.map(slackText).join("\n") };
 }
+
+/** The most items of a list, and the most characters of a text from the body, a notification quotes. */
+const LISTED = 10;
+const CLIPPED = 100;
+
+const clip = (text: string): string => {
+  const chars = [...text];
+  return chars.length > CLIPPED ? `${chars.slice(0, CLIPPED).join("")}…` : text;
+};
+
+const listed = (items: readonly string[], rest: string): string =>
+  items.length > LISTED ? `${items.slice(0, LISTED).join("; ")}; … and ${items.length - LISTED} more (${rest})` : items.join("; ");
 
 /**
  * A line as Slack's `text` must carry it: `&`, `<` and `>` escaped, as Slack reads `<…>` as a link

@@ -70,7 +70,7 @@ describe("review notification", () => {
     expect(r.bodies[2]).toEqual({
       text: [
         "Review needed: vaults/v1/transactions/t1",
-        `Transfers: 10 ${ETH} to Exchange`,
+        `Transfers (1): 10 ${ETH} to Exchange`,
         "Why: ETH above 5 waits",
         // The body names no initiator: one approval more than the rule's quorum, as the review page says.
         "Needs: 3 of treasury-approvers (the body names no initiator: one approval more than the rule's quorum); expires 2026-11-23T09:00:00.000Z",
@@ -90,6 +90,21 @@ describe("review notification", () => {
     );
     const one = { ...review, initiator: "users/9f3k2", requirements: [{ ...review.requirements[0]!, quorum: 1 }] };
     expect(message(one, bundle).text).toContain("Needs: 2 of treasury-approvers, or 1 if every approver has a user (the initiator users/9f3k2");
+  });
+
+  // Slack truncates a message's text past 40,000 characters. A batch of 1,000 transfers (or a long
+  // payload name, made of a body key) pushed what the transaction carries beside its transfers, and
+  // why and by whom it waits, out of the message (found by an adversarial review).
+  it("keeps what the transaction carries, why and what it needs within what Slack shows", () => {
+    const transfers = Array.from({ length: 1000 }, (_, i) => ({ amount: "10", asset: ETH, destination: `0x${i.toString(16).padStart(40, "0")}`, destinationName: null }));
+    const padded = { ...review, explanation: { ...(review.explanation as object), transfers, payloads: [`["${"x".repeat(50_000)}"]`, "tokenAllowances"] } };
+    const text = message(padded, bundle).text;
+    expect(text.length).toBeLessThan(40_000);
+    expect(text).toMatch(/^Review needed: vaults\/v1\/transactions\/t1\nAlso carries \(not shown as transfers\): \["x+…; tokenAllowances\n/);
+    expect(text).toContain(`Transfers (1000): 10 ${ETH} to 0x${"0".repeat(40)};`);
+    expect(text).toContain("… and 990 more (see the review page)");
+    expect(text).toContain("Why: ETH above 5 waits");
+    expect(text).toContain("Needs: 3 of treasury-approvers");
   });
 
   it("gives up after its attempts, and does not retry a refusal", async () => {
