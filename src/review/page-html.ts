@@ -50,8 +50,9 @@ export function queuePage(identity: string, csrf: string, reviews: ReviewView[])
   const rows = reviews
     .map((r) => {
       const e = r.explanation as Partial<Explanation>;
-      const carries = e.payloads === undefined ? "" : e.payloads.map((p) => `<br><strong class="error">+ ${esc(p)}</strong>`).join("");
-      const what = (e.transfers ?? []).map((t) => `${esc(t.amount ?? t.rawAmount)} ${esc(shortAsset(t.asset))} → ${esc(t.destinationName ?? t.destination)}`).join("<br>") + carries;
+      // What the transfers do not show comes first: a batch of 1,000 transfers pushed it a thousand lines down.
+      const carries = e.payloads === undefined ? [] : e.payloads.map((p) => `<strong class="error">+ ${esc(p)}</strong>`);
+      const what = [...carries, ...(e.transfers ?? []).map((t) => `${esc(t.amount ?? t.rawAmount)} ${esc(shortAsset(t.asset))} → ${esc(t.destinationName ?? t.destination)}`)].join("<br>");
       return `<tr><td>${stateBadge(r.state)}</td><td><a href="${esc(pagePath(r.transactionName))}">${esc(r.transactionName)}</a></td>
         <td>${what}</td><td>${approvalCount(r)}</td><td>${esc(r.expiresAt)}</td></tr>`;
     })

@@ -55,6 +55,11 @@ describe("a review of a transaction that carries a payload", () => {
     const html = await page.text();
     expect(html).toContain("tokenAllowances");
     expect(html).toMatch(/more than its transfers/);
+    // The queue names the payload before the transfers, which a batch can make a thousand lines long.
+    const queue = await (await fetch(`${w.service.url}/review`, { headers: { cookie: `countersign_review=${encodeURIComponent(alice)}` } })).text();
+    const row = queue.slice(queue.indexOf(body.name));
+    expect(row.indexOf("+ tokenAllowances")).toBeGreaterThan(0);
+    expect(row.indexOf("+ tokenAllowances")).toBeLessThan(row.indexOf("→"));
 
     // Released as shown: two approvals, then signed. (Every member's user is declared: the body's
     // initiator, a service account, is certainly neither approver.)
