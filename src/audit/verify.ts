@@ -21,17 +21,22 @@
  *              it out as it leaves out SQL NULL, so the sealed digest cannot say which the row
  *              held; the service writes SQL NULL, so a JSON `null` is one the owner may have
  *              swapped in under the seal (one break per row and column)
+ * - planted:   a function, procedure, aggregate, operator, type or cast in schema public (or the
+ *              schema verified) that a role other than the trail's owner or a superuser owns: the
+ *              owner's SECURITY DEFINER functions may call it, so its owner may have written the
+ *              trail with the owner's rights, seals included (planted-objects.ts; one per object)
  */
 import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
 import { linkHash, linkHashV2, ZERO_HASH } from "./link-hash.js";
+import { plantedObjects } from "./planted-objects.js";
 import { SEAL_GRACE_SECONDS } from "./seal-watch.js";
 import { auditSources, hex } from "./sources.js";
 import { pinSession, relation, trustedNames, type ChainedTable, type TrustedNames } from "./trusted-tables.js";
 
 export { VerifyRefused, type RefusalCode } from "./trusted-tables.js";
 
-export type BreakKind = "changed" | "missing" | "inserted" | "reordered" | "unsealed" | "json_null";
+export type BreakKind = "changed" | "missing" | "inserted" | "reordered" | "unsealed" | "json_null" | "planted";
 
 export interface Break {
   kind: BreakKind;
@@ -126,6 +131,8 @@ async function verifyPinned(db: Db, names: TrustedNames, options: VerifyOptions)
   for (const t of names.tables) for (const b of await duplicateKeys(db, names.chain, t)) found.add(b);
   const unsealed = await unsealedRows(db, names, options.graceSeconds ?? SEAL_GRACE_SECONDS);
   for (const b of unsealed.breaks) found.add(b);
+  const trailTables = [...names.tables.map((t) => t.source), "audit_sources", "audit_chain", "audit_seals"];
+  for (const b of await plantedObjects(db, names.schema, trailTables)) found.add(b);
   return {
     ok: found.count === 0,
     schema: names.schema,

@@ -10,8 +10,9 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyChain } from "../../src/audit/verify.js";
 import { openDatabase } from "../../src/db/connect.js";
-import { migrateToLatest } from "../../src/db/migrate.js";
+import { createMigrator, migrateToLatest } from "../../src/db/migrate.js";
 import { createTestDatabase, serverUrl, databaseUrl, type TestDatabase } from "../support/postgres.js";
 import { asSuperuser, createLogin, urlAs, type Login } from "./logins.js";
 
@@ -120,6 +121,96 @@ describe("schema public on a database migrated by an owner who is no superuser",
       await sql`create table owner_still_creates (id int)`.execute(asOwner.db);
     } finally {
       await asOwner.close();
+    }
+  });
+});
+
+describe("objects planted in schema public before it was closed", () => {
+  let tdb: TestDatabase;
+  let auditor: Login;
+  let writer: Login;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase({ migrate: false });
+    await openAsPostgres14(tdb.url);
+    const { error } = await createMigrator(tdb.handle.db).migrateTo("20261125T1600_policy_adoptions");
+    if (error) throw error;
+    auditor = await createLogin("countersign_auditor");
+    writer = await createLogin("countersign_writer");
+    const asAuditor = await auditor.open(tdb.url);
+    const asWriter = await writer.open(tdb.url);
+    try {
+      // On Postgres 14 both may: the auditor's overload for the sealer, the writer's operator and types.
+      await plant(auditor.name).execute(asAuditor.db);
+      await sql`create function public.text_eq_int(a text, b integer) returns boolean language sql as 'select a = b::text'`.execute(asWriter.db);
+      await sql`create operator public.= (leftarg = text, rightarg = integer, function = public.text_eq_int)`.execute(asWriter.db);
+      await sql`create domain public.amount_text as text`.execute(asWriter.db);
+      await sql`create type public.row_text as (t text)`.execute(asWriter.db);
+      await sql`create cast (public.row_text as text) with inout as implicit`.execute(asWriter.db);
+    } finally {
+      await asAuditor.close();
+      await asWriter.close();
+    }
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+    await auditor?.drop();
+    await writer?.drop();
+  });
+
+  it("refuse the migration, naming each object, its owner and the statements that drop it, and migrate once they are dropped", async () => {
+    const refused = await migrateToLatest(tdb.handle.db).then(() => null, (error: unknown) => error as Error);
+    expect(refused?.message).toMatch(/^migration 20261125T1800_public_schema_planted_code failed: schema public holds objects/);
+    const message = refused!.message;
+    expect(message).toContain(`function public.hashtextextended(pg_catalog.text,integer) (owner ${auditor.name})`);
+    expect(message).toContain(`function public.text_eq_int(pg_catalog.text,integer) (owner ${writer.name})`);
+    expect(message).toContain(`operator public.=(pg_catalog.text,integer) (owner ${writer.name})`);
+    expect(message).toContain(`domain public.amount_text (owner ${writer.name})`);
+    expect(message).toContain(`type public.row_text (owner ${writer.name})`);
+    expect(message).toContain(`cast (public.row_text AS pg_catalog.text) (owner ${writer.name})`);
+    // Neither the array types nor the trail's own functions are named.
+    expect(message).not.toMatch(/\[\]|audit_seal\(/);
+
+    // The remedy as the message gives it, run by an administrator.
+    const drops = /drop it: (.*?) or, if it is the trail's own/.exec(message)?.[1];
+    expect(drops).toMatch(/^drop /);
+    await sql.raw(drops!).execute(tdb.handle.db);
+    await expect(migrateToLatest(tdb.handle.db)).resolves.toContain("20261125T1800_public_schema_planted_code");
+  });
+});
+
+describe("audit verify and objects in schema public another login owns", () => {
+  let tdb: TestDatabase;
+  let auditor: Login;
+  let writer: Login;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    auditor = await createLogin("countersign_auditor");
+    writer = await createLogin("countersign_writer");
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+    await auditor?.drop();
+    await writer?.drop();
+  });
+
+  it("reports one given to another login after the migration, run by the auditor, and is clean once it is dropped", async () => {
+    const asAuditor = await auditor.open(tdb.url);
+    try {
+      expect((await verifyChain(asAuditor.db)).ok).toBe(true);
+      // An administrator's REASSIGN OWNED or ALTER ... OWNER puts a login's object back in public.
+      await sql.raw(`create function public.hashtextextended(t text, seed integer) returns bigint language sql as 'select 0::bigint';
+        alter function public.hashtextextended(text, integer) owner to ${writer.name}`).execute(tdb.handle.db);
+      const report = await verifyChain(asAuditor.db);
+      expect(report.ok).toBe(false);
+      expect(report.breaks).toEqual([
+        expect.objectContaining({ kind: "planted", source: "function public.hashtextextended(pg_catalog.text,integer)", detail: expect.stringContaining(`owned by ${writer.name}`) }),
+      ]);
+      await sql`drop function public.hashtextextended(text, integer)`.execute(tdb.handle.db);
+      expect((await verifyChain(asAuditor.db)).ok).toBe(true);
+    } finally {
+      await asAuditor.close();
     }
   });
 });
