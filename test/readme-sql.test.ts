@@ -165,3 +165,26 @@ describe("the README's first queries give compliance the trail's answer", () => 
     expect(new Date(v1!.max).getTime()).toBe(earlier.getTime());
   });
 });
+
+describe("the README's denials of the last 24 hours", () => {
+  let tdb: TestDatabase;
+  const destination = "0x52908400098527886E0F7030069857D2E4169EE7";
+  const denied = decisionRow({ transaction_name: name(), decision: "deny", sign_transaction: false, decided_at: new Date(Date.now() - 60_000),
+    reasons: JSON.stringify(["A single USDC transfer may not exceed 50,000"]),
+    facts: JSON.stringify([{ transfer: { index: 0, destination: { value: destination } } }]) });
+  const older = decisionRow({ transaction_name: name(), decision: "deny", sign_transaction: false, decided_at: new Date(Date.now() - 2 * 86_400_000),
+    facts: JSON.stringify([{ transfer: { index: 0, destination: { value: destination } } }]) });
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    const repeat = (of: ReturnType<typeof decisionRow>) =>
+      decisionRow({ transaction_name: of.transaction_name, decision: "deny", sign_transaction: false, replayed: true, replay_of: of.id, reasons: of.reasons });
+    // Each repeat records no facts of its own (facts = []).
+    for (const r of [denied, repeat(denied), older, repeat(older)]) await tdb.handle.db.insertInto("decisions").values(r).execute();
+  });
+  afterAll(async () => tdb?.drop());
+
+  it("lists each denial decided in the period once, with its destinations, and no repeat", async () => {
+    const { rows } = await sql.raw<{ transaction_name: string; destinations: string[] }>(readmeQuery("Denials with their reasons and destinations in the last 24 hours")).execute(tdb.handle.db);
+    expect(rows.map((r) => [r.transaction_name, r.destinations])).toEqual([[denied.transaction_name, [destination]]]);
+  });
+});
