@@ -58,12 +58,25 @@ join lateral (
 where d.decision = 'defer'
 order by d.seq;
 
--- Q7. Voided velocity charges and why: the transaction's failing event recorded before the void.
-select c.transaction_name, g.group_key, c.amount, c.charged_at, c.voided_at, e.type as event, e.new_state, e.received_at as event_at
+-- Q7. Voided velocity charges and why: a void by hand (`countersign velocity void`) by its record in
+--     velocity_voids (operator, reason, database user: written with the charges' voided_at, in the
+--     same transaction), any other by the failure the platform reported before it (CANCELED, FAILED,
+--     DECLINED, DECLINED_BY_AML_POLICY: the states whose event voids). A void by hand of a DROPPED,
+--     EXPIRED or REPLACED transaction is the operator's word, not that event's.
+select c.transaction_name, g.group_key, c.amount, c.charged_at, c.voided_at,
+  case when v.id is not null then 'by hand' when e.id is not null then 'event' end as voided_by,
+  v.operator, v.reason, v.database_user,
+  e.type as event, e.new_state, e.received_at as event_at
 from velocity_charges c
 join velocity_groups g on g.group_hash = c.group_hash
 left join lateral (
-  select * from events e where e.resource = c.transaction_name and e.received_at <= c.voided_at
+  select * from velocity_voids v where v.transaction_name = c.transaction_name and v.at = c.voided_at
+  order by v.seq desc limit 1
+) v on true
+left join lateral (
+  select * from events e
+  where v.id is null and e.resource = c.transaction_name and e.received_at <= c.voided_at
+    and e.type = 'TRANSACTION_STATE_UPDATED' and e.new_state in ('CANCELED', 'FAILED', 'DECLINED', 'DECLINED_BY_AML_POLICY')
   order by e.received_at desc, e.seq desc limit 1
 ) e on true
 where c.voided_at is not null

@@ -11,7 +11,8 @@ import { latestCheckpoint } from "../../src/audit/checkpoint.js";
 import { sealPending } from "../../src/audit/sealer.js";
 import type { Db } from "../../src/db/connect.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { COLD, HOT, OTC_DESK, STRANGER, V1, V2, name, seedTrail } from "./trail.js";
+import { voidCharges } from "../../src/velocity/ledger.js";
+import { COLD, HOT, OTC_DESK, STRANGER, V1, V2, VAULT, name, seedTrail } from "./trail.js";
 
 const FILE = path.resolve(import.meta.dirname, "../../docs/audit-queries.sql");
 
@@ -158,5 +159,34 @@ describe("docs/audit-queries.sql against a seeded trail", () => {
       ["decisions", 8, 8, checkpoint?.hash],
       ["events", 3, 11, checkpoint?.hash],
     ]);
+  });
+});
+
+// Found by a review of the audit trail: Q7 explained a void by hand with whatever event came last before it.
+describe("docs/audit-queries.sql Q7 with a void by hand", () => {
+  let tdb: TestDatabase;
+  const queries = loadQueries();
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    const db = tdb.handle.db;
+    await seedTrail(db);
+    // The platform reported t-later DROPPED; the operator, knowing its signature dead, voided it by hand.
+    const payload = JSON.stringify({ id: "ev-dropped", type: "TRANSACTION_STATE_UPDATED", resource: name("t-later"), newState: "DROPPED" });
+    await sql`insert into events (id, received_at, vault, type, resource_type, resource, new_state, payload, body, signature)
+      values ('ev-dropped', '2026-11-11T11:00:00Z', ${VAULT}, 'TRANSACTION_STATE_UPDATED', 'transaction', ${name("t-later")}, 'DROPPED', ${payload}::jsonb, convert_to(${payload}, 'UTF8'), 'test')`.execute(db);
+    await voidCharges(db, name("t-later"), at("2026-11-11T11:30:00Z"), { operator: "alice", reason: "nonce reused by t-next: the signature can never land" });
+  });
+  afterAll(async () => tdb?.drop());
+
+  it("names the operator and reason of a void by hand, and the failing event of one the platform caused", async () => {
+    const rows = (await sql.raw<Record<string, unknown>>(queries.get(7)!).execute(tdb.handle.db)).rows;
+    expect(rows.map((r) => [r.transaction_name, r.group_key, r.voided_by, r.operator, r.reason, r.event, r.new_state])).toEqual([
+      [name("t-internal"), walletAssetGroup(ETH), "event", null, null, "TRANSACTION_STATE_UPDATED", "FAILED"],
+      [name("t-internal"), WALLET_GROUP, "event", null, null, "TRANSACTION_STATE_UPDATED", "FAILED"],
+      [name("t-later"), walletAssetGroup(USDC), "by hand", "alice", "nonce reused by t-next: the signature can never land", null, null],
+      [name("t-later"), WALLET_GROUP, "by hand", "alice", "nonce reused by t-next: the signature can never land", null, null],
+    ]);
+    expect(rows.at(-1)?.database_user).toBe("postgres");
   });
 });
