@@ -33,19 +33,31 @@ where decided_at >= :'from' and decided_at < :'to' and not replayed
 group by policy_version, decision
 order by policy_version, decision;
 
--- Q4. Decisions about transfers out of one wallet in a time range.
+-- Q4. Decisions about transfers out of one wallet in a time range (each decision once: a repeat,
+--     which the view shows with the transfers of the decision it repeats, is left out).
 select decided_at, transaction_name, decision, asset, amount, destination, address_book_name
 from decision_transfers
-where source_wallet = :'wallet' and decided_at >= :'from' and decided_at < :'to'
+where source_wallet = :'wallet' and decided_at >= :'from' and decided_at < :'to' and not replayed
 order by decided_at, transaction_name, transfer_index;
 
 -- Q5. Repeats and conflicting snapshots: later deliveries of an already decided transaction.
---     A repeat got the same answer; a conflict changed content and was denied.
-select decided_at, transaction_name, case when replayed then 'repeat' else 'conflict' end as kind, decision, first_reason,
-  (select f.decided_at from decisions f where f.id = l.replay_of) as final_decided_at
+--     A repeat got the same answer; a conflict changed content and was denied. final_decided_at is
+--     the sealed row's (the one the hash chain holds; before its seal, the one written first);
+--     final_rows above 1 means a second row carries the final decision's id: the trail was
+--     tampered with (`countersign audit verify` names it).
+select l.decided_at, l.transaction_name, case when l.replayed then 'repeat' else 'conflict' end as kind, l.decision, l.first_reason,
+  f.decided_at as final_decided_at, f.final_rows
 from decision_log l
-where replay_of is not null
-order by seq;
+left join lateral (
+  select f.decided_at, (count(*) over ())::int as final_rows
+  from decisions f
+  left join audit_chain c on c.source = 'decisions' and c.row_key = f.id::text and c.row_time = f.decided_at
+  where f.id = l.replay_of
+  order by c.position is null, f.seq
+  limit 1
+) f on true
+where l.replay_of is not null
+order by l.seq;
 
 -- Q6. Defers that were later signed: the transaction was deferred, then allowed.
 select d.transaction_name, d.decided_at as deferred_at, d.first_reason as deferred_because, a.decided_at as signed_at

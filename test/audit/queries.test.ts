@@ -96,9 +96,16 @@ describe("docs/audit-queries.sql against a seeded trail", () => {
 
   it("Q5 lists repeats and conflicting snapshots with their final decision", async () => {
     expect(await run(5)).toEqual([
-      { decided_at: at("2026-11-10T09:01:00Z"), transaction_name: name("t-otc"), kind: "repeat", decision: "allow", first_reason: BOOK_REASON, final_decided_at: at("2026-11-10T09:00:00Z") },
-      { decided_at: at("2026-11-10T09:02:00Z"), transaction_name: name("t-otc"), kind: "conflict", decision: "deny", first_reason: "conflicting snapshot", final_decided_at: at("2026-11-10T09:00:00Z") },
+      { decided_at: at("2026-11-10T09:01:00Z"), transaction_name: name("t-otc"), kind: "repeat", decision: "allow", first_reason: BOOK_REASON, final_decided_at: at("2026-11-10T09:00:00Z"), final_rows: 1 },
+      { decided_at: at("2026-11-10T09:02:00Z"), transaction_name: name("t-otc"), kind: "conflict", decision: "deny", first_reason: "conflicting snapshot", final_decided_at: at("2026-11-10T09:00:00Z"), final_rows: 1 },
     ]);
+  });
+
+  // Found by a review: the views' lookup read the column replay_of, not the function's argument, and matched nothing.
+  it("the views show a repeat with the transfers of the decision it repeats", async () => {
+    const { rows } = await sql<{ decision: string; assets: string[]; amounts: string[] }>`
+      select decision, assets, amounts::text[] as amounts from decision_log where transaction_name = ${name("t-otc")} and replayed`.execute(db);
+    expect(rows).toEqual([{ decision: "allow", assets: [USDC], amounts: ["1000"] }]);
   });
 
   it("Q6 finds the defer that was later signed", async () => {
@@ -188,5 +195,42 @@ describe("docs/audit-queries.sql Q7 with a void by hand", () => {
       [name("t-later"), WALLET_GROUP, "by hand", "alice", "nonce reused by t-next: the signature can never land", null, null],
     ]);
     expect(rows.at(-1)?.database_user).toBe("postgres");
+  });
+});
+
+// Found by a review of the audit trail: a twin of the final decision made the views and Q5 fail with
+// "more than one row returned by a subquery", exactly when the trail had been tampered with.
+describe("docs/audit-queries.sql and the views with a twin of a final decision", () => {
+  let tdb: TestDatabase;
+  const queries = loadQueries();
+  const run = async (n: number) => (await sql.raw<Record<string, unknown>>(queries.get(n)!).execute(tdb.handle.db)).rows;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    const db = tdb.handle.db;
+    await seedTrail(db);
+    await sealPending(db);
+    // As the owner could: the allow t-otc's repeat refers to, again, dated a second earlier, numbered
+    // before it, judging 9999 USDC. Written first by seq, it is not the row the chain holds.
+    await sql`insert into decisions overriding system value
+      select (jsonb_populate_record(null::decisions, to_jsonb(d) || jsonb_build_object(
+        'seq', 0, 'decided_at', d.decided_at - interval '1 second',
+        'facts', jsonb_set(d.facts, '{0,transfer,amount}', '"9999"')))).*
+      from decisions d where d.transaction_name = ${name("t-otc")} and d.replay_of is null`.execute(db);
+  });
+  afterAll(async () => tdb?.drop());
+
+  it("Q5 names the sealed final decision and says a second row carries its id", async () => {
+    expect((await run(5)).map((r) => [r.kind, r.final_decided_at, r.final_rows])).toEqual([
+      ["repeat", at("2026-11-10T09:00:00Z"), 2],
+      ["conflict", at("2026-11-10T09:00:00Z"), 2],
+    ]);
+  });
+
+  it("the views show a repeat with the transfers of the sealed decision it repeats", async () => {
+    const { rows } = await sql<{ amount: string }>`
+      select amount::text from decision_transfers where transaction_name = ${name("t-otc")} and replayed`.execute(tdb.handle.db);
+    expect(rows).toEqual([{ amount: "1000" }]);
+    expect((await run(1)).map((r) => r.decision)).toEqual(["allow", "allow", "allow", "deny"]);
   });
 });
