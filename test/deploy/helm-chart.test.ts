@@ -73,6 +73,23 @@ const container = (deployment: K8sObject, name: string) =>
   (deployment.spec.template.spec.containers as K8sObject[]).find((c) => c.name === name);
 const envOf = (c: K8sObject) => Object.fromEntries((c.env as K8sObject[]).map((e) => [e.name, e.value ?? e.valueFrom]));
 
+/**
+ * The countersign container's environment as a pod gets it: each Secret's value made up (a valid
+ * one), each mounted key file a scratch PEM, so that loadConfig reads what the pod's process would.
+ */
+function podEnvironment(deployment: K8sObject): NodeJS.ProcessEnv {
+  const secrets: Record<string, string> = {
+    DATABASE_URL: "postgres://countersign:pw@postgres:5432/countersign",
+    COUNTERSIGN_MIGRATE_DATABASE_URL: "postgres://owner:pw@postgres:5432/countersign",
+    COUNTERSIGN_WEBHOOK_TOKEN: "w".repeat(32),
+    COUNTERSIGN_ADMIN_TOKEN: "a".repeat(32),
+  };
+  const pem = path.join(scratchDir("chart-key"), "key.pem");
+  writeFileSync(pem, "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n");
+  const env = (container(deployment, "countersign")!.env as K8sObject[]).map((e) => [e.name, e.valueFrom ? secrets[e.name] : e.name.endsWith("_FILE") ? pem : e.value]);
+  return Object.fromEntries(env) as NodeJS.ProcessEnv;
+}
+
 /** The kubernetes-models class of an object's apiVersion and kind (CRDs from their own packages). */
 async function modelOf(object: K8sObject): Promise<new (data: K8sObject) => { validate(): void }> {
   const [group, version] = object.apiVersion.includes("/") ? object.apiVersion.split("/") : ["", object.apiVersion];
@@ -282,6 +299,48 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     const raised = envOf(container(one(render([example("existing-secrets.yaml")], ["custodyApi.maxItems=2000000", "custodyApi.maxMiB=1024"]), "Deployment"), "countersign")!);
     expect([raised.COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS, raised.COUNTERSIGN_ADDRESS_BOOK_MAX_MIB]).toEqual(["2000000", "1024"]);
     expect(() => loadConfig({ COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: raised.COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS as string, COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: raised.COUNTERSIGN_ADDRESS_BOOK_MAX_MIB as string })).not.toThrow();
+  });
+
+  describe("a value the service would refuse at start is refused at install, not left to stop every pod", () => {
+    const custody = [
+      "custodyApi.enabled=true",
+      "custodyApi.url=https://api.custody.example",
+      "custodyApi.serviceAccountEmail=countersign@treasury.custody.example",
+      "custodyApi.serviceAccountKey.existingSecret=countersign-custody",
+      "custodyApi.vaults={5c3f1a2b9d7e}",
+    ];
+    const environment = () => podEnvironment(one(render([], custody), "Deployment"));
+
+    it("the rendering each value is put into starts: its environment passes the service's configuration", () => {
+      expect(() => loadConfig(environment())).not.toThrow();
+    });
+
+    it.each([
+      ["custodyApi.refresh=0s", "COUNTERSIGN_ADDRESS_BOOK_REFRESH", "0s", /custodyApi\/refresh/],
+      ["custodyApi.refresh=25d", "COUNTERSIGN_ADDRESS_BOOK_REFRESH", "25d", /custodyApi\.refresh is 25d: at most 24d/],
+      ["custodyApi.refresh=1234567890s", "COUNTERSIGN_ADDRESS_BOOK_REFRESH", "1234567890s", /custodyApi\/refresh/],
+      ["custodyApi.maxAge=0m", "COUNTERSIGN_ADDRESS_BOOK_MAX_AGE", "0m", /custodyApi\/maxAge/],
+      ["custodyApi.maxAge=577h", "COUNTERSIGN_ADDRESS_BOOK_MAX_AGE", "577h", /custodyApi\.maxAge is 577h: at most 24d/],
+      // null: the chart default, no vault at all
+      ["custodyApi.vaults=null", "COUNTERSIGN_VAULTS", "", /custodyApi\.vaults needs at least one vault id/],
+    ])("%s", (set, variable, value, refused) => {
+      // The service stops at start on it (every pod, in a crash loop)...
+      expect(() => loadConfig({ ...environment(), [variable]: value })).toThrow(new RegExp(variable));
+      // ...so the chart refuses it, naming the value.
+      expect(() => render([], [...custody, set])).toThrow(refused);
+    });
+
+    it("24d, the longest period the service accepts, renders", () => {
+      const env = envOf(container(one(render([], [...custody, "custodyApi.refresh=24d", "custodyApi.maxAge=576h"]), "Deployment"), "countersign")!);
+      expect([env.COUNTERSIGN_ADDRESS_BOOK_REFRESH, env.COUNTERSIGN_ADDRESS_BOOK_MAX_AGE]).toEqual(["24d", "576h"]);
+      expect(() => loadConfig({ ...environment(), COUNTERSIGN_ADDRESS_BOOK_REFRESH: "24d", COUNTERSIGN_ADDRESS_BOOK_MAX_AGE: "576h" })).not.toThrow();
+    });
+
+    it("telemetry.metrics.port equal to service.port (the exporter takes the port first: listen EADDRINUSE)", () => {
+      expect(() => render([], ["telemetry.metrics.enabled=true", "telemetry.metrics.port=8080"])).toThrow(/telemetry\.metrics\.port and service\.port are both 8080/);
+      expect(() => render([], ["telemetry.metrics.enabled=true", "telemetry.metrics.port=9090", "service.port=9090"])).toThrow(/both 9090/);
+      expect(() => render([], ["telemetry.metrics.enabled=true"])).not.toThrow();
+    });
   });
 
   it("passes assetDecimals as COUNTERSIGN_ASSET_DECIMALS, JSON the service accepts, and leaves it out when empty", () => {

@@ -165,3 +165,16 @@ securityContext:
   value: otlp
 {{- end }}
 {{- end }}
+
+{{/* A period the service arms a timer with (custodyApi.refresh, .maxAge), as the service reads it:
+at most 24d (LONGEST_TIMER in src/config.ts; Node fires a longer timer at once). The schema has
+made it a positive whole number of s, m, h or d; a longer one would stop every pod at start. */}}
+{{- define "countersign.timerPeriod" -}}
+{{- $units := dict "s" 1 "m" 60 "h" 3600 "d" 86400 -}}
+{{- $unit := regexFind "[smhd]$" .value -}}
+{{- $seconds := mul (trimSuffix $unit .value | int64) (get $units $unit) -}}
+{{- if gt $seconds 2073600 -}}
+{{- fail (printf "%s is %s: at most 24d (the service refuses a longer period at start)" .name .value) -}}
+{{- end -}}
+{{- .value -}}
+{{- end }}
