@@ -153,6 +153,19 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     expect(await policyCheck(bundle, (line) => lines.push(line)), lines.join("\n")).toBe(0);
   });
 
+  // An example is installed as it is (minimal.yaml's own comment gives the command). A bundle that
+  // signs with no limit over time signs every transaction its allow rules match, one after another:
+  // minimal.yaml's first policy signed 1,000 USDC to any address as often as one was initiated.
+  it.each(["(defaults)", "minimal.yaml"])("ships a bundle that, if it signs anything, denies past a velocity window: %s", (name) => {
+    const configMap = one(render(name === "(defaults)" ? [] : [example(name)]), "ConfigMap");
+    const policy = parseAllDocuments(configMap.data["policy.yaml"] as string)[0]!.toJS() as K8sObject;
+    const rules = (policy.rules ?? []) as K8sObject[];
+    if (!rules.some((r) => r.decision === "allow") && policy.default !== "allow") return;
+    const windows = ((policy.windows ?? []) as K8sObject[]).map((w) => w.name as string);
+    const limits = rules.filter((r) => r.decision === "deny" && windows.some((w) => JSON.stringify(r.when).includes(`"velocity.${w}.`)));
+    expect(limits.map((r) => r.id), "deny rules reading a velocity window").not.toEqual([]);
+  });
+
   it("validation catches a broken object (the check above can fail)", async () => {
     const deployment = one(render(), "Deployment");
     deployment.spec.replicas = "2";
