@@ -191,6 +191,9 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
       ["a policy repository URL with a user", "policies:\n  gitSync:\n    repo: https://bot@github.com/example-custody/treasury-policies\n", /gitSync\/repo/],
       ["a policy repository over ssh with a password", "policies:\n  gitSync:\n    repo: ssh://git:s3cr3t@github.com/example-custody/treasury-policies.git\n", /gitSync\/repo/],
       ["a custody API URL with a password", "custodyApi:\n  url: https://svc:s3cr3t@api.custody.example\n", /custodyApi\/url/],
+      // The collector's ingest key would sit in the pod spec (and Helm's release record) for whoever may read them.
+      ["an OTLP endpoint with a password", "telemetry:\n  otlpEndpoint: https://tenant:s3cr3t-ingest-key@otlp.vendor.example\n", /telemetry\/otlpEndpoint/],
+      ["an OTLP endpoint with a password and no scheme", "telemetry:\n  otlpEndpoint: tenant:s3cr3t-ingest-key@otlp.vendor.example:4317\n", /telemetry\/otlpEndpoint/],
     ])("refuses %s in lint and template", (_what, values, message) => {
       const file = valuesFile(values);
       expect(() => runHelm(["lint", "--strict", CHART, "-f", file])).toThrow(message);
@@ -205,6 +208,10 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
       ["policies.gitSync.repo", "git@git.example:/srv/treasury-policies.git"],
       ["policies.gitSync.repo", "ssh://git@github.com:22/example-custody/treasury-policies.git"],
       ["policies.gitSync.repo", "https://git.example:8443/treasury-policies"],
+      ["telemetry.otlpEndpoint", "http://otel-collector.observability.svc.cluster.local:4318"],
+      ["telemetry.otlpEndpoint", "https://otlp.vendor.example/v1"],
+      ["telemetry.otlpEndpoint", "otel-collector.observability:4317"],
+      ["telemetry.otlpEndpoint", "dns:///otel-collector.observability:4317"],
     ])("accepts %s %s", (key, value) => {
       expect(() => runHelm(["lint", "--strict", CHART, "--set", `${key}=${value}`])).not.toThrow();
     });
