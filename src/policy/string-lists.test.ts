@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyLogic } from "./decimal-logic.js";
-import { listItems, withStringLists } from "./string-lists.js";
+import { applyLogic, LogicError } from "./decimal-logic.js";
+import { listItems, StringList, withStringLists } from "./string-lists.js";
 
 const destination = { var: "transfer.destination.address" };
 const to = (address: unknown) => ({ transfer: { destination: { address } } });
@@ -34,12 +34,28 @@ describe("a list written as one string is a list of its items", () => {
     expect(applyLogic({ in: [asset, "assets/native.ethereum-mainnet2, assets/erc20.x"] }, { transfer: { asset: "assets/erc20.x" } })).toBe(true);
   });
 
-  it("a missing fact, null, a number or true is not found in a list written as one string", () => {
+  it("a missing fact or null is not found in a list written as one string", () => {
     expect(applyLogic({ in: [destination, "null, undefined, 0.0.12345"] }, to(null))).toBe(false);
     expect(applyLogic({ in: [destination, "null, undefined, 0.0.12345"] }, { transfer: { destination: {} } })).toBe(false);
-    expect(applyLogic({ in: [{ var: "n" }, "137"] }, { n: 3 })).toBe(false);
-    expect(applyLogic({ in: [{ var: "n" }, "9, 10, 11"] }, { n: 1 })).toBe(false);
-    expect(applyLogic({ in: [{ var: "b" }, "true"] }, { b: true })).toBe(false);
+  });
+
+  // Found by a review of this stop's changes: json-logic-js found the hour 23 in "22, 23, 0" as
+  // text; read as a list of text items, a number was silently never in it, and loading refuses only
+  // a plain {"var": "nowHour"}. A deny rule choosing its list with if, reading an item of some or a
+  // var with a default loaded and never denied.
+  it("a number or true looked for in a list written as one string is an evaluation error, never 'not found'", () => {
+    const hours = (needle: unknown) => ({ in: [needle, { if: [{ var: "weekend" }, "0, 1, 2", "22, 23, 0"] }] });
+    for (const expr of [
+      { in: [{ var: "n" }, "137"] },
+      { in: [{ var: "n" }, "9, 10, 11"] },
+      hours({ var: "n" }),
+      hours({ var: ["n", 0] }),
+      { "?:": [true, { in: [{ var: "n" }, { "?:": [{ var: "weekend" }, "1", "23"] }] }, false] },
+      { some: [[{ var: "n" }], { in: [{ var: "" }, "22, 23, 0"] }] },
+      { in: [{ var: "b" }, "true"] },
+    ]) {
+      expect(() => applyLogic(expr, { n: 23, b: true, weekend: false }), JSON.stringify(expr)).toThrow(LogicError);
+    }
   });
 
   it("reads a list quoted item by item, a JSON list pasted in, or items separated by | or ;", () => {
@@ -96,9 +112,14 @@ describe("listItems and withStringLists", () => {
   });
 
   it("rewrites only in's string haystacks, at any depth, and leaves a needle or other text alone", () => {
-    expect(withStringLists({ and: [{ in: ["a b", "c, d"] }, { "===": [{ var: "x" }, "e, f"] }, { some: [{ var: "l" }, { in: [{ var: "" }, "g h"] }] }] })).toEqual({
-      and: [{ in: ["a b", ["c", "d"]] }, { "===": [{ var: "x" }, "e, f"] }, { some: [{ var: "l" }, { in: [{ var: "" }, ["g h", "g", "h"]] }] }],
-    });
+    const items = (list: unknown) => (list instanceof StringList ? list.items : list);
+    const rewritten = withStringLists({ and: [{ in: ["a b", "c, d"] }, { "===": [{ var: "x" }, "e, f"] }, { some: [{ var: "l" }, { in: [{ var: "" }, "g h"] }] }] }) as {
+      and: [{ in: [string, unknown] }, unknown, { some: [unknown, { in: [unknown, unknown] }] }];
+    };
+    expect(items(rewritten.and[0].in[1])).toEqual(["c", "d"]);
+    expect(rewritten.and[0].in[0]).toBe("a b");
+    expect(rewritten.and[1]).toEqual({ "===": [{ var: "x" }, "e, f"] });
+    expect(items(rewritten.and[2].some[1].in[1])).toEqual(["g h", "g", "h"]);
     expect(withStringLists({ in: ["a", { var: "tx.note" }] })).toEqual({ in: ["a", { var: "tx.note" }] });
   });
 });

@@ -11,6 +11,13 @@
  * Only a string written in the rule is a list: text read from the facts (`{"in": ["invoice",
  * {"var": "tx.note"}]}`) is still searched as text. A list the rule chooses with `if` or `?:` is
  * read the same way in each branch.
+ *
+ * Its items are text, so a number or true/false looked for among them is never one: json-logic-js
+ * found the hour 23 in "22, 23, 0" as text, and read as a list a deny rule so written would never
+ * deny, silently. Loading refuses the plain `{"var": "nowHour"}` (validate-logic.ts); a needle
+ * whose type loading cannot tell (a `var` with a default, an item of `some`, a list chosen by `if`)
+ * makes the evaluation fail instead (text-ops.ts), which a deny rule counts as matched (found by a
+ * review of this stop's changes: such rules loaded and never matched).
  */
 
 /**
@@ -49,9 +56,25 @@ function operationOf(expr: unknown): [string, unknown] | null {
   return entries.length === 1 ? entries[0]! : null;
 }
 
+/**
+ * A list written as one string, read as its items. An object without keys of its own to
+ * json-logic-js, which passes it through as a value; `in` (text-ops.ts) knows it by its class.
+ */
+export class StringList {
+  readonly #items: readonly string[];
+
+  constructor(text: string) {
+    this.#items = listItems(text);
+  }
+
+  get items(): readonly string[] {
+    return this.#items;
+  }
+}
+
 /** `in`'s haystack with each string the rule writes as its list read as that list's items. */
 function asList(haystack: unknown): unknown {
-  if (typeof haystack === "string") return listItems(haystack);
+  if (typeof haystack === "string") return new StringList(haystack);
   const operation = operationOf(haystack);
   if (operation === null || !CHOOSING_OPERATIONS.has(operation[0]) || !Array.isArray(operation[1])) return withStringLists(haystack);
   const args = operation[1];

@@ -1,6 +1,6 @@
 import { Account, MuxedAccount } from "@stellar/stellar-base";
 import { describe, expect, it } from "vitest";
-import { applyLogic } from "./decimal-logic.js";
+import { applyLogic, LogicError } from "./decimal-logic.js";
 
 const CHECKSUM = "0x52908400098527886E0F7030069857D2E4169EE7";
 const LOWER = CHECKSUM.toLowerCase();
@@ -114,10 +114,14 @@ describe("string equality and membership under section 4's normalisation", () =>
     // A list written as one string is a list (string-lists.ts): its items compare as an array's do.
     ["an asset in a comma-separated string, its standard and network in any case, as in an array", { in: [USDC.replace("erc20.ethereum-mainnet", "ERC20.Ethereum-Mainnet"), `assets/native.ethereum-mainnet,${USDC}`] }, true],
     ["a list written as one string is not searched as text", { in: ["Spring", "Springfield"] }, false],
-    ["a number in a list written as one string is not its digits", { in: [1, "a1b, 1"] }, false],
     ["in nothing", { in: [LOWER, null] }, false],
   ])("%s", (_name, expr, expected) => {
     expect(applyLogic(expr, {})).toBe(expected);
+  });
+
+  // Its items are text: a number is neither its digits nor "not found" (a deny rule would never deny).
+  it("a number in a list written as one string is not its digits but an evaluation error", () => {
+    expect(() => applyLogic({ in: [1, "a1b, 1"] }, {})).toThrow(LogicError);
   });
 
   it("a Stellar account names its muxed addresses; two muxed addresses are different", () => {

@@ -26,6 +26,8 @@ import { tonAccount } from "../facts/ton-address.js";
 import { xrplXAddress } from "../facts/xrpl-address.js";
 import { canonicalAssetName, structuredIdentity } from "../transaction/assets.js";
 import { isStellarBareAsset } from "../transaction/resource-names.js";
+import { describeValue, LogicError } from "./logic-error.js";
+import { StringList } from "./string-lists.js";
 
 const EVM_ASSET = /^assets\/.*\.0x[0-9a-fA-F]{40}$/;
 const EVM_CONTRACTS = /\.0x[0-9a-fA-F]{40}/g;
@@ -139,6 +141,7 @@ export function strictEqual(a: unknown, b: unknown): boolean {
  */
 function contains(needle: unknown, haystack: unknown): boolean {
   if (Array.isArray(haystack)) return haystack.some((item) => strictEqual(needle, item));
+  if (haystack instanceof StringList) return inStringList(needle, haystack);
   if (typeof haystack !== "string") return false;
   if (typeof needle !== "string") return false;
   if (haystack.includes(needle)) return true;
@@ -150,6 +153,18 @@ function contains(needle: unknown, haystack: unknown): boolean {
   if (xrpl !== null && haystack.includes(xrpl.account)) return true;
   if (hasOtherSpellings(needle)) return haystack.split(LIST_SEPARATOR).some((item) => item !== "" && sameText(needle, item));
   return EVM_ASSET.test(needle) && haystack.replace(EVM_CONTRACTS, (contract) => contract.toLowerCase()).includes(canonicalAssetName(needle));
+}
+
+/**
+ * `in` over a list written as one string (string-lists.ts): a value is one of its items as in an
+ * array. Its items are text: a number or true/false looked for there is an evaluation error, never
+ * "not found", so that a deny rule written so denies (it counts as matched) rather than sign.
+ */
+function inStringList(needle: unknown, list: StringList): boolean {
+  if (typeof needle === "number" || typeof needle === "boolean") {
+    throw new LogicError(`"in" looks for ${describeValue(needle)} among the items of a list written as one string, which are text: write the list as an array of ${typeof needle === "number" ? "numbers" : "true or false"}`);
+  }
+  return list.items.some((item) => strictEqual(needle, item));
 }
 
 /**

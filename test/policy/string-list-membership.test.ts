@@ -36,3 +36,29 @@ describe("an allowlist written as one string", () => {
     expect((await deliver(asset, destination)).verdict).toBe("canceled");
   });
 });
+
+// Found by a review of this stop's changes: a number looked for among a list written as one string
+// was silently never in it (its items are text), and loading refuses only a plain {"var": …}. This
+// deny rule, its list chosen by ?:, loaded; every day is in either list, yet it never denied and
+// every transfer was signed. Now the evaluation fails, which a deny rule counts as matched.
+const WEEKDAYS_POLICY = `
+version: "string-list-weekdays.1"
+default: deny
+rules:
+  - id: no-external-transfers-on-these-days
+    decision: deny
+    reason: No transfer leaves the vault on these days
+    when: {"in": [{"var": "nowWeekday"}, {"?:": [{"var": "transfer.destination.internal"}, "6", "0, 1, 2, 3, 4, 5, 6"]}]}
+  - id: everything-else
+    decision: allow
+    when: true
+`;
+
+describe("a deny rule looking for a number among a list written as one string that it chooses", () => {
+  const suite = serviceWithPolicy(WEEKDAYS_POLICY);
+
+  it("cancels a transfer on a day it names, never signs it", async () => {
+    const delivery = await suite.cosigner.deliver(assetTransfer({ asset: "assets/native.near-mainnet", amount: "1", destination: "treasury.near" }));
+    expect(delivery.verdict).toBe("canceled");
+  });
+});
