@@ -15,7 +15,7 @@
  * A sender written any other way than its chain reads accounts is refused: it cannot be compared.
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { sameAddress } from "../facts/addresses.js";
+import { isEvmAddress, sameAddress } from "../facts/addresses.js";
 import { substrateAccount, substrateAccountOfKey } from "../facts/ss58-address.js";
 import { tonAccount } from "../facts/ton-address.js";
 import { check, invalidAt } from "./issues.js";
@@ -39,8 +39,11 @@ const hexAccount = (address: string): string | null => {
 };
 
 const SENDER_FIELDS: readonly SenderField[] = [
-  // The EVM address is compared as written (rules and the copy do so, case aside).
-  { object: "evmTransaction", field: "fromAddress", chain: "EVM", account: (address) => address },
+  // `0x` and 40 hex digits, compared without case as rules and the copy compare it. Any other
+  // spelling (`0X…`, the digits alone, 32 bytes, an ENS name) was compared as written, so the copy
+  // did not find another wallet's address in it and a source named by wallet was believed (found
+  // by a review of this stop's changes).
+  { object: "evmTransaction", field: "fromAddress", chain: "EVM", account: (address) => (isEvmAddress(address) ? address : null) },
   { object: "tonTransaction", field: "sender", chain: "TON", account: (address) => (tonAccount(address) === null ? null : address) },
   { object: "suiTransaction", field: "sender", chain: "Sui", account: hexAccount },
   { object: "aptosTransaction", field: "sender", chain: "Aptos", account: hexAccount },
