@@ -108,6 +108,8 @@ describe("listItems and withStringLists", () => {
       "0.0.12345", "treasury.near", "assets/native.ethereum-mainnet", "0:83df", "a-b", "c_d", "e+f",
     ]);
     expect(listItems(" , ;")).toEqual([]);
+    // Full-width separators and the ideographic comma, as a CJK keyboard types a list.
+    expect(listItems("0.0.12345，treasury.near；a｜b、c")).toEqual(["0.0.12345", "treasury.near", "a", "b", "c"]);
     expect(listItems("Sanctioned Exchange, Bad Co\n0.0.1 0.0.2")).toEqual(["Sanctioned Exchange", "Sanctioned", "Exchange", "Bad Co", "Bad", "Co", "0.0.1 0.0.2", "0.0.1", "0.0.2"]);
   });
 

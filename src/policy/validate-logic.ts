@@ -100,6 +100,7 @@ class Validator {
   checkLiteralTypes(op: string, args: unknown[], argPath: (i: number) => PathSegment[], scope: Scope): void {
     const [left, right] = args;
     if (op === "in" && this.checkWholeListNeedle(left, argPath(0), scope)) return;
+    if (op === "in" && this.checkBuiltList(left, right, argPath(1))) return;
     if (op === "in" && typeof right === "string") return this.checkStringList(left, right, argPath(1), scope);
     if (op === "in" && (typeof left === "number" || typeof left === "boolean")) this.checkNonTextInText(left, right, argPath(0), scope);
     const pairs: ComparedLiteral[] =
@@ -127,6 +128,19 @@ class Validator {
     const items = listItems(list).map((item) => (type === "number" && isNumericLike(item) ? Number(item) : type === "boolean" && (item === "true" || item === "false") ? item === "true" : null));
     const fix = items.every((item) => item !== null) ? ` (write ${JSON.stringify(items).replaceAll(",", ", ")})` : "";
     this.report(at, `"in" looks for ${path || "each item"}, which is ${TYPE_NAMES[type]}, among the items of ${describeLiteral(list)}, which are text: they are never equal${fix}`);
+  }
+
+  /**
+   * A list built as text (`{"in": [fact, {"cat": ["0.0.12345, ", "treasury.near"]}]}`): only a
+   * string written in the rule is read as a list of items (string-lists.ts); text a rule computes is
+   * searched as text, so an allowlist so written let in any part of an item (`0.0.1234`), as lists
+   * written as one string did (found by a review of this stop's changes). A literal looked for in
+   * it is a substring search on purpose, as in text read from the facts.
+   */
+  checkBuiltList(needle: unknown, haystack: unknown, at: PathSegment[]): boolean {
+    if (typeof needle === "string" || !isOperation(haystack, TEXT_BUILDERS)) return false;
+    this.report(at, `"in" looks for a value in text built by ${Object.keys(haystack)[0]}, which is searched as text, so a part of an item is found in it: write the list as an array`);
+    return true;
   }
 
   /**
@@ -218,6 +232,16 @@ class Validator {
       this.report(at, `"var" path ${JSON.stringify(path)}: window ${JSON.stringify(window.name)} measures count, it has no ${field}`);
     }
   }
+}
+
+/** Operations that compute text (json-logic-js's `cat`, `substr`). */
+const TEXT_BUILDERS: ReadonlySet<string> = new Set(["cat", "substr"]);
+
+/** Whether `expr` is one operation of `ops` (`{"cat": [...]}`). */
+function isOperation(expr: unknown, ops: ReadonlySet<string>): expr is Record<string, unknown> {
+  if (typeof expr !== "object" || expr === null || Array.isArray(expr)) return false;
+  const keys = Object.keys(expr);
+  return keys.length === 1 && ops.has(keys[0]!);
 }
 
 /** The operations checkLiteralTypes looks at. */
