@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTransaction } from "./parse.js";
-import { SEP41_TOKEN, STELLAR_USDC, TX_NAME, USDC_ETH, WALLET, apiBody, apiStellarBody, apiStellarPayment, apiStellarTransfer, apiTransfer, assetTransferBody, stellarBody, stellarPayment, type Body } from "./test-bodies.js";
+import { SEP41_TOKEN, STELLAR_USDC, TX_NAME, USDC_ETH, WALLET, apiBody, apiStellarBody, apiStellarPayment, apiStellarTransfer, apiTransfer, assetTransferBody, example, stellarBody, stellarPayment, type Body } from "./test-bodies.js";
 
 function refusal(body: unknown): { code: string; message: string } {
   const result = parseTransaction(body);
@@ -237,6 +237,37 @@ describe("an EVM address spelt otherwise than 0x + 40 hex digits (INVALID_TRANSA
 // client may resolve to an account (an ENS name; 32 bytes whose last 20 go-ethereum's HexToAddress
 // keeps; an ICAP; an EIP-681 URI) while rules, the address book and the windows see other text: a
 // deny rule naming 0x5290… let them through and each opened a per-destination window group.
+describe("an EVM account in an authorization or a token allowance that is not 0x + 40 hex digits (INVALID_TRANSACTION)", () => {
+  const EVM = "52908400098527886E0F7030069857D2E4169EE7";
+  const spellings = [`0X${EVM}`, EVM, `0x000000000000000000000000${EVM}`, "drainer.eth"];
+  const message = (path: string) => `${path}: an EVM address must be written 0x and 40 hex digits`;
+  it.each(spellings)("%s as an allowance's spender or approver", (value) => {
+    for (const field of ["spenderAddress", "approverAddress"]) {
+      const body = example("api-shape-token-transfer-with-allowance");
+      (body.tokenAllowances as Record<string, unknown>[])[0]![field] = { value };
+      expect(refusal(body).message).toBe(message(`tokenAllowances[0].${field}.value`));
+    }
+  });
+  it.each(spellings)("%s as a delegation's contract or signer (both shapes) or an authorization's", (value) => {
+    const api = { ...example("evm-delegation"), evmAccountDelegation: { contractAddress: { value } } };
+    expect(refusal(api).message).toBe(message("evmAccountDelegation.contractAddress.value"));
+    const details = { name: "vaults/5c3f1a2b9d7e/transactions/d1", details: { evmAccountDelegation: { fromAddress: value, contractAddress: `0x${EVM}` } } };
+    expect(refusal(details).message).toBe(message("details.evmAccountDelegation.fromAddress"));
+    const authorized = { ...example("api-shape-token-transfer-evm") } as Record<string, Record<string, unknown>>;
+    authorized.evmTransaction = { ...authorized.evmTransaction, authorizationDetails: { authorizationList: [{ contractAddress: { value }, chainId: "1" }] } };
+    expect(refusal(authorized).message).toBe(message("evmTransaction.authorizationDetails.authorizationList[0].contractAddress.value"));
+  });
+  it("an allowance of a token on another chain keeps its chain's spelling", () => {
+    const body = example("api-shape-token-transfer-with-allowance");
+    const allowance = (body.tokenAllowances as Record<string, unknown>[])[0]!;
+    allowance.asset = "assets/native.near-mainnet";
+    allowance.spenderAddress = { value: "treasury.near" };
+    allowance.approverAddress = { value: "hot.near" };
+    const result = parseTransaction(body);
+    expect(result.ok ? "parsed" : result.error.publicMessage).not.toMatch(/must be written 0x/);
+  });
+});
+
 describe("a raw address on an EVM network that is not 0x + 40 hex digits (INVALID_TRANSACTION)", () => {
   const EVM = "52908400098527886E0F7030069857D2E4169EE7";
   const spellings = ["treasury.eth", `0x000000000000000000000000${EVM}`, "XE7338O073KYGTWWZN0F2WZ0R8PX5ZPPZS", `ethereum:0x${EVM}`, `0x${EVM}0`, `0x${EVM.slice(1)}`];

@@ -41,7 +41,7 @@ describe("kind from shape 1 details", () => {
       transfers: 3,
     },
     { details: stellarBody([stellarPayment("1")]).details as Body, kind: "stellarTransaction", transfers: 1 },
-    { details: { evmAccountDelegation: { fromAddress: "0x1", contractAddress: "0x2" } }, kind: "evmAccountDelegation", transfers: 0 },
+    { details: { evmAccountDelegation: { fromAddress: `0x${"11".repeat(20)}`, contractAddress: `0x${"22".repeat(20)}` } }, kind: "evmAccountDelegation", transfers: 0 },
     { details: { evmTransaction: { data: "0x" } }, kind: "unknown", transfers: 0 },
     { details: { evmPersonalSign: {} }, kind: "unknown", transfers: 0 },
     { details: {}, kind: "unknown", transfers: 0 },

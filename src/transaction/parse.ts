@@ -11,8 +11,10 @@
 import { AppError, err, ok, type Result } from "../errors.js";
 import { fromApi } from "./api-shape.js";
 import { networkId } from "./assets.js";
+import { isEvmAddress } from "../facts/addresses.js";
 import { chainObjectPayloads } from "./chain-objects.js";
 import { qualifyWallet, vaultOf } from "./endpoint.js";
+import { accountFamily } from "./endpoint-at.js";
 import { scanFields } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
 import { claimedKind, DELEGATION_SUBTYPE } from "./kind.js";
@@ -193,7 +195,13 @@ function allowancesAndAuthorizations(
   if (snapshot.evmTransaction != null) {
     const evm = check(evmTransaction, snapshot.evmTransaction, at(path, "evmTransaction"));
     if (!evm.ok) return evm;
-    authorizations = (evm.value.authorizationDetails?.authorizationList ?? []).map((a) => ({
+    const listPath = at(at(at(path, "evmTransaction"), "authorizationDetails"), "authorizationList");
+    const list = evm.value.authorizationDetails?.authorizationList ?? [];
+    for (const [i, a] of list.entries()) {
+      const spelt = evmAccountsSpelt({ signer: a.signer?.value, contractAddress: a.contractAddress?.value }, `${listPath}[${i}]`, ".value");
+      if (!spelt.ok) return spelt;
+    }
+    authorizations = list.map((a) => ({
       signer: a.signer?.value ?? null,
       contractAddress: a.contractAddress?.value ?? null,
       chainId: a.chainId ?? null,
@@ -203,8 +211,14 @@ function allowancesAndAuthorizations(
   const delegations = delegationAuthorizations(snapshot, details, delegationSubType, path);
   if (!delegations.ok) return delegations;
   authorizations = [...authorizations, ...delegations.value];
+  const allowanceList = allowances.value ?? [];
+  for (const [i, a] of allowanceList.entries()) {
+    if (a.asset == null || accountFamily(a.asset, null) !== "evm") continue;
+    const spelt = evmAccountsSpelt({ approverAddress: a.approverAddress?.value, spenderAddress: a.spenderAddress?.value }, `${at(path, "tokenAllowances")}[${i}]`, ".value");
+    if (!spelt.ok) return spelt;
+  }
   return ok({
-    tokenAllowances: (allowances.value ?? []).map((a) => ({
+    tokenAllowances: allowanceList.map((a) => ({
       approver: a.approverAddress?.value ?? null,
       spender: a.spenderAddress?.value ?? null,
       asset: a.asset ?? null,
@@ -212,6 +226,20 @@ function allowancesAndAuthorizations(
     })),
     authorizations,
   });
+}
+
+/**
+ * The EVM accounts an authorization or a token allowance names (a delegation's signer and contract,
+ * an allowance's approver and spender), which are facts that rules compare: written `0x` and 40 hex
+ * digits, or refused (400). `0X…`, the digits alone, 32 bytes or an ENS name are read by clients as
+ * the same account, while a deny rule naming the contract or spender by its hex would not see them
+ * (found by a review of this stop's changes, as for transfers' endpoints and the EVM sender).
+ */
+function evmAccountsSpelt(fields: Record<string, string | null | undefined>, holder: string, leaf: string): Result<null, AppError> {
+  for (const [field, value] of Object.entries(fields)) {
+    if (value != null && !isEvmAddress(value)) return err(invalidAt(`${at(holder, field)}${leaf}`, "an EVM address must be written 0x and 40 hex digits"));
+  }
+  return ok(null);
 }
 
 const notATransaction = (message: string): AppError => new AppError("NOT_A_TRANSACTION", message);
@@ -236,11 +264,15 @@ function delegationAuthorizations(
   if (snapshot.evmAccountDelegation != null) {
     const api = check(apiDelegation, snapshot.evmAccountDelegation, at(path, "evmAccountDelegation"));
     if (!api.ok) return api;
+    const spelt = evmAccountsSpelt({ signerAddress: api.value.signerAddress?.value, contractAddress: api.value.contractAddress?.value }, at(path, "evmAccountDelegation"), ".value");
+    if (!spelt.ok) return spelt;
     found.push({ signer: api.value.signerAddress?.value ?? null, contractAddress: api.value.contractAddress?.value ?? null, chainId: api.value.chainId ?? null, nonce: api.value.nonce ?? null });
   }
   if (details?.evmAccountDelegation != null) {
     const ref = check(referenceDelegation, details.evmAccountDelegation, at(at(path, "details"), "evmAccountDelegation"));
     if (!ref.ok) return ref;
+    const spelt = evmAccountsSpelt({ fromAddress: ref.value.fromAddress, contractAddress: ref.value.contractAddress }, at(at(path, "details"), "evmAccountDelegation"), "");
+    if (!spelt.ok) return spelt;
     found.push({ signer: ref.value.fromAddress ?? null, contractAddress: ref.value.contractAddress ?? null, chainId: ref.value.chainId ?? null, nonce: ref.value.nonce ?? null });
   }
   if (found.length === 0 && delegationSubType) found.push({ signer: null, contractAddress: null, chainId: null, nonce: null });
