@@ -157,7 +157,8 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   m("aptosTransaction.maxGasAmount"),
   m("aptosTransaction.gasUnitPrice"),
   m("aptosTransaction.expirationTime"),
-  // Which chain the signature is valid on: content (in the digest), as `network` is.
+  // Which chain the signature is valid on: content (in the digest), as `network` is, and refused
+  // where the network contradicts it (chain-ids.ts).
   t("aptosTransaction.chainId"),
   ...address("suiTransaction.sender", x),
   m("suiTransaction.gasBudget"),
@@ -171,6 +172,7 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   m("substrateTransaction.nonce"),
   p("substrateTransaction.encodedCall", "substrateCall"),
   p("substrateTransaction.call", "substrateCall"),
+  // As aptosTransaction.chainId: in the digest, and checked against the network (chain-ids.ts).
   t("substrateTransaction.genesisHash"),
   ...address("tonTransaction.sender", x),
   m("tonTransaction.seqno"),

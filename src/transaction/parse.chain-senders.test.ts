@@ -99,11 +99,13 @@ describe("senders in two chain objects", () => {
 });
 
 describe("the chain a signature is valid on is content", () => {
+  // Two chains the network does not contradict (parse.chain-ids.test.ts): Aptos testnet's and a
+  // devnet's chain id; Polkadot's and Polkadot Asset Hub's genesis hash.
   it.each([
-    ["aptosTransaction", "chainId", "1", "2"],
-    ["substrateTransaction", "genesisHash", "0x91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3", "0xb0a8d493285c2df73290dfb7e61f870f17b41801197a149ca93654499ea3dafe"],
-  ])("%s.%s: a redelivery naming another chain is not the same transaction", (object, field, one, other) => {
-    const c = CHAINS.find((chain) => chain.object === object)!;
+    ["aptosTransaction", "aptos-devnet", "chainId", "2", "165"],
+    ["substrateTransaction", "polkadot-mainnet", "genesisHash", "0x91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3", "0x68d56f15f85d3136970ec16946040bc1752654e906147f7e43e9d539d7c3de2f"],
+  ])("%s on %s, %s: a redelivery naming another chain is not the same transaction", (object, network, field, one, other) => {
+    const c = { ...CHAINS.find((chain) => chain.object === object)!, network };
     expect(contentDigest(parsed(body(c, null, { [field]: one })))).not.toBe(contentDigest(parsed(body(c, null, { [field]: other }))));
   });
 });

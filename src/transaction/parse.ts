@@ -12,6 +12,7 @@ import { AppError, err, ok, type Result } from "../errors.js";
 import { fromApi } from "./api-shape.js";
 import { networkId } from "./assets.js";
 import { isEvmAddress } from "../facts/addresses.js";
+import { chainAgreesWithNetworks } from "./chain-ids.js";
 import { chainObjectPayloads } from "./chain-objects.js";
 import { qualifyWallet, vaultOf } from "./endpoint.js";
 import { accountFamily } from "./endpoint-at.js";
@@ -47,6 +48,8 @@ export function parseTransaction(body: unknown): Result<Transaction, AppError> {
   if (!network.ok) return network;
   const onNetwork = transfersOnNetwork(model.value.shape.transfers, network.value, path);
   if (!onNetwork.ok) return onNetwork;
+  const onChain = chainAgreesWithNetworks(snapshot, namedNetworks(network.value, model.value.shape.transfers), path);
+  if (!onChain.ok) return onChain;
   const stated = statedMemo(snapshot, path);
   if (!stated.ok) return stated;
   const fee = statedFee(snapshot, network.value ?? transfersNetwork(model.value.shape.transfers), path, model.value.shape.envelopeFee);
@@ -174,6 +177,12 @@ function transfersOnNetwork(transfers: readonly Transfer[], network: string | nu
   if (network === null) return ok(undefined);
   const wrong = transfers.find((t) => t.network !== null && t.network !== networkId(network));
   return wrong === undefined ? ok(undefined) : err(invalidAt(at(path, "network"), `disagrees with the network of transfer ${wrong.index}'s asset`));
+}
+
+/** Every network the body names: its own and its transfers' assets' (ids without `networks/`). */
+function namedNetworks(network: string | null, transfers: readonly Transfer[]): string[] {
+  const named = transfers.map((t) => t.network).filter((n): n is string => n !== null);
+  return network === null ? named : [networkId(network), ...named];
 }
 
 /** The one network every transfer's asset names, for a transaction that names none (shape 1); else null. */

@@ -1,0 +1,136 @@
+/**
+ * `aptosTransaction.chainId` and `substrateTransaction.genesisHash` decide which chain the
+ * signature is valid on; they must not contradict the network the policy judges the body by
+ * (chain-ids.ts). Found by a review: an `aptos-testnet` body with Aptos mainnet's chain id was
+ * judged as testnet while its signature moved mainnet coins.
+ */
+import { describe, expect, it } from "vitest";
+import { parseTransaction } from "./parse.js";
+import { TX_NAME, WALLET, type Body } from "./test-bodies.js";
+
+const APTOS_SOURCE = `0x${"0".repeat(63)}a`;
+const APTOS_OTHER = `0x${"0".repeat(63)}b`;
+const ALICE_SS58 = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
+const BOB_SS58 = "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty";
+// polkadot-js/common packages/networks/src/defaults/genesis.ts
+const POLKADOT = "0x91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3";
+const KUSAMA = "0xb0a8d493285c2df73290dfb7e61f870f17b41801197a149ca93654499ea3dafe";
+const WESTEND = "0xe143f23803ac50e8f6f8e62695d1ce9e4e1d68aa36c1cd2cfd15340213f3423e";
+const POLKADOT_ASSET_HUB = "0x68d56f15f85d3136970ec16946040bc1752654e906147f7e43e9d539d7c3de2f";
+
+/** An API-shape transfer on `network` (null: the body names none, only the asset does). */
+function body(network: string | null, assetNetwork: string, source: string, destination: string, chainObject: Body): Body {
+  return {
+    name: TX_NAME,
+    type: "TRANSACTION",
+    subType: "NATIVE_TRANSFER",
+    ...(network === null ? {} : { network: `networks/${network}` }),
+    request: { sourceWallet: WALLET },
+    transfers: [{ sourceAddress: { value: source }, destinationAddress: { value: destination }, amount: "1", asset: `assets/native.${assetNetwork}` }],
+    ...chainObject,
+  };
+}
+
+const aptos = (network: string | null, chainId: unknown, assetNetwork = network ?? "aptos-testnet"): Body =>
+  body(network, assetNetwork, APTOS_SOURCE, APTOS_OTHER, { aptosTransaction: { sender: { value: APTOS_SOURCE }, chainId } });
+const substrate = (network: string | null, genesisHash: unknown, assetNetwork = network ?? "polkadot-testnet"): Body =>
+  body(network, assetNetwork, ALICE_SS58, BOB_SS58, { substrateTransaction: { fromAddress: { value: ALICE_SS58 }, genesisHash } });
+
+function refusal(input: Body): string {
+  const result = parseTransaction(input);
+  if (result.ok) throw new Error("expected the body to be refused");
+  expect(result.error.code).toBe("INVALID_TRANSACTION");
+  return result.error.publicMessage;
+}
+
+function accepted(input: Body): void {
+  const result = parseTransaction(input);
+  if (!result.ok) throw new Error(result.error.publicMessage);
+}
+
+const MAINNET_ON_TEST = "aptosTransaction.chainId: is Aptos mainnet's chain id (1), and the transaction's network is a test network";
+
+describe("aptosTransaction.chainId against the network", () => {
+  it.each([
+    ["aptos-testnet", "1", MAINNET_ON_TEST],
+    ["aptos-devnet", "1", MAINNET_ON_TEST],
+    ["aptos-localnet", "1", MAINNET_ON_TEST],
+    // Leading zeros are the same integer: compared as one, not as text.
+    ["aptos-testnet", "0001", MAINNET_ON_TEST],
+    ["aptos-mainnet", "2", "aptosTransaction.chainId: is not Aptos mainnet's chain id (1), and the transaction's network is a mainnet"],
+    ["aptos-testnet", "3", "aptosTransaction.chainId: is not Aptos testnet's chain id (2), and the transaction's network is Aptos testnet"],
+  ])("on %s, chain id %s is refused (400)", (network, chainId, message) => {
+    expect(refusal(aptos(network, chainId))).toBe(message);
+  });
+
+  it.each([
+    ["aptos-mainnet", "1"],
+    ["aptos-testnet", "2"],
+    ["aptos-devnet", "165"],
+    // A name with no net word says nothing to compare with.
+    ["aptos-custom", "1"],
+  ])("on %s, chain id %s is accepted", (network, chainId) => {
+    accepted(aptos(network, chainId));
+  });
+
+  it("is compared with the network the transfers' assets name when the body names none", () => {
+    expect(refusal(aptos(null, "1", "aptos-testnet"))).toBe(MAINNET_ON_TEST);
+    accepted(aptos(null, "2", "aptos-testnet"));
+  });
+
+  it("an asset naming its network in capitals names the same network", () => {
+    expect(refusal(aptos(null, "1", "APTOS-TESTNET"))).toBe(MAINNET_ON_TEST);
+  });
+
+  it.each([[1], ["0x1"], ["1.0"], [" 1"], [""]])("chain id %j is not one the chain reads: refused (400), it cannot be compared", (chainId) => {
+    expect(refusal(aptos("aptos-testnet", chainId))).toMatch(/^aptosTransaction\.chainId: must be /);
+  });
+
+  it("is named by its path in a wrapped body", () => {
+    expect(refusal({ transaction: aptos("aptos-testnet", "1") })).toBe(`transaction.${MAINNET_ON_TEST}`);
+  });
+
+  it("absent or null: nothing to compare", () => {
+    accepted(aptos("aptos-testnet", null));
+  });
+});
+
+describe("substrateTransaction.genesisHash against the network", () => {
+  const OTHER_CHAIN = (label: string) => `substrateTransaction.genesisHash: is ${label}'s genesis hash, and the transaction's network names another chain`;
+  const ON_TEST = (label: string) => `substrateTransaction.genesisHash: is ${label}'s genesis hash, and the transaction's network is a test network`;
+
+  it.each([
+    ["polkadot-mainnet", KUSAMA, OTHER_CHAIN("Kusama")],
+    ["kusama-mainnet", POLKADOT, OTHER_CHAIN("Polkadot")],
+    ["polkadot-mainnet", WESTEND, OTHER_CHAIN("Westend")],
+    ["westend-testnet", POLKADOT, OTHER_CHAIN("Polkadot")],
+    ["polkadot-testnet", POLKADOT, ON_TEST("Polkadot")],
+    ["kusama-devnet", KUSAMA, ON_TEST("Kusama")],
+    ["paseo-testnet", POLKADOT, ON_TEST("Polkadot")],
+    ["substrate-mainnet", WESTEND, "substrateTransaction.genesisHash: is Westend's genesis hash, a test network's, and the transaction's network is a mainnet"],
+    // The hash in capitals and without 0x is the same hash.
+    ["polkadot-mainnet", KUSAMA.slice(2).toUpperCase(), OTHER_CHAIN("Kusama")],
+  ])("on %s, genesis hash %s is refused (400)", (network, hash, message) => {
+    expect(refusal(substrate(network, hash))).toBe(message);
+  });
+
+  it.each([
+    ["polkadot-mainnet", POLKADOT],
+    ["kusama-mainnet", KUSAMA],
+    ["westend-testnet", WESTEND],
+    ["polkadot-mainnet", POLKADOT.toUpperCase().replace("0X", "0x")],
+    // A chain not known here (Asset Hub, a parachain) is compared with nothing.
+    ["polkadot-mainnet", POLKADOT_ASSET_HUB],
+    ["polkadot-testnet", POLKADOT_ASSET_HUB],
+  ])("on %s, genesis hash %s is accepted", (network, hash) => {
+    accepted(substrate(network, hash));
+  });
+
+  it("is compared with the network the transfers' assets name when the body names none", () => {
+    expect(refusal(substrate(null, POLKADOT, "westend-testnet"))).toBe(OTHER_CHAIN("Polkadot"));
+  });
+
+  it.each([["0x1234"], [`0X${POLKADOT.slice(2)}`], [`${POLKADOT}00`], [42]])("genesis hash %j is no 32-byte hash: refused (400), it cannot be compared", (hash) => {
+    expect(refusal(substrate("polkadot-mainnet", hash))).toMatch(/^substrateTransaction\.genesisHash: must be /);
+  });
+});
