@@ -4,12 +4,12 @@
  * Substrate signature moves coins on; the policy sees `tx.network` and the transfers' assets. Found
  * by a review: nothing compared them, so a body labelled `networks/aptos-testnet` (where policies
  * are often lax) with Aptos mainnet's chain id was judged as testnet and its signature moved
- * mainnet APT; likewise a test network's body with Polkadot's genesis hash.
+ * mainnet APT; likewise a test network's body with Polkadot's (or Polkadot Asset Hub's) genesis hash.
  *
  * A contradiction, as far as the network's name says, is refused (400), as a transfer's asset on
  * another network is (parse.ts). Network names are the platform's (`aptos-testnet`); what a name
  * does not say is not guessed: a name with no net word and no known chain, or a genesis hash of
- * no chain known here (a parachain's, Asset Hub's), is compared with nothing. A chain id or hash
+ * no chain known here (a parachain's), is compared with nothing. A chain id or hash
  * written any other way than the chain reads it is refused: it cannot be compared.
  */
 import { z } from "zod";
@@ -22,13 +22,20 @@ const APTOS_MAINNET = 1n;
 const APTOS_TESTNET = 2n;
 
 /**
- * Relay chains' genesis hashes (polkadot-js/common packages/networks/src/defaults/genesis.ts).
- * Kusama's earlier genesis hashes (CC1, CC2) name chains no longer running: not listed.
+ * Genesis hashes of the relay chains and their Asset Hubs, where balances live since the Asset Hub
+ * migrations, so a platform's Polkadot transfer may be signed for either (polkadot-js/common
+ * packages/networks/src/defaults/genesis.ts: polkadot, kusama, westend, statemint, statemine;
+ * Westend Asset Hub, a testnet parachain that list leaves out, from PolkaGate's constants). `family`
+ * is the relay chain's name, as a network id names it. Kusama's earlier genesis hashes (CC1, CC2)
+ * name chains no longer running: not listed.
  */
-const SUBSTRATE_CHAINS: readonly { name: string; label: string; genesis: string; test: boolean }[] = [
-  { name: "polkadot", label: "Polkadot", genesis: "91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3", test: false },
-  { name: "kusama", label: "Kusama", genesis: "b0a8d493285c2df73290dfb7e61f870f17b41801197a149ca93654499ea3dafe", test: false },
-  { name: "westend", label: "Westend", genesis: "e143f23803ac50e8f6f8e62695d1ce9e4e1d68aa36c1cd2cfd15340213f3423e", test: true },
+const SUBSTRATE_CHAINS: readonly { family: string; label: string; genesis: string; test: boolean }[] = [
+  { family: "polkadot", label: "Polkadot", genesis: "91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3", test: false },
+  { family: "polkadot", label: "Polkadot Asset Hub", genesis: "68d56f15f85d3136970ec16946040bc1752654e906147f7e43e9d539d7c3de2f", test: false },
+  { family: "kusama", label: "Kusama", genesis: "b0a8d493285c2df73290dfb7e61f870f17b41801197a149ca93654499ea3dafe", test: false },
+  { family: "kusama", label: "Kusama Asset Hub", genesis: "48239ef607d7928874027a43a67689209727dfb3d3dc5e5b03a39bdc2eda771a", test: false },
+  { family: "westend", label: "Westend", genesis: "e143f23803ac50e8f6f8e62695d1ce9e4e1d68aa36c1cd2cfd15340213f3423e", test: true },
+  { family: "westend", label: "Westend Asset Hub", genesis: "67f9723393ef76214df0118c34bbbd3dbebc8ed46a10973a8c969d48fe7598c9", test: true },
 ];
 
 /** Words that make a network id a test network's: the net words, and Polkadot's test relays. */
@@ -81,7 +88,7 @@ function substrateGenesis(tx: Record<string, unknown>, networks: readonly string
   const chain = SUBSTRATE_CHAINS.find((c) => c.genesis === hash);
   if (chain === undefined) return ok(undefined);
   for (const network of networks) {
-    if (SUBSTRATE_CHAINS.some((other) => other !== chain && network.includes(other.name))) {
+    if (SUBSTRATE_CHAINS.some((other) => other.family !== chain.family && network.includes(other.family))) {
       return err(invalidAt(fieldPath, `is ${chain.label}'s genesis hash, and the transaction's network names another chain`));
     }
     if (!chain.test && isTestNetwork(network)) return err(invalidAt(fieldPath, `is ${chain.label}'s genesis hash, and the transaction's network is a test network`));

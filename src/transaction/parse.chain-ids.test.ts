@@ -17,6 +17,11 @@ const POLKADOT = "0x91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce
 const KUSAMA = "0xb0a8d493285c2df73290dfb7e61f870f17b41801197a149ca93654499ea3dafe";
 const WESTEND = "0xe143f23803ac50e8f6f8e62695d1ce9e4e1d68aa36c1cd2cfd15340213f3423e";
 const POLKADOT_ASSET_HUB = "0x68d56f15f85d3136970ec16946040bc1752654e906147f7e43e9d539d7c3de2f";
+const KUSAMA_ASSET_HUB = "0x48239ef607d7928874027a43a67689209727dfb3d3dc5e5b03a39bdc2eda771a";
+// Not in polkadot-js/common (it lists no testnet parachain): PolkaGate's constants (WESTMINT_GENESIS_HASH).
+const WESTEND_ASSET_HUB = "0x67f9723393ef76214df0118c34bbbd3dbebc8ed46a10973a8c969d48fe7598c9";
+/** A parachain's genesis hash not known here (Acala's). */
+const ACALA = "0xfc41b9bd8ef8fe53d58c7ea67c794c7ec9a73daf05e6d54b14ff6342c99ba64c";
 
 /** An API-shape transfer on `network` (null: the body names none, only the asset does). */
 function body(network: string | null, assetNetwork: string, source: string, destination: string, chainObject: Body): Body {
@@ -110,6 +115,11 @@ describe("substrateTransaction.genesisHash against the network", () => {
     ["substrate-mainnet", WESTEND, "substrateTransaction.genesisHash: is Westend's genesis hash, a test network's, and the transaction's network is a mainnet"],
     // The hash in capitals and without 0x is the same hash.
     ["polkadot-mainnet", KUSAMA.slice(2).toUpperCase(), OTHER_CHAIN("Kusama")],
+    // Balances live on the Asset Hubs since their migrations: their hashes say mainnet or test too.
+    ["polkadot-testnet", POLKADOT_ASSET_HUB, ON_TEST("Polkadot Asset Hub")],
+    ["westend-testnet", POLKADOT_ASSET_HUB, OTHER_CHAIN("Polkadot Asset Hub")],
+    ["polkadot-mainnet", KUSAMA_ASSET_HUB, OTHER_CHAIN("Kusama Asset Hub")],
+    ["substrate-mainnet", WESTEND_ASSET_HUB, "substrateTransaction.genesisHash: is Westend Asset Hub's genesis hash, a test network's, and the transaction's network is a mainnet"],
   ])("on %s, genesis hash %s is refused (400)", (network, hash, message) => {
     expect(refusal(substrate(network, hash))).toBe(message);
   });
@@ -119,9 +129,13 @@ describe("substrateTransaction.genesisHash against the network", () => {
     ["kusama-mainnet", KUSAMA],
     ["westend-testnet", WESTEND],
     ["polkadot-mainnet", POLKADOT.toUpperCase().replace("0X", "0x")],
-    // A chain not known here (Asset Hub, a parachain) is compared with nothing.
+    // An Asset Hub on its relay chain's network.
     ["polkadot-mainnet", POLKADOT_ASSET_HUB],
-    ["polkadot-testnet", POLKADOT_ASSET_HUB],
+    ["kusama-mainnet", KUSAMA_ASSET_HUB],
+    ["westend-testnet", WESTEND_ASSET_HUB],
+    // A chain not known here (a parachain) is compared with nothing.
+    ["polkadot-mainnet", ACALA],
+    ["polkadot-testnet", ACALA],
   ])("on %s, genesis hash %s is accepted", (network, hash) => {
     accepted(substrate(network, hash));
   });
