@@ -267,21 +267,18 @@ export function ledgerRetention(env: NodeJS.ProcessEnv = process.env): { seconds
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
-  const parsed = envSchema.safeParse(env);
   const problems = [...missingCompanions(env), ...openWebhook(env), ...sharedAdminToken(env)];
+  const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
+    // Every problem at start, not one batch per attempt: the variables that did parse are checked
+    // further (key files, reviewer tokens, decimals pins, proxies) as if the failed ones were unset.
+    const failed = new Set(parsed.error.issues.map((i) => String(i.path[0])));
+    const rest = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([name]) => !failed.has(name))));
+    if (rest.success) derivedSettings(rest.data, problems);
     throw new ConfigError([...parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`), ...problems]);
   }
   const e = parsed.data;
-  const custodyApi = custodyApiConfig(e, problems);
-  const eventsPublicKeyPem = e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE
-    ? readKeyFile("COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE", e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE, problems)
-    : undefined;
-  const review = reviewConfig(e, problems);
-  const pins = parseDecimalsPins(e.COUNTERSIGN_ASSET_DECIMALS);
-  problems.push(...pins.problems);
-  const trustProxy = parseTrustProxy(e.COUNTERSIGN_TRUST_PROXY);
-  if ("problem" in trustProxy) problems.push(`COUNTERSIGN_TRUST_PROXY: ${trustProxy.problem}`);
+  const { custodyApi, eventsPublicKeyPem, review, pins, trustProxy } = derivedSettings(e, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
@@ -308,6 +305,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     review,
     assetDecimalsPins: pins.pins,
   });
+}
+
+/** The settings read from files or parsed beyond the schema; each problem is added to `problems`. */
+function derivedSettings(e: Env, problems: string[]) {
+  const custodyApi = custodyApiConfig(e, problems);
+  const eventsPublicKeyPem = e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE
+    ? readKeyFile("COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE", e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE, problems)
+    : undefined;
+  const review = reviewConfig(e, problems);
+  const pins = parseDecimalsPins(e.COUNTERSIGN_ASSET_DECIMALS);
+  problems.push(...pins.problems);
+  const trustProxy = parseTrustProxy(e.COUNTERSIGN_TRUST_PROXY);
+  if ("problem" in trustProxy) problems.push(`COUNTERSIGN_TRUST_PROXY: ${trustProxy.problem}`);
+  return { custodyApi, eventsPublicKeyPem, review, pins, trustProxy };
 }
 
 /** Whether `host` only accepts connections from this machine. */

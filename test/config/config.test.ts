@@ -45,6 +45,28 @@ describe("blank secrets are configuration errors, not 'unset'", () => {
     const problems = problemsOf({ COUNTERSIGN_WEBHOOK_TOKEN: "", COUNTERSIGN_ADMIN_TOKEN: "", COUNTERSIGN_DECISION_TIMEOUT: "soon" });
     expect(problems).toHaveLength(3);
   });
+
+  it("problems beyond the schema (a proxy, OIDC, decimals pins, a key file) are reported beside the schema's, not at the next start", () => {
+    const problems = problemsOf({
+      COUNTERSIGN_PORT: "eighty",
+      COUNTERSIGN_TRUST_PROXY: "bogus",
+      COUNTERSIGN_OIDC_ISSUER: "https://login.example.com",
+      COUNTERSIGN_ASSET_DECIMALS: "{not json",
+      COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: "/nonexistent/events.pem",
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(/^COUNTERSIGN_PORT: /),
+      expect.stringMatching(/^COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: cannot read/),
+      expect.stringMatching(/^COUNTERSIGN_OIDC_AUDIENCE: required/),
+      expect.stringMatching(/^COUNTERSIGN_ASSET_DECIMALS: /),
+      expect.stringMatching(/^COUNTERSIGN_TRUST_PROXY: /),
+    ]);
+  });
+
+  it("a variable the schema refuses is reported once, not again as if unset", () => {
+    const problems = problemsOf({ COUNTERSIGN_API_URL: "http://api.custody.example", COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "countersign@example.com", COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: "/nonexistent/key.pem", COUNTERSIGN_VAULTS: "v1" });
+    expect(problems).toEqual([expect.stringMatching(/^COUNTERSIGN_API_URL: must be an https URL/)]);
+  });
 });
 
 describe("COUNTERSIGN_API_URL", () => {
