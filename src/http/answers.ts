@@ -7,6 +7,7 @@ export const errorEnvelope = z.object({
     message: z.string(),
     requestId: z.string(),
     decisionId: z.uuid().optional().describe("for a policy defer: the recorded decision"),
+    policyVersion: z.string().optional().describe("for a policy defer: the version of the bundle that deferred"),
     reasons: z.array(z.string()).optional(),
     details: z.unknown().optional(),
   }),
@@ -20,9 +21,11 @@ export const signAnswer = z.object({
   reasons: z.array(z.string()).optional().describe("present when signTransaction is false"),
 });
 
+const decisionKind = z.enum(["allow", "deny", "defer"]);
+
 export const ruleMatch = z.object({
   rule: z.string(),
-  decision: z.enum(["allow", "deny", "defer"]),
+  decision: decisionKind,
   transfer: z.number().int().nullable(),
   error: z.string().optional(),
 });
@@ -63,6 +66,9 @@ export const evaluateAnswer = z.object({
   matchedRules: z.array(ruleMatch),
   evaluations: z.array(evaluation),
   facts: z.array(z.record(z.string(), z.unknown())).describe("one facts document per evaluation (CONTRACT.md section 4)"),
+  policyOutcome: decisionKind
+    .optional()
+    .describe("present when something outside the policy holds the transaction (a stale address book, unknown token decimals, an unknown source wallet): what the policy alone decided"),
 });
 
 export const policyStatus = z.object({
@@ -74,6 +80,11 @@ export const policyStatus = z.object({
   lastReloadError: z.string().nullable().describe("why the last reload was refused (the bundle does not load, or its own test cases fail)"),
   lastReloadFailedCases: z.array(z.object({ file: z.string(), name: z.string(), failures: z.array(z.string()) })),
   addressBook: z.unknown().optional(),
+  newerBundleElsewhere: z
+    .object({ version: z.string(), digest: z.string(), adoptedAt: z.string() })
+    .nullable()
+    .optional()
+    .describe("a bundle adopted after this one that a live process decides by (this process then decides nothing), else null"),
   shadow: z.unknown().nullable().optional().describe("the COUNTERSIGN_SHADOW_POLICIES candidate's status, or null"),
 });
 
@@ -107,6 +118,16 @@ export const review = z.object({
       initiator: z.string().nullable(),
       note: z.string().nullable(),
       externalId: z.string().nullable(),
+      memo: z
+        .object({ type: z.string(), data: z.string() })
+        .nullable()
+        .optional()
+        .describe("tx.memo: the memo that says whose account an exchange credits; absent on reviews opened before it was kept"),
+      fee: z
+        .object({ asset: z.string().nullable(), amount: z.string() })
+        .nullable()
+        .optional()
+        .describe("tx.fee: the network fee the body states, in whole units; absent on reviews opened before it was kept"),
       policyVersion: z.string(),
       reasons: z.array(z.string()),
       transfers: z.array(

@@ -1,6 +1,8 @@
 /**
  * `GET /openapi.json`, generated from the zod schemas that validate requests (src/transaction/
- * schemas.ts) and shape answers (./answers.ts), so the document cannot drift from the code.
+ * schemas.ts) and describe answers (./answers.ts). The routes write their answers themselves, so
+ * test/webhook/openapi-answers.test.ts holds real answers to the document: each status listed,
+ * each field declared.
  */
 import { z } from "zod";
 import * as tx from "../transaction/schemas.js";
@@ -33,6 +35,12 @@ function schema(s: z.ZodType): unknown {
 const json = (ref: string) => ({ "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } });
 const errorResponse = (description: string) => ({ description, content: json("Error") });
 
+/** What reading a request body can answer besides the route's own errors (src/http/json-body.ts). */
+const bodyErrors = {
+  "413": errorResponse("body over the size limit"),
+  "415": errorResponse("UNSUPPORTED_MEDIA_TYPE: a Content-Encoding other than gzip, deflate, br or identity"),
+};
+
 const reviewerErrors = {
   "401": errorResponse("missing or invalid reviewer credential (the webhook and admin tokens are not reviewer credentials)"),
   "403": errorResponse("review is not configured"),
@@ -54,6 +62,7 @@ function reviewAction(summary: string, commentRequired: boolean): object {
         "403": errorResponse("NOT_A_REVIEWER (in no required group) or INITIATOR_CANNOT_APPROVE"),
         "404": errorResponse("no review for this transaction"),
         "409": errorResponse("REVIEW_CLOSED: approved, rejected or expired, or the transaction already decided"),
+        ...bodyErrors,
       },
     },
   };
@@ -98,7 +107,7 @@ function build(): object {
             "200": { description: "allow (signTransaction true) or deny (false, cancels for good)", content: json("SignAnswer") },
             "400": errorResponse("malformed JSON or not a valid transaction"),
             "401": errorResponse("missing or wrong webhook token"),
-            "413": errorResponse("body over the size limit"),
+            ...bodyErrors,
             "503": errorResponse("deferred: the transaction stays pending (Retry-After)"),
           },
         },
@@ -113,6 +122,8 @@ function build(): object {
             "400": errorResponse("malformed"),
             "401": errorResponse("missing or wrong admin token"),
             "403": errorResponse("admin token not configured"),
+            ...bodyErrors,
+            "503": errorResponse("UNAVAILABLE: the facts (address book, window totals) cannot be read right now"),
           },
         },
       },
@@ -127,7 +138,7 @@ function build(): object {
             },
             "400": errorResponse("signed, but not JSON or not an event"),
             "401": errorResponse("signature missing or wrong; nothing stored"),
-            "413": errorResponse("body over the size limit"),
+            ...bodyErrors,
             "503": errorResponse("not stored or its effect failed; the platform redelivers"),
           },
         },
