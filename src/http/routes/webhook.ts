@@ -63,7 +63,11 @@ export function webhookEndpoint(deps: DecisionDeps, options: WebhookOptions): We
     res.setHeader("X-Request-Id", delivery.requestId);
     answerDelivery(deps, options, delivery).catch((error: unknown) => {
       deps.logger.error({ requestId: delivery.requestId, path: WEBHOOK_PATH, ...describeError(error) }, "unhandled error");
-      if (!res.headersSent) writeError(delivery, "INTERNAL", "internal error");
+      // An error no step turned into an answer still leaves the transaction pending, as a 503 with
+      // Retry-After (CONTRACT: an internal error defers), and its detail stays in the log.
+      if (res.headersSent) return;
+      res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+      writeError(delivery, "DEFERRED", `${STAND_DOWN.unavailable}; the transaction stays pending`);
     });
   };
 }
