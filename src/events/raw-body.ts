@@ -1,6 +1,14 @@
 /**
  * Reads the request body as raw bytes, whatever the content type, up to a limit. The signature
  * covers the exact bytes sent, so no JSON parser may touch them first.
+ *
+ * The bytes are held before anyone knows who sent them, so the number of bodies read at once is
+ * bounded too: a sender that never finishes its body holds its bytes until the server's request
+ * timeout (30 s, checked every 30 s: up to a minute), and a gzip stream of 278 bytes decodes to a
+ * full 256 KiB. Unbounded, 1,000 such connections held 250 MB of the process (about 1,800 reach the
+ * chart's 512 MiB limit, and the pod that decides is killed); bounded, at most
+ * DEFAULT_MAX_EVENT_READS × the body limit (16 MiB at the defaults). A delivery past the bound is
+ * answered 503 at once, unread; the platform retries it (with back-off, for 24 hours).
  */
 import type { Request, Response } from "express";
 import { AppError } from "../errors.js";
@@ -9,14 +17,22 @@ import { readRequestBody, RequestBodyError } from "../http/request-body.js";
 /** Platform events are a few hundred bytes; this leaves room for fields the platform may add. */
 export const DEFAULT_MAX_EVENT_BYTES = 256 * 1024;
 
+/** Bodies read at once; the platform delivers events a few at a time, each in one write. */
+export const DEFAULT_MAX_EVENT_READS = 64;
+
 export type RawBodyReader = (req: Request, res: Response) => Promise<Buffer>;
 
-export function createRawBodyReader(maxBodyBytes: number): RawBodyReader {
+export function createRawBodyReader(maxBodyBytes: number, maxReads = DEFAULT_MAX_EVENT_READS): RawBodyReader {
+  let reading = 0;
   return async (req) => {
+    if (reading >= maxReads) throw new AppError("UNAVAILABLE", "Too many event deliveries are being received; retry later");
+    reading++;
     try {
       return await readRequestBody(req, maxBodyBytes);
     } catch (error) {
       throw bodyReadError(error, maxBodyBytes);
+    } finally {
+      reading--;
     }
   };
 }

@@ -35,6 +35,8 @@ export interface EventsHandlerDeps extends EventEffectHandlers {
   publicKey: KeyObject;
   /** Default DEFAULT_MAX_EVENT_BYTES (256 KiB). */
   maxBodyBytes?: number;
+  /** Bodies read at once, past which a delivery is answered 503 unread; default DEFAULT_MAX_EVENT_READS (64). */
+  maxConcurrentReads?: number;
   metrics?: EventsMetrics;
   logger?: EventsLogger;
   /** Clock for received_at / completed_at; default the system clock. */
@@ -45,7 +47,7 @@ const silent: EventsLogger = { warn: () => undefined, info: () => undefined };
 
 export function createEventsHandler(deps: EventsHandlerDeps): RequestHandler {
   assertEventsPublicKey(deps.publicKey);
-  const readBody = createRawBodyReader(deps.maxBodyBytes ?? DEFAULT_MAX_EVENT_BYTES);
+  const readBody = createRawBodyReader(deps.maxBodyBytes ?? DEFAULT_MAX_EVENT_BYTES, deps.maxConcurrentReads);
   const logger = deps.logger ?? silent;
   const processDeps = {
     db: deps.db,

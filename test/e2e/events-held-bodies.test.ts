@@ -1,0 +1,95 @@
+/**
+ * `POST /v1/events` reads a body before it can know who sent it (the signature covers the bytes).
+ * A sender that never finishes its body held those bytes until the server's request timeout, and a
+ * gzip stream of a few hundred bytes decodes to the full 256 KiB: enough such connections ran the
+ * process out of memory. Now at most DEFAULT_MAX_EVENT_READS bodies are read at once; past that a
+ * delivery is answered 503 at once, unread, and a slot comes back when its sender goes away.
+ */
+import net from "node:net";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_READS } from "../../src/events/raw-body.js";
+import { eventKeys, sendEvent } from "../support/event-sender.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { writeTempPem } from "../support/service-account.js";
+import { startTestService } from "../support/service.js";
+import { eventId } from "../events/harness.js";
+
+/** A gzip stream decoding to just under the body limit, without its last bytes: it never ends. */
+const unfinishedBomb = (): Buffer => {
+  const full = gzipSync(Buffer.alloc(DEFAULT_MAX_EVENT_BYTES - 1024, 0x20));
+  return full.subarray(0, full.length - 8);
+};
+
+interface HeldDelivery {
+  socket: net.Socket;
+  /** The status line of the answer, once one arrives. */
+  answer: Promise<string>;
+}
+
+/** Opens a connection and sends a delivery whose body never ends. */
+function holdDelivery(port: number, body: Buffer): Promise<HeldDelivery> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(`POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length + 100}\r\n\r\n`);
+      socket.write(body, () => resolve({ socket, answer }));
+    });
+    let received = "";
+    const answer = new Promise<string>((settle) => {
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("latin1");
+        if (received.includes("\r\n\r\n")) settle(received);
+      });
+      socket.on("close", () => settle(received));
+    });
+    socket.on("error", reject);
+  });
+}
+
+const within = <T>(promise: Promise<T>, ms: number): Promise<T | "no answer"> =>
+  Promise.race([promise, new Promise<"no answer">((resolve) => setTimeout(() => resolve("no answer"), ms))]);
+
+describe("events: bodies held by unfinished deliveries are bounded", () => {
+  let tdb: TestDatabase;
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  let keyFile: { path: string; remove(): void };
+  let port: number;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    keyFile = writeTempPem((await eventKeys()).platform.publicKeyPem, "events-public.pem");
+    service = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: keyFile.path } });
+    port = Number(new URL(service.url).port);
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await tdb?.drop();
+    keyFile?.remove();
+  });
+
+  it("answers 503 at once past the bound, unread, and takes events again once the holders go away", async () => {
+    const body = unfinishedBomb();
+    const held: HeldDelivery[] = [];
+    try {
+      for (let i = 0; i < DEFAULT_MAX_EVENT_READS; i++) held.push(await holdDelivery(port, body));
+      // Every held delivery is being read: none is answered.
+      expect(await within(Promise.race(held.map((h) => h.answer)), 300)).toBe("no answer");
+
+      const past = await holdDelivery(port, body);
+      held.push(past);
+      const answer = await within(past.answer, 3_000);
+      expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+      expect(answer).toContain('"code":"UNAVAILABLE"');
+    } finally {
+      for (const h of held) h.socket.destroy();
+    }
+
+    // The slots come back as their senders go away: a signed event is taken again.
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      status = (await sendEvent(`${service.url}/v1/events`, { id: eventId(), type: "TEST" })).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+  }, 30_000);
+});
