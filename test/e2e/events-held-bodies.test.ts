@@ -5,11 +5,11 @@
  * process out of memory. Now at most DEFAULT_MAX_EVENT_READS bodies are read at once; past that a
  * delivery is answered 503 at once, unread, and a slot comes back when its sender goes away.
  */
-import net from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_READS } from "../../src/events/raw-body.js";
 import { eventKeys, sendEvent } from "../support/event-sender.js";
+import { holdRequest, within, type HeldRequest } from "../support/held-requests.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { writeTempPem } from "../support/service-account.js";
 import { startTestService } from "../support/service.js";
@@ -21,33 +21,9 @@ const unfinishedBomb = (): Buffer => {
   return full.subarray(0, full.length - 8);
 };
 
-interface HeldDelivery {
-  socket: net.Socket;
-  /** The status line of the answer, once one arrives. */
-  answer: Promise<string>;
-}
-
-/** Opens a connection and sends a delivery whose body never ends. */
-function holdDelivery(port: number, body: Buffer): Promise<HeldDelivery> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1", () => {
-      socket.write(`POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length + 100}\r\n\r\n`);
-      socket.write(body, () => resolve({ socket, answer }));
-    });
-    let received = "";
-    const answer = new Promise<string>((settle) => {
-      socket.on("data", (chunk: Buffer) => {
-        received += chunk.toString("latin1");
-        if (received.includes("\r\n\r\n")) settle(received);
-      });
-      socket.on("close", () => settle(received));
-    });
-    socket.on("error", reject);
-  });
-}
-
-const within = <T>(promise: Promise<T>, ms: number): Promise<T | "no answer"> =>
-  Promise.race([promise, new Promise<"no answer">((resolve) => setTimeout(() => resolve("no answer"), ms))]);
+/** A delivery whose gzip body never ends. */
+const holdDelivery = (port: number, body: Buffer) =>
+  holdRequest(port, "POST /v1/events HTTP/1.1\r\nContent-Type: application/json\r\nContent-Encoding: gzip", body);
 
 describe("events: bodies held by unfinished deliveries are bounded", () => {
   let tdb: TestDatabase;
@@ -69,7 +45,7 @@ describe("events: bodies held by unfinished deliveries are bounded", () => {
 
   it("answers 503 at once past the bound, unread, and takes events again once the holders go away", async () => {
     const body = unfinishedBomb();
-    const held: HeldDelivery[] = [];
+    const held: HeldRequest[] = [];
     try {
       for (let i = 0; i < DEFAULT_MAX_EVENT_READS; i++) held.push(await holdDelivery(port, body));
       // Every held delivery is being read: none is answered.

@@ -7,7 +7,7 @@
  * group signs in or sees anything, and only the reviews their groups are asked for (src/review/desk.ts).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import express, { Router, type Request, type Response } from "express";
+import express, { Router, type Request, type RequestHandler, type Response } from "express";
 import type { Reviewer, ReviewerAuth } from "../../review/auth.js";
 import type { ReviewDesk } from "../../review/desk.js";
 import { loginPage, messagePage, pagePath, queuePage, REVIEW_CSS, reviewPage } from "../../review/page-html.js";
@@ -74,9 +74,41 @@ function html(res: Response, status: number, body: string): void {
   res.status(status).type("html").send(body);
 }
 
+/**
+ * Forms read at once. A form is read before anyone knows who sent it (the sign-in form carries the
+ * credential; the others were read before the cookie was looked at), and a sender that never
+ * finishes one holds it until the server's request timeout (up to a minute): a 40-byte gzip stream
+ * held 63 KiB (the decoded bytes and the inflater's window), and 8,000 such connections 505 MB, past
+ * the chart's 512 MiB limit for a pod that also decides. Bounded, they hold about 4 MiB.
+ */
+export const MAX_FORM_READS = 64;
+
+/** `parse`, at most `max` reads at once; past that the form is refused with 503, unread. */
+function boundedReads(parse: RequestHandler, max: number): RequestHandler {
+  let reading = 0;
+  return (req, res, next) => {
+    if (reading >= max) {
+      res.setHeader("Retry-After", "5");
+      return html(res, 503, messagePage(null, undefined, "Busy", "Too many forms are being received; try again in a moment."));
+    }
+    reading++;
+    let done = false;
+    const release = () => {
+      if (!done) reading--;
+      done = true;
+    };
+    // body-parser calls next once the read ends, fails or is aborted; a response closed first releases too.
+    res.once("close", release);
+    parse(req, res, (error?: unknown) => {
+      release();
+      next(error);
+    });
+  };
+}
+
 export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 10 });
+  const form = boundedReads(express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 10 }), MAX_FORM_READS);
   router.use("/review", (_req, res, next) => secure(res, next));
 
   router.get("/review/review.css", (_req, res) => {
