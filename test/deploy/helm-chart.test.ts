@@ -140,7 +140,8 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
   });
 
   // The other examples take their bundle from an existing ConfigMap or from git.
-  it.each(["(defaults)", "minimal.yaml"])("ships a policy bundle that passes `countersign policy check`, laid out as the pod sees it: %s", async (name) => {
+  /** The example's policy bundle written out as the pod sees it; its directory. */
+  function shippedBundle(name: string): string {
     const objects = render(name === "(defaults)" ? [] : [example(name)]);
     const configMap = one(objects, "ConfigMap");
     const volume = (one(objects, "Deployment").spec.template.spec.volumes as K8sObject[]).find((v) => v.name === "policies")!;
@@ -149,6 +150,25 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
       mkdirSync(path.dirname(path.join(bundle, file)), { recursive: true });
       writeFileSync(path.join(bundle, file), configMap.data[key]);
     }
+    return bundle;
+  }
+
+  it.each(["(defaults)", "minimal.yaml"])("ships a policy bundle that passes `countersign policy check`, laid out as the pod sees it: %s", async (name) => {
+    const bundle = shippedBundle(name);
+    const lines: string[] = [];
+    expect(await policyCheck(bundle, (line) => lines.push(line)), lines.join("\n")).toBe(0);
+  });
+
+  // Found by a second review of the day's changes: minimal.yaml's allow rule read only the
+  // transfer's asset and amount, so an unlimited USDC approval to any spender beside a 120.5 USDC
+  // transfer (the shared example body) was signed. README: payloads fail closed, a policy allows them explicitly.
+  it.each(["(defaults)", "minimal.yaml"])("ships a bundle that, if it signs anything, denies a token allowance beside a transfer: %s", async (name) => {
+    const bundle = shippedBundle(name);
+    const policy = parseAllDocuments(readFileSync(path.join(bundle, "policy.yaml"), "utf8"))[0]!.toJS() as K8sObject;
+    if (!((policy.rules ?? []) as K8sObject[]).some((r) => r.decision === "allow") && policy.default !== "allow") return;
+    const body = readFileSync(path.join(import.meta.dirname, "../../policies/tests/transactions/api-shape-token-transfer-with-allowance.json"), "utf8");
+    mkdirSync(path.join(bundle, "tests"), { recursive: true });
+    writeFileSync(path.join(bundle, "tests", "review-payloads.yaml"), `cases:\n  - name: unlimited approval beside 120.5 USDC\n    expect: deny\n    transaction: ${body.replaceAll("\n", " ")}\n`);
     const lines: string[] = [];
     expect(await policyCheck(bundle, (line) => lines.push(line)), lines.join("\n")).toBe(0);
   });
