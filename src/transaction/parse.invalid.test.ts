@@ -257,6 +257,19 @@ describe("an EVM account in an authorization or a token allowance that is not 0x
     authorized.evmTransaction = { ...authorized.evmTransaction, authorizationDetails: { authorizationList: [{ contractAddress: { value }, chainId: "1" }] } };
     expect(refusal(authorized).message).toBe(message("evmTransaction.authorizationDetails.authorizationList[0].contractAddress.value"));
   });
+  // Found by a second review of this stop's changes: only an asset id naming an EVM network (or
+  // an ERC-20) made the allowance an EVM one, so on an Ethereum transaction an allowance of
+  // `assets/USDC`, or of no asset, kept its spender spelt 0X… past a deny rule naming it.
+  it.each([["an asset id that names no network", "assets/USDC"], ["no asset", undefined]])("%s on an EVM transaction: the transaction's network decides", (_what, asset) => {
+    for (const value of spellings) {
+      const body = example("api-shape-token-transfer-with-allowance");
+      const allowance = (body.tokenAllowances as Record<string, unknown>[])[0]!;
+      if (asset === undefined) delete allowance.asset;
+      else allowance.asset = asset;
+      allowance.spenderAddress = { value };
+      expect(refusal(body).message).toBe(message("tokenAllowances[0].spenderAddress.value"));
+    }
+  });
   it("an allowance of a token on another chain keeps its chain's spelling", () => {
     const body = example("api-shape-token-transfer-with-allowance");
     const allowance = (body.tokenAllowances as Record<string, unknown>[])[0]!;

@@ -109,7 +109,7 @@ function readModel(snapshot: Record<string, unknown>, common: CommonFields, ctx:
   if (!shape.ok) return shape;
   const chain = chainObjectPayloads(snapshot, shape.value.transfers, ctx.network === null ? null : networkId(ctx.network), ctx.path);
   if (!chain.ok) return chain;
-  const extras = allowancesAndAuthorizations(snapshot, details, markers.subType === DELEGATION_SUBTYPE, ctx.path);
+  const extras = allowancesAndAuthorizations(snapshot, details, markers.subType === DELEGATION_SUBTYPE, ctx.path, ctx.network ?? transfersNetwork(shape.value.transfers));
   if (!extras.ok) return extras;
   const payloads = new Set([...scanFields(snapshot).payloads, ...claimed.value.payloads, ...shape.value.payloads, ...chain.value.payloads]);
   const transferKind = shape.value.kind === "assetTransfer" || shape.value.kind === "stellarTransaction";
@@ -197,6 +197,7 @@ function allowancesAndAuthorizations(
   details: Record<string, unknown> | null,
   delegationSubType: boolean,
   path: string,
+  network: string | null,
 ): Result<{ tokenAllowances: TokenAllowance[]; authorizations: Authorization[] }, AppError> {
   const allowances = check(tokenAllowances, snapshot.tokenAllowances, at(path, "tokenAllowances"));
   if (!allowances.ok) return allowances;
@@ -222,7 +223,10 @@ function allowancesAndAuthorizations(
   authorizations = [...authorizations, ...delegations.value];
   const allowanceList = allowances.value ?? [];
   for (const [i, a] of allowanceList.entries()) {
-    if (a.asset == null || accountFamily(a.asset, null) !== "evm") continue;
+    // The asset's network, else the transaction's: an allowance of an asset whose id names no
+    // network (`assets/USDC`), or of none, on an Ethereum transaction is an EVM approval too (found
+    // by a second review of this stop's changes: its spender spelt 0X… passed a deny rule naming it).
+    if (accountFamily(a.asset ?? "", network) !== "evm") continue;
     const spelt = evmAccountsSpelt({ approverAddress: a.approverAddress?.value, spenderAddress: a.spenderAddress?.value }, `${at(path, "tokenAllowances")}[${i}]`, ".value");
     if (!spelt.ok) return spelt;
   }
