@@ -22,6 +22,7 @@ describe("validateLogic accepts", () => {
     ["scoped velocity-like path is element data", { map: [{ var: "list" }, { var: "velocity.anything" }] }],
     ["missing with literal keys", { missing: ["tx.note", "tx.externalId"] }],
     ["a literal looked for in text built by cat (a substring search on purpose)", { in: ["invoice", { cat: [{ var: "tx.note" }, " "] }] }],
+    ["a fact looked for in a list if chooses, its condition built by cat", { in: [{ var: "k" }, { if: [{ cat: ["a"] }, ["a"], []] }] }],
     ["if / ?: / !! / cat / substr / merge / min / max / % / /", { if: [{ "!!": [1] }, { cat: [{ substr: ["abc", 1] }, "x"] }, { "?:": [{ "%": [{ "/": [4, 2] }, 2] }, { max: [1, 2] }, { min: [{ merge: [[1], [2]] }] }] }] }],
   ])("%s", (_name, expr) => {
     expect(validateLogic(expr, { path: "rules[0].when", windows })).toEqual([]);
@@ -49,6 +50,10 @@ describe("validateLogic refuses", () => {
     ["negative var index", { var: -1 }, "rules[2].when.var", /non-negative integer/],
     ["a fact looked for in a list built by cat", { in: [{ var: "transfer.destination.address" }, { cat: ["0.0.12345, ", "treasury.near"] }] }, "rules[2].when.in[1]", /built by cat, which is searched as text.*write the list as an array/],
     ["a value looked for in text built by substr", { in: [{ var: "k" }, { substr: ["0.0.12345,treasury.near", 0] }] }, "rules[2].when.in[1]", /built by substr/],
+    // Found by a second review of this stop's changes: the text chosen by if, ?:, or, and loaded.
+    ["a fact looked for in a list built by cat that if chooses", { in: [{ var: "k" }, { if: [true, { cat: ["0.0.12345, ", "treasury.near"] }, []] }] }, "rules[2].when.in[1]", /built by cat/],
+    ["a fact looked for in a list built by cat that ?: chooses as its else", { in: [{ var: "k" }, { "?:": [{ var: "c" }, ["a"], { cat: ["0.0.12345, ", "treasury.near"] }] }] }, "rules[2].when.in[1]", /built by cat/],
+    ["a fact looked for in a list built by substr that or returns", { in: [{ var: "k" }, { or: [{ and: [{ substr: ["0.0.12345,treasury.near", 0] }] }] }] }, "rules[2].when.in[1]", /built by substr/],
   ])("%s", (_name, expr, path, message) => {
     const problems = validateLogic(expr, { path: "rules[2].when", windows });
     expect(problems).toHaveLength(1);

@@ -135,11 +135,14 @@ class Validator {
    * string written in the rule is read as a list of items (string-lists.ts); text a rule computes is
    * searched as text, so an allowlist so written let in any part of an item (`0.0.1234`), as lists
    * written as one string did (found by a review of this stop's changes). A literal looked for in
-   * it is a substring search on purpose, as in text read from the facts.
+   * it is a substring search on purpose, as in text read from the facts. Such text chosen by `if`,
+   * `?:`, `or` or `and` is searched the same way (found by a second review of this stop's changes:
+   * `{"if": [true, {"cat": [...]}, []]}` loaded and let 0.0.1234 in).
    */
   checkBuiltList(needle: unknown, haystack: unknown, at: PathSegment[]): boolean {
-    if (typeof needle === "string" || !isOperation(haystack, TEXT_BUILDERS)) return false;
-    this.report(at, `"in" looks for a value in text built by ${Object.keys(haystack)[0]}, which is searched as text, so a part of an item is found in it: write the list as an array`);
+    const builder = typeof needle === "string" ? null : textBuilder(haystack);
+    if (builder === null) return false;
+    this.report(at, `"in" looks for a value in text built by ${builder}, which is searched as text, so a part of an item is found in it: write the list as an array`);
     return true;
   }
 
@@ -236,6 +239,23 @@ class Validator {
 
 /** Operations that compute text (json-logic-js's `cat`, `substr`). */
 const TEXT_BUILDERS: ReadonlySet<string> = new Set(["cat", "substr"]);
+
+/** Operations whose result is one of their arguments: `if`, `?:` (a branch), `or`, `and` (any). */
+const PASSING_OPERATIONS: ReadonlySet<string> = new Set(["if", "?:", "or", "and"]);
+
+/** The operation (`cat`, `substr`) that builds the text `expr` may be, itself or as a result a PASSING_OPERATIONS returns; else null. */
+function textBuilder(expr: unknown): string | null {
+  if (isOperation(expr, TEXT_BUILDERS)) return Object.keys(expr)[0]!;
+  if (!isOperation(expr, PASSING_OPERATIONS)) return null;
+  const [op, raw] = Object.entries(expr)[0]!;
+  const args = Array.isArray(raw) ? raw : [raw];
+  const chosen = op === "if" || op === "?:" ? args.filter((_, i) => i % 2 === 1 || (i === args.length - 1 && args.length % 2 === 1)) : args;
+  for (const arg of chosen) {
+    const builder = textBuilder(arg);
+    if (builder !== null) return builder;
+  }
+  return null;
+}
 
 /** Whether `expr` is one operation of `ops` (`{"cat": [...]}`). */
 function isOperation(expr: unknown, ops: ReadonlySet<string>): expr is Record<string, unknown> {
