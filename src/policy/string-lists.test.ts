@@ -110,6 +110,14 @@ describe("listItems and withStringLists", () => {
     expect(listItems(" , ;")).toEqual([]);
     // Full-width separators and the ideographic comma, as a CJK keyboard types a list.
     expect(listItems("0.0.12345，treasury.near；a｜b、c")).toEqual(["0.0.12345", "treasury.near", "a", "b", "c"]);
+    // Typographic quotes and CJK brackets, as an editor or a chat client rewrites "…" and (…): found
+    // by a second review of this stop's changes (a deny list so quoted named no item).
+    expect(listItems("“0.0.12345”, “treasury.near” «a» 「b」『c』【d】（e）［f］〈g〉《h》｛i｝＜j＞＂k＂＇l＇｀m｀„n“‹p›､q")).toEqual(
+      ["0.0.12345", "treasury.near", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "p", "q"],
+    );
+    // The typographic apostrophe stays inside a name, which a deny list of names finds whole.
+    expect(listItems("McDonald’s Corp, Bad Co")).toEqual(["McDonald’s Corp", "McDonald’s", "Corp", "Bad Co", "Bad", "Co"]);
+    expect(applyLogic({ in: [destination, "“0xbad0000000000000000000000000000000000bad”, “treasury.near”"] }, to("treasury.near"))).toBe(true);
     expect(listItems("Sanctioned Exchange, Bad Co\n0.0.1 0.0.2")).toEqual(["Sanctioned Exchange", "Sanctioned", "Exchange", "Bad Co", "Bad", "Co", "0.0.1 0.0.2", "0.0.1", "0.0.2"]);
   });
 

@@ -23,14 +23,18 @@
 /**
  * What separates the items: commas, semicolons, line breaks, quotes, brackets and `|`, so a list
  * quoted item by item or a JSON list pasted into the string is read item by item, their full-width
- * forms (`，`, `；`, `｜`) and the ideographic comma `、`, which a list typed with a CJK keyboard
+ * forms (`，`, `；`, `｜`, `（`, `＂`, …) and the ideographic commas `、` `､`, which a list typed with a CJK keyboard
  * holds (read as part of an item, a deny list so written stopped naming its items: found by a
- * review of this stop's changes); and white space.
+ * review of this stop's changes), typographic double quotes (`“…”`, `„…“`, `«…»`, `‹…›`), which an
+ * editor or a chat client puts for `"`, and CJK brackets (`「」`, `『』`, `【】`, `〈〉`, `《》`) (found
+ * by a second review of this stop's changes: `"“0xbad…”, “0xevil…”"` named no item); and white
+ * space. Not the typographic single quotes: `’` is the apostrophe of a name (`McDonald’s Corp`),
+ * which a deny list of names must still find whole.
  * `.`, `/`, `:`, `-`, `_` and `+` stay inside an item: a NEAR account (`treasury.near`), a Hedera
  * account (`0.0.12345`), an asset name (`assets/native.ethereum-mainnet`), a raw TON account
  * (`0:83df…`) and base64 hold them.
  */
-const ITEM_SEPARATORS = /[,;|'"`()[\]{}<>\r\n\uFF0C\uFF1B\uFF5C\u3001]+/;
+const ITEM_SEPARATORS = /[,;|'"`()[\]{}<>\r\n\uFF0C\uFF1B\uFF5C\u3001\uFF64\u201C-\u201F\u2039\u203A\u00AB\u00BB\uFF02\uFF07\uFF40\uFF08\uFF09\uFF3B\uFF3D\uFF5B\uFF5D\uFF1C\uFF1E\u3008-\u3011]+/;
 const SPACES = /\s+/;
 
 /**
