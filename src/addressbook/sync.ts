@@ -108,12 +108,8 @@ export function createAddressBookSync(options: AddressBookSyncOptions): AddressB
   };
   const vaults = [...new Set(options.vaults.map(vaultName))];
   const schedule = options.schedule ?? defaultSchedule;
-  // One vault's sync at a time: each holds its whole fetched copy in memory until it is stored (up
-  // to the sync's bounds, sync-budget.ts), so vaults syncing together held one copy each in the
-  // process that decides, and enough large vaults could exceed its memory limit.
-  const oneAtATime = serialised();
   const runs = createSingleFlight((vault) =>
-    oneAtATime(() => syncVault(deps, vault)).then((result) => {
+    syncVault(deps, vault).then((result) => {
       try {
         options.onResult?.(result);
       } catch {
@@ -192,16 +188,6 @@ function createSingleFlight(run: (vault: string) => Promise<VaultSyncResult>) {
     async idle(): Promise<void> {
       while (inFlight.size > 0 || queued.size > 0) await Promise.allSettled([...inFlight.values(), ...queued.values()]);
     },
-  };
-}
-
-/** Runs each piece of work given after the previous one has settled, in the order given. */
-function serialised(): <T>(work: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return (work) => {
-    const result = tail.then(work);
-    tail = result.catch(() => undefined);
-    return result;
   };
 }
 

@@ -248,31 +248,6 @@ describe("address-book sync", () => {
     expect(timers[1]!.cancelled).toBe(true);
   });
 
-  it("syncs one vault at a time, so the process holds one fetched copy at once", async () => {
-    api.setAddressBook("v2", [fakeData.entry("v2", 0)]);
-    api.setWallets("v2", [fakeData.wallet("v2", "hot", [{ id: "eth", address: `0x${"b2".repeat(20)}`, network: "networks/ethereum-mainnet" }])]);
-    const base = clientFor();
-    let reading = 0;
-    let mostAtOnce = 0;
-    // Each vault's first read yields to the event loop, so vaults synced together overlap there.
-    const counting: CustodyClient = {
-      ...base,
-      listAddressBookEntries: async (v) => {
-        mostAtOnce = Math.max(mostAtOnce, ++reading);
-        try {
-          await new Promise((resolve) => setImmediate(resolve));
-          return await base.listAddressBookEntries(v);
-        } finally {
-          reading--;
-        }
-      },
-    };
-    const sync = createAddressBookSync({ db, client: counting, vaults: ["v1", "v2"], refreshSeconds: 60, clock });
-    const results = await Promise.all([sync.syncAll(), sync.syncWallets("v2")]);
-    expect(results.flat().map((r) => r?.ok)).toEqual([true, true, true]);
-    expect(mostAtOnce).toBe(1);
-  });
-
   it("syncWallets reads again after a sync already in progress, once for many events", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
