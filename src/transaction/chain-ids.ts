@@ -72,7 +72,9 @@ function aptosChainId(tx: Record<string, unknown>, networks: readonly string[], 
 }
 
 function aptosContradiction(chainId: bigint, network: string): string | null {
-  if (network.includes("mainnet") && chainId !== APTOS_MAINNET) return "is not Aptos mainnet's chain id (1), and the transaction's network is a mainnet";
+  // Only Aptos's own mainnet must be 1: another chain of the Aptos family (Movement's mainnet is
+  // 126) carries an aptosTransaction with its own id (found by a review of this stop's changes).
+  if (network.startsWith("aptos-") && network.includes("mainnet") && chainId !== APTOS_MAINNET) return "is not Aptos mainnet's chain id (1), and the transaction's network is Aptos mainnet";
   if (isTestNetwork(network) && chainId === APTOS_MAINNET) return "is Aptos mainnet's chain id (1), and the transaction's network is a test network";
   if (network === "aptos-testnet" && chainId !== APTOS_TESTNET) return "is not Aptos testnet's chain id (2), and the transaction's network is Aptos testnet";
   return null;

@@ -62,7 +62,7 @@ describe("aptosTransaction.chainId against the network", () => {
     ["aptos-localnet", "1", MAINNET_ON_TEST],
     // Leading zeros are the same integer: compared as one, not as text.
     ["aptos-testnet", "0001", MAINNET_ON_TEST],
-    ["aptos-mainnet", "2", "aptosTransaction.chainId: is not Aptos mainnet's chain id (1), and the transaction's network is a mainnet"],
+    ["aptos-mainnet", "2", "aptosTransaction.chainId: is not Aptos mainnet's chain id (1), and the transaction's network is Aptos mainnet"],
     ["aptos-testnet", "3", "aptosTransaction.chainId: is not Aptos testnet's chain id (2), and the transaction's network is Aptos testnet"],
   ])("on %s, chain id %s is refused (400)", (network, chainId, message) => {
     expect(refusal(aptos(network, chainId))).toBe(message);
@@ -74,6 +74,8 @@ describe("aptosTransaction.chainId against the network", () => {
     ["aptos-devnet", "165"],
     // A name with no net word says nothing to compare with.
     ["aptos-custom", "1"],
+    // Another chain of the Aptos family has its own mainnet id (Movement's is 126).
+    ["movement-mainnet", "126"],
   ])("on %s, chain id %s is accepted", (network, chainId) => {
     accepted(aptos(network, chainId));
   });
