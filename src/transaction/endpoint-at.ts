@@ -42,6 +42,9 @@ export function accountFamily(asset: string, network: string | null): AccountFam
 const HEX_ACCOUNT_NETWORK = /^(sui|aptos)-/;
 const HEX_ACCOUNT = /^0x[0-9a-fA-F]{64}$/;
 
+/** A Sui or Aptos account as rules, the address book and the windows compare it: `0x` and 64 hex digits. */
+export const isHexAccount = (address: string): boolean => HEX_ACCOUNT.test(address);
+
 /**
  * An EVM address spelt `0X…` or as its 40 hex digits alone. Clients such as go-ethereum read both
  * as the `0x` address, but rules, the address book and the windows compare only `0x…` without case

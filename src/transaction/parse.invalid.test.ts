@@ -281,6 +281,37 @@ describe("an EVM account in an authorization or a token allowance that is not 0x
   });
 });
 
+// Found by a review of hostile bodies: only an EVM allowance's accounts were checked, so on Sui or
+// Aptos a spender written short (`0xbad`, which their SDKs pad to 32 bytes) or `0X…` passed a deny
+// rule naming the account as `0x` and 64 digits.
+describe("a Sui or Aptos account in a token allowance that is not 0x + 64 hex digits (INVALID_TRANSACTION)", () => {
+  const ACCOUNT = `${"0".repeat(61)}bad`;
+  const SOURCE = `0x${"0".repeat(63)}a`;
+  const spellings = ["0xbad", `0X${ACCOUNT}`, ACCOUNT, `0x0${ACCOUNT}`];
+  const message = (path: string) => `${path}: a Sui or Aptos account must be written 0x and 64 hex digits`;
+  const body = (network: string | null, asset: string | undefined, field: string, value: string): Body => {
+    const allowance: Body = { approverAddress: { value: SOURCE }, spenderAddress: { value: `0x${ACCOUNT}` }, amount: "1", [field]: { value } };
+    if (asset !== undefined) allowance.asset = asset;
+    const transfer = apiTransfer({ sourceAddress: { value: SOURCE }, destinationAddress: { value: `0x${"0".repeat(63)}c` }, asset: `assets/native.${network ?? "sui-mainnet"}` });
+    return apiBody([transfer], { network: network === null ? undefined : `networks/${network}`, subType: "NATIVE_TRANSFER", tokenAllowances: [allowance] });
+  };
+  it.each(spellings)("%s as an allowance's spender or approver on Sui or Aptos", (value) => {
+    for (const network of ["sui-mainnet", "aptos-mainnet"]) {
+      for (const field of ["spenderAddress", "approverAddress"]) {
+        expect(refusal(body(network, `assets/native.${network}`, field, value)).message).toBe(message(`tokenAllowances[0].${field}.value`));
+        // An asset id that names no network, or none at all: the transaction's network decides.
+        expect(refusal(body(network, "assets/USDC", field, value)).message).toBe(message(`tokenAllowances[0].${field}.value`));
+        expect(refusal(body(network, undefined, field, value)).message).toBe(message(`tokenAllowances[0].${field}.value`));
+      }
+    }
+  });
+  it("the account written 0x and 64 hex digits, in either case, is accepted", () => {
+    for (const value of [`0x${ACCOUNT}`, `0x${ACCOUNT.toUpperCase()}`]) {
+      expect(parseTransaction(body("sui-mainnet", "assets/native.sui-mainnet", "spenderAddress", value)).ok).toBe(true);
+    }
+  });
+});
+
 describe("a raw address on an EVM network that is not 0x + 40 hex digits (INVALID_TRANSACTION)", () => {
   const EVM = "52908400098527886E0F7030069857D2E4169EE7";
   const spellings = ["treasury.eth", `0x000000000000000000000000${EVM}`, "XE7338O073KYGTWWZN0F2WZ0R8PX5ZPPZS", `ethereum:0x${EVM}`, `0x${EVM}0`, `0x${EVM.slice(1)}`];

@@ -15,7 +15,7 @@ import { isEvmAddress } from "../facts/addresses.js";
 import { chainAgreesWithNetworks } from "./chain-ids.js";
 import { chainObjectPayloads } from "./chain-objects.js";
 import { qualifyWallet, vaultOf } from "./endpoint.js";
-import { accountFamily } from "./endpoint-at.js";
+import { accountFamily, isHexAccount } from "./endpoint-at.js";
 import { scanFields } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
 import { claimedKind, DELEGATION_SUBTYPE } from "./kind.js";
@@ -226,8 +226,10 @@ function allowancesAndAuthorizations(
     // The asset's network, else the transaction's: an allowance of an asset whose id names no
     // network (`assets/USDC`), or of none, on an Ethereum transaction is an EVM approval too (found
     // by a second review of this stop's changes: its spender spelt 0X… passed a deny rule naming it).
-    if (accountFamily(a.asset ?? "", network) !== "evm") continue;
-    const spelt = evmAccountsSpelt({ approverAddress: a.approverAddress?.value, spenderAddress: a.spenderAddress?.value }, `${at(path, "tokenAllowances")}[${i}]`, ".value");
+    const family = accountFamily(a.asset ?? "", network);
+    const accounts = { approverAddress: a.approverAddress?.value, spenderAddress: a.spenderAddress?.value };
+    const holder = `${at(path, "tokenAllowances")}[${i}]`;
+    const spelt = family === "evm" ? evmAccountsSpelt(accounts, holder, ".value") : family === "hex32" ? hexAccountsSpelt(accounts, holder, ".value") : ok(null);
     if (!spelt.ok) return spelt;
   }
   return ok({
@@ -251,6 +253,19 @@ function allowancesAndAuthorizations(
 function evmAccountsSpelt(fields: Record<string, string | null | undefined>, holder: string, leaf: string): Result<null, AppError> {
   for (const [field, value] of Object.entries(fields)) {
     if (value != null && !isEvmAddress(value)) return err(invalidAt(`${at(holder, field)}${leaf}`, "an EVM address must be written 0x and 40 hex digits"));
+  }
+  return ok(null);
+}
+
+/**
+ * The Sui or Aptos accounts a token allowance names: written `0x` and 64 hex digits, or refused
+ * (400). Their SDKs pad `0xbad` to 32 bytes and read `0X…` as `0x…`, while a deny rule naming the
+ * spender as `0x` and 64 digits would not see those spellings (found by a review of hostile bodies:
+ * only an EVM allowance was checked, as transfers' endpoints are in endpoint-at.ts).
+ */
+function hexAccountsSpelt(fields: Record<string, string | null | undefined>, holder: string, leaf: string): Result<null, AppError> {
+  for (const [field, value] of Object.entries(fields)) {
+    if (value != null && !isHexAccount(value)) return err(invalidAt(`${at(holder, field)}${leaf}`, "a Sui or Aptos account must be written 0x and 64 hex digits"));
   }
   return ok(null);
 }
