@@ -150,3 +150,73 @@ describe("substrateTransaction.genesisHash against the network", () => {
     expect(refusal(substrate("polkadot-mainnet", hash))).toMatch(/^substrateTransaction\.genesisHash: must be /);
   });
 });
+
+// Found by a review of hostile bodies: an EIP-7702 authorization's chain id was compared with
+// nothing, so an `ethereum-sepolia` delegation (where policies are often lax) carrying chain id 1
+// was judged as a test network's while its signature delegated the mainnet account.
+describe("an EIP-7702 authorization's chainId against the network", () => {
+  const SIGNER = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
+  const CONTRACT = "0x52908400098527886E0F7030069857D2E4169EE7";
+  const api = (network: string | null, chainId: unknown): Body => ({
+    name: TX_NAME,
+    type: "TRANSACTION",
+    subType: "EVM_ACCOUNT_DELEGATION",
+    ...(network === null ? {} : { network: `networks/${network}` }),
+    request: { sourceWallet: WALLET },
+    transfers: [],
+    evmAccountDelegation: { signerAddress: { value: SIGNER }, contractAddress: { value: CONTRACT }, chainId, nonce: "4" },
+  });
+  const reference = (network: string, chainId: unknown): Body => ({
+    name: TX_NAME,
+    network: `networks/${network}`,
+    details: { evmAccountDelegation: { fromAddress: SIGNER, contractAddress: CONTRACT, chainId } },
+  });
+  const listed = (network: string, chainId: unknown): Body =>
+    body(network, network, SIGNER, CONTRACT, {
+      evmTransaction: { fromAddress: { value: SIGNER }, authorizationDetails: { authorizationList: [{ contractAddress: { value: CONTRACT }, chainId: "0" }, { contractAddress: { value: CONTRACT }, chainId }] } },
+    });
+  const NOT = (network: string, id: string) => `is not ${network}'s chain id (${id}), and the transaction's network is ${network}`;
+
+  it.each([
+    ["ethereum-sepolia", "1", NOT("ethereum-sepolia", "11155111")],
+    ["ethereum-mainnet", "11155111", NOT("ethereum-mainnet", "1")],
+    ["ethereum-mainnet", "137", NOT("ethereum-mainnet", "1")],
+    ["polygon-amoy", "137", NOT("polygon-amoy", "80002")],
+    ["base-mainnet", "1", NOT("base-mainnet", "8453")],
+    ["bsc-testnet", "56", NOT("bsc-testnet", "97")],
+    // A test network the table does not know: a mainnet's chain id still contradicts it.
+    ["ethereum-goerli", "1", "is ethereum-mainnet's chain id, and the transaction's network is a test network"],
+    ["polygon-testnet", "137", "is polygon-mainnet's chain id, and the transaction's network is a test network"],
+  ])("on %s, chain id %s is refused (400) in every place an authorization is written", (network, chainId, message) => {
+    expect(refusal(api(network, chainId))).toBe(`evmAccountDelegation.chainId: ${message}`);
+    expect(refusal(reference(network, chainId))).toBe(`details.evmAccountDelegation.chainId: ${message}`);
+    expect(refusal(listed(network, chainId))).toBe(`evmTransaction.authorizationDetails.authorizationList[1].chainId: ${message}`);
+  });
+
+  it.each([
+    ["ethereum-mainnet", "1"],
+    ["ethereum-sepolia", "11155111"],
+    ["polygon-mainnet", "137"],
+    ["arbitrum-sepolia", "421614"],
+    // 0 is valid on every chain: the policy's fact to pin, not a contradiction.
+    ["ethereum-mainnet", "0"],
+    ["ethereum-sepolia", "0"],
+    // A network the table does not know, with no test word, is compared with nothing.
+    ["ethereum-custom", "1"],
+  ])("on %s, chain id %s is accepted", (network, chainId) => {
+    accepted(api(network, chainId));
+    accepted(reference(network, chainId));
+    accepted(listed(network, chainId));
+  });
+
+  it("is compared with the network the transfers' assets name when the body names none", () => {
+    expect(refusal(listed("ethereum-sepolia", "1"))).toMatch(/ethereum-sepolia's chain id/);
+    const unnamed = listed("ethereum-sepolia", "1");
+    delete unnamed.network;
+    expect(refusal(unnamed)).toBe(`evmTransaction.authorizationDetails.authorizationList[1].chainId: ${NOT("ethereum-sepolia", "11155111")}`);
+  });
+
+  it.each([["00"], ["0x0"], ["0x1"], ["01"], [" 1"]])("chain id %j is not written as the API writes an integer: refused (400), a rule naming \"0\" or \"1\" would not see it", (chainId) => {
+    expect(refusal(api("ethereum-mainnet", chainId))).toMatch(/^evmAccountDelegation\.chainId: must be /);
+  });
+});
