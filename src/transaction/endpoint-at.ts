@@ -21,17 +21,32 @@ export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, 
   if (endpoint.kind === "address" && (HEX_ACCOUNT_SPELT_OTHERWISE.test(value) || (family === "hex32" && !HEX_ACCOUNT.test(value)))) {
     return err(invalidAt(path, "a Sui or Aptos account must be written 0x and 64 hex digits"));
   }
+  if (endpoint.kind === "address" && family === "substrate" && HEX_ACCOUNT.test(value)) {
+    return err(invalidAt(path, "a Substrate account must be written in SS58, not as its public key in hex"));
+  }
   return ok(endpoint);
 }
 
-/** Which accounts a transfer's network has, where their spelling is checked: EVM, Sui or Aptos (`hex32`), or another. */
-export type AccountFamily = "evm" | "hex32" | null;
+/** Which accounts a transfer's network has, where their spelling is checked: EVM, Sui or Aptos (`hex32`), Substrate, or another. */
+export type AccountFamily = "evm" | "hex32" | "substrate" | null;
 
 export function accountFamily(asset: string, network: string | null): AccountFamily {
   if (onEvmNetwork(asset, network)) return "evm";
   const named = networkFromAsset(asset) ?? (network === null ? null : networkId(network).toLowerCase());
-  return named !== null && HEX_ACCOUNT_NETWORK.test(named) ? "hex32" : null;
+  if (named !== null && HEX_ACCOUNT_NETWORK.test(named)) return "hex32";
+  const substrateAsset = asset.toLowerCase().startsWith("assets/substrate.");
+  return substrateAsset || (named !== null && SUBSTRATE_NETWORK.test(named)) ? "substrate" : null;
 }
+
+/**
+ * The relay chains' networks (and their test relays), whose accounts are SS58. Their clients
+ * (polkadot-js) also take an account as its 32-byte public key in hex, but rules, the address book
+ * and the windows compare SS58 (any prefix, ss58-address.ts) and a hex key as hex: a deny rule
+ * naming the SS58 account would not see `0x…` and it would open a per-destination window group of
+ * its own. Refused, never converted (found by a review of hostile bodies). A chain object's sender
+ * may be the key: it is compared as the account (chain-senders.ts).
+ */
+const SUBSTRATE_NETWORK = /^(polkadot|kusama|westend|rococo|paseo|substrate)-/;
 
 /**
  * Sui and Aptos accounts are 32 bytes, which their SDKs also take written short (`0xa` is `0x`,

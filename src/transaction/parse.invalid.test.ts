@@ -373,3 +373,34 @@ describe("a Sui or Aptos account written short (INVALID_TRANSACTION)", () => {
     expect(parseTransaction(assetTransferBody({ asset: "assets/native.near-mainnet", destination: SHORT })).ok).toBe(true);
   });
 });
+
+// Found by a review of hostile bodies: polkadot-js takes an account as its 32-byte public key in
+// hex, but a transfer's raw source or destination so written was compared as hex text: a deny rule
+// naming Bob's SS58 account did not see `0x8eaf…`, and it opened a per-destination window of its own.
+describe("a Substrate account written as its public key in hex (INVALID_TRANSACTION)", () => {
+  const ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
+  const BOB = "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty";
+  const BOB_KEY = "0x8eaf04151687736326c9fea17e25fc5287613693c912909cb226aa4794f26a48";
+  const message = (path: string) => `${path}: a Substrate account must be written in SS58, not as its public key in hex`;
+  const api = (network: string | undefined, asset: string, source: string, destination: string): Body =>
+    apiBody([apiTransfer({ asset, sourceAddress: { value: source }, destinationAddress: { value: destination } })], { network: network === undefined ? undefined : `networks/${network}`, subType: "NATIVE_TRANSFER" });
+  it.each([
+    ["polkadot-mainnet", "assets/native.polkadot-mainnet"],
+    ["kusama-mainnet", "assets/native.kusama-mainnet"],
+    ["westend-testnet", "assets/native.westend-testnet"],
+    // An asset id that names no network: the transaction's network decides.
+    ["polkadot-mainnet", "assets/DOT"],
+  ])("on %s (%s), a destination or source written as the key is refused", (network, asset) => {
+    expect(refusal(api(network, asset, ALICE, BOB_KEY)).message).toBe(message("transfers[0].destinationAddress.value"));
+    expect(refusal(api(network, asset, BOB_KEY, ALICE)).message).toBe(message("transfers[0].sourceAddress"));
+    expect(refusal(api(network, asset, ALICE, BOB_KEY.toUpperCase().replace("0X", "0x"))).message).toBe(message("transfers[0].destinationAddress.value"));
+  });
+  it("shape 1: the asset's network decides, and a substrate asset is one", () => {
+    expect(refusal(assetTransferBody({ asset: "assets/native.polkadot-mainnet", destination: BOB_KEY })).message).toBe(message("details.assetTransfer.destination"));
+    expect(refusal(assetTransferBody({ asset: "assets/substrate.polkadot-asset-hub.1984", destination: BOB_KEY })).message).toBe(message("details.assetTransfer.destination"));
+  });
+  it("SS58 under any prefix is accepted; 32 bytes of hex elsewhere keep their chain's meaning", () => {
+    expect(parseTransaction(api("polkadot-mainnet", "assets/native.polkadot-mainnet", ALICE, BOB)).ok).toBe(true);
+    expect(parseTransaction(assetTransferBody({ asset: "assets/native.sui-mainnet", destination: `0x${BOB_KEY.slice(2)}`, source: WALLET })).ok).toBe(true);
+  });
+});
