@@ -12,7 +12,7 @@
 import type { AddressBookView } from "../addressbook/types.js";
 import type { AssetDecimals } from "../assets/decimals.js";
 import { AppError } from "../errors.js";
-import { findOwnAddress } from "../facts/address-book.js";
+import { findOwnAddress, ownWalletsOnAnyNetwork } from "../facts/address-book.js";
 import { stellarBaseAccount } from "../facts/addresses.js";
 import { traced } from "../telemetry/tracing.js";
 import { amountsAgree } from "../transaction/amounts.js";
@@ -49,8 +49,7 @@ function sourceContradiction(tx: Transaction, view: AddressBookView): AppError |
   if (tx.sourceWallet === null) return null;
   for (const t of tx.transfers) {
     if (t.source.wallet !== null || t.source.address === null) continue;
-    const own = findOwnAddress(view, tx.vault, stellarBaseAccount(t.source.address), t.network);
-    if (own !== undefined && own.wallet !== tx.sourceWallet) {
+    if (otherOwner(view, tx.vault, stellarBaseAccount(t.source.address), t.network, tx.sourceWallet)) {
       const message = `transfer ${t.index}: the source address belongs to another wallet of the vault than request.sourceWallet`;
       return new AppError("INVALID_TRANSACTION", message, { details: [{ transfer: t.index, message }] });
     }
@@ -67,12 +66,25 @@ function sourceContradiction(tx: Transaction, view: AddressBookView): AppError |
 function senderContradiction(tx: Transaction, view: AddressBookView): AppError | null {
   if (tx.sender === null) return null;
   for (const t of tx.transfers) {
-    const own = findOwnAddress(view, tx.vault, tx.sender.address, t.network);
     const named = t.source.wallet ?? tx.sourceWallet;
-    if (own !== undefined && named !== null && own.wallet !== named) {
+    if (named !== null && otherOwner(view, tx.vault, tx.sender.address, t.network, named)) {
       const message = `transfer ${t.index}: ${tx.sender.field} belongs to another wallet of the vault than the transfer's source`;
       return new AppError("INVALID_TRANSACTION", message, { details: [{ transfer: t.index, message }] });
     }
   }
   return null;
+}
+
+/**
+ * Whether the copy gives `address` to another wallet of the vault than `named`: on the transfer's
+ * network, or, when no network is known (an opaque asset id and no `network`), on any network the
+ * copy lists it on. Skipping the look-up there let a transfer "from" the hot wallet that the cold
+ * wallet pays be judged as the hot wallet's (found by a review of hostile bodies).
+ */
+function otherOwner(view: AddressBookView, vault: string, address: string, network: string | null, named: string): boolean {
+  if (network !== null) {
+    const own = findOwnAddress(view, vault, address, network);
+    return own !== undefined && own.wallet !== named;
+  }
+  return ownWalletsOnAnyNetwork(view, vault, address).some((wallet) => wallet !== named);
 }

@@ -56,6 +56,17 @@ export function findOwnAddress(
 }
 
 /**
+ * The wallets of `vault` that own `address` on any network, for a transfer whose network is unknown
+ * (an opaque asset id and no `network`): there findOwnAddress finds nothing, and a contradiction
+ * the copy would show on the transfer's network went unseen (found by a review of hostile bodies).
+ */
+export function ownWalletsOnAnyNetwork(view: AddressBookView, vault: string, address: string): string[] {
+  const account = normaliseAddress(address);
+  const owners = view.ownAddresses.filter((own) => vaultOf(own.wallet) === vault && normaliseAddress(own.address) === account);
+  return [...new Set(owners.map((own) => own.wallet))];
+}
+
+/**
  * Whether the copy lists `wallet` as one of the vault's external wallets (tracked addresses the
  * platform does not control). A view that does not know (sync off, a policy test case) says no,
  * so such a vault's wallets stay internal by name as before.
