@@ -4,8 +4,12 @@
  * synced copy of the vault's own wallets without the address-book harness of
  * test/e2e/address-book.test.ts.
  */
+import { afterAll, beforeAll } from "vitest";
+import { CosignerSimulator } from "./cosigner.js";
 import { startFakeCustodyApi, type FakeCustodyApi, type FakeWallet } from "./fake-custody-api.js";
+import { createTestDatabase } from "./postgres.js";
 import { createTestServiceAccount, writeTempPem } from "./service-account.js";
+import { startTestService, writeBundle, type PolicyService } from "./service.js";
 
 export interface SyncedCustody {
   api: FakeCustodyApi;
@@ -32,4 +36,35 @@ export async function startSyncedCustody(vaultId: string, wallets: FakeWallet[])
       key.remove();
     },
   };
+}
+
+export interface SyncedService extends PolicyService {
+  custody: SyncedCustody;
+}
+
+/**
+ * A service on a fresh database with `policy`, syncing `vaultId`'s `wallets` from a fake custody
+ * API (synced once before the tests; the next sync an hour later), and a co-signer pointed at it,
+ * for one describe block: started before its tests, stopped after them.
+ */
+export function serviceWithSyncedWallets(policy: string, vaultId: string, wallets: FakeWallet[]): SyncedService {
+  const suite = {} as SyncedService;
+  beforeAll(async () => {
+    suite.tdb = await createTestDatabase();
+    suite.custody = await startSyncedCustody(vaultId, wallets);
+    suite.service = await startTestService({
+      database: suite.tdb.handle,
+      policiesDir: writeBundle(policy),
+      env: { ...suite.custody.env, COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h" },
+    });
+    const synced = await suite.service.background.sync!.syncAll();
+    if (!synced.every((result) => result.ok)) throw new Error(`the first sync of ${vaultId} failed`);
+    suite.cosigner = new CosignerSimulator({ webhookUrl: `${suite.service.url}/v1/cosigner/webhook` });
+  });
+  afterAll(async () => {
+    await suite.service?.stop();
+    await suite.custody?.close();
+    await suite.tdb?.drop();
+  });
+  return suite;
 }

@@ -6,13 +6,11 @@
  * digest and was signed again as a repeat; no rule could cap these fees (`tx.fee` was null), and
  * a sender that was not the transfer's source was never compared. Through the real service.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COLD_WALLET, HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";
-import { CosignerSimulator } from "../support/cosigner.js";
 import { fakeData } from "../support/fake-custody-api.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { serviceWithPolicy, startTestService, writeBundle } from "../support/service.js";
-import { startSyncedCustody, type SyncedCustody } from "../support/synced-custody.js";
+import { serviceWithPolicy } from "../support/service.js";
+import { serviceWithSyncedWallets } from "../support/synced-custody.js";
 
 const SUI = "assets/native.sui-mainnet";
 const APT = "assets/native.aptos-mainnet";
@@ -103,31 +101,15 @@ describe("a source named by wallet beside a Sui or TON sender, with address-book
   const TON_NET = "networks/ton-mainnet";
   const HOT_TON_RAW = "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8";
   const COLD_TON = "Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF";
-  let tdb: TestDatabase;
-  let custody: SyncedCustody;
-  let service: Awaited<ReturnType<typeof startTestService>>;
-  let cosigner: CosignerSimulator;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    const walletOf = (wallet: string, sui: string, ton: string) =>
-      fakeData.wallet(VAULT_ID, wallet.split("/").at(-1)!, [{ id: "a0", address: sui, network: "networks/sui-mainnet" }, { id: "a1", address: ton, network: TON_NET }]);
-    custody = await startSyncedCustody(VAULT_ID, [walletOf(HOT_WALLET, HOT_SUI, HOT_TON_RAW), walletOf(COLD_WALLET, COLD_SUI, COLD_TON)]);
-    service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY), env: { ...custody.env, COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h" } });
-    expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await custody?.close();
-    await tdb?.drop();
-  });
+  const walletOf = (wallet: string, sui: string, ton: string) =>
+    fakeData.wallet(VAULT_ID, wallet.split("/").at(-1)!, [{ id: "a0", address: sui, network: "networks/sui-mainnet" }, { id: "a1", address: ton, network: TON_NET }]);
+  const synced = serviceWithSyncedWallets(POLICY, VAULT_ID, [walletOf(HOT_WALLET, HOT_SUI, HOT_TON_RAW), walletOf(COLD_WALLET, COLD_SUI, COLD_TON)]);
 
   it("a Sui sender the copy gives to another wallet, even written short (0xc), is refused (400); the hot wallet's own is signed", async () => {
-    const cold = await cosigner.deliver(suiBody(transactionName("sui-cold"), { sender: { value: "0xc" }, gasBudget: "5000000" }));
+    const cold = await synced.cosigner.deliver(suiBody(transactionName("sui-cold"), { sender: { value: "0xc" }, gasBudget: "5000000" }));
     expect(cold).toMatchObject({ verdict: "pending", status: 400, body: { error: { code: "INVALID_TRANSACTION" } } });
     expect(JSON.stringify(cold.body)).toContain("suiTransaction.sender belongs to another wallet of the vault");
-    expect((await cosigner.deliver(suiBody(transactionName("sui-hot"), { sender: { value: HOT_SUI }, gasBudget: "5000000" }))).verdict).toBe("signed");
+    expect((await synced.cosigner.deliver(suiBody(transactionName("sui-hot"), { sender: { value: HOT_SUI }, gasBudget: "5000000" }))).verdict).toBe("signed");
   });
 
   it("a TON sender the copy gives to another wallet is refused (400)", async () => {
@@ -138,7 +120,7 @@ describe("a source named by wallet beside a Sui or TON sender, with address-book
       suiTransaction: undefined,
       tonTransaction: { sender: { value: COLD_TON } },
     };
-    const delivery = await cosigner.deliver(ton);
+    const delivery = await synced.cosigner.deliver(ton);
     expect(delivery).toMatchObject({ verdict: "pending", status: 400 });
     expect(JSON.stringify(delivery.body)).toContain("tonTransaction.sender belongs to another wallet of the vault");
   });

@@ -7,13 +7,10 @@
  * a transfer "from the hot wallet" that the cold wallet pays was signed under a policy that
  * refuses the cold wallet's. Through the real service, with address-book sync.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COLD_WALLET, HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";
-import { CosignerSimulator } from "../support/cosigner.js";
 import { fakeData } from "../support/fake-custody-api.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { startTestService, writeBundle } from "../support/service.js";
-import { startSyncedCustody, type SyncedCustody } from "../support/synced-custody.js";
+import { serviceWithSyncedWallets } from "../support/synced-custody.js";
 
 const ETH = "assets/native.ethereum-mainnet";
 const HOT = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
@@ -47,28 +44,12 @@ const body = (from: string) => ({
 
 describe("an EVM sender beside a source named by wallet, with address-book sync", () => {
   const VAULT_ID = VAULT.slice("vaults/".length);
-  let tdb: TestDatabase;
-  let custody: SyncedCustody;
-  let service: Awaited<ReturnType<typeof startTestService>>;
-  let cosigner: CosignerSimulator;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    const walletOf = (wallet: string, address: string) => fakeData.wallet(VAULT_ID, wallet.split("/").at(-1)!, [{ id: "a0", address, network: "networks/ethereum-mainnet" }]);
-    custody = await startSyncedCustody(VAULT_ID, [walletOf(HOT_WALLET, HOT), walletOf(COLD_WALLET, COLD)]);
-    service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY), env: { ...custody.env, COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h" } });
-    expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await custody?.close();
-    await tdb?.drop();
-  });
+  const walletOf = (wallet: string, address: string) => fakeData.wallet(VAULT_ID, wallet.split("/").at(-1)!, [{ id: "a0", address, network: "networks/ethereum-mainnet" }]);
+  const suite = serviceWithSyncedWallets(POLICY, VAULT_ID, [walletOf(HOT_WALLET, HOT), walletOf(COLD_WALLET, COLD)]);
 
   it("signs the hot wallet's own sender and refuses the cold wallet's (400)", async () => {
-    expect((await cosigner.deliver(body(HOT))).verdict).toBe("signed");
-    const cold = await cosigner.deliver(body(COLD));
+    expect((await suite.cosigner.deliver(body(HOT))).verdict).toBe("signed");
+    const cold = await suite.cosigner.deliver(body(COLD));
     expect(cold).toMatchObject({ verdict: "pending", status: 400 });
     expect(JSON.stringify(cold.body)).toContain("evmTransaction.fromAddress belongs to another wallet of the vault");
   });
@@ -79,7 +60,7 @@ describe("an EVM sender beside a source named by wallet, with address-book sync"
     ["32 bytes", `0x${"0".repeat(24)}${COLD.slice(2)}`],
     ["an ENS name", "cold-wallet.eth"],
   ])("refuses the cold wallet's sender spelt as %s (400), never signs it", async (_spelling, from) => {
-    const delivery = await cosigner.deliver(body(from));
+    const delivery = await suite.cosigner.deliver(body(from));
     expect(delivery).toMatchObject({ verdict: "pending", status: 400 });
     expect(JSON.stringify(delivery.body)).toContain("evmTransaction.fromAddress.value");
   });

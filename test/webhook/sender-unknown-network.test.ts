@@ -6,13 +6,10 @@
  * pays was signed under a policy that refuses the cold wallet's; so was a raw source the copy gives
  * to the cold wallet, claimed for the hot wallet. Through the real service, with address-book sync.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COLD_WALLET, HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";
-import { CosignerSimulator } from "../support/cosigner.js";
 import { fakeData } from "../support/fake-custody-api.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { startTestService, writeBundle } from "../support/service.js";
-import { startSyncedCustody, type SyncedCustody } from "../support/synced-custody.js";
+import { serviceWithSyncedWallets } from "../support/synced-custody.js";
 
 /** An opaque asset id: nothing in it names a network. */
 const OPAQUE = "assets/e72ff35a5b15";
@@ -55,27 +52,11 @@ const api = (id: string, from: string) => ({
 
 describe("a chain object's sender beside a transfer whose network is unknown, with address-book sync", () => {
   const VAULT_ID = VAULT.slice("vaults/".length);
-  let tdb: TestDatabase;
-  let custody: SyncedCustody;
-  let service: Awaited<ReturnType<typeof startTestService>>;
-  let cosigner: CosignerSimulator;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    const walletOf = (wallet: string, address: string) => fakeData.wallet(VAULT_ID, wallet.split("/").at(-1)!, [{ id: "a0", address, network: "networks/ethereum-mainnet" }]);
-    custody = await startSyncedCustody(VAULT_ID, [walletOf(HOT_WALLET, HOT), walletOf(COLD_WALLET, COLD)]);
-    service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY), env: { ...custody.env, COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h" } });
-    expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await custody?.close();
-    await tdb?.drop();
-  });
+  const walletOf = (wallet: string, address: string) => fakeData.wallet(VAULT_ID, wallet.split("/").at(-1)!, [{ id: "a0", address, network: "networks/ethereum-mainnet" }]);
+  const suite = serviceWithSyncedWallets(POLICY, VAULT_ID, [walletOf(HOT_WALLET, HOT), walletOf(COLD_WALLET, COLD)]);
 
   it.each([["shape 1", reference], ["shape 2 without network", api]])("%s: the cold wallet's sender is refused (400), never signed", async (_shape, make) => {
-    const cold = await cosigner.deliver(make(`cold-${_shape.length}`, COLD));
+    const cold = await suite.cosigner.deliver(make(`cold-${_shape.length}`, COLD));
     expect(cold).toMatchObject({ verdict: "pending", status: 400 });
     expect(JSON.stringify(cold.body)).toContain("evmTransaction.fromAddress belongs to another wallet of the vault");
   });
@@ -86,12 +67,12 @@ describe("a chain object's sender beside a transfer whose network is unknown, wi
     const body = api("raw-cold", HOT);
     delete (body as Record<string, unknown>).evmTransaction;
     body.transfers = [{ ...body.transfers[0]!, sourceAddress: { value: COLD } } as (typeof body.transfers)[number]];
-    const cold = await cosigner.deliver(body);
+    const cold = await suite.cosigner.deliver(body);
     expect(cold).toMatchObject({ verdict: "pending", status: 400 });
     expect(JSON.stringify(cold.body)).toContain("the source address belongs to another wallet of the vault than request.sourceWallet");
   });
 
   it.each([["shape 1", reference], ["shape 2 without network", api]])("%s: the hot wallet's own sender is still signed", async (_shape, make) => {
-    expect((await cosigner.deliver(make(`hot-${_shape.length}`, HOT))).verdict).toBe("signed");
+    expect((await suite.cosigner.deliver(make(`hot-${_shape.length}`, HOT))).verdict).toBe("signed");
   });
 });
