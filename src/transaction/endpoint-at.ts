@@ -24,19 +24,33 @@ export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, 
   if (endpoint.kind === "address" && family === "substrate" && HEX_ACCOUNT.test(value)) {
     return err(invalidAt(path, "a Substrate account must be written in SS58, not as its public key in hex"));
   }
+  if (endpoint.kind === "address" && family === "tron" && !TRON_ACCOUNT.test(value)) {
+    return err(invalidAt(path, "a Tron account must be written in base58 (T…) or as 41 and its 20 bytes in hex"));
+  }
   return ok(endpoint);
 }
 
-/** Which accounts a transfer's network has, where their spelling is checked: EVM, Sui or Aptos (`hex32`), Substrate, or another. */
-export type AccountFamily = "evm" | "hex32" | "substrate" | null;
+/** Which accounts a transfer's network has, where their spelling is checked: EVM, Sui or Aptos (`hex32`), Substrate, Tron, or another. */
+export type AccountFamily = "evm" | "hex32" | "substrate" | "tron" | null;
 
 export function accountFamily(asset: string, network: string | null): AccountFamily {
   if (onEvmNetwork(asset, network)) return "evm";
   const named = networkFromAsset(asset) ?? (network === null ? null : networkId(network).toLowerCase());
   if (named !== null && HEX_ACCOUNT_NETWORK.test(named)) return "hex32";
+  if (named !== null && TRON_NETWORK.test(named)) return "tron";
   const substrateAsset = asset.toLowerCase().startsWith("assets/substrate.");
   return substrateAsset || (named !== null && SUBSTRATE_NETWORK.test(named)) ? "substrate" : null;
 }
+
+/**
+ * Tron's networks, whose accounts rules, the address book and the windows know as base58 `T…` or
+ * as `41` and the 20 bytes in hex (addresses.ts folds the two). Tron's virtual machine and some
+ * clients also write an account as `0x` and the 20 bytes, which compared as an EVM address would
+ * slip past a deny rule naming `T…` and open a window group of its own: refused, as any other
+ * spelling there (found by a review of this stop's changes).
+ */
+const TRON_NETWORK = /^tron-/;
+const TRON_ACCOUNT = /^(?:T[1-9A-HJ-NP-Za-km-z]{33}|41[0-9a-fA-F]{40})$/;
 
 /**
  * The relay chains' networks (and their test relays), whose accounts are SS58. Their clients

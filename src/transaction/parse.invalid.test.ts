@@ -377,6 +377,24 @@ describe("a Sui or Aptos account written short (INVALID_TRANSACTION)", () => {
 // Found by a review of hostile bodies: polkadot-js takes an account as its 32-byte public key in
 // hex, but a transfer's raw source or destination so written was compared as hex text: a deny rule
 // naming Bob's SS58 account did not see `0x8eaf…`, and it opened a per-destination window of its own.
+describe("a Tron account written other than base58 or 41-hex (INVALID_TRANSACTION)", () => {
+  const HOT = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
+  const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+  const HEX20 = "a614f803b6fd780986a42c78ec9c7f77e6ded13c";
+  const message = (path: string) => `${path}: a Tron account must be written in base58 (T…) or as 41 and its 20 bytes in hex`;
+  const api = (asset: string, destination: string): Body =>
+    apiBody([apiTransfer({ asset, sourceAddress: { value: HOT }, destinationAddress: { value: destination } })], { network: "networks/tron-mainnet", subType: "TOKEN_TRANSFER" });
+  it.each([`0x${HEX20}`, "treasury.trx", `T${HEX20}`])("%s as a TRX or TRC-20 destination", (destination) => {
+    expect(refusal(api("assets/native.tron-mainnet", destination)).message).toBe(message("transfers[0].destinationAddress.value"));
+    expect(refusal(api(`assets/trc20.tron-mainnet.${USDT}`, destination)).message).toBe(message("transfers[0].destinationAddress.value"));
+    expect(refusal(assetTransferBody({ asset: "assets/native.tron-mainnet", source: HOT, destination })).message).toBe(message("details.assetTransfer.destination"));
+  });
+  it("base58 and 41-hex are accepted", () => {
+    expect(parseTransaction(api("assets/native.tron-mainnet", USDT)).ok).toBe(true);
+    expect(parseTransaction(api("assets/native.tron-mainnet", `41${HEX20}`)).ok).toBe(true);
+  });
+});
+
 describe("a Substrate account written as its public key in hex (INVALID_TRANSACTION)", () => {
   const ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
   const BOB = "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty";

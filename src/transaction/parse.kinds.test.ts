@@ -200,19 +200,20 @@ describe("shape 2 source: request.sourceWallet", () => {
 });
 
 describe("transfer network and asset standard", () => {
-  const cases: { asset: string; txNetwork: string | undefined; network: string | null; standard: string }[] = [
+  const cases: { asset: string; txNetwork: string | undefined; network: string | null; standard: string; destination?: string }[] = [
     { asset: "assets/native.ethereum-mainnet", txNetwork: undefined, network: "ethereum-mainnet", standard: "native" },
     { asset: USDC_ETH, txNetwork: undefined, network: "ethereum-mainnet", standard: "erc20" },
     // The asset id names the network when the transaction does not (one naming another is refused).
     { asset: "assets/erc20.polygon-mainnet.0x2791bca1f2de4661ed88a30c99a7a9449aa84174", txNetwork: undefined, network: "polygon-mainnet", standard: "erc20" },
     { asset: "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", txNetwork: undefined, network: "solana-mainnet", standard: "spl" },
     { asset: "assets/spl-token-2022.solana-mainnet.2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo", txNetwork: undefined, network: "solana-mainnet", standard: "spl" },
-    { asset: "assets/trc20.tron-mainnet.TKieffkQXtW8Dr1hKXKGPqCqYi1UNMjJw", txNetwork: undefined, network: "tron-mainnet", standard: "other" },
+    // A Tron account is base58 (a 0x address there is refused).
+    { asset: "assets/trc20.tron-mainnet.TKieffkQXtW8Dr1hKXKGPqCqYi1UNMjJw", txNetwork: undefined, network: "tron-mainnet", standard: "other", destination: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" },
     { asset: "assets/e72ff35a5b15", txNetwork: "networks/ethereum-mainnet", network: "ethereum-mainnet", standard: "other" },
     { asset: "assets/e72ff35a5b15", txNetwork: undefined, network: null, standard: "other" },
   ];
-  it.each(cases)("$asset on $txNetwork", ({ asset, txNetwork, network, standard }) => {
-    const tx = parsed(assetTransferBody({ asset }, { network: txNetwork }));
+  it.each(cases)("$asset on $txNetwork", ({ asset, txNetwork, network, standard, destination }) => {
+    const tx = parsed(assetTransferBody({ asset, ...(destination ? { destination } : {}) }, { network: txNetwork }));
     expect(tx.transfers[0]).toMatchObject({ network, assetStandard: standard, asset });
     expect(tx.network).toBe(txNetwork ?? null);
   });
