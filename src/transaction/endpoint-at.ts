@@ -71,8 +71,18 @@ const SUBSTRATE_NETWORK = /^(polkadot|kusama|westend|rococo|paseo|substrate)-/;
 const HEX_ACCOUNT_NETWORK = /^(sui|aptos)-/;
 const HEX_ACCOUNT = /^0x[0-9a-fA-F]{64}$/;
 
-/** A Sui or Aptos account as rules, the address book and the windows compare it: `0x` and 64 hex digits. */
-export const isHexAccount = (address: string): boolean => HEX_ACCOUNT.test(address);
+/**
+ * Why an account a token allowance names (approver, spender) is not written as rules, the address
+ * book and the windows of its family compare it, or null: on Sui or Aptos `0x` and 64 hex digits,
+ * on Tron base58 `T…` or `41` and 20 bytes, on Substrate anything but a public key in hex (`0x` or
+ * `0X` and 64 digits). An EVM allowance is checked as an EVM address (parse.ts).
+ */
+export function misspeltAllowanceAccount(address: string, family: AccountFamily): string | null {
+  if (family === "hex32" && !HEX_ACCOUNT.test(address)) return "a Sui or Aptos account must be written 0x and 64 hex digits";
+  if (family === "tron" && !TRON_ACCOUNT.test(address)) return "a Tron account must be written in base58 (T…) or as 41 and its 20 bytes in hex";
+  if (family === "substrate" && /^0x[0-9a-f]{64}$/i.test(address)) return "a Substrate account must be written in SS58, not as its public key in hex";
+  return null;
+}
 
 /**
  * An EVM address spelt `0X…` or as its 40 hex digits alone. Clients such as go-ethereum read both

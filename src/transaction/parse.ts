@@ -15,7 +15,7 @@ import { isEvmAddress } from "../facts/addresses.js";
 import { chainAgreesWithNetworks } from "./chain-ids.js";
 import { chainObjectPayloads } from "./chain-objects.js";
 import { qualifyWallet, vaultOf } from "./endpoint.js";
-import { accountFamily, isHexAccount } from "./endpoint-at.js";
+import { accountFamily, misspeltAllowanceAccount, type AccountFamily } from "./endpoint-at.js";
 import { scanFields } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
 import { claimedKind, DELEGATION_SUBTYPE } from "./kind.js";
@@ -229,7 +229,7 @@ function allowancesAndAuthorizations(
     const family = accountFamily(a.asset ?? "", network);
     const accounts = { approverAddress: a.approverAddress?.value, spenderAddress: a.spenderAddress?.value };
     const holder = `${at(path, "tokenAllowances")}[${i}]`;
-    const spelt = family === "evm" ? evmAccountsSpelt(accounts, holder, ".value") : family === "hex32" ? hexAccountsSpelt(accounts, holder, ".value") : ok(null);
+    const spelt = family === "evm" ? evmAccountsSpelt(accounts, holder, ".value") : familyAccountsSpelt(accounts, family, holder, ".value");
     if (!spelt.ok) return spelt;
   }
   return ok({
@@ -258,14 +258,17 @@ function evmAccountsSpelt(fields: Record<string, string | null | undefined>, hol
 }
 
 /**
- * The Sui or Aptos accounts a token allowance names: written `0x` and 64 hex digits, or refused
- * (400). Their SDKs pad `0xbad` to 32 bytes and read `0X…` as `0x…`, while a deny rule naming the
- * spender as `0x` and 64 digits would not see those spellings (found by a review of hostile bodies:
- * only an EVM allowance was checked, as transfers' endpoints are in endpoint-at.ts).
+ * The Sui, Aptos, Tron or Substrate accounts a token allowance names, written as rules, the address
+ * book and the windows compare them on their network (endpoint-at.ts), or refused (400). Their
+ * clients also read `0xbad` (Sui, Aptos: padded to 32 bytes), `0x` and the 20 bytes (Tron's virtual
+ * machine) or the public key in hex (polkadot-js) as the account, while a deny rule naming the
+ * spender would not see those spellings (found by reviews of hostile bodies: only an EVM
+ * allowance was checked, then Sui's and Aptos's, as transfers' endpoints are).
  */
-function hexAccountsSpelt(fields: Record<string, string | null | undefined>, holder: string, leaf: string): Result<null, AppError> {
+function familyAccountsSpelt(fields: Record<string, string | null | undefined>, family: AccountFamily, holder: string, leaf: string): Result<null, AppError> {
   for (const [field, value] of Object.entries(fields)) {
-    if (value != null && !isHexAccount(value)) return err(invalidAt(`${at(holder, field)}${leaf}`, "a Sui or Aptos account must be written 0x and 64 hex digits"));
+    const issue = value == null ? null : misspeltAllowanceAccount(value, family);
+    if (issue !== null) return err(invalidAt(`${at(holder, field)}${leaf}`, issue));
   }
   return ok(null);
 }
