@@ -30,12 +30,23 @@ export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, 
   return ok(endpoint);
 }
 
+/**
+ * The network a transfer moves on, as the family patterns read it (`chain-net`): the network its
+ * asset id names, else the transaction's. A chain named without its net (`assets/native.tron`) is
+ * read as that chain's, so no family's spelling check is turned off by leaving the net out (found
+ * by a review of this stop's changes: `0x…` passed as a Tron destination so).
+ */
+function familyKey(asset: string, network: string | null): string | null {
+  const named = networkFromAsset(asset) ?? (network === null ? null : networkId(network).toLowerCase());
+  return named === null || named.includes("-") ? named : `${named}-`;
+}
+
 /** Which accounts a transfer's network has, where their spelling is checked: EVM, Sui or Aptos (`hex32`), Substrate, Tron, or another. */
 export type AccountFamily = "evm" | "hex32" | "substrate" | "tron" | null;
 
 export function accountFamily(asset: string, network: string | null): AccountFamily {
   if (onEvmNetwork(asset, network)) return "evm";
-  const named = networkFromAsset(asset) ?? (network === null ? null : networkId(network).toLowerCase());
+  const named = familyKey(asset, network);
   if (named !== null && HEX_ACCOUNT_NETWORK.test(named)) return "hex32";
   if (named !== null && TRON_NETWORK.test(named)) return "tron";
   const substrateAsset = asset.toLowerCase().startsWith("assets/substrate.");
@@ -104,7 +115,7 @@ const EVM_SPELT_OTHERWISE = /^(0X)?[0-9a-fA-F]{40}$/;
  * (found by a review of hostile bodies).
  */
 function onEvmNetwork(asset: string, network: string | null): boolean {
-  const named = networkFromAsset(asset) ?? (network === null ? null : networkId(network).toLowerCase());
+  const named = familyKey(asset, network);
   return (named !== null && EVM_NETWORK.test(named)) || assetStandardOf(asset, named) === "erc20";
 }
 

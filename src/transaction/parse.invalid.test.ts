@@ -389,6 +389,10 @@ describe("a Tron account written other than base58 or 41-hex (INVALID_TRANSACTIO
     expect(refusal(api(`assets/trc20.tron-mainnet.${USDT}`, destination)).message).toBe(message("transfers[0].destinationAddress.value"));
     expect(refusal(assetTransferBody({ asset: "assets/native.tron-mainnet", source: HOT, destination })).message).toBe(message("details.assetTransfer.destination"));
   });
+  it("an asset id naming the chain without its net (assets/native.tron) is still Tron's, and Ethereum's likewise", () => {
+    expect(refusal(assetTransferBody({ asset: "assets/native.tron", source: HOT, destination: `0x${HEX20}` })).message).toBe(message("details.assetTransfer.destination"));
+    expect(refusal(assetTransferBody({ asset: "assets/native.ethereum", destination: "treasury.eth" })).message).toBe("details.assetTransfer.destination: an EVM address must be written 0x and 40 hex digits");
+  });
   it("base58 and 41-hex are accepted", () => {
     expect(parseTransaction(api("assets/native.tron-mainnet", USDT)).ok).toBe(true);
     expect(parseTransaction(api("assets/native.tron-mainnet", `41${HEX20}`)).ok).toBe(true);
