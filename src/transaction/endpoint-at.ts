@@ -15,7 +15,7 @@ import type { Endpoint } from "./types.js";
 export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, "vault">, family: AccountFamily = null): Result<Endpoint, AppError> {
   const endpoint = parseEndpoint(value, ctx.vault);
   if (endpoint === null) return err(invalidAt(path, "must be a wallet or wallet-address resource name, or a raw address"));
-  if (endpoint.kind === "address" && (EVM_SPELT_OTHERWISE.test(value) || (family === "evm" && !isEvmAddress(value)))) {
+  if (endpoint.kind === "address" && (EVM_SPELT_OTHERWISE.test(value) || EVM_NAME_OR_URI.test(value) || (family === "evm" && !isEvmAddress(value)))) {
     return err(invalidAt(path, "an EVM address must be written 0x and 40 hex digits"));
   }
   if (endpoint.kind === "address" && (HEX_ACCOUNT_SPELT_OTHERWISE.test(value) || (family === "hex32" && !HEX_ACCOUNT.test(value)))) {
@@ -103,6 +103,15 @@ export function misspeltAllowanceAccount(address: string, family: AccountFamily)
  * initiator writes `0x` (found by a review of aliasing).
  */
 const EVM_SPELT_OTHERWISE = /^(0X)?[0-9a-fA-F]{40}$/;
+
+/**
+ * Ethereum's other ways to name an account: an ENS name (`….eth`), an ICAP (`XE` and its check
+ * digits) and an EIP-681 URI (`ethereum:…`). No other chain writes an account so, and a client
+ * resolves each to an `0x` account that a deny rule names by its hex: refused on every network,
+ * also where the network is unknown (an opaque asset id and no `network`), where the EVM family's
+ * check cannot apply (found by a review of this stop's changes).
+ */
+const EVM_NAME_OR_URI = /(?:\.eth$|^XE[0-9]{2}[0-9A-Z]{30,31}$|^ethereum:)/i;
 
 /**
  * Whether a transfer of `asset` moves on an EVM network: the network its asset id names, else the

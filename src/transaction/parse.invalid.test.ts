@@ -331,6 +331,11 @@ describe("a raw address on an EVM network that is not 0x + 40 hex digits (INVALI
     }
     expect(refusal(apiBody([apiTransfer({ asset: "assets/e72ff35a5b15", destinationAddress: { value: "treasury.eth" } })])).code).toBe("INVALID_TRANSACTION");
   });
+  it("an ENS name, an ICAP or an ethereum: URI is refused where the network is unknown too (an opaque asset, no network)", () => {
+    for (const value of ["treasury.eth", "Treasury.ETH", "XE7338O073KYGTWWZN0F2WZ0R8PX5ZPPZS", `ethereum:0x${EVM}`]) {
+      expect(refusal(apiBody([apiTransfer({ asset: "assets/e72ff35a5b15", destinationAddress: { value } })], { network: undefined })).message).toBe(message("transfers[0].destinationAddress.value"));
+    }
+  });
   it("another chain's addresses stay accepted on their own networks", () => {
     expect(parseTransaction(assetTransferBody({ asset: "assets/native.near-mainnet", destination: "treasury.near" })).ok).toBe(true);
     expect(parseTransaction(assetTransferBody({ asset: "assets/native.bitcoin-mainnet", destination: "bc1q3vfght7rln2c3733dl42navt8pslfya7talfns" })).ok).toBe(true);
