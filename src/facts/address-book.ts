@@ -24,19 +24,23 @@ export function viewForVault(view: AddressBookView, vault: string): AddressBookV
 // (in a fresh view object that carries the sync time), so the arrays are the cache key.
 const entryIndexes = new WeakMap<readonly AddressBookEntry[], Map<string, AddressBookEntry[]>>();
 const ownIndexes = new WeakMap<readonly OwnWalletAddress[], Map<string, OwnWalletAddress[]>>();
+/** The own addresses by account alone, whatever their network (ownWalletsOnAnyNetwork). */
+const ownAccountIndexes = new WeakMap<readonly OwnWalletAddress[], Map<string, OwnWalletAddress[]>>();
 
 const lookupKey = (network: string, address: string): string => `${bareNetwork(network)}\u0000${normaliseAddress(address)}`;
+const onNetwork = (item: { network: string; address: string }): string => lookupKey(item.network, item.address);
 
 function indexed<T extends { network: string; address: string }>(
   cache: WeakMap<readonly T[], Map<string, T[]>>,
   list: readonly T[],
   include: (item: T) => boolean = () => true,
+  keyOf: (item: T) => string = onNetwork,
 ): Map<string, T[]> {
   let index = cache.get(list);
   if (!index) {
     index = new Map();
     for (const item of list.filter(include)) {
-      const key = lookupKey(item.network, item.address);
+      const key = keyOf(item);
       index.set(key, [...(index.get(key) ?? []), item]);
     }
     cache.set(list, index);
@@ -61,9 +65,8 @@ export function findOwnAddress(
  * the copy would show on the transfer's network went unseen (found by a review of hostile bodies).
  */
 export function ownWalletsOnAnyNetwork(view: AddressBookView, vault: string, address: string): string[] {
-  const account = normaliseAddress(address);
-  const owners = view.ownAddresses.filter((own) => vaultOf(own.wallet) === vault && normaliseAddress(own.address) === account);
-  return [...new Set(owners.map((own) => own.wallet))];
+  const owners = indexed(ownAccountIndexes, view.ownAddresses, undefined, (own) => normaliseAddress(own.address)).get(normaliseAddress(address)) ?? [];
+  return [...new Set(owners.filter((own) => vaultOf(own.wallet) === vault).map((own) => own.wallet))];
 }
 
 /**
