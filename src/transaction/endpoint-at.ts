@@ -15,18 +15,14 @@ import type { Endpoint } from "./types.js";
 export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, "vault">, family: AccountFamily = null): Result<Endpoint, AppError> {
   const endpoint = parseEndpoint(value, ctx.vault);
   if (endpoint === null) return err(invalidAt(path, "must be a wallet or wallet-address resource name, or a raw address"));
-  if (endpoint.kind === "address" && (EVM_SPELT_OTHERWISE.test(value) || EVM_NAME_OR_URI.test(value) || (family === "evm" && !isEvmAddress(value)))) {
-    return err(invalidAt(path, "an EVM address must be written 0x and 40 hex digits"));
-  }
-  if (endpoint.kind === "address" && (HEX_ACCOUNT_SPELT_OTHERWISE.test(value) || (family === "hex32" && !HEX_ACCOUNT.test(value)))) {
-    return err(invalidAt(path, "a Sui or Aptos account must be written 0x and 64 hex digits"));
-  }
-  if (endpoint.kind === "address" && family === "substrate" && HEX_ACCOUNT.test(value)) {
-    return err(invalidAt(path, "a Substrate account must be written in SS58, not as its public key in hex"));
-  }
-  if (endpoint.kind === "address" && family === "tron" && !TRON_ACCOUNT.test(value)) {
-    return err(invalidAt(path, "a Tron account must be written in base58 (T…) or as 41 and its 20 bytes in hex"));
-  }
+  if (endpoint.kind !== "address") return ok(endpoint);
+  const issue =
+    EVM_SPELT_OTHERWISE.test(value) || EVM_NAME_OR_URI.test(value)
+      ? EVM_SPELLING
+      : family !== "evm" && HEX_ACCOUNT_SPELT_OTHERWISE.test(value)
+        ? HEX32_SPELLING
+        : misspeltAccount(value, family);
+  if (issue !== null) return err(invalidAt(path, issue));
   return ok(endpoint);
 }
 
@@ -82,14 +78,19 @@ const SUBSTRATE_NETWORK = /^(polkadot|kusama|westend|rococo|paseo|substrate)-/;
 const HEX_ACCOUNT_NETWORK = /^(sui|aptos)-/;
 const HEX_ACCOUNT = /^0x[0-9a-fA-F]{64}$/;
 
+const EVM_SPELLING = "an EVM address must be written 0x and 40 hex digits";
+const HEX32_SPELLING = "a Sui or Aptos account must be written 0x and 64 hex digits";
+
 /**
- * Why an account a token allowance names (approver, spender) is not written as rules, the address
- * book and the windows of its family compare it, or null: on Sui or Aptos `0x` and 64 hex digits,
- * on Tron base58 `T…` or `41` and 20 bytes, on Substrate anything but a public key in hex (`0x` or
- * `0X` and 64 digits). An EVM allowance is checked as an EVM address (parse.ts).
+ * Why an account is not written as rules, the address book and the windows of its network's family
+ * compare it, or null: on an EVM network `0x` and 40 hex digits, on Sui or Aptos `0x` and 64, on
+ * Tron base58 `T…` or `41` and 20 bytes, on Substrate anything but a public key in hex (`0x` or
+ * `0X` and 64 digits). For transfers' endpoints (endpointAt) and the accounts of authorizations and
+ * token allowances (parse.ts).
  */
-export function misspeltAllowanceAccount(address: string, family: AccountFamily): string | null {
-  if (family === "hex32" && !HEX_ACCOUNT.test(address)) return "a Sui or Aptos account must be written 0x and 64 hex digits";
+export function misspeltAccount(address: string, family: AccountFamily): string | null {
+  if (family === "evm" && !isEvmAddress(address)) return EVM_SPELLING;
+  if (family === "hex32" && !HEX_ACCOUNT.test(address)) return HEX32_SPELLING;
   if (family === "tron" && !TRON_ACCOUNT.test(address)) return "a Tron account must be written in base58 (T…) or as 41 and its 20 bytes in hex";
   if (family === "substrate" && /^0x[0-9a-f]{64}$/i.test(address)) return "a Substrate account must be written in SS58, not as its public key in hex";
   return null;

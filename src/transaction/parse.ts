@@ -11,11 +11,10 @@
 import { AppError, err, ok, type Result } from "../errors.js";
 import { fromApi } from "./api-shape.js";
 import { networkId } from "./assets.js";
-import { isEvmAddress } from "../facts/addresses.js";
 import { chainAgreesWithNetworks } from "./chain-ids.js";
 import { chainObjectPayloads } from "./chain-objects.js";
 import { qualifyWallet, vaultOf } from "./endpoint.js";
-import { accountFamily, misspeltAllowanceAccount, type AccountFamily } from "./endpoint-at.js";
+import { accountFamily, misspeltAccount, type AccountFamily } from "./endpoint-at.js";
 import { scanFields } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
 import { claimedKind, DELEGATION_SUBTYPE } from "./kind.js";
@@ -208,7 +207,7 @@ function allowancesAndAuthorizations(
     const listPath = at(at(at(path, "evmTransaction"), "authorizationDetails"), "authorizationList");
     const list = evm.value.authorizationDetails?.authorizationList ?? [];
     for (const [i, a] of list.entries()) {
-      const spelt = evmAccountsSpelt({ signer: a.signer?.value, contractAddress: a.contractAddress?.value }, `${listPath}[${i}]`, ".value");
+      const spelt = accountsSpelt({ signer: a.signer?.value, contractAddress: a.contractAddress?.value }, "evm", `${listPath}[${i}]`, ".value");
       if (!spelt.ok) return spelt;
     }
     authorizations = list.map((a) => ({
@@ -229,7 +228,7 @@ function allowancesAndAuthorizations(
     const family = accountFamily(a.asset ?? "", network);
     const accounts = { approverAddress: a.approverAddress?.value, spenderAddress: a.spenderAddress?.value };
     const holder = `${at(path, "tokenAllowances")}[${i}]`;
-    const spelt = family === "evm" ? evmAccountsSpelt(accounts, holder, ".value") : familyAccountsSpelt(accounts, family, holder, ".value");
+    const spelt = accountsSpelt(accounts, family, holder, ".value");
     if (!spelt.ok) return spelt;
   }
   return ok({
@@ -244,30 +243,16 @@ function allowancesAndAuthorizations(
 }
 
 /**
- * The EVM accounts an authorization or a token allowance names (a delegation's signer and contract,
- * an allowance's approver and spender), which are facts that rules compare: written `0x` and 40 hex
- * digits, or refused (400). `0X…`, the digits alone, 32 bytes or an ENS name are read by clients as
- * the same account, while a deny rule naming the contract or spender by its hex would not see them
- * (found by a review of this stop's changes, as for transfers' endpoints and the EVM sender).
+ * The accounts an authorization or a token allowance names (a delegation's signer and contract, an
+ * allowance's approver and spender), which are facts that rules compare: written as their network's
+ * family compares them (endpoint-at.ts misspeltAccount), or refused (400). Their clients also read
+ * other spellings (`0X…` or an ENS name on EVM, `0xbad` on Sui or Aptos, `0x` and 20 bytes on
+ * Tron, a public key in hex on Substrate) as the account, which a deny rule naming it by its own
+ * spelling would not see (found by reviews of this stop's changes and of hostile bodies).
  */
-function evmAccountsSpelt(fields: Record<string, string | null | undefined>, holder: string, leaf: string): Result<null, AppError> {
+function accountsSpelt(fields: Record<string, string | null | undefined>, family: AccountFamily, holder: string, leaf: string): Result<null, AppError> {
   for (const [field, value] of Object.entries(fields)) {
-    if (value != null && !isEvmAddress(value)) return err(invalidAt(`${at(holder, field)}${leaf}`, "an EVM address must be written 0x and 40 hex digits"));
-  }
-  return ok(null);
-}
-
-/**
- * The Sui, Aptos, Tron or Substrate accounts a token allowance names, written as rules, the address
- * book and the windows compare them on their network (endpoint-at.ts), or refused (400). Their
- * clients also read `0xbad` (Sui, Aptos: padded to 32 bytes), `0x` and the 20 bytes (Tron's virtual
- * machine) or the public key in hex (polkadot-js) as the account, while a deny rule naming the
- * spender would not see those spellings (found by reviews of hostile bodies: only an EVM
- * allowance was checked, then Sui's and Aptos's, as transfers' endpoints are).
- */
-function familyAccountsSpelt(fields: Record<string, string | null | undefined>, family: AccountFamily, holder: string, leaf: string): Result<null, AppError> {
-  for (const [field, value] of Object.entries(fields)) {
-    const issue = value == null ? null : misspeltAllowanceAccount(value, family);
+    const issue = value == null ? null : misspeltAccount(value, family);
     if (issue !== null) return err(invalidAt(`${at(holder, field)}${leaf}`, issue));
   }
   return ok(null);
@@ -295,14 +280,14 @@ function delegationAuthorizations(
   if (snapshot.evmAccountDelegation != null) {
     const api = check(apiDelegation, snapshot.evmAccountDelegation, at(path, "evmAccountDelegation"));
     if (!api.ok) return api;
-    const spelt = evmAccountsSpelt({ signerAddress: api.value.signerAddress?.value, contractAddress: api.value.contractAddress?.value }, at(path, "evmAccountDelegation"), ".value");
+    const spelt = accountsSpelt({ signerAddress: api.value.signerAddress?.value, contractAddress: api.value.contractAddress?.value }, "evm", at(path, "evmAccountDelegation"), ".value");
     if (!spelt.ok) return spelt;
     found.push({ signer: api.value.signerAddress?.value ?? null, contractAddress: api.value.contractAddress?.value ?? null, chainId: api.value.chainId ?? null, nonce: api.value.nonce ?? null });
   }
   if (details?.evmAccountDelegation != null) {
     const ref = check(referenceDelegation, details.evmAccountDelegation, at(at(path, "details"), "evmAccountDelegation"));
     if (!ref.ok) return ref;
-    const spelt = evmAccountsSpelt({ fromAddress: ref.value.fromAddress, contractAddress: ref.value.contractAddress }, at(at(path, "details"), "evmAccountDelegation"), "");
+    const spelt = accountsSpelt({ fromAddress: ref.value.fromAddress, contractAddress: ref.value.contractAddress }, "evm", at(at(path, "details"), "evmAccountDelegation"), "");
     if (!spelt.ok) return spelt;
     found.push({ signer: ref.value.fromAddress ?? null, contractAddress: ref.value.contractAddress ?? null, chainId: ref.value.chainId ?? null, nonce: ref.value.nonce ?? null });
   }
