@@ -37,14 +37,15 @@ function familyKey(asset: string, network: string | null): string | null {
   return named === null || named.includes("-") ? named : `${named}-`;
 }
 
-/** Which accounts a transfer's network has, where their spelling is checked: EVM, Sui or Aptos (`hex32`), Substrate, Tron, or another. */
-export type AccountFamily = "evm" | "hex32" | "substrate" | "tron" | null;
+/** Which accounts a transfer's network has, where their spelling is checked: EVM, Sui or Aptos (`hex32`), Substrate, Tron, Hedera, or another. */
+export type AccountFamily = "evm" | "hex32" | "substrate" | "tron" | "hedera" | null;
 
 export function accountFamily(asset: string, network: string | null): AccountFamily {
   if (onEvmNetwork(asset, network)) return "evm";
   const named = familyKey(asset, network);
   if (named !== null && HEX_ACCOUNT_NETWORK.test(named)) return "hex32";
   if (named !== null && TRON_NETWORK.test(named)) return "tron";
+  if (named !== null && HEDERA_NETWORK.test(named)) return "hedera";
   const substrateAsset = asset.toLowerCase().startsWith("assets/substrate.");
   return substrateAsset || (named !== null && SUBSTRATE_NETWORK.test(named)) ? "substrate" : null;
 }
@@ -58,6 +59,18 @@ export function accountFamily(asset: string, network: string | null): AccountFam
  */
 const TRON_NETWORK = /^tron-/;
 const TRON_ACCOUNT = /^(?:T[1-9A-HJ-NP-Za-km-z]{33}|41[0-9a-fA-F]{40})$/;
+
+/**
+ * Hedera's networks, whose accounts rules, the address book and the windows know as `0.0.N`. Its
+ * SDKs and the network also take the same account as `0.0.N-abcde` (HIP-15: the id and a checksum
+ * of the ledger, which the SDKs parse away), as its long-zero EVM address (`0x` and N in 40 hex
+ * digits) or its EVM alias (`0x…`, or `0.0.` and the alias): a deny rule naming `0.0.12345` did not
+ * see `0.0.12345-vfmkw` or `0x…3039`, which were signed, and each opened a window group of its own
+ * (found by a review of account spellings). Only `shard.realm.num` in plain decimals is taken:
+ * every other spelling is refused, never converted (an alias names no number the body shows).
+ */
+const HEDERA_NETWORK = /^hedera-/;
+const HEDERA_ACCOUNT = /^(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)$/;
 
 /**
  * The relay chains' networks (and their test relays), whose accounts are SS58. Their clients
@@ -85,7 +98,7 @@ const HEX32_SPELLING = "a Sui or Aptos account must be written 0x and 64 hex dig
  * Why an account is not written as rules, the address book and the windows of its network's family
  * compare it, or null: on an EVM network `0x` and 40 hex digits, on Sui or Aptos `0x` and 64, on
  * Tron base58 `T…` or `41` and 20 bytes, on Substrate anything but a public key in hex (`0x` or
- * `0X` and 64 digits). For transfers' endpoints (endpointAt) and the accounts of authorizations and
+ * `0X` and 64 digits), on Hedera `0.0.N`. For transfers' endpoints (endpointAt) and the accounts of authorizations and
  * token allowances (parse.ts).
  */
 export function misspeltAccount(address: string, family: AccountFamily): string | null {
@@ -93,6 +106,7 @@ export function misspeltAccount(address: string, family: AccountFamily): string 
   if (family === "hex32" && !HEX_ACCOUNT.test(address)) return HEX32_SPELLING;
   if (family === "tron" && !TRON_ACCOUNT.test(address)) return "a Tron account must be written in base58 (T…) or as 41 and its 20 bytes in hex";
   if (family === "substrate" && /^0x[0-9a-f]{64}$/i.test(address)) return "a Substrate account must be written in SS58, not as its public key in hex";
+  if (family === "hedera" && !HEDERA_ACCOUNT.test(address)) return "a Hedera account must be written shard.realm.num (0.0.12345), without a checksum or an EVM address";
   return null;
 }
 
