@@ -1,6 +1,7 @@
 /** Endpoints and assets read at a JSON path: a malformed one is a 400 naming the path. */
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { isEvmAddress } from "../facts/addresses.js";
+import { tonAccount } from "../facts/ton-address.js";
 import { assetStandardOf, EVM_NETWORK, networkFromAsset, networkId } from "./assets.js";
 import { parseEndpoint } from "./endpoint.js";
 import { invalidAt } from "./issues.js";
@@ -19,7 +20,9 @@ export function endpointAt(value: string, path: string, ctx: Pick<ShapeContext, 
   const issue =
     EVM_SPELT_OTHERWISE.test(value) || EVM_NAME_OR_URI.test(value)
       ? EVM_SPELLING
-      : family !== "evm" && HEX_ACCOUNT_SPELT_OTHERWISE.test(value)
+      : PAYMENT_URI.test(value)
+        ? "an account must be written as its chain writes it, not as a payment URI"
+        : family !== "evm" && HEX_ACCOUNT_SPELT_OTHERWISE.test(value)
         ? HEX32_SPELLING
         : misspeltAccount(value, family);
   if (issue !== null) return err(invalidAt(path, issue));
@@ -37,8 +40,8 @@ function familyKey(asset: string, network: string | null): string | null {
   return named === null || named.includes("-") ? named : `${named}-`;
 }
 
-/** Which accounts a transfer's network has, where their spelling is checked: EVM, Sui or Aptos (`hex32`), Substrate, Tron, Hedera, or another. */
-export type AccountFamily = "evm" | "hex32" | "substrate" | "tron" | "hedera" | null;
+/** Which accounts a transfer's network has, where their spelling is checked: EVM, Sui or Aptos (`hex32`), Substrate, Tron, Hedera, Solana, Bitcoin, TON, NEAR, or another. */
+export type AccountFamily = "evm" | "hex32" | "substrate" | "tron" | "hedera" | "solana" | "bitcoin" | "ton" | "near" | null;
 
 export function accountFamily(asset: string, network: string | null): AccountFamily {
   if (onEvmNetwork(asset, network)) return "evm";
@@ -46,6 +49,8 @@ export function accountFamily(asset: string, network: string | null): AccountFam
   if (named !== null && HEX_ACCOUNT_NETWORK.test(named)) return "hex32";
   if (named !== null && TRON_NETWORK.test(named)) return "tron";
   if (named !== null && HEDERA_NETWORK.test(named)) return "hedera";
+  const listed = named === null ? undefined : NAMED_FAMILIES.find(([network]) => network.test(named));
+  if (listed !== undefined) return listed[1];
   const substrateAsset = asset.toLowerCase().startsWith("assets/substrate.");
   return substrateAsset || (named !== null && SUBSTRATE_NETWORK.test(named)) ? "substrate" : null;
 }
@@ -73,6 +78,41 @@ const HEDERA_NETWORK = /^hedera-/;
 const HEDERA_ACCOUNT = /^(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)$/;
 
 /**
+ * Solana, Bitcoin, TON and NEAR: each writes an account one way that rules, the address book and the
+ * windows compare, while wallets and their libraries also pay other text to it: a name (an SNS
+ * `treasury.sol`, a TON DNS `foundation.ton`), a payment URI (`bitcoin:bc1q…`, BIP-21; `ton://…`,
+ * `ton:EQ…`), a NEAR account in capitals (NEAR accounts are lower case; a client may fold it). A
+ * deny rule naming the account saw none of them: each was signed (found by a review of account
+ * spellings). On these networks a raw account is only the chain's own spelling; every other is
+ * refused, never resolved.
+ */
+const NAMED_FAMILIES: ReadonlyArray<readonly [RegExp, AccountFamily]> = [
+  [/^solana-/, "solana"],
+  [/^bitcoin-/, "bitcoin"],
+  [/^ton-/, "ton"],
+  [/^near-/, "near"],
+];
+
+/**
+ * A Solana account as written: base58, 32 to 44 letters. Only the letters are checked, never the
+ * key: what is refused is another kind of text (a name, a URI), not a typo the chain refuses.
+ */
+const SOLANA_ACCOUNT = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/**
+ * A Bitcoin address as written: letters and digits only (Base58Check, or bech32 and bech32m), so
+ * never a BIP-21 URI (`bitcoin:…`, `…?amount=`) or a name. The checksum is the chain's to refuse.
+ */
+const BITCOIN_ADDRESS = /^[A-Za-z0-9]+$/;
+
+/**
+ * A NEAR account id (nomicon, "Account ID"): 2 to 64 characters, lower-case letters, digits and
+ * `-`, `_` inside parts separated by `.`; an implicit account (64 hex digits) and an Ethereum-style
+ * one (`0x` and 40) are lower case too.
+ */
+const NEAR_ACCOUNT = /^(?=.{2,64}$)(?:(?:[a-z0-9]+[-_])*[a-z0-9]+\.)*(?:[a-z0-9]+[-_])*[a-z0-9]+$/;
+
+/**
  * The relay chains' networks (and their test relays), whose accounts are SS58. Their clients
  * (polkadot-js) also take an account as its 32-byte public key in hex, but rules, the address book
  * and the windows compare SS58 (any prefix, ss58-address.ts) and a hex key as hex: a deny rule
@@ -98,7 +138,8 @@ const HEX32_SPELLING = "a Sui or Aptos account must be written 0x and 64 hex dig
  * Why an account is not written as rules, the address book and the windows of its network's family
  * compare it, or null: on an EVM network `0x` and 40 hex digits, on Sui or Aptos `0x` and 64, on
  * Tron base58 `T…` or `41` and 20 bytes, on Substrate anything but a public key in hex (`0x` or
- * `0X` and 64 digits), on Hedera `0.0.N`. For transfers' endpoints (endpointAt) and the accounts of authorizations and
+ * `0X` and 64 digits), on Hedera `0.0.N`, on Solana, Bitcoin, TON and NEAR the chain's own spelling
+ * (never a name or a URI). For transfers' endpoints (endpointAt) and the accounts of authorizations and
  * token allowances (parse.ts).
  */
 export function misspeltAccount(address: string, family: AccountFamily): string | null {
@@ -107,6 +148,10 @@ export function misspeltAccount(address: string, family: AccountFamily): string 
   if (family === "tron" && !TRON_ACCOUNT.test(address)) return "a Tron account must be written in base58 (T…) or as 41 and its 20 bytes in hex";
   if (family === "substrate" && /^0x[0-9a-f]{64}$/i.test(address)) return "a Substrate account must be written in SS58, not as its public key in hex";
   if (family === "hedera" && !HEDERA_ACCOUNT.test(address)) return "a Hedera account must be written shard.realm.num (0.0.12345), without a checksum or an EVM address";
+  if (family === "solana" && !SOLANA_ACCOUNT.test(address)) return "a Solana account must be written in base58, not as a name or a URI";
+  if (family === "bitcoin" && !BITCOIN_ADDRESS.test(address)) return "a Bitcoin address must be written in Base58Check or bech32, not as a URI or a name";
+  if (family === "ton" && tonAccount(address) === null) return "a TON account must be written raw (0:…) or user-friendly (EQ…, UQ…), not as a name or a URI";
+  if (family === "near" && !NEAR_ACCOUNT.test(address)) return "a NEAR account must be written as its account id, in lower case";
   return null;
 }
 
@@ -127,6 +172,15 @@ const EVM_SPELT_OTHERWISE = /^(0X)?[0-9a-fA-F]{40}$/;
  * check cannot apply (found by a review of this stop's changes).
  */
 const EVM_NAME_OR_URI = /(?:\.eth$|^XE[0-9]{2}[0-9A-Z]{30,31}$|^ethereum:)/i;
+
+/**
+ * A wallet's payment URI (BIP-21 `bitcoin:…` and its kin, `solana:…`, `ton:…`, `web+stellar:…`):
+ * no chain's account is written so, and a wallet pays the account it holds, which a deny rule names
+ * as written. Refused on every network, also where the network is unknown and no family's check
+ * applies (found by a review of account spellings). TON's raw `0:…` is no URI: a scheme begins with
+ * a letter.
+ */
+const PAYMENT_URI = /^(?:bitcoin|litecoin|dogecoin|solana|ton|near|hedera|hbar|tron|cardano|algorand|web\+stellar|stellar|xrpl|ripple|xrp|polkadot|sui|aptos|cosmos):/i;
 
 /**
  * Whether a transfer of `asset` moves on an EVM network: the network its asset id names, else the

@@ -171,7 +171,7 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
     {
       // The network then comes from transfers[]: on another chain, the payment would be charged to that chain's asset.
       what: "API: Stellar transaction whose transfers[] name another chain's network",
-      body: apiStellarBody([apiStellarPayment("10000000")], [apiStellarTransfer("1", { asset: `assets/asset.solana-mainnet.${STELLAR_USDC}` })], { network: undefined }),
+      body: apiStellarBody([apiStellarPayment("10000000")], [apiStellarTransfer("1", { asset: `assets/asset.xrpl-mainnet.${STELLAR_USDC}` })], { network: undefined }),
       path: "network",
     },
     { what: "note not a string", body: assetTransferBody({}, { note: 5 }), path: "note" },

@@ -205,8 +205,9 @@ describe("transfer network and asset standard", () => {
     { asset: USDC_ETH, txNetwork: undefined, network: "ethereum-mainnet", standard: "erc20" },
     // The asset id names the network when the transaction does not (one naming another is refused).
     { asset: "assets/erc20.polygon-mainnet.0x2791bca1f2de4661ed88a30c99a7a9449aa84174", txNetwork: undefined, network: "polygon-mainnet", standard: "erc20" },
-    { asset: "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", txNetwork: undefined, network: "solana-mainnet", standard: "spl" },
-    { asset: "assets/spl-token-2022.solana-mainnet.2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo", txNetwork: undefined, network: "solana-mainnet", standard: "spl" },
+    // A Solana account is base58 (a 0x address there is refused).
+    { asset: "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", txNetwork: undefined, network: "solana-mainnet", standard: "spl", destination: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" },
+    { asset: "assets/spl-token-2022.solana-mainnet.2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo", txNetwork: undefined, network: "solana-mainnet", standard: "spl", destination: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" },
     // A Tron account is base58 (a 0x address there is refused).
     { asset: "assets/trc20.tron-mainnet.TKieffkQXtW8Dr1hKXKGPqCqYi1UNMjJw", txNetwork: undefined, network: "tron-mainnet", standard: "other", destination: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" },
     { asset: "assets/e72ff35a5b15", txNetwork: "networks/ethereum-mainnet", network: "ethereum-mainnet", standard: "other" },

@@ -203,7 +203,7 @@ describe("finding 3: payloads signed as transfers", () => {
     const paid = { outputs: [{ address: { value: "bc1qdest" }, amount: "1" }] };
     expect(parsed(btc({ asset: "assets/native.bitcoin-mainnet" }, { ...paid, asset: "assets/native.bitcoin-mainnet" })).payloads).toEqual([]);
     expect(parsed(btc({ asset: "assets/native.bitcoin-testnet" }, { ...paid, asset: "assets/native.bitcoin-mainnet" })).payloads).toEqual(["btcOutputs"]);
-    expect(parsed(btc({ asset: "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" }, paid)).payloads).toEqual(["btcOutputs"]);
+    expect(parsed(btc({ asset: "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", destinationAddress: { value: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" } }, paid)).payloads).toEqual(["btcOutputs"]);
     expect(parsed(btc({ asset: "assets/native.bitcoin-mainnet" }, { inputs: [{ address: { value: "bc1qown" } }], ...paid })).payloads).toEqual(["btcInputs"]);
     expect(parsed(btc({ asset: "assets/native.bitcoin-mainnet" }, { inputs: [{ address: { value: "bc1qown" }, amount: "2" }] })).payloads).toEqual(["btcOutputs"]);
     const change = { outputs: [...paid.outputs, { address: { value: "bc1qown" }, change: true }] };

@@ -3,7 +3,7 @@
  * the transfers say which asset the policy judges. Found by a review of value: the two were matched
  * by address and amount only, so a Bitcoin object that moves mainnet BTC (its `asset`) beside
  * transfers of testnet coins, or an EVM object that sends 100 ether (in wei) beside a transfer of
- * 100 lumens (or 100 TON, whose decimals the body does not say), was signed as the cheaper asset. A
+ * 100 lumens (or 100 ADA, whose decimals the body does not say), was signed as the cheaper asset. A
  * policy may well allow testnet coins, or small amounts of a cheap coin, to anyone. Over HTTP
  * against the real service.
  */
@@ -31,8 +31,8 @@ rules:
     when: {"and": [{"===": [{"var": "transfer.asset"}, "assets/native.stellar-mainnet"]}, {"<=": [{"var": "transfer.amount"}, "100"]}]}
   - id: small-coins
     decision: allow
-    reason: up to 100 of a custom EVM chain's coin, or of TON, to anyone
-    when: {"and": [{"in": [{"var": "transfer.asset"}, ["assets/native.custom-mainnet", "assets/native.ton-mainnet"]]}, {"<=": [{"var": "transfer.amount"}, "100"]}]}
+    reason: up to 100 of a custom EVM chain's coin, or of ADA, to anyone
+    when: {"and": [{"in": [{"var": "transfer.asset"}, ["assets/native.custom-mainnet", "assets/native.cardano-mainnet"]]}, {"<=": [{"var": "transfer.amount"}, "100"]}]}
 `;
 
 const BTC_ATTACKER = "bc1qattacker0000000000000000000000000000000";
@@ -45,8 +45,8 @@ describe("chain objects move the asset the transfers name, or the transaction is
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    // A custom EVM chain's coin has 18 decimals, TON 9, as the operator pins them (the custody API would say so too).
-    const pins = { "assets/native.custom-mainnet": 18, "assets/native.ton-mainnet": 9 };
+    // A custom EVM chain's coin has 18 decimals, ADA 6, as the operator pins them (the custody API would say so too).
+    const pins = { "assets/native.custom-mainnet": 18, "assets/native.cardano-mainnet": 6 };
     service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY), env: { COUNTERSIGN_ASSET_DECIMALS: JSON.stringify(pins) } });
     cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
   });
@@ -89,9 +89,9 @@ describe("chain objects move the asset the transfers name, or the transaction is
     expect(delivery.body).not.toMatchObject({ signTransaction: true });
   });
 
-  it("checks an EVM value beside a coin of decimals the body does not say at the coin's own: 100 TON (9 decimals) is not 100 ether", async () => {
+  it("checks an EVM value beside a coin of decimals the body does not say at the coin's own: 100 ADA (6 decimals) is not 100 ether", async () => {
     expect((await cosigner.deliver(evmBody("assets/native.custom-mainnet", "100", "100000000000000000000"))).verdict).toBe("signed");
-    const delivery = await cosigner.deliver(evmBody("assets/native.ton-mainnet", "100", "100000000000000000000"));
+    const delivery = await cosigner.deliver(evmBody("assets/native.cardano-mainnet", "100", "100000000000000000000"));
     expect(delivery).toMatchObject({ verdict: "pending", status: 400 });
     expect(JSON.stringify(delivery.body)).toContain("the value its evmTransaction sends");
   });
