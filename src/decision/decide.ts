@@ -36,6 +36,7 @@ import { withDecisionSession, type DecisionSession, type ReadResult } from "./se
 import { readArgs, totalsRead, writeArgs } from "./session-args.js";
 import { shadowBundle, shadowOutcome, shadowQueries } from "./shadow.js";
 import { opaqueAssetHold } from "./opaque-asset.js";
+import { unknownNetworkHold } from "./unknown-network.js";
 import { unknownSourceHold, type UnknownSource } from "./unknown-source.js";
 import { verifyClaims, type ClaimCheck } from "./verify-claims.js";
 
@@ -98,7 +99,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       // Known before any lock: why this delivery cannot be evaluated, if it cannot.
       const stale = deps.addressBook.staleReason(addressBook, now);
       const tooMany = windowGroupCapReason(plan.keys.length, maxGroups);
-      const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ?? opaqueAssetHold(bundle.windows, situation.transfers);
+      const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ?? opaqueAssetHold(bundle.windows, situation.transfers) ?? unknownNetworkHold(bundle.windows, situation.transfers);
       const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || unknownSource !== null;
       const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, maxGroups, review: null, opened, clock: deps.clock };
       return withDecisionSession(deps.db, deadline, async (session) => {

@@ -96,6 +96,9 @@ const KNOWN_STANDARDS = new Set([
 /** A network id as the API writes them: a chain and a net, `ethereum-mainnet`, `bitcoin-testnet`. */
 const CHAIN_NETWORK = /^[a-z0-9]+(-[a-z0-9]+)+$/i;
 
+/** Whether `network` (an id, without `networks/`) is written as the API writes network ids: `chain-net`. */
+export const isChainNetwork = (network: string): boolean => CHAIN_NETWORK.test(network);
+
 /**
  * Whether an `assets/…` id is opaque: it says nothing of which asset it is (`assets/e72ff35a5b15`),
  * or its standard is none known and its "network" is not one (`assets/e72ff35a5b15.x`).

@@ -6,6 +6,7 @@ import { Router } from "express";
 import { assess, planVelocity, situationOf, totalsByWindow } from "../../decision/assess.js";
 import { NO_ASSET_DECIMALS, type DecisionDeps } from "../../decision/deps.js";
 import { opaqueAssetHold } from "../../decision/opaque-asset.js";
+import { unknownNetworkHold } from "../../decision/unknown-network.js";
 import { unknownSourceHold } from "../../decision/unknown-source.js";
 import { verifyClaims } from "../../decision/verify-claims.js";
 import { parseTransaction } from "../../transaction/parse.js";
@@ -37,7 +38,7 @@ export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string
     const outcome = assess(bundle, situation, totalsByWindow(plan.queries, read), { trace: true });
     // The same outside-the-policy answers as the webhook, in its order.
     const stale = deps.addressBook.staleReason(situation.addressBook, now) ?? (claims.kind === "unknown" ? claims.reason : null);
-    const held = stale !== null ? { decision: "defer" as const, reason: stale } : unknownSourceHold(bundle.windows, situation.transfers, situation.addressBook, parsed.value) ?? opaqueAssetHold(bundle.windows, situation.transfers);
+    const held = stale !== null ? { decision: "defer" as const, reason: stale } : unknownSourceHold(bundle.windows, situation.transfers, situation.addressBook, parsed.value) ?? opaqueAssetHold(bundle.windows, situation.transfers) ?? unknownNetworkHold(bundle.windows, situation.transfers);
     res.json({
       decision: held ? held.decision : outcome.decision,
       reasons: held ? [held.reason] : outcome.reasons,
