@@ -8,7 +8,7 @@
  * A Stellar account (`G…`) also names its muxed addresses (`M…`), as the velocity groups count them.
  * Two `assets/…` names of one asset identity (src/transaction/assets.ts: standard and network in
  * any case, a Solana token under `spl`, `spl-token` or `spl-token-2022`, an ERC-20 contract with
- * `0x`, `0X` or neither) are equal too, so a rule
+ * `0x`, `0X` or neither, a TRC-20 contract in base58 or in hex) are equal too, so a rule
  * naming one spelling names the others, as the ledger counts them together. A Tron address in hex
  * (`41…`) and its base58 address (`T…`) are equal too, as the address book and the ledger read them,
  * and so are a TON account's raw, bounceable and non-bounceable spellings (facts/ton-address.ts).
@@ -57,10 +57,11 @@ const sameAsset = (a: string, b: string): boolean =>
 
 /**
  * How much longer one spelling of an asset can be than another: `0x` before an ERC-20 contract (2);
- * a Solana token's `spl`, `spl-token`, `spl-token-2022` (5, 6, 11). Told apart by length first:
- * this is in every `in` over a list of assets.
+ * a Solana token's `spl`, `spl-token`, `spl-token-2022` (5, 6, 11); a Tron contract in hex (`41…`,
+ * 42) against base58 (`T…`, 34): 8. Told apart by length first: this is in every `in` over a list
+ * of assets.
  */
-const SPELLING_GAPS = new Set([2, 5, 6, 11]);
+const SPELLING_GAPS = new Set([2, 5, 6, 8, 11]);
 const sameAssetSpeltLonger = (a: string, b: string): boolean => SPELLING_GAPS.has(Math.abs(a.length - b.length)) && sameAsset(a, b);
 
 /**

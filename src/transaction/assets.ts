@@ -4,6 +4,7 @@
  * `CODE-ISSUER` or contract `C…` comes from a Stellar operation and takes the Stellar network.
  */
 import Big from "big.js";
+import { tronBase58Of } from "../facts/addresses.js";
 import type { AssetStandard } from "./types.js";
 
 const NETWORK_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -78,6 +79,9 @@ export function stellarAmount(rawAmount: string): string {
   return new Dec(rawAmount).div(STELLAR_UNIT).toFixed();
 }
 
+/** A Tron network id (`tron-mainnet`, `tron-nile`), or the chain named without its net. */
+const TRON_NETWORK_ID = /^tron(-|$)/i;
+
 const EVM_CONTRACT_SUFFIX = /\.0x[0-9a-fA-F]{40}$/;
 /** An EVM contract as an asset id's last part, with or without its `0x` (in either case). */
 const EVM_CONTRACT = /^(0x)?[0-9a-f]{40}$/i;
@@ -114,7 +118,8 @@ export const isOpaqueAssetId = (asset: string): boolean => {
 /**
  * One identity per asset, whichever way a body spells it: the `assets/…` name with its standard and
  * network lower-cased, a Solana token under one prefix (`spl-token`, the OpenAPI's; the reference
- * writes `spl`) and an EVM contract part lower-cased (its case is only a checksum); and a bare
+ * writes `spl`), an EVM contract part lower-cased (its case is only a checksum), a Tron contract
+ * in hex (`41…`) as its base58 address (`T…`); and a bare
  * Stellar asset from a Stellar operation qualified with its network the way the API names it
  * (`assets/asset.stellar-mainnet.CODE-ISSUER`, `assets/native.stellar-mainnet`): a testnet asset is
  * not the mainnet one. An opaque id stays as it is: nothing says which asset it is
@@ -137,6 +142,10 @@ export function structuredIdentity(asset: string): string {
   // An EVM contract is 20 bytes of hex: `0X` or no prefix at all spell the same contract.
   const last = rest.length === 1 ? rest[0]! : "";
   const evm = EVM_CONTRACT.test(last) && (prefix === "erc20" || /^0x/i.test(last));
-  const contract = evm ? [`0x${last.replace(/^0x/i, "").toLowerCase()}`] : rest;
+  // A Tron contract in hex (`41…`, either case) is its base58 address `T…`, as the custody API takes
+  // both and the endpoints already compare them so: compared as written, USDT in hex missed a limit
+  // naming `TR7N…` and had a daily window of its own (found by a review of velocity windows).
+  const tron = !evm && (prefix === "trc20" || TRON_NETWORK_ID.test(network)) ? tronBase58Of(last) : null;
+  const contract = evm ? [`0x${last.replace(/^0x/i, "").toLowerCase()}`] : tron !== null ? [tron] : rest;
   return canonicalAssetName(["assets/" + prefix, network.toLowerCase(), ...contract].join("."));
 }
