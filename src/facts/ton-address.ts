@@ -28,6 +28,25 @@ function decodeAccount(text: string): string | null {
   return `${workchain}:${bytes.subarray(2, 34).toString("hex")}`;
 }
 
+/**
+ * The account as the platform names a jetton's master in an asset id: user-friendly, bounceable,
+ * base64url (`EQ…`), whichever spelling `text` is; null when `text` is no TON address. The asset id
+ * carries the network, so the testnet flag is dropped.
+ */
+export const tonBounceable = memoised((text: string): string | null => {
+  const account = tonAccount(text);
+  if (account === null) return null;
+  const [workchain, hash] = account.split(":") as [string, string];
+  const body = Buffer.alloc(36);
+  body[0] = BOUNCEABLE;
+  body.writeInt8(Number(workchain), 1);
+  Buffer.from(hash, "hex").copy(body, 2);
+  body.writeUInt16BE(crc16(body.subarray(0, 34)), 34);
+  return body.toString("base64url");
+});
+
+const BOUNCEABLE = 0x11;
+
 /** CRC-16/XMODEM, the checksum of a user-friendly TON address. */
 function crc16(bytes: Buffer): number {
   let crc = 0;

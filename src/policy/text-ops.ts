@@ -8,7 +8,8 @@
  * A Stellar account (`G…`) also names its muxed addresses (`M…`), as the velocity groups count them.
  * Two `assets/…` names of one asset identity (src/transaction/assets.ts: standard and network in
  * any case, a Solana token under `spl`, `spl-token` or `spl-token-2022`, an ERC-20 contract with
- * `0x`, `0X` or neither, a TRC-20 contract in base58 or in hex) are equal too, so a rule
+ * `0x`, `0X` or neither, a TRC-20 contract in base58 or in hex, a jetton's master in any TON
+ * spelling) are equal too, so a rule
  * naming one spelling names the others, as the ledger counts them together. A Tron address in hex
  * (`41…`) and its base58 address (`T…`) are equal too, as the address book and the ledger read them,
  * and so are a TON account's raw, bounceable and non-bounceable spellings (facts/ton-address.ts).
@@ -46,8 +47,8 @@ const comparable = (text: string): string => (EVM_ASSET.test(text) ? canonicalAs
 export function sameText(a: string, b: string): boolean {
   if (a === b) return true;
   if (sameTonAccount(a, b) || sameSubstrateAccount(a, b) || xrplAccountOf(a, b) || xrplAccountOf(b, a)) return true;
-  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b) || tronInHex(a, b) || tronInHex(b, a) || stellarNamed(a, b) || stellarNamed(b, a) || xrplSubaccountOf(a, b) || xrplSubaccountOf(b, a);
-  if (a.toLowerCase() !== b.toLowerCase()) return false;
+  if (a.length !== b.length) return subaccountOf(a, b) || subaccountOf(b, a) || sameAssetSpeltLonger(a, b) || tronInHex(a, b) || tronInHex(b, a) || stellarNamed(a, b) || stellarNamed(b, a) || xrplSubaccountOf(a, b) || xrplSubaccountOf(b, a) || sameJetton(a, b);
+  if (a.toLowerCase() !== b.toLowerCase()) return sameJetton(a, b);
   return (isCaseFree(a) && isCaseFree(b) && comparable(a) === comparable(b)) || sameAsset(a, b);
 }
 
@@ -80,6 +81,16 @@ const tronInHex = (hex: string, base58: string): boolean => hex.length === 42 &&
 
 /** A TON account's spellings are 48 (user-friendly), 66 or 67 (raw) characters long: told apart by length first. */
 const TON_LENGTHS = new Set([48, 66, 67]);
+
+/**
+ * Two names of one jetton, its master spelt raw, bounceable or not (assets.ts `structuredIdentity`),
+ * as the ledger counts them together: a limit naming `EQ…` missed `UQ…`. Told apart by the
+ * master's length first.
+ */
+function sameJetton(a: string, b: string): boolean {
+  const masterLength = (asset: string) => asset.length - asset.lastIndexOf(".") - 1;
+  return a.startsWith("assets/") && b.startsWith("assets/") && TON_LENGTHS.has(masterLength(a)) && TON_LENGTHS.has(masterLength(b)) && sameAsset(a, b);
+}
 function sameTonAccount(a: string, b: string): boolean {
   if (!TON_LENGTHS.has(a.length) || !TON_LENGTHS.has(b.length)) return false;
   const account = tonAccount(a);

@@ -5,6 +5,7 @@
  */
 import Big from "big.js";
 import { tronBase58Of } from "../facts/addresses.js";
+import { tonBounceable } from "../facts/ton-address.js";
 import type { AssetStandard } from "./types.js";
 
 const NETWORK_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -81,6 +82,8 @@ export function stellarAmount(rawAmount: string): string {
 
 /** A Tron network id (`tron-mainnet`, `tron-nile`), or the chain named without its net. */
 const TRON_NETWORK_ID = /^tron(-|$)/i;
+/** A TON network id (`ton-mainnet`, `ton-testnet`), or the chain named without its net. */
+const TON_NETWORK_ID = /^ton(-|$)/i;
 
 const EVM_CONTRACT_SUFFIX = /\.0x[0-9a-fA-F]{40}$/;
 /** An EVM contract as an asset id's last part, with or without its `0x` (in either case). */
@@ -119,7 +122,8 @@ export const isOpaqueAssetId = (asset: string): boolean => {
  * One identity per asset, whichever way a body spells it: the `assets/…` name with its standard and
  * network lower-cased, a Solana token under one prefix (`spl-token`, the OpenAPI's; the reference
  * writes `spl`), an EVM contract part lower-cased (its case is only a checksum), a Tron contract
- * in hex (`41…`) as its base58 address (`T…`); and a bare
+ * in hex (`41…`) as its base58 address (`T…`), a jetton's master in any TON spelling as its
+ * bounceable `EQ…`; and a bare
  * Stellar asset from a Stellar operation qualified with its network the way the API names it
  * (`assets/asset.stellar-mainnet.CODE-ISSUER`, `assets/native.stellar-mainnet`): a testnet asset is
  * not the mainnet one. An opaque id stays as it is: nothing says which asset it is
@@ -146,6 +150,10 @@ export function structuredIdentity(asset: string): string {
   // both and the endpoints already compare them so: compared as written, USDT in hex missed a limit
   // naming `TR7N…` and had a daily window of its own (found by a review of velocity windows).
   const tron = !evm && (prefix === "trc20" || TRON_NETWORK_ID.test(network)) ? tronBase58Of(last) : null;
-  const contract = evm ? [`0x${last.replace(/^0x/i, "").toLowerCase()}`] : tron !== null ? [tron] : rest;
+  // A jetton's master is one TON account in every spelling (raw `0:…`, bounceable `EQ…`,
+  // non-bounceable `UQ…`), as the endpoints already compare it: as written, a limit naming `EQ…`
+  // missed `UQ…` and each had a window of its own. Read as the platform writes it, `EQ…`.
+  const ton = !evm && tron === null && (prefix === "jetton" || TON_NETWORK_ID.test(network)) ? tonBounceable(last) : null;
+  const contract = evm ? [`0x${last.replace(/^0x/i, "").toLowerCase()}`] : tron !== null ? [tron] : ton !== null ? [ton] : rest;
   return canonicalAssetName(["assets/" + prefix, network.toLowerCase(), ...contract].join("."));
 }
