@@ -56,6 +56,20 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
     ["Solana lamports", { solanaTransaction: { fee: "5000" } }, "solana-mainnet", { asset: "assets/native.solana-mainnet", amount: "0.000005" }],
     ["Stellar stroops", { stellarTransaction: { fee: "100" } }, "stellar-mainnet", { asset: "assets/native.stellar-mainnet", amount: "0.00001" }],
     ["Aleo microcredits", { aleoTransaction: { feeMicrocredits: "2500" } }, "aleo-mainnet", { asset: "assets/native.aleo-mainnet", amount: "0.0025" }],
+    // Found by a review of repeats: only the total was read, never the fee transition that is signed.
+    [
+      "Aleo: the fee transition's base and priority fees when above the total",
+      { aleoTransaction: { feeMicrocredits: "2500", feeOperation: { amountMicrocredits: "2500", priorityFeeMicrocredits: "900000000000" } } },
+      "aleo-mainnet",
+      { asset: "assets/native.aleo-mainnet", amount: "900000.0025" },
+    ],
+    ["Aleo: the fee transition alone", { aleoTransaction: { feeOperation: { amountMicrocredits: "3000" } } }, "aleo-mainnet", { asset: "assets/native.aleo-mainnet", amount: "0.003" }],
+    [
+      "Aleo: the total when above the fee transition",
+      { aleoTransaction: { feeMicrocredits: "5000", feeOperation: { amountMicrocredits: "2500", priorityFeeMicrocredits: "500" } } },
+      "aleo-mainnet",
+      { asset: "assets/native.aleo-mainnet", amount: "0.005" },
+    ],
     ["no network: the amount without an asset", { solanaTransaction: { fee: "5000" } }, null, { asset: null, amount: "0.000005" }],
     // Found by a review of hostile bodies: these were metadata, so tx.fee was null and no rule could cap them.
     ["Sui: at most the gas budget, in MIST", { suiTransaction: { gasBudget: "5000000", gasPrice: "750" } }, "sui-mainnet", { asset: "assets/native.sui-mainnet", amount: "0.005" }],
@@ -88,6 +102,8 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
     ["an Aptos gas unit price as a number", { aptosTransaction: { maxGasAmount: "2000", gasUnitPrice: 100 } }, "aptosTransaction.gasUnitPrice"],
     ["a Tron usedSun that is not an integer", { tronTransaction: { fee: { usedSun: "1.5" } } }, "tronTransaction.fee.usedSun"],
     ["a Tron fee that is not an object", { tronTransaction: { fee: "1500000" } }, "tronTransaction.fee"],
+    ["an Aleo priority fee that is not an integer", { aleoTransaction: { feeOperation: { amountMicrocredits: "1", priorityFeeMicrocredits: "1.5" } } }, "aleoTransaction.feeOperation.priorityFeeMicrocredits"],
+    ["Aleo microcredits as a number", { aleoTransaction: { feeMicrocredits: 2500 } }, "aleoTransaction.feeMicrocredits"],
   ])("refuses %s at its path", (_what, snapshot, path) => {
     const result = statedFee(snapshot, "bitcoin-mainnet", "");
     expect(result.ok).toBe(false);

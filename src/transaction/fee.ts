@@ -9,7 +9,12 @@
  *   below that, or other than it, is refused (400), and with none stated that least is the fee;
  * - `evmTransaction.fee`: the most it can pay, `gasLimit` (21,000 when not stated) ×
  *   `maxFeePerGas` (EIP-1559) or × `gasPrice` (legacy), the higher when both are stated, in wei;
- * - `solanaTransaction.fee` (lamports), `aleoTransaction.feeMicrocredits`;
+ * - `solanaTransaction.fee` (lamports);
+ * - `aleoTransaction`: `feeMicrocredits`, or the fee transition it signs (`feeOperation`: its
+ *   `amountMicrocredits` and `priorityFeeMicrocredits` together) when that is higher. Only the
+ *   total was read until a review of repeats: a fee transition paying 900,000 ALEO of priority fee
+ *   beside `feeMicrocredits: "2500"` was judged a 0.0025 ALEO fee, and a redelivery raising only
+ *   the priority fee was a repeat of the first allow;
  * - `suiTransaction.gasBudget`: the most it can pay, in MIST (`gasPrice` is checked, not read:
  *   whatever the price, the charge stops at the budget);
  * - `aptosTransaction`: the most it can pay, `maxGasAmount` × `gasUnitPrice`, in octas (one
@@ -64,6 +69,11 @@ const tronFee = z.object({
   accountActivationFee: z.object({ fee: rawAmount.nullish() }).passthrough().nullish(),
 }).passthrough();
 
+const aleoFee = z.object({
+  feeMicrocredits: rawAmount.nullish(),
+  feeOperation: z.object({ amountMicrocredits: rawAmount.nullish(), priorityFeeMicrocredits: rawAmount.nullish() }).passthrough().nullish(),
+}).passthrough();
+
 const evmFee = z.object({
   gasLimit: rawAmount.nullish(),
   maxFeePerGas: hexQuantity.nullish(),
@@ -79,6 +89,8 @@ const MIN_EVM_GAS = "21000";
 const SUI_DECIMALS = 9;
 const APTOS_DECIMALS = 8;
 const TRON_DECIMALS = 6;
+/** Microcredits per credit. */
+const ALEO_DECIMALS = 6;
 
 /** Stroops per lumen. */
 const STELLAR_DECIMALS = 7;
@@ -87,7 +99,6 @@ const STELLAR_DECIMALS = 7;
 const SMALLEST_UNIT_FEES = [
   { object: "solanaTransaction", field: "fee", decimals: 9 }, // lamports
   { object: "stellarTransaction", field: "fee", decimals: STELLAR_DECIMALS }, // stroops
-  { object: "aleoTransaction", field: "feeMicrocredits", decimals: 6 },
 ] as const;
 
 /**
@@ -171,6 +182,7 @@ const GAS_FEES: readonly (readonly [string, GasFee])[] = [
   ["suiTransaction", suiMaxFee],
   ["aptosTransaction", aptosMaxFee],
   ["tronTransaction", tronUsedFee],
+  ["aleoTransaction", aleoPaidFee],
 ];
 
 function suiMaxFee(value: unknown, network: string | null, path: string): Result<Fee | null, AppError> {
@@ -201,6 +213,21 @@ function tronUsedFee(value: unknown, network: string | null, path: string): Resu
   // The higher reading: a fee stated two ways is capped by the larger.
   const highest = readings.reduce((a, b) => (a.gt(b) ? a : b));
   return ok({ asset: network === null ? null : nativeAsset(network), amount: highest.toFixed() });
+}
+
+/**
+ * The higher of the stated total and the fee transition's base and priority fees: the transition
+ * is what is signed, and a total that leaves its priority fee out must not hide it.
+ */
+function aleoPaidFee(value: unknown, network: string | null, path: string): Result<Fee | null, AppError> {
+  const parsed = check(aleoFee, value, path);
+  if (!parsed.ok) return parsed;
+  const { feeMicrocredits, feeOperation } = parsed.value;
+  const parts = [feeOperation?.amountMicrocredits, feeOperation?.priorityFeeMicrocredits].filter((a): a is string => a != null);
+  const readings = [...(feeMicrocredits == null ? [] : [BigInt(feeMicrocredits)]), ...(parts.length === 0 ? [] : [parts.reduce((a, b) => a + BigInt(b), 0n)])];
+  if (readings.length === 0) return ok(null);
+  const highest = readings.reduce((a, b) => (a > b ? a : b));
+  return ok(inWholeUnits(highest.toString(), ALEO_DECIMALS, network));
 }
 
 function inWholeUnits(smallest: string, decimals: number, network: string | null): Fee {

@@ -1,0 +1,65 @@
+/**
+ * A redelivery of a decided transaction name is a repeat only when what would be signed is the
+ * same (src/decision/content-digest.ts): each case here is a body allowed once, then redelivered
+ * under its name with more value, which was signed as a repeat of the first allow (found by a
+ * review of repeats and the content digest). Against the real service over HTTP.
+ */
+import { describe, expect, it } from "vitest";
+import { HOT_WALLET, transactionName } from "../support/bodies.js";
+import { serviceWithPolicy } from "../support/service.js";
+
+const POLICY = `
+version: "repeat-content.1"
+default: deny
+rules:
+  - id: fee-limit
+    decision: deny
+    reason: the stated network fee is above 0.01 ALEO
+    when: {">": [{"var": "tx.fee.amount"}, "0.01"]}
+  - id: aleo-public-transfers
+    decision: allow
+    when:
+      and:
+        - {"===": [{"var": "tx.network"}, "networks/aleo-mainnet"]}
+        - {"in": ["aleo:transferPublic", {"var": "tx.payloads"}]}
+        - {"<=": [{"var": "transfer.amount"}, "100"]}
+`;
+
+const SENDER = "aleo1rhgdu77hgyqd3xjj8ucu3jj9r2krwz6mnzyd80gncr5fxcwlh5rsvzp9px";
+const RECIPIENT = "aleo1s3ws5tra87fjycnjrwsjcrnw2qxr8jfqqdugnf0xzqqw29q9m5pqem2u4t";
+/** 0.0025 ALEO, as the transaction's total and as its fee transition's base fee. */
+const FEE = { amountMicrocredits: "2500", priorityFeeMicrocredits: "0", payer: { value: SENDER } };
+
+/** 10 ALEO from the hot wallet's account, its fee transition `feeOperation`. */
+function aleoTransfer(name: string, feeOperation: Record<string, unknown>) {
+  return {
+    name,
+    type: "TRANSACTION",
+    subType: "NATIVE_TRANSFER",
+    state: "AWAITING_SIGNATURE",
+    network: "networks/aleo-mainnet",
+    request: { sourceWallet: HOT_WALLET, initiator: "users/ops@example.com" },
+    transfers: [{ sourceAddress: { value: SENDER }, destinationAddress: { value: RECIPIENT }, amount: "10", asset: "assets/native.aleo-mainnet" }],
+    aleoTransaction: {
+      feeMicrocredits: "2500",
+      feeOperation,
+      operations: [{ program: "credits.aleo", transition: "transfer_public", transferPublic: { sender: { value: SENDER }, recipient: { value: RECIPIENT }, amount: "10000000" } }],
+    },
+  };
+}
+
+describe("Aleo: the fee transition a transaction signs", () => {
+  const s = serviceWithPolicy(POLICY);
+
+  it("a priority fee of 900,000 ALEO beside a stated total of 0.0025 is the fee the policy judges: cancelled by the fee cap", async () => {
+    const delivery = await s.cosigner.deliver(aleoTransfer(transactionName("aleo"), { ...FEE, priorityFeeMicrocredits: "900000000000" }));
+    expect(delivery.body).toMatchObject({ signTransaction: false, reasons: ["the stated network fee is above 0.01 ALEO"] });
+  });
+
+  it("a redelivery raising the priority fee of an allowed transfer is a conflicting snapshot, not a repeat", async () => {
+    const name = transactionName("aleo");
+    expect((await s.cosigner.deliver(aleoTransfer(name, FEE))).verdict).toBe("signed");
+    const raised = await s.cosigner.deliver(aleoTransfer(name, { ...FEE, priorityFeeMicrocredits: "9000" }));
+    expect(raised.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
+  });
+});
