@@ -190,7 +190,12 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   m("solanaTransaction.replaceBlockhash"),
   p("thetaTransaction", "thetaTransaction"),
   m("aleoTransaction.feeMicrocredits"),
-  m("aleoTransaction.feeOperation"),
+  // The fee transition: its fees are read into `tx.fee` (fee.ts), so they are in the digest as read. Its
+  // payer is the account whose key signs the fee: content (in the digest), so a redelivery naming
+  // another payer is a conflict, never a repeat (found by a review of repeats).
+  m("aleoTransaction.feeOperation.amountMicrocredits"),
+  m("aleoTransaction.feeOperation.priorityFeeMicrocredits"),
+  ...address("aleoTransaction.feeOperation.payer", t),
   ...ALEO_OPERATIONS.map((op) => p(`aleoTransaction.operations[].${op}`, `aleo:${op}`)),
   // What names an operation; one with none of the decoded operations above is `aleo:unknown` (chain-objects.ts).
   // Which program and transition it calls is content (in the digest): another call under a decided name is a conflict.

@@ -62,4 +62,19 @@ describe("Aleo: the fee transition a transaction signs", () => {
     const raised = await s.cosigner.deliver(aleoTransfer(name, { ...FEE, priorityFeeMicrocredits: "9000" }));
     expect(raised.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
   });
+
+  it("a redelivery naming another account as the fee's payer is a conflicting snapshot, not a repeat", async () => {
+    const name = transactionName("aleo");
+    expect((await s.cosigner.deliver(aleoTransfer(name, FEE))).verdict).toBe("signed");
+    const otherPayer = await s.cosigner.deliver(aleoTransfer(name, { ...FEE, payer: { value: RECIPIENT } }));
+    expect(otherPayer.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
+  });
+
+  it("a redelivery whose payer only gains a hint (infoRef) is a repeat", async () => {
+    const name = transactionName("aleo");
+    const first = await s.cosigner.deliver(aleoTransfer(name, FEE));
+    expect(first.verdict).toBe("signed");
+    const hinted = await s.cosigner.deliver(aleoTransfer(name, { ...FEE, payer: { value: SENDER, infoRef: "wallets/7a8b9c0d1e2f" } }));
+    expect(hinted.body).toMatchObject({ signTransaction: true, replayOf: (first.body as { decisionId: string }).decisionId });
+  });
 });
