@@ -139,7 +139,11 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   m("tronTransaction.signature"),
   // An input's address must be the source wallet's (the facts check it against the synced copy).
   ...address("btcTransaction.inputs[].address", (path) => x(path, "btcInputs")),
-  m("btcTransaction.inputs[].amount"),
+  // What an input is worth: one that states none is `btcInputs` (chain-objects.ts), so whether and
+  // what it states is content (in the digest). As metadata, a redelivery of an allowed transfer
+  // whose input no longer stated its amount, the same fee stated, was a repeat of the allow where
+  // a first delivery is not signed (found by a review of repeats).
+  x("btcTransaction.inputs[].amount", "btcInputs"),
   m("btcTransaction.inputs[].signingSession"),
   m("btcTransaction.inputs[].userSelected"),
   ...address("btcTransaction.outputs[].address", (path) => x(path, "btcOutputs")),

@@ -5,8 +5,10 @@
  * review of repeats and the content digest). Against the real service over HTTP.
  */
 import { describe, expect, it } from "vitest";
-import { HOT_WALLET, transactionName } from "../support/bodies.js";
+import { HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";
+import { fakeData } from "../support/fake-custody-api.js";
 import { serviceWithPolicy } from "../support/service.js";
+import { serviceWithSyncedWallets } from "../support/synced-custody.js";
 
 const POLICY = `
 version: "repeat-content.1"
@@ -76,5 +78,58 @@ describe("Aleo: the fee transition a transaction signs", () => {
     expect(first.verdict).toBe("signed");
     const hinted = await s.cosigner.deliver(aleoTransfer(name, { ...FEE, payer: { value: SENDER, infoRef: "wallets/7a8b9c0d1e2f" } }));
     expect(hinted.body).toMatchObject({ signTransaction: true, replayOf: (first.body as { decisionId: string }).decisionId });
+  });
+});
+
+const BTC_POLICY = `
+version: "repeat-content-btc.1"
+default: deny
+rules:
+  - id: fee-limit
+    decision: deny
+    reason: the stated network fee is above 0.001 BTC
+    when: {">": [{"var": "tx.fee.amount"}, "0.001"]}
+  - id: plain-btc-transfers
+    decision: allow
+    when:
+      and:
+        - {"===": [{"var": "tx.kind"}, "assetTransfer"]}
+        - {"===": [{"var": "transfer.asset"}, "assets/native.bitcoin-mainnet"]}
+        - {"<=": [{"var": "transfer.amount"}, "0.5"]}
+`;
+
+const HOT_BTC = "bc1qhotwallet0000000000000000000000000000a";
+const EXCHANGE_BTC = "bc1qexchange0000000000000000000000000000q";
+
+/** 0.001 BTC from the hot wallet to an exchange, spending `inputs` at the hot wallet's address, 0.0001 to the miner. */
+function btcTransfer(name: string, inputs: Record<string, unknown>[]) {
+  return {
+    name,
+    type: "TRANSACTION",
+    subType: "BTC_TRANSFER",
+    state: "AWAITING_SIGNATURE",
+    network: "networks/bitcoin-mainnet",
+    request: { initiator: "users/ops@treasury.example", sourceWallet: HOT_WALLET },
+    transfers: [{ destinationAddress: { value: EXCHANGE_BTC }, amount: "0.001", asset: "assets/native.bitcoin-mainnet" }],
+    btcTransaction: { inputs, outputs: [{ address: { value: EXCHANGE_BTC }, amount: "0.001" }], fee: "0.0001", asset: "assets/native.bitcoin-mainnet" },
+  };
+}
+
+describe("Bitcoin: what the inputs are worth", () => {
+  const s = serviceWithSyncedWallets(BTC_POLICY, VAULT.slice("vaults/".length), [
+    fakeData.wallet(VAULT.slice("vaults/".length), HOT_WALLET.split("/").at(-1)!, [{ id: "a0", address: HOT_BTC, network: "networks/bitcoin-mainnet" }]),
+  ]);
+  const stated = [{ address: { value: HOT_BTC }, amount: "0.0006" }, { address: { value: HOT_BTC }, amount: "0.0005" }];
+
+  it("an input that states no amount is not signed when first delivered (its worth beyond the outputs goes to the miner)", async () => {
+    const delivery = await s.cosigner.deliver(btcTransfer(transactionName("btc"), [stated[0]!, { address: { value: HOT_BTC } }]));
+    expect(delivery.body).toMatchObject({ signTransaction: false });
+  });
+
+  it("a redelivery of an allowed transfer whose input no longer states its amount is a conflicting snapshot, not a repeat", async () => {
+    const name = transactionName("btc");
+    expect((await s.cosigner.deliver(btcTransfer(name, stated))).verdict).toBe("signed");
+    const unstated = await s.cosigner.deliver(btcTransfer(name, [stated[0]!, { address: { value: HOT_BTC } }]));
+    expect(unstated.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
   });
 });
