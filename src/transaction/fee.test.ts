@@ -40,6 +40,13 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
       { asset: "assets/native.polygon-mainnet", amount: "0.00063" },
     ],
     ["EVM without a price says nothing", { evmTransaction: { fee: { gasLimit: "21000", gasUsed: "21000" } } }, "ethereum-mainnet", null],
+    // Found by a review of repeats: a priority fee without a maximum was not read (tx.fee null).
+    [
+      "EVM with only a priority fee: at least gasLimit × maxPriorityFeePerGas (21,000 × 10^15 wei)",
+      { evmTransaction: { fee: { gasLimit: "21000", maxPriorityFeePerGas: "0x38d7ea4c68000" } } },
+      "ethereum-mainnet",
+      { asset: "assets/native.ethereum-mainnet", amount: "21" },
+    ],
     ["EVM without a limit: at least 21,000 gas", { evmTransaction: { fee: { maxFeePerGas: "0x38d7ea4c68000" } } }, "ethereum-mainnet", { asset: "assets/native.ethereum-mainnet", amount: "21" }],
     [
       "BTC with an input of unstated amount: at least the stated inputs less the outputs",
@@ -95,6 +102,7 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
     ["a BTC fee below the stated inputs less the outputs", { btcTransaction: { inputs: [{ amount: "3" }, {}], outputs: [{ amount: "0.001" }], fee: "0.0001" } }, "btcTransaction.fee"],
     ["a BTC fee that is not a plain decimal", { btcTransaction: { fee: "1e3" } }, "btcTransaction.fee"],
     ["an EVM gas price that is not hex", { evmTransaction: { fee: { gasLimit: "21000", maxFeePerGas: "1000" } } }, "evmTransaction.fee.maxFeePerGas"],
+    ["an EVM priority fee that is not hex", { evmTransaction: { fee: { gasLimit: "21000", maxPriorityFeePerGas: "1000" } } }, "evmTransaction.fee.maxPriorityFeePerGas"],
     ["an EVM gas limit that is not an integer", { evmTransaction: { fee: { gasLimit: "21000.5", gasPrice: "0x1" } } }, "evmTransaction.fee.gasLimit"],
     ["Solana lamports as a number", { solanaTransaction: { fee: 5000 } }, "solanaTransaction.fee"],
     ["a Sui gas budget that is not an integer", { suiTransaction: { gasBudget: "5e6" } }, "suiTransaction.gasBudget"],

@@ -9,6 +9,10 @@
  *   below that, or other than it, is refused (400), and with none stated that least is the fee;
  * - `evmTransaction.fee`: the most it can pay, `gasLimit` (21,000 when not stated) ×
  *   `maxFeePerGas` (EIP-1559) or × `gasPrice` (legacy), the higher when both are stated, in wei;
+ *   a `maxPriorityFeePerGas` stated without them is the least it pays per gas (the maximum the
+ *   platform then sets is at least that), so it is read as the price (until a review of repeats
+ *   it was not read: a priority fee of 21 ETH for a transfer's gas was a null fee, and a
+ *   redelivery raising it a repeat of the first allow);
  * - `solanaTransaction.fee` (lamports);
  * - `aleoTransaction`: `feeMicrocredits`, or the fee transition it signs (`feeOperation`: its
  *   `amountMicrocredits` and `priorityFeeMicrocredits` together) when that is higher. Only the
@@ -77,6 +81,7 @@ const aleoFee = z.object({
 const evmFee = z.object({
   gasLimit: rawAmount.nullish(),
   maxFeePerGas: hexQuantity.nullish(),
+  maxPriorityFeePerGas: hexQuantity.nullish(),
   gasPrice: hexQuantity.nullish(),
 }).passthrough();
 
@@ -164,11 +169,12 @@ function btcFee(btc: Record<string, unknown>, network: string | null, path: stri
 function evmMaxFee(value: unknown, network: string | null, path: string): Result<Fee | null, AppError> {
   const parsed = check(evmFee, value, path);
   if (!parsed.ok) return parsed;
-  const { maxFeePerGas, gasPrice, gasLimit } = parsed.value;
-  // Without a price, the body does not say what the transaction may pay. With both prices stated,
-  // the higher: which one the chain applies depends on the transaction's type. Without a limit,
-  // the least any transaction uses (21,000 gas): the fee is at least that.
-  const prices = [maxFeePerGas, gasPrice].filter((p): p is string => p != null).map((p) => BigInt(p));
+  const { maxFeePerGas, maxPriorityFeePerGas, gasPrice, gasLimit } = parsed.value;
+  // Without a price, the body does not say what the transaction may pay. With several stated, the
+  // highest: which one the chain applies depends on the transaction's type, and a maximum fee per
+  // gas is never below the priority fee (EIP-1559). Without a limit, the least any transaction
+  // uses (21,000 gas): the fee is at least that.
+  const prices = [maxFeePerGas, maxPriorityFeePerGas, gasPrice].filter((p): p is string => p != null).map((p) => BigInt(p));
   if (prices.length === 0) return ok(null);
   const price = prices.reduce((a, b) => (a > b ? a : b));
   const wei = BigInt(gasLimit ?? MIN_EVM_GAS) * price;

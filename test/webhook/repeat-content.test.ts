@@ -133,3 +133,59 @@ describe("Bitcoin: what the inputs are worth", () => {
     expect(unstated.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
   });
 });
+
+const ETH_POLICY = `
+version: "repeat-content-eth.1"
+default: deny
+rules:
+  - id: fee-limit
+    decision: deny
+    reason: the stated network fee is above 0.01 ETH
+    when: {"and": [{"===": [{"var": "tx.fee.asset"}, "assets/native.ethereum-mainnet"]}, {">": [{"var": "tx.fee.amount"}, "0.01"]}]}
+  - id: plain-eth-transfers
+    decision: allow
+    when:
+      and:
+        - {"===": [{"var": "tx.kind"}, "assetTransfer"]}
+        - {"===": [{"var": "transfer.asset"}, "assets/native.ethereum-mainnet"]}
+        - {"<=": [{"var": "transfer.amount"}, "2"]}
+`;
+
+const HOT_ETH = "0x8ba1f109551bd432803012645ac136ddd64dba72";
+const EXCHANGE_ETH = "0x52908400098527886e0f7030069857d2e4169ee7";
+
+/** 1 ETH from the hot wallet to an exchange, its gas `fee` as the API states it. */
+function ethTransfer(name: string, fee: Record<string, string>) {
+  return {
+    name,
+    type: "TRANSACTION",
+    subType: "NATIVE_TRANSFER",
+    state: "AWAITING_SIGNATURE",
+    network: "networks/ethereum-mainnet",
+    request: { initiator: "users/ops@treasury.example", sourceWallet: HOT_WALLET },
+    transfers: [{ sourceAddress: { value: HOT_ETH }, destinationAddress: { value: EXCHANGE_ETH }, amount: "1", asset: "assets/native.ethereum-mainnet" }],
+    evmTransaction: { fromAddress: { value: HOT_ETH }, toAddress: { value: EXCHANGE_ETH }, value: "1000000000000000000", fee },
+  };
+}
+
+describe("EVM: a priority fee stated without a maximum fee per gas", () => {
+  const s = serviceWithSyncedWallets(ETH_POLICY, VAULT.slice("vaults/".length), [
+    fakeData.wallet(VAULT.slice("vaults/".length), HOT_WALLET.split("/").at(-1)!, [{ id: "a1", address: HOT_ETH, network: "networks/ethereum-mainnet" }]),
+  ]);
+  /** 1 gwei of priority fee per gas. */
+  const ONE_GWEI = { gasLimit: "21000", maxPriorityFeePerGas: "0x3b9aca00" };
+  /** 10^15 wei (0.001 ETH) per gas: at least 21 ETH for the transfer's 21,000 gas. */
+  const LAVISH = { gasLimit: "21000", maxPriorityFeePerGas: "0x38d7ea4c68000" };
+
+  it("is the least the transaction pays per gas: 21 ETH of priority fee is cancelled by the fee cap", async () => {
+    const delivery = await s.cosigner.deliver(ethTransfer(transactionName("eth"), LAVISH));
+    expect(delivery.body).toMatchObject({ signTransaction: false, reasons: ["the stated network fee is above 0.01 ETH"] });
+  });
+
+  it("a redelivery of an allowed transfer raising it is a conflicting snapshot, not a repeat", async () => {
+    const name = transactionName("eth");
+    expect((await s.cosigner.deliver(ethTransfer(name, ONE_GWEI))).verdict).toBe("signed");
+    const raised = await s.cosigner.deliver(ethTransfer(name, LAVISH));
+    expect(raised.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
+  });
+});
