@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { guardCheckout } from "./checkout-guard.js";
+import { describeLockError, lockDataDir } from "./data-dir-lock.js";
 import type { Database } from "./schema.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import { pglitePipeline, pgPipeline, registerPipelines } from "./pipeline.js";
@@ -98,11 +99,31 @@ export const embeddedDataPath = (dataDir: string): string => `${dataDir}/pgdata`
 async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const inMemory = dataDir === ":memory:";
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(inMemory ? undefined : embeddedDataPath(dataDir));
+  if (inMemory) return openPGliteAt(PGlite, undefined, () => undefined);
+  mkdirSync(dataDir, { recursive: true });
+  // Before PGlite touches a file: a second process on these files corrupts them (data-dir-lock.ts).
+  const lock = lockDataDir(dataDir);
+  if (!lock.ok) throw new Error(describeLockError(lock.error));
+  try {
+    return await openPGliteAt(PGlite, embeddedDataPath(dataDir), lock.value.release);
+  } catch (error) {
+    lock.value.release();
+    throw error;
+  }
+}
+
+async function openPGliteAt(PGlite: typeof import("@electric-sql/pglite").PGlite, dataPath: string | undefined, release: () => void): Promise<DatabaseHandle> {
+  const pglite = new PGlite(dataPath);
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   // Holding kysely's connection is holding the dialect's mutex: PGlite is then this work's alone.
   registerPipelines(db, (work) => db.connection().execute(() => work(pglitePipeline(pglite))));
-  return { db, kind: "pglite", close: () => db.destroy() };
+  const close = async () => {
+    try {
+      await db.destroy();
+    } finally {
+      release();
+    }
+  };
+  return { db, kind: "pglite", close };
 }

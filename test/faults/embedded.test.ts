@@ -1,0 +1,114 @@
+/**
+ * Faults on the embedded default (PGlite under COUNTERSIGN_DATA_DIR, no DATABASE_URL), each
+ * against `countersign serve` in child processes: a second process on the same data directory,
+ * a command run beside the service, SIGKILL mid-load then a restart. After each, on the store:
+ * every 200 has its committed row with the same answer, every signed transfer its charge, no
+ * window group over its limit.
+ */
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/db/connect.js";
+import { runCli } from "../support/cli.js";
+import { CosignerSimulator } from "../support/cosigner.js";
+import { scratchDir } from "../support/scratch.js";
+import { writeBundle } from "../support/service.js";
+import { checkInvariants, countByStatus, POLICY, startLoad, startServiceProcess, type Answer, type ServiceProcess } from "./support.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("embedded database faults", () => {
+  const policiesDir = writeBundle(POLICY);
+  const started: ServiceProcess[] = [];
+
+  afterAll(async () => {
+    for (const s of started) {
+      if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
+      await s.exited;
+    }
+  });
+
+  const envFor = (dataDir: string) => ({ COUNTERSIGN_DATA_DIR: dataDir, COUNTERSIGN_POLICIES: policiesDir });
+
+  async function serve(dataDir: string): Promise<ServiceProcess> {
+    const service = await startServiceProcess(envFor(dataDir), 30_000);
+    started.push(service);
+    return service;
+  }
+
+  async function stop(service: ServiceProcess): Promise<void> {
+    service.child.kill("SIGTERM");
+    await service.exited;
+  }
+
+  /** The invariants, and the signed transactions that have no live charge, read from the store. */
+  async function inspect(dataDir: string, answers: readonly Answer[]) {
+    const handle = await openDatabase({ dataDir });
+    try {
+      const report = await checkInvariants(handle.db, answers);
+      const charged = new Set((await sql<{ transaction_name: string }>`select transaction_name from velocity_charges where voided_at is null`.execute(handle.db)).rows.map((r) => r.transaction_name));
+      const uncharged = [...new Set(answers.filter((a) => a.delivery.verdict === "signed").map((a) => a.name))].filter((n) => !charged.has(n));
+      return { ...report, uncharged };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  it("a second serve on the same data directory refuses to start, naming the holder; every 200 stays committed and no window passes its limit", async () => {
+    const dataDir = path.join(scratchDir("embedded"), "data");
+    const first = await serve(dataDir);
+    let second: ServiceProcess | undefined;
+    let refusal = "";
+    try {
+      second = await serve(dataDir);
+    } catch (error) {
+      refusal = String(error);
+    }
+    // Each wallet's deliveries alternate between the processes (when there are two): 60 a wallet
+    // against a limit of 40.
+    let turn = 0;
+    const answers = await startLoad(() => (second && Math.floor(turn++ / 2) % 2 === 1 ? second.url : first.url), { concurrency: 6, maxDeliveries: 120 }).done;
+    await stop(first);
+    if (second) await stop(second);
+    const report = await inspect(dataDir, answers);
+    console.log(`[faults] embedded, second serve on the same data directory: ${second ? "started" : "refused"}; ${JSON.stringify(countByStatus(answers))}, window groups ${JSON.stringify(report.groups)}, ${report.problems.length} problems`);
+    expect(refusal).toContain("the embedded database is in use by process");
+    expect(report.problems).toEqual([]);
+    expect(report.uncharged).toEqual([]);
+  });
+
+  it("a command beside the service (migrate) is refused and leaves the service's store alone", async () => {
+    const dataDir = path.join(scratchDir("embedded"), "data");
+    const service = await serve(dataDir);
+    const run = await runCli(["migrate"], { env: envFor(dataDir), timeoutMs: 30_000 });
+    const answers = await startLoad(() => service.url, { concurrency: 4, maxDeliveries: 40 }).done;
+    await stop(service);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`the embedded database is in use by process ${service.child.pid}`);
+    expect((await inspect(dataDir, answers)).problems).toEqual([]);
+  });
+
+  it("SIGKILL mid-load, then a restart on the same data directory: it starts, every 200 is committed as answered and charged, redeliveries replay", async () => {
+    const dataDir = path.join(scratchDir("embedded"), "data");
+    const wallets = Array.from({ length: 20 }, (_, i) => `vaults/5c3f1a2b9d7e/wallets/crash${i}`);
+    let service = await serve(dataDir);
+    const load = startLoad(() => service.url, { concurrency: 8, maxDeliveries: 2_000, timeoutMs: 5_000, wallets });
+    while (load.answers.filter((a) => a.delivery.status === 200).length < 100) await sleep(10);
+    service.child.kill("SIGKILL");
+    await service.exited;
+    const before = await load.stop();
+    service = await serve(dataDir);
+    const again: Answer[] = [];
+    for (const a of before.filter((x) => x.delivery.status === 200)) {
+      const startedAt = performance.now();
+      const delivery = await new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` }).deliver(load.bodies.get(a.name));
+      again.push({ name: a.name, url: service.url, startedAt, endedAt: performance.now(), delivery });
+    }
+    await stop(service);
+    const report = await inspect(dataDir, [...before, ...again]);
+    console.log(`[faults] embedded, SIGKILL mid-load and restart: before ${JSON.stringify(countByStatus(before))}, redelivered ${JSON.stringify(countByStatus(again))}, ${report.problems.length} problems`);
+    expect(report.problems).toEqual([]);
+    expect(report.uncharged).toEqual([]);
+    expect(again.every((a) => a.delivery.status === 200 && typeof (a.delivery.body as { replayOf?: string }).replayOf === "string")).toBe(true);
+  });
+});
