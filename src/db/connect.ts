@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { guardCheckout } from "./checkout-guard.js";
 import { describeLockError, lockDataDir } from "./data-dir-lock.js";
+import { checkEmbeddedStore, describeStoreError, markEmbeddedStore } from "./embedded-store.js";
 import type { Database } from "./schema.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import { pglitePipeline, pgPipeline, registerPipelines } from "./pipeline.js";
@@ -105,7 +106,16 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
   const lock = lockDataDir(dataDir);
   if (!lock.ok) throw new Error(describeLockError(lock.error));
   try {
-    return await openPGliteAt(PGlite, embeddedDataPath(dataDir), lock.value.release);
+    const store = checkEmbeddedStore(dataDir, embeddedDataPath(dataDir));
+    if (!store.ok) throw new Error(describeStoreError(store.error));
+    const handle = await openPGliteAt(PGlite, embeddedDataPath(dataDir), lock.value.release);
+    try {
+      markEmbeddedStore(dataDir);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return handle;
   } catch (error) {
     lock.value.release();
     throw error;

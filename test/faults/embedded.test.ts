@@ -1,14 +1,17 @@
 /**
  * Faults on the embedded default (PGlite under COUNTERSIGN_DATA_DIR, no DATABASE_URL), each
  * against `countersign serve` in child processes: a second process on the same data directory,
- * a command run beside the service, SIGKILL mid-load then a restart. After each, on the store:
+ * a command run beside the service, SIGKILL mid-load then a restart, a database gone from its
+ * directory. After each, on the store:
  * every 200 has its committed row with the same answer, every signed transfer its charge, no
  * window group over its limit.
  */
+import { cpSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/connect.js";
+import { STORE_MARKER } from "../../src/db/embedded-store.js";
 import { runCli } from "../support/cli.js";
 import { CosignerSimulator } from "../support/cosigner.js";
 import { scratchDir } from "../support/scratch.js";
@@ -86,6 +89,39 @@ describe("embedded database faults", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`the embedded database is in use by process ${service.child.pid}`);
     expect((await inspect(dataDir, answers)).problems).toEqual([]);
+  });
+
+  it("a data directory whose database is gone (pgdata emptied or removed, PG_VERSION deleted) is refused, not filled with a fresh one", async () => {
+    const golden = path.join(scratchDir("embedded"), "data");
+    const service = await serve(golden);
+    const answers = await startLoad(() => service.url, { concurrency: 4, maxDeliveries: 20 }).done;
+    await stop(service);
+    expect(answers.filter((a) => a.delivery.verdict === "signed")).toHaveLength(20);
+    const damages: Record<string, { damage: (pgdata: string) => void; refusal: string }> = {
+      "PG_VERSION deleted": { damage: (pgdata) => rmSync(path.join(pgdata, "PG_VERSION")), refusal: "is missing: its pgdata has no PG_VERSION" },
+      "pgdata emptied": { damage: (pgdata) => readdirSync(pgdata).forEach((f) => rmSync(path.join(pgdata, f), { recursive: true })), refusal: "is missing: its pgdata has no PG_VERSION" },
+      "PG_VERSION deleted, in a directory made before the marker": {
+        damage: (pgdata) => [path.join(pgdata, "PG_VERSION"), path.join(pgdata, "..", STORE_MARKER)].forEach((f) => rmSync(f)),
+        refusal: "holds files but no PG_VERSION",
+      },
+      "pgdata removed": { damage: (pgdata) => rmSync(pgdata, { recursive: true }), refusal: "is missing: its pgdata has no PG_VERSION" },
+    };
+    for (const [label, { damage, refusal }] of Object.entries(damages)) {
+      const dataDir = path.join(scratchDir("embedded"), "data");
+      cpSync(golden, dataDir, { recursive: true });
+      damage(path.join(dataDir, "pgdata"));
+      let outcome = "started";
+      try {
+        const afresh = await serve(dataDir);
+        // What a fresh store answers: the wallets' windows are empty again.
+        const fresh = await startLoad(() => afresh.url, { concurrency: 4, maxDeliveries: 80 }).done;
+        outcome = `started, ${fresh.filter((a) => a.delivery.verdict === "signed").length} of 80 signed where 60 fit`;
+        await stop(afresh);
+      } catch (error) {
+        outcome = String(error);
+      }
+      expect(outcome, label).toContain(refusal);
+    }
   });
 
   it("SIGKILL mid-load, then a restart on the same data directory: it starts, every 200 is committed as answered and charged, redeliveries replay", async () => {
