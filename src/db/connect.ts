@@ -2,7 +2,7 @@
  * Opens the database: a Postgres server when a URL is given, else the embedded PGlite under the
  * data directory. Both speak the same SQL and run the same migrations.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { guardCheckout } from "./checkout-guard.js";
@@ -108,7 +108,9 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
   try {
     const store = checkEmbeddedStore(dataDir, embeddedDataPath(dataDir));
     if (!store.ok) throw new Error(describeStoreError(store.error));
-    const handle = await openPGliteAt(PGlite, embeddedDataPath(dataDir), lock.value.release);
+    const handle = await openPGliteAt(PGlite, embeddedDataPath(dataDir), lock.value.release).catch((error: unknown) => {
+      throw new Error(describeUnopenable(dataDir, error));
+    });
     try {
       markEmbeddedStore(dataDir);
     } catch (error) {
@@ -120,6 +122,21 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
     lock.value.release();
     throw error;
   }
+}
+
+/**
+ * PGlite's own words for a store it cannot open are "PGlite failed to initialize properly" or
+ * "Aborted()", naming neither the directory nor the cause (it keeps Postgres's FATAL to itself).
+ */
+function describeUnopenable(dataDir: string, error: unknown): string {
+  let found = "no PG_VERSION";
+  try {
+    found = `PG_VERSION ${readFileSync(`${embeddedDataPath(dataDir)}/PG_VERSION`, "utf8").trim()}`;
+  } catch {
+    // left as "no PG_VERSION"
+  }
+  const said = error instanceof Error ? error.message : String(error);
+  return `the embedded database under ${dataDir} could not be opened (${found}): damaged, or written by a PGlite of another Postgres major; restore it, or remove ${dataDir} to start afresh on purpose (PGlite said: ${said})`;
 }
 
 async function openPGliteAt(PGlite: typeof import("@electric-sql/pglite").PGlite, dataPath: string | undefined, release: () => void): Promise<DatabaseHandle> {

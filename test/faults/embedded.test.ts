@@ -6,7 +6,7 @@
  * every 200 has its committed row with the same answer, every signed transfer its charge, no
  * window group over its limit.
  */
-import { cpSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
@@ -91,7 +91,7 @@ describe("embedded database faults", () => {
     expect((await inspect(dataDir, answers)).problems).toEqual([]);
   });
 
-  it("a data directory whose database is gone (pgdata emptied or removed, PG_VERSION deleted) is refused, not filled with a fresh one", async () => {
+  it("a data directory whose database is gone (pgdata emptied or removed, PG_VERSION deleted) is refused, not filled with a fresh one; one it cannot open is refused naming the directory", async () => {
     const golden = path.join(scratchDir("embedded"), "data");
     const service = await serve(golden);
     const answers = await startLoad(() => service.url, { concurrency: 4, maxDeliveries: 20 }).done;
@@ -106,6 +106,12 @@ describe("embedded database faults", () => {
       },
       "pgdata removed": { damage: (pgdata) => rmSync(pgdata, { recursive: true }), refusal: "is missing: its pgdata has no PG_VERSION" },
     };
+    // PGlite's own words were "PGlite failed to initialize properly" or "Aborted()", naming neither.
+    const unopenable = (found: string) => `the embedded database under DIR could not be opened (${found}): damaged, or written by a PGlite of another Postgres major`;
+    Object.assign(damages, {
+      "written by Postgres 16": { damage: (pgdata: string) => writeFileSync(path.join(pgdata, "PG_VERSION"), "16\n"), refusal: unopenable("PG_VERSION 16") },
+      "pg_control truncated": { damage: (pgdata: string) => truncateSync(path.join(pgdata, "global", "pg_control"), 100), refusal: unopenable("PG_VERSION 17") },
+    });
     for (const [label, { damage, refusal }] of Object.entries(damages)) {
       const dataDir = path.join(scratchDir("embedded"), "data");
       cpSync(golden, dataDir, { recursive: true });
@@ -120,7 +126,7 @@ describe("embedded database faults", () => {
       } catch (error) {
         outcome = String(error);
       }
-      expect(outcome, label).toContain(refusal);
+      expect(outcome, label).toContain(refusal.replace("DIR", dataDir));
     }
   });
 
