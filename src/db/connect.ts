@@ -90,7 +90,7 @@ function openPostgres(url: string, max: number, unbounded: boolean): DatabaseHan
     } finally {
       client.release();
     }
-  });
+  }, max);
   return { db, kind: "postgres", close: () => db.destroy() };
 }
 
@@ -144,7 +144,7 @@ async function openPGliteAt(PGlite: typeof import("@electric-sql/pglite").PGlite
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   // Holding kysely's connection is holding the dialect's mutex: PGlite is then this work's alone.
-  registerPipelines(db, (work) => db.connection().execute(() => work(pglitePipeline(pglite))));
+  registerPipelines(db, (work) => db.connection().execute(() => work(pglitePipeline(pglite))), 1);
   const close = async () => {
     try {
       await db.destroy();

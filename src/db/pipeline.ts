@@ -29,17 +29,24 @@ export interface Pipeline {
 /** Holds one connection for `work`, then hands it back; a guard's expiry destroys it (checkout-guard.ts). */
 export type PipelineOpener = <T>(work: (pipeline: Pipeline) => Promise<T>, guard?: CheckoutGuard) => Promise<T>;
 
-const openers = new WeakMap<Db, PipelineOpener>();
+const openers = new WeakMap<Db, { opener: PipelineOpener; connections: number }>();
 
-/** Called by connect.ts for each database it opens. */
-export function registerPipelines(db: Db, opener: PipelineOpener): void {
-  openers.set(db, opener);
+/** Called by connect.ts for each database it opens, with how many connections its pool holds. */
+export function registerPipelines(db: Db, opener: PipelineOpener, connections: number): void {
+  openers.set(db, { opener, connections });
+}
+
+/** How many pipelines `db` can have open at once. */
+export function pipelineConnections(db: Db): number {
+  const registered = openers.get(db);
+  if (!registered) throw new Error("this database was not opened by openDatabase: it has no pipeline");
+  return registered.connections;
 }
 
 export function withPipeline<T>(db: Db, work: (pipeline: Pipeline) => Promise<T>, guard?: CheckoutGuard): Promise<T> {
-  const opener = openers.get(db);
-  if (!opener) throw new Error("this database was not opened by openDatabase: it has no pipeline");
-  return opener(work, guard);
+  const registered = openers.get(db);
+  if (!registered) throw new Error("this database was not opened by openDatabase: it has no pipeline");
+  return registered.opener(work, guard);
 }
 
 /** A pipeline over a pg client created with `pipeline: true`. */

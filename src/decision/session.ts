@@ -11,13 +11,19 @@
  *      only if the write finished within the budget the service had left at `begin`; otherwise
  *      the check fails, the transaction is aborted and the COMMIT behind it rolls back.
  *
- * A delivery refused before any write (a body its facts contradict) ends with a COMMIT of its own,
- * which writes nothing. The read and the write are named statements: parsed and planned once per
- * connection, their arguments bound as parameters. Anything that fails rolls back; a connection
- * whose rollback fails is not queryable and the pool discards it.
+ * Several decisions waiting together share one such transaction (batches.ts): the same two round
+ * trips carry `countersign_decision_read_batch` and `countersign_decision_write_batch` (migration
+ * 20261128T1000_decision_batches) with every member's arguments, and the budget is the least any
+ * member has left. A decision alone sends exactly the statements above.
+ *
+ * A delivery refused before any write (a body its facts contradict) writes nothing; the
+ * transaction still ends with a COMMIT. The read and the write are named statements: parsed and
+ * planned once per connection, their arguments bound as parameters. Anything that fails rolls
+ * back; a connection whose rollback fails is not queryable and the pool discards it.
  */
 import type { Db } from "../db/connect.js";
-import { withPipeline, type Pipeline } from "../db/pipeline.js";
+import { pipelineConnections, withPipeline, type Pipeline, type Statement } from "../db/pipeline.js";
+import { DecisionBatcher, type Member, type MembersGuard } from "./batches.js";
 import type { Deadline } from "./deadline.js";
 
 /** The pieces of each window query (by its index, `ord`): bucket ranges and the exact edge. */
@@ -57,42 +63,74 @@ export interface DecisionSession {
 
 const READ = { name: "countersign_decision_read_2", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
 const WRITE = { name: "countersign_decision_write_2", text: "select countersign_decision_write($1::jsonb, $2::float8)" };
+const READ_BATCH = { name: "countersign_decision_read_batch_1", text: "select * from countersign_decision_read_batch($1::jsonb, $2::float8)" };
+const WRITE_BATCH = { name: "countersign_decision_write_batch_1", text: "select countersign_decision_write_batch($1::jsonb, $2::float8)" };
 
 /**
- * Runs `work` in one transaction on one connection. The transaction commits with the write, or,
- * when `work` wrote nothing, after it returns; either way only within the deadline.
+ * How many shared transactions a process keeps under way at once (batches.ts), at most one per
+ * connection. Fewer than the pool's ten: a decision spends part of its transaction in the service
+ * (evaluating), so some transactions wait on the service while others run, and what waits for a
+ * free one joins the next; measured with `npm run bench` (README, "What a decision costs").
+ */
+const SHARED_TRANSACTIONS = 4;
+
+const batchers = new WeakMap<Db, DecisionBatcher>();
+
+/**
+ * Runs `work` in one transaction on one connection, shared with other deliveries' when they wait
+ * too (batches.ts). The transaction commits with the write, or, when `work` wrote nothing, after
+ * it returns; either way only within the deadline of every decision in it.
  */
 export function withDecisionSession<T>(db: Db, deadline: Deadline, work: (session: DecisionSession) => Promise<T>): Promise<T> {
-  return withPipeline(db, async (pipeline) => {
-    let open = false;
-    let budgetMs = "";
-    const session: DecisionSession = {
-      read: async (args) => {
-        deadline.check();
-        budgetMs = String(Math.max(1, deadline.remainingMs()));
-        open = true;
-        const rows = await pipeline.send([{ text: "begin" }, { ...READ, values: [JSON.stringify(args), budgetMs] }]);
-        return rows[0] as unknown as ReadResult;
-      },
-      write: async (args) => {
-        deadline.check();
-        await pipeline.send([{ ...WRITE, values: [JSON.stringify(args), budgetMs] }, { text: "commit" }]);
-        open = false;
-      },
-    };
-    try {
-      const value = await work(session);
-      if (open) {
-        deadline.check();
-        await pipeline.send([{ text: "commit" }]);
-        open = false;
-      }
-      return value;
-    } catch (error) {
-      if (open) await rollback(pipeline);
-      throw error;
-    }
-  }, deadline);
+  let batcher = batchers.get(db);
+  if (!batcher) {
+    const transact = (members: readonly Member[], guard: MembersGuard) => withPipeline(db, (pipeline) => transactFor(pipeline, members, guard), guard);
+    batcher = new DecisionBatcher(transact, Math.min(SHARED_TRANSACTIONS, pipelineConnections(db)));
+    batchers.set(db, batcher);
+  }
+  return batcher.run(deadline, work);
+}
+
+/** One transaction for `members`: read, wait for each member's write (or none), write and commit. */
+async function transactFor(pipeline: Pipeline, members: readonly Member[], guard: MembersGuard): Promise<void> {
+  guard.check();
+  const budgetMs = String(Math.max(1, guard.remainingMs()));
+  let open = true;
+  try {
+    const rows = await pipeline.send([{ text: "begin" }, readStatement(members, budgetMs)]);
+    deliverReads(members, rows);
+    const reports = await Promise.race([Promise.all(members.map((m) => m.report.promise)), guard.expiry]);
+    const writes = reports.filter((w): w is Record<string, unknown> => w !== null);
+    guard.check();
+    await pipeline.send(writes.length === 0 ? [{ text: "commit" }] : [writeStatement(writes, budgetMs), { text: "commit" }]);
+    open = false;
+  } catch (error) {
+    if (open) await rollback(pipeline);
+    throw error;
+  }
+  for (const m of members) m.committed.resolve();
+}
+
+/** A decision alone sends the single read; several send theirs as one array. */
+function readStatement(members: readonly Member[], budgetMs: string): Statement {
+  if (members.length === 1) return { ...READ, values: [JSON.stringify(members[0]!.args), budgetMs] };
+  return { ...READ_BATCH, values: [`[${members.map((m) => JSON.stringify(m.args)).join(",")}]`, budgetMs] };
+}
+
+function writeStatement(writes: readonly Record<string, unknown>[], budgetMs: string): Statement {
+  if (writes.length === 1) return { ...WRITE, values: [JSON.stringify(writes[0]), budgetMs] };
+  return { ...WRITE_BATCH, values: [`[${writes.map((w) => JSON.stringify(w)).join(",")}]`, budgetMs] };
+}
+
+/** Each member's row: the only one alone, else the one tagged with its position. */
+function deliverReads(members: readonly Member[], rows: Record<string, unknown>[]): void {
+  if (members.length === 1) {
+    members[0]!.read.resolve(rows[0] as unknown as ReadResult);
+    return;
+  }
+  const byOrd = new Map(rows.map((row) => [row.ord as number, row]));
+  if (members.some((_m, i) => !byOrd.has(i))) throw new Error("the batch read returned no row for a member");
+  members.forEach((m, i) => m.read.resolve(byOrd.get(i) as unknown as ReadResult));
 }
 
 async function rollback(pipeline: Pipeline): Promise<void> {

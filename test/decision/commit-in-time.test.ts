@@ -10,13 +10,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DecisionRow } from "../../src/audit/decision-rows.js";
 import { openDatabase, type DatabaseHandle } from "../../src/db/connect.js";
 import { migrateToLatest } from "../../src/db/migrate.js";
 import { withinDeadline } from "../../src/decision/deadline.js";
 import { readArgs, writeArgs } from "../../src/decision/session-args.js";
 import { withDecisionSession } from "../../src/decision/session.js";
 import { groupHashHex } from "../../src/velocity/group-hash.js";
+import { allowDecision } from "../support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 
 const BUDGET_MS = 1_000;
@@ -24,28 +24,6 @@ const BUDGET_MS = 1_000;
 const WRITE_AT_MS = 600;
 /** …and blocked until this long after the start: past the deadline, short of its lock_timeout. */
 const RELEASE_AT_MS = 1_250;
-
-function decisionRow(name: string): DecisionRow {
-  return {
-    id: randomUUID(),
-    decidedAt: new Date(),
-    transactionName: name,
-    vault: "vaults/v1",
-    decision: "allow",
-    httpStatus: 200,
-    replayed: false,
-    replayOf: null,
-    policyVersion: "test",
-    policyDigest: "0".repeat(64),
-    matchedRules: [],
-    reasons: [],
-    facts: [],
-    transaction: {},
-    contentDigest: "x",
-    requestId: randomUUID(),
-    durationMs: 1,
-  };
-}
 
 /** The checks' effect in plain SQL: in time, then past a 50 ms budget. */
 async function checkAfterBudget(query: (text: string) => Promise<unknown>): Promise<unknown> {
@@ -75,7 +53,7 @@ describe("the write's COMMIT on a Postgres server", () => {
   it("a write held past the deadline by a lock is rolled back, not committed, once the lock frees", async () => {
     const name = `vaults/v1/transactions/${randomUUID()}`;
     const key = `group-${randomUUID()}`;
-    const row = decisionRow(name);
+    const row = allowDecision(name);
     const holder = new pg.Client({ connectionString: tdb.url });
     await holder.connect();
     await holder.query("begin");

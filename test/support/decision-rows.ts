@@ -1,5 +1,6 @@
 /** A complete `decisions` row for tests that need one to exist (charges and joins refer to it). */
 import { randomUUID } from "node:crypto";
+import type { DecisionRow } from "../../src/audit/decision-rows.js";
 
 export function decisionRow(overrides: Record<string, unknown> = {}) {
   return {
@@ -22,5 +23,28 @@ export function decisionRow(overrides: Record<string, unknown> = {}) {
     request_id: randomUUID(),
     duration_ms: 1,
     ...overrides,
+  };
+}
+
+/** An allow decision of `name`, as the decision path hands it to `writeArgs` (src/decision/session-args.ts). */
+export function allowDecision(name: string): DecisionRow {
+  return {
+    id: randomUUID(),
+    decidedAt: new Date(),
+    transactionName: name,
+    vault: "vaults/v1",
+    decision: "allow",
+    httpStatus: 200,
+    replayed: false,
+    replayOf: null,
+    policyVersion: "test",
+    policyDigest: "0".repeat(64),
+    matchedRules: [],
+    reasons: [],
+    facts: [],
+    transaction: {},
+    contentDigest: "x",
+    requestId: randomUUID(),
+    durationMs: 1,
   };
 }

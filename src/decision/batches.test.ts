@@ -1,0 +1,130 @@
+/**
+ * Who shares a transaction (batches.ts), with a transaction that records its members instead of
+ * touching a database: members never share a name or a window group with each other or with a
+ * transaction under way; at most `maxShared` shared transactions at once; a failed shared
+ * transaction sends each member once more alone, and a failure alone is the member's own.
+ */
+import { describe, expect, it } from "vitest";
+import { DecisionBatcher, SharedTransactionFailed, type Member, type Transact } from "./batches.js";
+import { Deadline } from "./deadline.js";
+import type { ReadArgs, ReadResult } from "./session.js";
+
+const EMPTY_READ: ReadResult = { final: null, review: null, actions: null, failure: null, total_ords: null, total_amounts: null, total_counts: null };
+
+function args(name: string, locks: number[] = []): ReadArgs {
+  return { name, failedStates: "{}", evaluate: true, locks: `{${locks.join(",")}}`, hashes: [], buckets: [], edges: [] };
+}
+
+const farDeadline = () => new Deadline(performance.now() + 60_000, 60_000);
+
+/** A batcher whose transactions are recorded, and each held open until `finish` is called. */
+function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) => boolean = () => false) {
+  const transactions: string[][] = [];
+  const open: (() => void)[] = [];
+  const transact: Transact = async (members) => {
+    transactions.push(members.map((m) => m.args.name));
+    await new Promise<void>((resolve) => open.push(resolve));
+    if (fail(members)) throw new Error("the transaction failed");
+    for (const m of members) m.read.resolve(EMPTY_READ);
+    await Promise.all(members.map((m) => m.report.promise));
+    for (const m of members) m.committed.resolve();
+  };
+  const batcher = new DecisionBatcher(transact, maxShared);
+  const decide = (a: ReadArgs) =>
+    batcher.run(farDeadline(), async (session) => {
+      await session.read(a);
+      await session.write({ decision: a.name });
+      return a.name;
+    });
+  /** Lets every transaction under way finish, then waits for the batcher to start the next ones. */
+  const finishAll = async () => {
+    for (const resolve of open.splice(0)) resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { transactions, decide, finishAll };
+}
+
+describe("DecisionBatcher", () => {
+  it("starts a delivery at once while a shared transaction is free, and batches those that wait", async () => {
+    const r = recordingBatcher(1);
+    const decided = ["a", "b", "c", "d"].map((n) => r.decide(args(n, [Number(n.charCodeAt(0))])));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.transactions).toEqual([["a"]]);
+    await r.finishAll();
+    expect(r.transactions).toEqual([["a"], ["b", "c", "d"]]);
+    await r.finishAll();
+    expect(await Promise.all(decided)).toEqual(["a", "b", "c", "d"]);
+  });
+
+  it("never puts two deliveries of one name or one window group in one transaction", async () => {
+    const r = recordingBatcher(1);
+    const first = r.decide(args("a", [1]));
+    await new Promise((resolve) => setImmediate(resolve));
+    const waiting = [r.decide(args("b", [2])), r.decide(args("c", [3])), r.decide(args("b", [4])), r.decide(args("d", [3])), r.decide(args("e", [5]))];
+    await r.finishAll(); // a commits; the queue is taken: b, c and e share; the second b (its name) and d (group 3) go alone
+    expect(r.transactions).toEqual([["a"], ["b", "c", "e"], ["b"], ["d"]]);
+    await r.finishAll();
+    expect(await Promise.all([first, ...waiting])).toEqual(["a", "b", "c", "b", "d", "e"]);
+  });
+
+  it("sends a delivery that shares a group with a transaction under way alone, at once, to wait for its lock", async () => {
+    const r = recordingBatcher(2);
+    const decided = [r.decide(args("a", [1, 2]))];
+    await new Promise((resolve) => setImmediate(resolve));
+    decided.push(r.decide(args("b", [2])), r.decide(args("c", [3])));
+    await new Promise((resolve) => setImmediate(resolve));
+    // b went alone (not counted), so c still found the second shared transaction free.
+    expect(r.transactions).toEqual([["a"], ["b"], ["c"]]);
+    await r.finishAll();
+    await Promise.all(decided);
+  });
+
+  it("keeps at most maxShared shared transactions under way; deliveries alone do not count", async () => {
+    const r = recordingBatcher(2);
+    const decided = ["a", "b", "c", "d"].map((n, i) => r.decide(args(n, [i])));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.transactions).toEqual([["a"], ["b"]]);
+    await r.finishAll();
+    expect(r.transactions).toEqual([["a"], ["b"], ["c", "d"]]);
+    await r.finishAll();
+    await Promise.all(decided);
+  });
+
+  it("sends each member of a failed shared transaction once more alone; a failure alone is the delivery's", async () => {
+    const r = recordingBatcher(1, (members) => members.length > 1 || members[0]!.args.name === "bad");
+    const first = r.decide(args("a", [1]));
+    await new Promise((resolve) => setImmediate(resolve));
+    const waiting = Promise.allSettled([r.decide(args("bad", [2])), r.decide(args("b", [3]))]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await r.finishAll(); // a commits; bad and b share the next, which fails
+    await r.finishAll(); // each alone: bad fails, b commits
+    await r.finishAll();
+    expect(await first).toBe("a");
+    const [bad, b] = await waiting;
+    expect(b).toEqual({ status: "fulfilled", value: "b" });
+    expect(bad).toMatchObject({ status: "rejected", reason: { message: "the transaction failed" } });
+    expect((bad as PromiseRejectedResult).reason).not.toBeInstanceOf(SharedTransactionFailed);
+    expect(r.transactions).toEqual([["a"], ["bad", "b"], ["bad"], ["b"]]);
+  });
+
+  it("lets the others commit without a member that writes nothing or whose work fails", async () => {
+    const committed: string[] = [];
+    const transact: Transact = async (members) => {
+      for (const m of members) m.read.resolve(EMPTY_READ);
+      const reports = await Promise.all(members.map((m) => m.report.promise));
+      reports.forEach((w, i) => w !== null && committed.push(members[i]!.args.name));
+      for (const m of members) m.committed.resolve();
+    };
+    const batcher = new DecisionBatcher(transact, 1);
+    const results = await Promise.allSettled([
+      batcher.run(farDeadline(), async (s) => void (await s.write(((await s.read(args("w", [1]))), { w: 1 })))),
+      batcher.run(farDeadline(), async (s) => void (await s.read(args("refused", [2])))),
+      batcher.run(farDeadline(), async (s) => {
+        await s.read(args("throws", [3]));
+        throw new Error("evaluation failed");
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect(committed).toEqual(["w"]);
+  });
+});

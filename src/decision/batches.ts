@@ -1,0 +1,250 @@
+/**
+ * Group commit for decisions. Under load, deliveries that wait for the database go together: one
+ * transaction, in the two round trips a decision alone takes (session.ts), decides all of them.
+ * Postgres then pays one begin, one commit, one durable flush and two round trips for several
+ * decisions: replayed by pgbench on a durable server, four decisions per transaction ran at 1.66
+ * times the rate of one per transaction (README, "What a decision costs").
+ *
+ * - At most `maxShared` shared transactions are under way at once. A delivery that finds one free
+ *   starts it at once, alone (no added wait when the service is quiet); the others queue, and the
+ *   next free transaction takes every queued delivery that it can (up to MAX_MEMBERS).
+ * - Members never share a transaction name or a window group with each other, nor with a delivery
+ *   whose transaction is under way: a delivery that would goes alone, in a transaction of its own
+ *   outside the limit, and waits in Postgres for the lock as every decision did before batching.
+ *   So a hot wallet's deliveries queue on its group's lock and hold no other delivery hostage, and
+ *   two members of one transaction can never both spend the same room (the server refuses such a
+ *   batch too: migration 20261128T1000_decision_batches).
+ * - Members share a fate: the transaction commits every member's write or none. When it fails
+ *   (one member's write, a member's deadline destroying the connection, the server), each other
+ *   member decides again alone, from the read, if its own deadline allows; a member alone that
+ *   fails is unavailable (503), as before. So no delivery can make another's answer a 503, however
+ *   it fails. Deciding again is safe whether or not the failed COMMIT took effect: the name's lock
+ *   and its final decision make a committed decision come back as a repeat.
+ * - A member that never reaches the database (refused before any write) or whose work fails
+ *   withdraws: the others commit without it.
+ */
+import type { CheckoutGuard } from "../db/checkout-guard.js";
+import { DeadlinePassed, type Deadline } from "./deadline.js";
+import type { DecisionSession, ReadArgs, ReadResult } from "./session.js";
+
+/** At most this many deliveries in one shared transaction (the read's and the write's arguments grow with each). */
+export const MAX_MEMBERS = 32;
+
+/** One delivery's part in a transaction. */
+export interface Member {
+  readonly args: ReadArgs;
+  readonly deadline: Deadline;
+  /** Its transaction name and lock ids, as conflict keys. */
+  readonly keys: readonly string[];
+  readonly read: Deferred<ReadResult>;
+  /** What it writes (the write's argument), or null: it writes nothing. */
+  readonly report: Deferred<Record<string, unknown> | null>;
+  readonly committed: Deferred<void>;
+}
+
+/** Runs one transaction for `members` (session.ts), settling each member's promises. */
+export type Transact = (members: readonly Member[], guard: MembersGuard) => Promise<void>;
+
+/** A shared transaction failed for a reason that may not be this member's own. */
+export class SharedTransactionFailed extends Error {
+  constructor(cause: unknown) {
+    super("a transaction shared with other decisions failed", { cause });
+    this.name = "SharedTransactionFailed";
+  }
+}
+
+export class DecisionBatcher {
+  private queue: Member[] = [];
+  private shared = 0;
+  /** Conflict keys of the members whose transaction is under way, counted. */
+  private readonly held = new Map<string, number>();
+
+  constructor(
+    private readonly transact: Transact,
+    private readonly maxShared: number,
+  ) {}
+
+  /** Runs a decision's `work` in a transaction, shared when others wait too; alone once more if a shared one fails. */
+  async run<T>(deadline: Deadline, work: (session: DecisionSession) => Promise<T>): Promise<T> {
+    try {
+      return await this.attempt(deadline, work, false);
+    } catch (error) {
+      if (!(error instanceof SharedTransactionFailed) || deadline.expired) throw error;
+      return this.attempt(deadline, work, true);
+    }
+  }
+
+  private async attempt<T>(deadline: Deadline, work: (session: DecisionSession) => Promise<T>, alone: boolean): Promise<T> {
+    let member: Member | null = null;
+    const session: DecisionSession = {
+      read: (args) => {
+        deadline.check();
+        if (member) throw new Error("a decision reads once per transaction");
+        member = newMember(args, deadline);
+        this.enqueue(member, alone);
+        return member.read.promise;
+      },
+      write: (args) => {
+        deadline.check();
+        if (!member || member.report.settled) throw new Error("a decision writes once, after its read");
+        member.report.resolve(args);
+        return member.committed.promise;
+      },
+    };
+    try {
+      return await work(session);
+    } finally {
+      // Nothing written (refused before any write, or its work failed): the others go on without it.
+      (member as Member | null)?.report.resolve(null);
+    }
+  }
+
+  private enqueue(member: Member, alone: boolean): void {
+    if (alone) this.start([member], false);
+    else {
+      this.queue.push(member);
+      this.pump();
+    }
+  }
+
+  /** Starts shared transactions while there is room, each with every queued member it can take. */
+  private pump(): void {
+    while (this.queue.length > 0 && this.shared < this.maxShared) {
+      const members: Member[] = [];
+      const taken = new Set<string>();
+      const alone: Member[] = [];
+      const waiting: Member[] = [];
+      for (const m of this.queue) {
+        if (m.keys.some((k) => taken.has(k) || this.held.has(k))) alone.push(m);
+        else if (members.length < MAX_MEMBERS) {
+          members.push(m);
+          for (const k of m.keys) taken.add(k);
+        } else waiting.push(m);
+      }
+      this.queue = waiting;
+      // The shared transaction first, so that it asks for its locks before those that wait on them.
+      if (members.length > 0) this.start(members, true);
+      for (const m of alone) this.start([m], false);
+    }
+  }
+
+  private start(members: Member[], counted: boolean): void {
+    if (counted) this.shared++;
+    for (const m of members) for (const k of m.keys) this.held.set(k, (this.held.get(k) ?? 0) + 1);
+    void this.settle(members).finally(() => {
+      if (counted) this.shared--;
+      for (const m of members) {
+        for (const k of m.keys) {
+          const n = this.held.get(k)! - 1;
+          if (n === 0) this.held.delete(k);
+          else this.held.set(k, n);
+        }
+      }
+      this.pump();
+    });
+  }
+
+  private async settle(members: Member[]): Promise<void> {
+    const guard = new MembersGuard(members.map((m) => m.deadline));
+    try {
+      await this.transact(members, guard);
+    } catch (error) {
+      const failure = members.length > 1 ? new SharedTransactionFailed(error) : error;
+      for (const m of members) {
+        m.read.reject(failure);
+        m.committed.reject(failure);
+      }
+    } finally {
+      guard.close();
+    }
+  }
+}
+
+function newMember(args: ReadArgs, deadline: Deadline): Member {
+  const locks = args.locks.replace(/^\{|\}$/g, "");
+  const keys = [`name:${args.name}`, ...(locks === "" ? [] : locks.split(",").map((id) => `lock:${id}`))];
+  return { args, deadline, keys, read: new Deferred(), report: new Deferred(), committed: new Deferred() };
+}
+
+/**
+ * The members' deadlines as one checkout guard (checkout-guard.ts): expired when any member's is,
+ * which destroys the shared connection so that nothing commits after a member answered 503.
+ */
+export class MembersGuard implements CheckoutGuard {
+  private passed = false;
+  private readonly destroyers = new Set<() => void>();
+  private readonly unregister: (() => void)[];
+  /** Rejects at the first member's expiry: a transaction waiting on its members stops waiting. */
+  readonly expiry: Promise<never>;
+  private fail!: (error: Error) => void;
+
+  constructor(private readonly deadlines: readonly Deadline[]) {
+    this.expiry = new Promise<never>((_resolve, reject) => (this.fail = reject));
+    this.expiry.catch(() => undefined);
+    this.unregister = deadlines.map((d) => d.onExpire(() => this.expire()));
+  }
+
+  get expired(): boolean {
+    return this.passed || this.deadlines.some((d) => d.expired);
+  }
+
+  /** The least time any member has left, in whole milliseconds. */
+  remainingMs(): number {
+    return Math.min(...this.deadlines.map((d) => d.remainingMs()));
+  }
+
+  check(): void {
+    if (!this.expired) return;
+    this.expire();
+    throw new DeadlinePassed(Math.min(...this.deadlines.map((d) => d.budgetMs)));
+  }
+
+  onExpire(destroy: () => void): () => void {
+    if (this.passed) {
+      destroy();
+      return () => undefined;
+    }
+    this.destroyers.add(destroy);
+    return () => this.destroyers.delete(destroy);
+  }
+
+  close(): void {
+    for (const unregister of this.unregister) unregister();
+  }
+
+  private expire(): void {
+    if (this.passed) return;
+    this.passed = true;
+    for (const destroy of [...this.destroyers]) destroy();
+    this.destroyers.clear();
+    this.fail(new DeadlinePassed(Math.min(...this.deadlines.map((d) => d.budgetMs))));
+  }
+}
+
+/** A promise settled from outside, once; a rejection nobody awaits is not an unhandled one. */
+export class Deferred<T> {
+  readonly promise: Promise<T>;
+  settled = false;
+  private resolveFn!: (value: T) => void;
+  private rejectFn!: (error: unknown) => void;
+
+  constructor() {
+    this.promise = new Promise<T>((resolve, reject) => {
+      this.resolveFn = resolve;
+      this.rejectFn = reject;
+    });
+    this.promise.catch(() => undefined);
+  }
+
+  resolve(value: T): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolveFn(value);
+  }
+
+  reject(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.rejectFn(error);
+  }
+}

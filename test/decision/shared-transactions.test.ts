@@ -1,0 +1,248 @@
+/**
+ * Issue 13: deliveries that wait for the database together share one transaction
+ * (src/decision/batches.ts). What must not change: every answer has its own committed row and
+ * charges; deliveries of one wallet (one window group) or one name never share a transaction, so
+ * a limit holds exactly under a burst and a name is decided once; and no member of a shared
+ * transaction can take another's decision with it, by a failing write or an expired deadline.
+ */
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installStatementRecorder, type StatementRecorder } from "../../bench/capture.js";
+import type { DecisionRow } from "../../src/audit/decision-rows.js";
+import { openDatabase, type DatabaseHandle, type Db } from "../../src/db/connect.js";
+import { migrateToLatest } from "../../src/db/migrate.js";
+import { withinDeadline } from "../../src/decision/deadline.js";
+import { readArgs, writeArgs } from "../../src/decision/session-args.js";
+import { withDecisionSession } from "../../src/decision/session.js";
+import { assetTransfer, COLD_WALLET, VAULT } from "../support/bodies.js";
+import { allowDecision } from "../support/decision-rows.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { serviceWithPolicy } from "../support/service.js";
+
+const POLICY = `
+version: "shared-transactions.1"
+default: deny
+windows:
+  - name: daily_out
+    duration: 24h
+    groupBy: [sourceWallet, asset]
+    measure: amount
+rules:
+  - id: daily-limit
+    decision: deny
+    reason: More than 10 a day from one wallet
+    when: {">": [{"var": "velocity.daily_out.amountAfter"}, "10"]}
+  - id: internal
+    decision: allow
+    when: {"var": "transfer.destination.internal"}
+`;
+
+const wallet = (i: number) => `${VAULT}/wallets/shared${i}`;
+
+/** Each decision row of these names, with the id of the transaction that wrote it. */
+async function rowsOf(db: Db, names: string[]) {
+  const { rows } = await sql<{ id: string; name: string; decision: string; replayed: boolean; xid: string }>`
+    select id, transaction_name as name, decision, replayed, written_xid::text as xid
+    from decisions where transaction_name = any(${names}::text[])`.execute(db);
+  return rows;
+}
+
+async function chargesOf(db: Db, names: string[]) {
+  const { rows } = await sql<{ decision_id: string; amount: string }>`
+    select decision_id, amount::text from velocity_charges where transaction_name = any(${names}::text[])`.execute(db);
+  return rows;
+}
+
+describe("deliveries at once, through the service", () => {
+  const suite = serviceWithPolicy(POLICY);
+
+  it("transfers from many wallets share transactions; each is signed with its own committed row and charge", async () => {
+    const bodies = Array.from({ length: 40 }, (_, i) => assetTransfer({ amount: "1", source: wallet(i), destination: COLD_WALLET }));
+    const deliveries = await Promise.all(bodies.map((body) => suite.cosigner.deliver(body)));
+    expect(deliveries.map((d) => d.verdict)).toEqual(bodies.map(() => "signed"));
+    const names = bodies.map((b) => b.name);
+    const rows = await rowsOf(suite.tdb.handle.db, names);
+    expect(rows).toHaveLength(40);
+    expect(new Set(rows.map((r) => r.id))).toEqual(new Set(deliveries.map((d) => (d.body as { decisionId: string }).decisionId)));
+    expect(new Set(rows.map((r) => r.xid)).size).toBeLessThan(40);
+    const charges = await chargesOf(suite.tdb.handle.db, names);
+    expect(new Set(charges.map((c) => c.decision_id))).toEqual(new Set(rows.map((r) => r.id)));
+  });
+
+  it("transfers from one wallet never share a transaction, and its daily limit holds exactly", async () => {
+    const source = wallet(1000);
+    const bodies = Array.from({ length: 30 }, () => assetTransfer({ amount: "1", source, destination: COLD_WALLET }));
+    // Other wallets' transfers at the same time, which may share transactions with this wallet's.
+    const others = Array.from({ length: 20 }, (_, i) => assetTransfer({ amount: "1", source: wallet(2000 + i), destination: COLD_WALLET }));
+    const [deliveries] = await Promise.all([Promise.all(bodies.map((b) => suite.cosigner.deliver(b))), Promise.all(others.map((b) => suite.cosigner.deliver(b)))]);
+    const verdicts = deliveries.map((d) => d.verdict);
+    expect(verdicts.filter((v) => v === "signed")).toHaveLength(10);
+    expect(verdicts.filter((v) => v === "canceled")).toHaveLength(20);
+    const rows = await rowsOf(suite.tdb.handle.db, bodies.map((b) => b.name));
+    expect(new Set(rows.map((r) => r.xid)).size).toBe(30);
+    const charges = await chargesOf(suite.tdb.handle.db, bodies.map((b) => b.name));
+    expect(charges.map((c) => Number(c.amount)).reduce((a, b) => a + b, 0)).toBe(10);
+  });
+
+  it("deliveries of one transaction at once: one decision, the others repeat it, one charge", async () => {
+    const body = assetTransfer({ amount: "1", source: wallet(3000), destination: COLD_WALLET });
+    const deliveries = await Promise.all(Array.from({ length: 10 }, () => suite.cosigner.deliver(body)));
+    expect(deliveries.map((d) => d.verdict)).toEqual(deliveries.map(() => "signed"));
+    const rows = await rowsOf(suite.tdb.handle.db, [body.name]);
+    expect(rows.filter((r) => !r.replayed)).toHaveLength(1);
+    expect(rows.filter((r) => r.replayed)).toHaveLength(9);
+    expect(new Set(rows.map((r) => r.xid)).size).toBe(10);
+    expect(await chargesOf(suite.tdb.handle.db, [body.name])).toHaveLength(1);
+  });
+});
+
+interface Member {
+  name: string;
+  /** Its decision's budget (the decision timeout); 10 s unless given. */
+  budgetMs?: number;
+  /** Runs between the read and the write. */
+  beforeWrite?: () => Promise<void>;
+  /** Changes the row written. */
+  row?: (row: DecisionRow) => DecisionRow;
+}
+
+/** One decision's transaction as decide() runs it: read (taking its own group's lock), then write the row and a charge. */
+function decideMember(db: Db, m: Member) {
+  const key = `group-${randomUUID()}`;
+  const row = (m.row ?? ((r) => r))(allowDecision(m.name));
+  return withinDeadline(m.budgetMs ?? 10_000, performance.now(), (deadline) =>
+    withDecisionSession(db, deadline, async (session) => {
+      await session.read(readArgs(m.name, [key], [], row.decidedAt, true));
+      await m.beforeWrite?.();
+      await session.write(writeArgs({ decision: row, charges: [{ transferIndex: 0, key, amount: "1" }] }));
+    }),
+  );
+}
+
+/**
+ * `members` deciding together behind a first decision that holds the only shared transaction
+ * (a pool of one connection allows one) until they have all queued: they then share the next.
+ */
+async function afterAHeldOne(db: Db, members: Member[]) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const first = decideMember(db, { name: `vaults/v1/transactions/${randomUUID()}`, beforeWrite: () => held });
+  await sleep(50);
+  const settled = Promise.allSettled(members.map((m) => decideMember(db, m)));
+  await sleep(50);
+  release();
+  return { first: await first, members: await settled };
+}
+
+const namesOf = (n: number) => Array.from({ length: n }, () => `vaults/v1/transactions/${randomUUID()}`);
+
+describe("members of a shared transaction on a Postgres server", () => {
+  let tdb: TestDatabase;
+  let oneConnection: DatabaseHandle;
+  let recorder: StatementRecorder;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    oneConnection = await openDatabase({ url: tdb.url, maxConnections: 1 });
+    recorder = installStatementRecorder();
+  });
+  afterAll(async () => {
+    recorder?.uninstall();
+    await oneConnection?.close();
+    await tdb?.drop();
+  });
+
+  /** Runs `work`, and whether a batch read was sent meanwhile (the members did share a transaction). */
+  async function shared<T>(work: () => Promise<T>): Promise<{ value: T; batched: boolean }> {
+    let value!: T;
+    const statements = await recorder.capture(async () => {
+      value = await work();
+    });
+    return { value, batched: statements.some((s) => s.text.includes("countersign_decision_read_batch")) };
+  }
+
+  it("commit together, each with its own row", async () => {
+    const names = namesOf(5);
+    const { value, batched } = await shared(() => afterAHeldOne(oneConnection.db, names.map((name) => ({ name }))));
+    expect(batched).toBe(true);
+    expect(value.members.map((s) => s.status === "fulfilled" && s.value.done)).toEqual(names.map(() => true));
+    const rows = await rowsOf(tdb.handle.db, names);
+    expect(rows).toHaveLength(5);
+    expect(new Set(rows.map((r) => r.xid)).size).toBe(1);
+  });
+
+  it("a member whose write fails takes no other member's decision with it", async () => {
+    const names = namesOf(5);
+    const poisoned = names[2]!;
+    const members = names.map((name) => (name === poisoned ? { name, row: (r: DecisionRow) => ({ ...r, decision: "maybe" as DecisionRow["decision"] }) } : { name }));
+    const { value, batched } = await shared(() => afterAHeldOne(oneConnection.db, members));
+    expect(batched).toBe(true);
+    const outcome = value.members.map((s) => (s.status === "fulfilled" ? (s.value.done ? "committed" : "deadline") : "failed"));
+    expect(outcome).toEqual(names.map((name) => (name === poisoned ? "failed" : "committed")));
+    const rows = await rowsOf(tdb.handle.db, names);
+    expect(rows.map((r) => r.name).sort()).toEqual(names.filter((n) => n !== poisoned).sort());
+  });
+
+  it("a member held past its deadline is not committed; the others are", async () => {
+    const names = namesOf(4);
+    const late = names[1]!;
+    const members = names.map((name) => (name === late ? { name, budgetMs: 300, beforeWrite: () => sleep(600) } : { name }));
+    const { value, batched } = await shared(() => afterAHeldOne(oneConnection.db, members));
+    expect(batched).toBe(true);
+    const outcome = value.members.map((s) => (s.status === "fulfilled" ? (s.value.done ? "committed" : "deadline") : "failed"));
+    expect(outcome).toEqual(names.map((name) => (name === late ? "deadline" : "committed")));
+    await sleep(700); // the late member's write, had it been sent, would be in by now
+    const rows = await rowsOf(tdb.handle.db, names);
+    expect(rows.map((r) => r.name).sort()).toEqual(names.filter((n) => n !== late).sort());
+  });
+
+  it("the server refuses a batch that names one transaction twice or shares a window group", async () => {
+    const client = new pg.Client({ connectionString: tdb.url });
+    await client.connect();
+    try {
+      const now = new Date();
+      const read = (name: string, key: string) => readArgs(name, [key], [], now, true);
+      const call = (reads: unknown[]) => client.query("select * from countersign_decision_read_batch($1::jsonb, 1000)", [JSON.stringify(reads)]);
+      const [a, b] = namesOf(2) as [string, string];
+      await expect(call([read(a, "g1"), read(a, "g2")])).rejects.toThrow(/names one transaction twice/);
+      await expect(call([read(a, "g1"), read(b, "g1")])).rejects.toThrow(/shares a window group/);
+      expect((await call([read(a, "g1"), read(b, "g2")])).rows.map((r: { ord: number }) => r.ord)).toEqual([0, 1]);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describe("members of a shared transaction on the embedded PGlite", () => {
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    handle = await openDatabase({ dataDir: ":memory:" });
+    await migrateToLatest(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it("commit together, each with its own row; a failing member takes none with it", async () => {
+    const names = namesOf(6);
+    const poisoned = names[4]!;
+    const members = names.map((name) => (name === poisoned ? { name, row: (r: DecisionRow) => ({ ...r, decision: "maybe" as DecisionRow["decision"] }) } : { name }));
+    const { members: settled } = await afterAHeldOne(handle.db, members);
+    expect(settled.map((s) => s.status === "fulfilled" && s.value.done)).toEqual(names.map((name) => name !== poisoned));
+    const rows = await rowsOf(handle.db, names);
+    expect(rows.map((r) => r.name).sort()).toEqual(names.filter((n) => n !== poisoned).sort());
+  });
+
+  it("deliveries waiting together are written by one transaction", async () => {
+    const names = namesOf(6);
+    const { members: settled } = await afterAHeldOne(handle.db, names.map((name) => ({ name })));
+    expect(settled.every((s) => s.status === "fulfilled" && s.value.done)).toBe(true);
+    const rows = await rowsOf(handle.db, names);
+    expect(rows).toHaveLength(6);
+    expect(new Set(rows.map((r) => r.xid)).size).toBe(1);
+  });
+});
