@@ -86,6 +86,46 @@ export function buildReplayScript(input: ReplayInput): ReplayScript {
 }
 
 /** The script as pgbench reads it (`-f`): commands sharing a round trip inside \startpipeline … \endpipeline. */
+/**
+ * `members` decisions of `script` in one transaction, as a shared transaction runs them
+ * (src/decision/batches.ts): `begin` and every member's read in the first round trip, every
+ * member's write and `commit` in the second. The service's batch functions call the same
+ * per-decision functions in a loop, with the server's check that no two members share a name or
+ * a window group. Each member has variables of its own (its own name), and draws its wallet from
+ * its own share of the wallets: no two members of one transaction share a window group, and two
+ * transactions take their groups' locks in the same order (member by member), so none deadlocks.
+ */
+export function sharedTransactionScript(script: ReplayScript, members: number): ReplayScript {
+  const last = script.commands.length - 1;
+  if (script.commands[0] !== "begin" || script.commands[last] !== "commit" || new Set(script.roundTrips).size !== 2) {
+    throw new Error("a shared transaction is made from a script of two round trips that begins and commits");
+  }
+  const names = new Set(script.variables.map((v) => v.name));
+  const own = (k: number) => (name: string) => `${name}_m${k}`;
+  const renamed = (command: string, k: number) => command.replace(/(?<!:):([a-z][a-z0-9_]*)/g, (whole, name: string) => (names.has(name) ? `:${own(k)(name)}` : whole));
+  const body = (trip: number) => script.commands.slice(1, last).filter((_c, i) => script.roundTrips[i + 1] === trip);
+  const [first, second] = [...new Set(script.roundTrips)] as [number, number];
+  const ks = Array.from({ length: members }, (_, k) => k);
+  const variables = ks.flatMap((k) => script.variables.map((v) => memberVariable(v, k, members, own(k))));
+  const reads = ks.flatMap((k) => body(first).map((c) => renamed(c, k)));
+  const writes = ks.flatMap((k) => body(second).map((c) => renamed(c, k)));
+  return {
+    variables,
+    commands: ["begin", ...reads, ...writes, "commit"],
+    roundTrips: [0, ...reads.map(() => 0), ...writes.map(() => 1), 1],
+    mode: script.mode,
+  };
+}
+
+/** A variable renamed for member `k` of `members`; the wallet drawn from the member's own share. */
+function memberVariable(v: Variable, k: number, members: number, own: (name: string) => string): Variable {
+  if (v.kind === "hash") return { ...v, name: own(v.name), of: own(v.of) };
+  if (v.name !== WALLET) return { ...v, name: own(v.name) };
+  const share = (v.max - v.min + 1n) / BigInt(members);
+  if (share < 1n) throw new Error(`${members} members need at least as many wallets`);
+  return { ...v, name: own(v.name), min: v.min + share * BigInt(k), max: v.min + share * BigInt(k + 1) - 1n };
+}
+
 export function renderPgbenchScript(script: ReplayScript): string {
   const lines = script.variables.map((v) => `\\set ${v.name} ${pgbenchExpression(v)}`);
   script.commands.forEach((c, i) => {

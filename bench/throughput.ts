@@ -14,6 +14,7 @@ import { captureDecisionSql, type DecisionSql } from "./decision-sql.js";
 import { checkpoint, connectClient, freshDatabase, openDurableServer, serverSettings, type DurableServer } from "./durable-server.js";
 import { onCleanup } from "./processes.js";
 import { replay, type ReplayResult } from "./pgbench.js";
+import { sharedTransactionScript } from "./replay-script.js";
 import { bareExpressCeiling, buildCheckout, countersignRun, prepareBaseline, type PreparedBaseline, type ServiceFigure } from "./service-runs.js";
 import { bundleWithLimitsOutOfReach } from "./webhook-throughput.js";
 import { ratioLines, type GoalInputs } from "./goals.js";
@@ -23,6 +24,8 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const POLICIES = path.join(ROOT, "policies");
 const WALLETS = 10_000;
 const PGBENCH_CLIENTS = 8;
+/** Decisions per transaction in the shared SQL ceiling's figure. */
+const SHARED_MEMBERS = 4;
 /** A figure measured while this much of the CPU time was stolen is flagged under the ratios. */
 const STEAL_WARNING_PCT = 5;
 
@@ -50,6 +53,7 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
   console.log(`\nthe database alone, ${PGBENCH_CLIENTS} clients, ${o.seconds} s each`);
   const { floor, ceiling } = await sqlFigures(server.url, sql, o.seconds, serverCpu);
   await ceilingAfterAYear(server.url, sql, o.seconds, serverCpu, ceiling);
+  const shared = await sharedCeiling(server.url, sql, o.seconds, serverCpu, ceiling);
   const http = await bareExpressCeiling(ROOT, o.seconds, 16);
   console.log(`  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}${fmtMachineCpu(http.cpu)}`);
   printCpu("request", http.requests, http.cpu?.processMs);
@@ -81,6 +85,7 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
 
   console.log(`\nratios (goals from issue 13)${o.rounds > 1 ? `, each on the median of ${o.rounds} rounds` : ""}`);
   for (const line of ratioLines(rounds)) console.log(`  ${line}`);
+  console.log(`  (no goal) countersign(16) / SQL ceiling with ${SHARED_MEMBERS} decisions per transaction, first round: ${(at16.perSecond / shared).toFixed(2)}`);
   const stolen = measured.filter((f) => (f?.cpu?.stealPct ?? 0) >= STEAL_WARNING_PCT);
   if (stolen.length > 0) console.log(`  WARNING: ${stolen.length} figure(s) ran while the hypervisor took ${STEAL_WARNING_PCT}% or more of this machine's CPU (steal): those figures, and ratios built on them, understate the code`);
 }
@@ -170,6 +175,20 @@ async function ceilingAfterAYear(serverUrl: string, sql: DecisionSql, seconds: n
   const year = await replayFresh(serverUrl, "ceiling_year", sql.ceiling, seconds, serverCpu, addPastMonths);
   console.log(`  SQL ceiling, a year of months kept (12 more monthly partitions), ${year.driver}   ${fmtRate(year.perSecond)} tps${fmtMachineCpu(year.cpu)}   ${(year.perSecond / fresh.perSecond).toFixed(2)} of the fresh ceiling`);
   printCpu("transaction", year.transactions, year.cpu?.processMs);
+}
+
+/**
+ * The SQL ceiling with SHARED_MEMBERS decisions per transaction: the same captured statements, as
+ * a shared transaction runs them (src/decision/batches.ts) when deliveries wait together. The
+ * service shares transactions under load, so its figure can pass the one-decision ceiling; this
+ * says how far its SQL goes when shared. First round only, no goal. Returns decisions per second.
+ */
+async function sharedCeiling(serverUrl: string, sql: DecisionSql, seconds: number, serverCpu: TicksReader | null, single: ReplayResult): Promise<number> {
+  const r = await replayFresh(serverUrl, "ceiling_shared", sharedTransactionScript(sql.ceiling, SHARED_MEMBERS), seconds, serverCpu);
+  const perSecond = r.perSecond * SHARED_MEMBERS;
+  console.log(`  SQL ceiling, ${SHARED_MEMBERS} decisions per transaction (as the service shares one), ${r.driver}   ${fmtRate(perSecond)} decisions/s${fmtMachineCpu(r.cpu)}   ${(perSecond / single.perSecond).toFixed(2)} of the one-decision ceiling`);
+  printCpu("decision", r.transactions * SHARED_MEMBERS, r.cpu?.processMs);
+  return perSecond;
 }
 
 /** The baseline ref built in a temporary worktree, kept for every round; null when skipped. */

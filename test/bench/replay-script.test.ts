@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CapturedStatement } from "../../bench/capture.js";
 import { parsePgbenchOutput } from "../../bench/pgbench.js";
-import { buildReplayScript, literal, renderPgbenchScript, type ReplayInput } from "../../bench/replay-script.js";
+import { buildReplayScript, literal, renderPgbenchScript, sharedTransactionScript, type ReplayInput } from "../../bench/replay-script.js";
 
 const NAME = "0123456789abcdef0123456789abcdef";
 const UUID = "3008b231-9da2-4692-a539-dd0b9307b175";
@@ -127,6 +127,52 @@ describe("the SQL ceiling's script from captured statements", () => {
   it("writes literals with doubled quotes and colons as chr(58)", () => {
     expect(literal("it's")).toBe("'it''s'");
     expect(literal("a:b:")).toBe("('a' || chr(58) || 'b' || chr(58) || '')");
+  });
+});
+
+describe("the shared transaction's script", () => {
+  // A decision's two round trips: begin and a read of its name and wallet; a write and commit.
+  const decision = () =>
+    buildReplayScript(
+      input(
+        [
+          simple("begin", 0),
+          extended("select read($1, $2)", [`vaults/bench/transactions/${NAME}`, LOCK_ID], 0),
+          extended("select write($1::text, $2)", [UUID, WALLET_HASH], 1),
+          simple("commit", 1),
+        ],
+        [[], ["text", "int8"], ["text", "text"], []],
+      ),
+    );
+
+  it("runs every member's read after begin in one round trip and every write before commit in the second, each with its own variables", () => {
+    const script = sharedTransactionScript(decision(), 3);
+    expect(script.roundTrips).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
+    expect(script.commands[0]).toBe("begin");
+    expect(script.commands.at(-1)).toBe("commit");
+    for (const k of [0, 1, 2]) {
+      expect(script.commands[1 + k]).toMatch(new RegExp(`^select read\\(.*:cs_n_m${k}\\b`));
+      expect(script.commands[4 + k]).toMatch(new RegExp(`^select write\\(.*::text`));
+    }
+    const rendered = renderPgbenchScript(script);
+    const defined = new Set(script.variables.map((v) => v.name));
+    for (const [, used] of rendered.matchAll(/(?<!:):([a-z][a-z0-9_]*)/g)) expect(defined.has(used!)).toBe(true);
+    expect(defined.size).toBe(3 * decision().variables.length);
+  });
+
+  it("draws each member's wallet from its own share, so no two members share a window group", () => {
+    const wallets = sharedTransactionScript(decision(), 4).variables.filter((v) => v.name.startsWith("cs_w_"));
+    expect(wallets.map((v) => (v.kind === "random" ? [v.min, v.max] : null))).toEqual([
+      [0n, 2499n],
+      [2500n, 4999n],
+      [5000n, 7499n],
+      [7500n, 9999n],
+    ]);
+  });
+
+  it("refuses a script that is not one transaction of two round trips", () => {
+    const script = decision();
+    expect(() => sharedTransactionScript({ ...script, commands: script.commands.slice(1), roundTrips: script.roundTrips.slice(1) }, 2)).toThrow(/begins and commits/);
   });
 });
 
