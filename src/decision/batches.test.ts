@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { DecisionBatcher, SharedTransactionFailed, type Member, type Transact } from "./batches.js";
-import { Deadline } from "./deadline.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Deadline, DeadlinePassed } from "./deadline.js";
 import type { ReadArgs, ReadResult } from "./session.js";
 
 const EMPTY_READ: ReadResult = { final: null, review: null, actions: null, failure: null, total_ords: null, total_amounts: null, total_counts: null };
@@ -41,7 +42,17 @@ function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) 
     for (const resolve of open.splice(0)) resolve();
     await new Promise((resolve) => setImmediate(resolve));
   };
-  return { transactions, decide, finishAll };
+  return { transactions, decide, finishAll, batcher };
+}
+
+/** A decision on `r`'s batcher with a deadline of its own. */
+function batcherRunWithDeadline(r: ReturnType<typeof recordingBatcher>, a: ReadArgs, deadline: Deadline) {
+  const decided = r.batcher.run(deadline, async (session) => {
+    await session.read(a);
+    await session.write({ decision: a.name });
+  });
+  decided.catch(() => undefined);
+  return decided;
 }
 
 describe("DecisionBatcher", () => {
@@ -105,6 +116,20 @@ describe("DecisionBatcher", () => {
     expect(bad).toMatchObject({ status: "rejected", reason: { message: "the transaction failed" } });
     expect((bad as PromiseRejectedResult).reason).not.toBeInstanceOf(SharedTransactionFailed);
     expect(r.transactions).toEqual([["a"], ["bad", "b"], ["bad"], ["b"]]);
+  });
+
+  it("leaves out of the next transaction a delivery whose deadline passed while it waited", async () => {
+    const r = recordingBatcher(1);
+    const first = r.decide(args("a", [1]));
+    await new Promise((resolve) => setImmediate(resolve));
+    const late = batcherRunWithDeadline(r, args("late", [2]), new Deadline(performance.now() + 20, 20));
+    const others = [r.decide(args("b", [3])), r.decide(args("c", [4]))];
+    await sleep(40);
+    await r.finishAll();
+    expect(r.transactions).toEqual([["a"], ["b", "c"]]);
+    await expect(late).rejects.toBeInstanceOf(DeadlinePassed);
+    await r.finishAll();
+    expect(await Promise.all([first, ...others])).toEqual(["a", "b", "c"]);
   });
 
   it("lets the others commit without a member that writes nothing or whose work fails", async () => {

@@ -115,7 +115,9 @@ export class DecisionBatcher {
       const alone: Member[] = [];
       const waiting: Member[] = [];
       for (const m of this.queue) {
-        if (m.keys.some((k) => taken.has(k) || this.held.has(k))) alone.push(m);
+        // Answered 503 at its deadline while it waited: in a transaction it would only fail the others.
+        if (m.deadline.expired) m.read.reject(new DeadlinePassed(m.deadline.budgetMs));
+        else if (m.keys.some((k) => taken.has(k) || this.held.has(k))) alone.push(m);
         else if (members.length < MAX_MEMBERS) {
           members.push(m);
           for (const k of m.keys) taken.add(k);
