@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installStatementRecorder, type StatementRecorder } from "../../bench/capture.js";
 import type { DecisionRow } from "../../src/audit/decision-rows.js";
 import { openDatabase, type DatabaseHandle, type Db } from "../../src/db/connect.js";
-import { migrateToLatest } from "../../src/db/migrate.js";
 import { withinDeadline } from "../../src/decision/deadline.js";
 import { readArgs, writeArgs } from "../../src/decision/session-args.js";
 import { withDecisionSession } from "../../src/decision/session.js";
+import { backends } from "../support/backends.js";
 import { assetTransfer, COLD_WALLET, VAULT } from "../support/bodies.js";
 import { allowDecision } from "../support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
@@ -217,11 +217,10 @@ describe("members of a shared transaction on a Postgres server", () => {
 });
 
 describe("members of a shared transaction on the embedded PGlite", () => {
-  let handle: DatabaseHandle;
+  let handle: { db: Db; close(): Promise<void> };
 
   beforeAll(async () => {
-    handle = await openDatabase({ dataDir: ":memory:" });
-    await migrateToLatest(handle.db);
+    handle = await backends.find((b) => b.name === "embedded PGlite")!.open();
   });
   afterAll(async () => {
     await handle?.close();
