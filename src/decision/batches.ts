@@ -14,6 +14,9 @@
  *   So a hot wallet's deliveries queue on its group's lock and hold no other delivery hostage, and
  *   two members of one transaction can never both spend the same room (the server refuses such a
  *   batch too: migration 20261128T1000_decision_batches).
+ * - The shared read never waits for a lock (migration 20261128T1100_decision_batches_nowait): a
+ *   member one of whose locks is held elsewhere (another replica, a void, a reviewer's action) is
+ *   busy (MemberBusy) and goes alone, to wait for it there; the others do not wait with it.
  * - Members share a fate: the transaction commits every member's write or none. When it fails
  *   (one member's write, a member's deadline destroying the connection, the server), each other
  *   member decides again alone, from the read, if its own deadline allows; a member alone that
@@ -50,6 +53,18 @@ export class SharedTransactionFailed extends Error {
   constructor(cause: unknown) {
     super("a transaction shared with other decisions failed", { cause });
     this.name = "SharedTransactionFailed";
+  }
+}
+
+/**
+ * A member whose name or window-group lock another transaction held when its shared transaction
+ * read (another replica, a void, a reviewer's action): it read nothing there and decides alone,
+ * waiting for its lock as a decision alone does, so that its wait is no other member's.
+ */
+export class MemberBusy extends SharedTransactionFailed {
+  constructor() {
+    super(new Error("a lock of this decision was held elsewhere when its shared transaction read"));
+    this.name = "MemberBusy";
   }
 }
 

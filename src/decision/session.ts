@@ -12,9 +12,11 @@
  *      the check fails, the transaction is aborted and the COMMIT behind it rolls back.
  *
  * Several decisions waiting together share one such transaction (batches.ts): the same two round
- * trips carry `countersign_decision_read_batch` and `countersign_decision_write_batch` (migration
- * 20261128T1000_decision_batches) with every member's arguments, and the budget is the least any
- * member has left. A decision alone sends exactly the statements above.
+ * trips carry `countersign_decision_read_batch_nowait` and `countersign_decision_write_batch`
+ * (migrations 20261128T1000_decision_batches, 20261128T1100_decision_batches_nowait) with every
+ * member's arguments, and the budget is the least any member has left. The shared read never waits
+ * for a lock: a member whose lock is held elsewhere is sent alone, to wait for it there. A decision
+ * alone sends exactly the statements above.
  *
  * A delivery refused before any write (a body its facts contradict) writes nothing; the
  * transaction still ends with a COMMIT. The read and the write are named statements: parsed and
@@ -23,7 +25,7 @@
  */
 import type { Db } from "../db/connect.js";
 import { pipelineConnections, withPipeline, type Pipeline, type Statement } from "../db/pipeline.js";
-import { DecisionBatcher, type Member, type MembersGuard } from "./batches.js";
+import { DecisionBatcher, MemberBusy, type Member, type MembersGuard } from "./batches.js";
 import type { Deadline } from "./deadline.js";
 
 /** The pieces of each window query (by its index, `ord`): bucket ranges and the exact edge. */
@@ -63,7 +65,8 @@ export interface DecisionSession {
 
 const READ = { name: "countersign_decision_read_2", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
 const WRITE = { name: "countersign_decision_write_2", text: "select countersign_decision_write($1::jsonb, $2::float8)" };
-const READ_BATCH = { name: "countersign_decision_read_batch_1", text: "select * from countersign_decision_read_batch($1::jsonb, $2::float8)" };
+/** Never waits for a lock: a member whose lock is held elsewhere comes back busy (migration 20261128T1100_decision_batches_nowait). */
+const READ_BATCH = { name: "countersign_decision_read_batch_nowait_1", text: "select * from countersign_decision_read_batch_nowait($1::jsonb, $2::float8)" };
 const WRITE_BATCH = { name: "countersign_decision_write_batch_1", text: "select countersign_decision_write_batch($1::jsonb, $2::float8)" };
 
 /**
@@ -122,7 +125,10 @@ function writeStatement(writes: readonly Record<string, unknown>[], budgetMs: st
   return { ...WRITE_BATCH, values: [`[${writes.map((w) => JSON.stringify(w)).join(",")}]`, budgetMs] };
 }
 
-/** Each member's row: the only one alone, else the one tagged with its position. */
+/**
+ * Each member's row: the only one alone, else the one tagged with its position. A member the
+ * batch read found busy (a lock of its held elsewhere) read nothing: it goes alone (MemberBusy).
+ */
 function deliverReads(members: readonly Member[], rows: Record<string, unknown>[]): void {
   if (members.length === 1) {
     members[0]!.read.resolve(rows[0] as unknown as ReadResult);
@@ -130,7 +136,11 @@ function deliverReads(members: readonly Member[], rows: Record<string, unknown>[
   }
   const byOrd = new Map(rows.map((row) => [row.ord as number, row]));
   if (members.some((_m, i) => !byOrd.has(i))) throw new Error("the batch read returned no row for a member");
-  members.forEach((m, i) => m.read.resolve(byOrd.get(i) as unknown as ReadResult));
+  members.forEach((m, i) => {
+    const row = byOrd.get(i)!;
+    if (row.busy === true) m.read.reject(new MemberBusy());
+    else m.read.resolve(row as unknown as ReadResult);
+  });
 }
 
 async function rollback(pipeline: Pipeline): Promise<void> {
