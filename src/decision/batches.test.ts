@@ -5,8 +5,8 @@
  * transaction sends each member once more alone, and a failure alone is the member's own.
  */
 import { describe, expect, it } from "vitest";
-import { DecisionBatcher, SharedTransactionFailed, type Member, type Transact } from "./batches.js";
 import { setTimeout as sleep } from "node:timers/promises";
+import { DecisionBatcher, Deferred, MembersGuard, SharedTransactionFailed, type Member, type Transact } from "./batches.js";
 import { Deadline, DeadlinePassed } from "./deadline.js";
 import type { ReadArgs, ReadResult } from "./session.js";
 
@@ -151,5 +151,40 @@ describe("DecisionBatcher", () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
     expect(committed).toEqual(["w"]);
+  });
+});
+
+describe("MembersGuard", () => {
+  const member = (deadline: Deadline): Member => ({
+    args: args(`m${Math.random()}`),
+    deadline,
+    keys: [],
+    read: new Deferred(),
+    report: new Deferred(),
+    committed: new Deferred(),
+  });
+
+  it("until the transaction begins, expires only when every member has; begin leaves out the late ones, and only the others' deadlines count from then", async () => {
+    const late = new Deadline(performance.now() - 1, 100);
+    const laterLate = new Deadline(performance.now() + 60_000, 60_000);
+    const onTime = new Deadline(performance.now() + 60_000, 60_000);
+    const members = [member(late), member(laterLate), member(onTime)];
+    const guard = new MembersGuard(members);
+    let destroyed = 0;
+    guard.onExpire(() => destroyed++);
+    expect(guard.expired).toBe(false);
+    late.expire();
+    expect(destroyed).toBe(0);
+    expect(guard.begin()).toEqual(members.slice(1));
+    expect(guard.members).toEqual(members.slice(1));
+    await expect(members[0]!.read.promise).rejects.toBeInstanceOf(DeadlinePassed);
+    expect(guard.expired).toBe(false);
+    late.expire(); // again: a member that left does not count
+    expect(destroyed).toBe(0);
+    laterLate.expire();
+    expect(destroyed).toBe(1);
+    expect(guard.expired).toBe(true);
+    await expect(guard.expiry).rejects.toBeInstanceOf(DeadlinePassed);
+    guard.close();
   });
 });

@@ -23,6 +23,9 @@
  *   fails is unavailable (503), as before. So no delivery can make another's answer a 503, however
  *   it fails. Deciding again is safe whether or not the failed COMMIT took effect: the name's lock
  *   and its final decision make a committed decision come back as a repeat.
+ * - A member whose deadline passed while it waited (in the queue, or for a pooled connection) has
+ *   answered 503 and sent nothing: it leaves as the transaction begins (MembersGuard.begin), rather
+ *   than fail the transaction, and every other member with it, at the checkout.
  * - A member that never reaches the database (refused before any write) or whose work fails
  *   withdraws: the others commit without it.
  */
@@ -162,11 +165,12 @@ export class DecisionBatcher {
   }
 
   private async settle(members: Member[]): Promise<void> {
-    const guard = new MembersGuard(members.map((m) => m.deadline));
+    const guard = new MembersGuard(members);
     try {
       await this.transact(members, guard);
     } catch (error) {
-      const failure = members.length > 1 ? new SharedTransactionFailed(error) : error;
+      // Shared if more than one member was still in it (guard.begin left out those whose deadline had passed).
+      const failure = guard.members.length > 1 ? new SharedTransactionFailed(error) : error;
       for (const m of members) {
         m.read.reject(failure);
         m.committed.reject(failure);
@@ -184,36 +188,64 @@ function newMember(args: ReadArgs, deadline: Deadline): Member {
 }
 
 /**
- * The members' deadlines as one checkout guard (checkout-guard.ts): expired when any member's is,
- * which destroys the shared connection so that nothing commits after a member answered 503.
+ * The members' deadlines as one checkout guard (checkout-guard.ts). Until the transaction begins
+ * (`begin`), it is expired only when every member's deadline is: a member whose deadline passes
+ * while it waits for a free transaction or a pooled connection has answered 503 and nothing of it
+ * was sent, so `begin` leaves it out rather than fail the others with it. From `begin`, it is
+ * expired when any remaining member's deadline is, which destroys the shared connection so that
+ * nothing commits after a member answered 503.
  */
 export class MembersGuard implements CheckoutGuard {
   private passed = false;
+  private began = false;
+  private live: readonly Member[];
   private readonly destroyers = new Set<() => void>();
   private readonly unregister: (() => void)[];
-  /** Rejects at the first member's expiry: a transaction waiting on its members stops waiting. */
+  /** Rejects at the first remaining member's expiry once begun: a transaction waiting on its members stops waiting. */
   readonly expiry: Promise<never>;
   private fail!: (error: Error) => void;
 
-  constructor(private readonly deadlines: readonly Deadline[]) {
+  constructor(private readonly all: readonly Member[]) {
+    this.live = all;
     this.expiry = new Promise<never>((_resolve, reject) => (this.fail = reject));
     this.expiry.catch(() => undefined);
-    this.unregister = deadlines.map((d) => d.onExpire(() => this.expire()));
+    this.unregister = all.map((m) => m.deadline.onExpire(() => this.memberExpired(m)));
+  }
+
+  /** The members in the transaction: all of them until it begins, then those `begin` kept. */
+  get members(): readonly Member[] {
+    return this.live;
+  }
+
+  /**
+   * The transaction begins: members whose deadline has passed leave it (their read fails with
+   * DeadlinePassed; they answered 503 already). Returns the members that remain.
+   */
+  begin(): readonly Member[] {
+    const live: Member[] = [];
+    for (const m of this.all) {
+      if (m.deadline.expired) m.read.reject(new DeadlinePassed(m.deadline.budgetMs));
+      else live.push(m);
+    }
+    this.live = live;
+    this.began = true;
+    return live;
   }
 
   get expired(): boolean {
-    return this.passed || this.deadlines.some((d) => d.expired);
+    if (this.passed) return true;
+    return this.began ? this.live.some((m) => m.deadline.expired) : this.live.every((m) => m.deadline.expired);
   }
 
-  /** The least time any member has left, in whole milliseconds. */
+  /** The least time any remaining member has left, in whole milliseconds. */
   remainingMs(): number {
-    return Math.min(...this.deadlines.map((d) => d.remainingMs()));
+    return Math.min(...this.live.map((m) => m.deadline.remainingMs()));
   }
 
   check(): void {
     if (!this.expired) return;
     this.expire();
-    throw new DeadlinePassed(Math.min(...this.deadlines.map((d) => d.budgetMs)));
+    throw new DeadlinePassed(this.leastBudgetMs());
   }
 
   onExpire(destroy: () => void): () => void {
@@ -229,12 +261,20 @@ export class MembersGuard implements CheckoutGuard {
     for (const unregister of this.unregister) unregister();
   }
 
+  private memberExpired(m: Member): void {
+    if (this.began ? this.live.includes(m) : this.live.every((x) => x.deadline.expired)) this.expire();
+  }
+
+  private leastBudgetMs(): number {
+    return Math.min(...this.all.map((m) => m.deadline.budgetMs));
+  }
+
   private expire(): void {
     if (this.passed) return;
     this.passed = true;
     for (const destroy of [...this.destroyers]) destroy();
     this.destroyers.clear();
-    this.fail(new DeadlinePassed(Math.min(...this.deadlines.map((d) => d.budgetMs))));
+    this.fail(new DeadlinePassed(this.leastBudgetMs()));
   }
 }
 

@@ -87,15 +87,20 @@ const batchers = new WeakMap<Db, DecisionBatcher>();
 export function withDecisionSession<T>(db: Db, deadline: Deadline, work: (session: DecisionSession) => Promise<T>): Promise<T> {
   let batcher = batchers.get(db);
   if (!batcher) {
-    const transact = (members: readonly Member[], guard: MembersGuard) => withPipeline(db, (pipeline) => transactFor(pipeline, members, guard), guard);
+    const transact = (_members: readonly Member[], guard: MembersGuard) => withPipeline(db, (pipeline) => transactFor(pipeline, guard), guard);
     batcher = new DecisionBatcher(transact, Math.min(SHARED_TRANSACTIONS, pipelineConnections(db)));
     batchers.set(db, batcher);
   }
   return batcher.run(deadline, work);
 }
 
-/** One transaction for `members`: read, wait for each member's write (or none), write and commit. */
-async function transactFor(pipeline: Pipeline, members: readonly Member[], guard: MembersGuard): Promise<void> {
+/**
+ * One transaction for the members still in time (MembersGuard.begin: one whose deadline passed while
+ * it waited leaves): read, wait for each member's write (or none), write and commit.
+ */
+async function transactFor(pipeline: Pipeline, guard: MembersGuard): Promise<void> {
+  const members = guard.begin();
+  if (members.length === 0) return;
   guard.check();
   const budgetMs = String(Math.max(1, guard.remainingMs()));
   let open = true;
