@@ -11,17 +11,17 @@
  * - Members never share a transaction name or a window group with each other, nor with a delivery
  *   whose transaction is under way: a delivery that would goes alone, in a transaction of its own
  *   outside the limit, and waits in Postgres for the lock as every decision did before batching.
- *   So a hot wallet's deliveries queue on its group's lock and hold no other delivery hostage, and
- *   two members of one transaction can never both spend the same room (the server refuses such a
- *   batch too: migration 20261128T1000_decision_batches).
- * - The shared read never waits for a lock (migration 20261128T1100_decision_batches_nowait): a
- *   member one of whose locks is held elsewhere (another replica, a void, a reviewer's action) is
- *   busy (MemberBusy) and goes alone, to wait for it there; the others do not wait with it.
+ *   So a hot wallet's deliveries queue on its group's lock and hold no shared transaction's members
+ *   hostage, and two members of one transaction can never both spend the same room (the server
+ *   refuses such a batch too: migration 20261128T1000_decision_batches).
+ * - The shared read never waits for a lock: a member one of whose locks is held elsewhere (another
+ *   replica, a void, a reviewer's action) is busy (MemberBusy) and goes alone, to wait for it
+ *   there; the others do not wait with it.
  * - Members share a fate: the transaction commits every member's write or none. When it fails
  *   (one member's write, a member's deadline destroying the connection, the server), each other
  *   member decides again alone, from the read, if its own deadline allows; a member alone that
- *   fails is unavailable (503), as before. So no delivery can make another's answer a 503, however
- *   it fails. Deciding again is safe whether or not the failed COMMIT took effect: the name's lock
+ *   fails is unavailable (503), as before. So no delivery can make another's answer a 503 by
+ *   failing. Deciding again is safe whether or not the failed COMMIT took effect: the name's lock
  *   and its final decision make a committed decision come back as a repeat.
  * - A member whose deadline passed while it waited (in the queue, or for a pooled connection) has
  *   answered 503 and sent nothing: it leaves as the transaction begins (MembersGuard.begin), rather

@@ -12,11 +12,10 @@
  *      the check fails, the transaction is aborted and the COMMIT behind it rolls back.
  *
  * Several decisions waiting together share one such transaction (batches.ts): the same two round
- * trips carry `countersign_decision_read_batch_nowait` and `countersign_decision_write_batch`
- * (migrations 20261128T1000_decision_batches, 20261128T1100_decision_batches_nowait) with every
- * member's arguments, and the budget is the least any member has left. The shared read never waits
- * for a lock: a member whose lock is held elsewhere is sent alone, to wait for it there. A decision
- * alone sends exactly the statements above.
+ * trips carry `countersign_decision_read_batch` and `countersign_decision_write_batch` (migration
+ * 20261128T1000_decision_batches) with every member's arguments, and the budget is the least any
+ * member has left. The shared read never waits for a lock: a member whose lock is held elsewhere
+ * is sent alone, to wait for it there. A decision alone sends exactly the statements above.
  *
  * A delivery refused before any write (a body its facts contradict) writes nothing; the
  * transaction still ends with a COMMIT. The read and the write are named statements: parsed and
@@ -65,8 +64,8 @@ export interface DecisionSession {
 
 const READ = { name: "countersign_decision_read_2", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
 const WRITE = { name: "countersign_decision_write_2", text: "select countersign_decision_write($1::jsonb, $2::float8)" };
-/** Never waits for a lock: a member whose lock is held elsewhere comes back busy (migration 20261128T1100_decision_batches_nowait). */
-const READ_BATCH = { name: "countersign_decision_read_batch_nowait_1", text: "select * from countersign_decision_read_batch_nowait($1::jsonb, $2::float8)" };
+/** Never waits for a lock: a member whose lock is held elsewhere comes back busy (migration 20261128T1000_decision_batches). */
+const READ_BATCH = { name: "countersign_decision_read_batch_1", text: "select * from countersign_decision_read_batch($1::jsonb, $2::float8)" };
 const WRITE_BATCH = { name: "countersign_decision_write_batch_1", text: "select countersign_decision_write_batch($1::jsonb, $2::float8)" };
 
 /**

@@ -13,12 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installStatementRecorder, type StatementRecorder } from "../../bench/capture.js";
 import type { DecisionRow } from "../../src/audit/decision-rows.js";
 import { openDatabase, type DatabaseHandle, type Db } from "../../src/db/connect.js";
-import { withinDeadline } from "../../src/decision/deadline.js";
-import { readArgs, writeArgs } from "../../src/decision/session-args.js";
-import { withDecisionSession } from "../../src/decision/session.js";
+import { readArgs } from "../../src/decision/session-args.js";
+import { groupHashHex, lockIdOfHash } from "../../src/velocity/group-hash.js";
 import { backends } from "../support/backends.js";
 import { assetTransfer, COLD_WALLET, VAULT } from "../support/bodies.js";
-import { allowDecision } from "../support/decision-rows.js";
+import { afterAHeldOne, newTransactionName, outcomes } from "../support/decision-sessions.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { serviceWithPolicy } from "../support/service.js";
 
@@ -56,12 +55,34 @@ async function chargesOf(db: Db, names: string[]) {
   return rows;
 }
 
+/** Until `n` sessions wait for an advisory lock (those `holder` holds). */
+async function untilWaitingForLocks(holder: pg.Client, n: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await holder.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())");
+    if (rows[0]!.n >= n) return;
+    await sleep(25);
+  }
+  throw new Error(`fewer than ${n} sessions came to wait for the held locks`);
+}
+
 describe("deliveries at once, through the service", () => {
   const suite = serviceWithPolicy(POLICY);
 
   it("transfers from many wallets share transactions; each is signed with its own committed row and charge", async () => {
     const bodies = Array.from({ length: 40 }, (_, i) => assetTransfer({ amount: "1", source: wallet(i), destination: COLD_WALLET }));
-    const deliveries = await Promise.all(bodies.map((body) => suite.cosigner.deliver(body)));
+    // The first four wait for their names' locks, held here, in the four shared transactions a
+    // process keeps under way: the other deliveries queue meanwhile, and share the next ones.
+    const holder = new pg.Client({ connectionString: suite.tdb.url });
+    await holder.connect();
+    await holder.query("begin");
+    for (const body of bodies.slice(0, 4)) await holder.query("select pg_advisory_xact_lock(hashtextextended('decision:' || $1::text, 0))", [body.name]);
+    const first = bodies.slice(0, 4).map((body) => suite.cosigner.deliver(body));
+    await untilWaitingForLocks(holder, 4);
+    const rest = bodies.slice(4).map((body) => suite.cosigner.deliver(body));
+    await sleep(200);
+    await holder.query("commit");
+    await holder.end();
+    const deliveries = await Promise.all([...first, ...rest]);
     expect(deliveries.map((d) => d.verdict)).toEqual(bodies.map(() => "signed"));
     const names = bodies.map((b) => b.name);
     const rows = await rowsOf(suite.tdb.handle.db, names);
@@ -99,45 +120,8 @@ describe("deliveries at once, through the service", () => {
   });
 });
 
-interface Member {
-  name: string;
-  /** Its decision's budget (the decision timeout); 10 s unless given. */
-  budgetMs?: number;
-  /** Runs between the read and the write. */
-  beforeWrite?: () => Promise<void>;
-  /** Changes the row written. */
-  row?: (row: DecisionRow) => DecisionRow;
-}
-
-/** One decision's transaction as decide() runs it: read (taking its own group's lock), then write the row and a charge. */
-function decideMember(db: Db, m: Member) {
-  const key = `group-${randomUUID()}`;
-  const row = (m.row ?? ((r) => r))(allowDecision(m.name));
-  return withinDeadline(m.budgetMs ?? 10_000, performance.now(), (deadline) =>
-    withDecisionSession(db, deadline, async (session) => {
-      await session.read(readArgs(m.name, [key], [], row.decidedAt, true));
-      await m.beforeWrite?.();
-      await session.write(writeArgs({ decision: row, charges: [{ transferIndex: 0, key, amount: "1" }] }));
-    }),
-  );
-}
-
-/**
- * `members` deciding together behind a first decision that holds the only shared transaction
- * (a pool of one connection allows one) until they have all queued: they then share the next.
- */
-async function afterAHeldOne(db: Db, members: Member[]) {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const first = decideMember(db, { name: `vaults/v1/transactions/${randomUUID()}`, beforeWrite: () => held });
-  await sleep(50);
-  const settled = Promise.allSettled(members.map((m) => decideMember(db, m)));
-  await sleep(50);
-  release();
-  return { first: await first, members: await settled };
-}
-
-const namesOf = (n: number) => Array.from({ length: n }, () => `vaults/v1/transactions/${randomUUID()}`);
+const namesOf = (n: number) => Array.from({ length: n }, newTransactionName);
+const poisonedRow = (r: DecisionRow) => ({ ...r, decision: "maybe" as DecisionRow["decision"] });
 
 describe("members of a shared transaction on a Postgres server", () => {
   let tdb: TestDatabase;
@@ -168,7 +152,7 @@ describe("members of a shared transaction on a Postgres server", () => {
     const names = namesOf(5);
     const { value, batched } = await shared(() => afterAHeldOne(oneConnection.db, names.map((name) => ({ name }))));
     expect(batched).toBe(true);
-    expect(value.members.map((s) => s.status === "fulfilled" && s.value.done)).toEqual(names.map(() => true));
+    expect(outcomes(value.members)).toEqual(names.map(() => "committed"));
     const rows = await rowsOf(tdb.handle.db, names);
     expect(rows).toHaveLength(5);
     expect(new Set(rows.map((r) => r.xid)).size).toBe(1);
@@ -177,11 +161,10 @@ describe("members of a shared transaction on a Postgres server", () => {
   it("a member whose write fails takes no other member's decision with it", async () => {
     const names = namesOf(5);
     const poisoned = names[2]!;
-    const members = names.map((name) => (name === poisoned ? { name, row: (r: DecisionRow) => ({ ...r, decision: "maybe" as DecisionRow["decision"] }) } : { name }));
+    const members = names.map((name) => (name === poisoned ? { name, row: poisonedRow } : { name }));
     const { value, batched } = await shared(() => afterAHeldOne(oneConnection.db, members));
     expect(batched).toBe(true);
-    const outcome = value.members.map((s) => (s.status === "fulfilled" ? (s.value.done ? "committed" : "deadline") : "failed"));
-    expect(outcome).toEqual(names.map((name) => (name === poisoned ? "failed" : "committed")));
+    expect(outcomes(value.members)).toEqual(names.map((name) => (name === poisoned ? "failed" : "committed")));
     const rows = await rowsOf(tdb.handle.db, names);
     expect(rows.map((r) => r.name).sort()).toEqual(names.filter((n) => n !== poisoned).sort());
   });
@@ -192,26 +175,36 @@ describe("members of a shared transaction on a Postgres server", () => {
     const members = names.map((name) => (name === late ? { name, budgetMs: 300, beforeWrite: () => sleep(600) } : { name }));
     const { value, batched } = await shared(() => afterAHeldOne(oneConnection.db, members));
     expect(batched).toBe(true);
-    const outcome = value.members.map((s) => (s.status === "fulfilled" ? (s.value.done ? "committed" : "deadline") : "failed"));
-    expect(outcome).toEqual(names.map((name) => (name === late ? "deadline" : "committed")));
+    expect(outcomes(value.members)).toEqual(names.map((name) => (name === late ? "deadline" : "committed")));
     await sleep(700); // the late member's write, had it been sent, would be in by now
     const rows = await rowsOf(tdb.handle.db, names);
     expect(rows.map((r) => r.name).sort()).toEqual(names.filter((n) => n !== late).sort());
   });
 
-  it("the server refuses a batch that names one transaction twice or shares a window group", async () => {
+  it("the server refuses a batch that names one transaction twice or shares a window group, and waits for no lock", async () => {
     const client = new pg.Client({ connectionString: tdb.url });
+    const holder = new pg.Client({ connectionString: tdb.url });
     await client.connect();
+    await holder.connect();
     try {
       const now = new Date();
       const read = (name: string, key: string) => readArgs(name, [key], [], now, true);
-      const call = (reads: unknown[]) => client.query("select * from countersign_decision_read_batch($1::jsonb, 1000)", [JSON.stringify(reads)]);
+      const call = (reads: unknown[]) => client.query("select * from countersign_decision_read_batch($1::jsonb, 5000)", [JSON.stringify(reads)]);
       const [a, b] = namesOf(2) as [string, string];
       await expect(call([read(a, "g1"), read(a, "g2")])).rejects.toThrow(/names one transaction twice/);
       await expect(call([read(a, "g1"), read(b, "g1")])).rejects.toThrow(/shares a window group/);
-      expect((await call([read(a, "g1"), read(b, "g2")])).rows.map((r: { ord: number }) => r.ord)).toEqual([0, 1]);
+      // Another session holds b's group lock until the read has answered: a read that waited for it
+      // would end in its lock timeout instead; this one marks b busy and reads a.
+      const busyKey = `group-${randomUUID()}`;
+      await holder.query("begin");
+      await holder.query("select pg_advisory_xact_lock($1::int8)", [lockIdOfHash(groupHashHex(busyKey)).toString()]);
+      await client.query("begin");
+      const { rows } = await call([read(a, "g1"), read(b, busyKey)]);
+      await client.query("rollback");
+      expect(rows.map((r: { ord: number; busy: boolean }) => [r.ord, r.busy])).toEqual([[0, false], [1, true]]);
     } finally {
-      await client.end();
+      await holder.query("rollback");
+      await Promise.all([client.end(), holder.end()]);
     }
   });
 });
@@ -229,9 +222,9 @@ describe("members of a shared transaction on the embedded PGlite", () => {
   it("commit together, each with its own row; a failing member takes none with it", async () => {
     const names = namesOf(6);
     const poisoned = names[4]!;
-    const members = names.map((name) => (name === poisoned ? { name, row: (r: DecisionRow) => ({ ...r, decision: "maybe" as DecisionRow["decision"] }) } : { name }));
+    const members = names.map((name) => (name === poisoned ? { name, row: poisonedRow } : { name }));
     const { members: settled } = await afterAHeldOne(handle.db, members);
-    expect(settled.map((s) => s.status === "fulfilled" && s.value.done)).toEqual(names.map((name) => name !== poisoned));
+    expect(outcomes(settled)).toEqual(names.map((name) => (name === poisoned ? "failed" : "committed")));
     const rows = await rowsOf(handle.db, names);
     expect(rows.map((r) => r.name).sort()).toEqual(names.filter((n) => n !== poisoned).sort());
   });
@@ -239,7 +232,7 @@ describe("members of a shared transaction on the embedded PGlite", () => {
   it("deliveries waiting together are written by one transaction", async () => {
     const names = namesOf(6);
     const { members: settled } = await afterAHeldOne(handle.db, names.map((name) => ({ name })));
-    expect(settled.every((s) => s.status === "fulfilled" && s.value.done)).toBe(true);
+    expect(outcomes(settled)).toEqual(names.map(() => "committed"));
     const rows = await rowsOf(handle.db, names);
     expect(rows).toHaveLength(6);
     expect(new Set(rows.map((r) => r.xid)).size).toBe(1);
