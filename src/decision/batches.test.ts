@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DecisionBatcher, Deferred, MembersGuard, SharedTransactionFailed, type Member, type Transact } from "./batches.js";
+import { DecisionBatcher, Deferred, MembersGuard, MIN_MEMBERS_BESIDE, SharedTransactionFailed, type Member, type Transact } from "./batches.js";
 import { Deadline, DeadlinePassed } from "./deadline.js";
 import type { ReadArgs, ReadResult } from "./session.js";
 
@@ -78,27 +78,35 @@ describe("DecisionBatcher", () => {
     expect(await Promise.all([first, ...waiting])).toEqual(["a", "b", "c", "b", "d", "e"]);
   });
 
-  it("sends a delivery that shares a group with a transaction under way alone, at once, to wait for its lock", async () => {
+  it("sends a delivery that shares a group with a transaction under way alone, to wait for its lock", async () => {
     const r = recordingBatcher(2);
     const decided = [r.decide(args("a", [1, 2]))];
     await new Promise((resolve) => setImmediate(resolve));
-    decided.push(r.decide(args("b", [2])), r.decide(args("c", [3])));
+    decided.push(...[r.decide(args("b", [2])), r.decide(args("c", [3])), r.decide(args("d", [4])), r.decide(args("e", [5]))]);
     await new Promise((resolve) => setImmediate(resolve));
-    // b went alone (not counted), so c still found the second shared transaction free.
-    expect(r.transactions).toEqual([["a"], ["b"], ["c"]]);
+    // Four wait beside a: the second shared transaction takes c, d and e; b (group 2, a's) goes alone.
+    expect(r.transactions).toEqual([["a"], ["c", "d", "e"], ["b"]]);
     await r.finishAll();
     await Promise.all(decided);
   });
 
-  it("keeps at most maxShared shared transactions under way; deliveries alone do not count", async () => {
+  it("beside a shared transaction under way, starts the next only once MIN_MEMBERS_BESIDE wait, and never more than maxShared", async () => {
     const r = recordingBatcher(2);
-    const decided = ["a", "b", "c", "d"].map((n, i) => r.decide(args(n, [i])));
+    const decided = [r.decide(args("a", [0]))];
     await new Promise((resolve) => setImmediate(resolve));
-    expect(r.transactions).toEqual([["a"], ["b"]]);
+    expect(r.transactions).toEqual([["a"]]); // none under way: at once
+    const names = ["b", "c", "d", "e", "f", "g", "h", "i", "j"];
+    for (const [i, n] of names.entries()) {
+      decided.push(r.decide(args(n, [i + 1])));
+      await new Promise((resolve) => setImmediate(resolve));
+      if (i + 1 === MIN_MEMBERS_BESIDE - 1) expect(r.transactions).toEqual([["a"]]); // three wait: not yet
+    }
+    // The fourth started the second; both under way, the rest wait for one to end.
+    expect(r.transactions).toEqual([["a"], names.slice(0, MIN_MEMBERS_BESIDE)]);
     await r.finishAll();
-    expect(r.transactions).toEqual([["a"], ["b"], ["c", "d"]]);
+    expect(r.transactions).toEqual([["a"], names.slice(0, MIN_MEMBERS_BESIDE), names.slice(MIN_MEMBERS_BESIDE)]);
     await r.finishAll();
-    await Promise.all(decided);
+    expect(await Promise.all(decided)).toEqual(["a", ...names]);
   });
 
   it("sends each member of a failed shared transaction once more alone; a failure alone is the delivery's", async () => {

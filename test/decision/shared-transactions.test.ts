@@ -17,6 +17,7 @@ import { readArgs } from "../../src/decision/session-args.js";
 import { groupHashHex, lockIdOfHash } from "../../src/velocity/group-hash.js";
 import { backends } from "../support/backends.js";
 import { assetTransfer, COLD_WALLET, VAULT } from "../support/bodies.js";
+import type { Delivery } from "../support/cosigner.js";
 import { afterAHeldOne, newTransactionName, outcomes } from "../support/decision-sessions.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { serviceWithPolicy } from "../support/service.js";
@@ -70,19 +71,24 @@ describe("deliveries at once, through the service", () => {
 
   it("transfers from many wallets share transactions; each is signed with its own committed row and charge", async () => {
     const bodies = Array.from({ length: 40 }, (_, i) => assetTransfer({ amount: "1", source: wallet(i), destination: COLD_WALLET }));
-    // The first four wait for their names' locks, held here, in the four shared transactions a
-    // process keeps under way: the other deliveries queue meanwhile, and share the next ones.
+    // The first waits for its name's lock, held here, in a shared transaction: the others queue
+    // meanwhile, and beside it start shared transactions of at least MIN_MEMBERS_BESIDE.
     const holder = new pg.Client({ connectionString: suite.tdb.url });
     await holder.connect();
-    await holder.query("begin");
-    for (const body of bodies.slice(0, 4)) await holder.query("select pg_advisory_xact_lock(hashtextextended('decision:' || $1::text, 0))", [body.name]);
-    const first = bodies.slice(0, 4).map((body) => suite.cosigner.deliver(body));
-    await untilWaitingForLocks(holder, 4);
-    const rest = bodies.slice(4).map((body) => suite.cosigner.deliver(body));
-    await sleep(200);
-    await holder.query("commit");
-    await holder.end();
-    const deliveries = await Promise.all([...first, ...rest]);
+    let first: Promise<Delivery>;
+    let rest: Promise<Delivery>[];
+    try {
+      await holder.query("begin");
+      await holder.query("select pg_advisory_xact_lock(hashtextextended('decision:' || $1::text, 0))", [bodies[0]!.name]);
+      first = suite.cosigner.deliver(bodies[0]!);
+      await untilWaitingForLocks(holder, 1);
+      rest = bodies.slice(1).map((body) => suite.cosigner.deliver(body));
+      await sleep(200);
+      await holder.query("commit");
+    } finally {
+      await holder.end();
+    }
+    const deliveries = await Promise.all([first, ...rest]);
     expect(deliveries.map((d) => d.verdict)).toEqual(bodies.map(() => "signed"));
     const names = bodies.map((b) => b.name);
     const rows = await rowsOf(suite.tdb.handle.db, names);
