@@ -38,15 +38,17 @@ export function registerPipelines(db: Db, opener: PipelineOpener, connections: n
 
 /** How many pipelines `db` can have open at once. */
 export function pipelineConnections(db: Db): number {
-  const registered = openers.get(db);
-  if (!registered) throw new Error("this database was not opened by openDatabase: it has no pipeline");
-  return registered.connections;
+  return registered(db).connections;
+}
+
+function registered(db: Db): { opener: PipelineOpener; connections: number } {
+  const found = openers.get(db);
+  if (!found) throw new Error("this database was not opened by openDatabase: it has no pipeline");
+  return found;
 }
 
 export function withPipeline<T>(db: Db, work: (pipeline: Pipeline) => Promise<T>, guard?: CheckoutGuard): Promise<T> {
-  const registered = openers.get(db);
-  if (!registered) throw new Error("this database was not opened by openDatabase: it has no pipeline");
-  return registered.opener(work, guard);
+  return registered(db).opener(work, guard);
 }
 
 /** A pipeline over a pg client created with `pipeline: true`. */

@@ -18,6 +18,9 @@ function args(name: string, locks: number[] = []): ReadArgs {
 
 const farDeadline = () => new Deadline(performance.now() + 60_000, 60_000);
 
+/** Lets the batcher act on what was just queued (it starts transactions from promise callbacks). */
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
 /** A batcher whose transactions are recorded, and each held open until `finish` is called. */
 function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) => boolean = () => false) {
   const transactions: string[][] = [];
@@ -40,7 +43,7 @@ function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) 
   /** Lets every transaction under way finish, then waits for the batcher to start the next ones. */
   const finishAll = async () => {
     for (const resolve of open.splice(0)) resolve();
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
   };
   return { transactions, decide, finishAll, batcher };
 }
@@ -59,7 +62,7 @@ describe("DecisionBatcher", () => {
   it("starts a delivery at once while a shared transaction is free, and batches those that wait", async () => {
     const r = recordingBatcher(1);
     const decided = ["a", "b", "c", "d"].map((n) => r.decide(args(n, [Number(n.charCodeAt(0))])));
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
     expect(r.transactions).toEqual([["a"]]);
     await r.finishAll();
     expect(r.transactions).toEqual([["a"], ["b", "c", "d"]]);
@@ -70,7 +73,7 @@ describe("DecisionBatcher", () => {
   it("never puts two deliveries of one name or one window group in one transaction", async () => {
     const r = recordingBatcher(1);
     const first = r.decide(args("a", [1]));
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
     const waiting = [r.decide(args("b", [2])), r.decide(args("c", [3])), r.decide(args("b", [4])), r.decide(args("d", [3])), r.decide(args("e", [5]))];
     await r.finishAll(); // a commits; the queue is taken: b, c and e share; the second b (its name) and d (group 3) go alone
     expect(r.transactions).toEqual([["a"], ["b", "c", "e"], ["b"], ["d"]]);
@@ -81,9 +84,9 @@ describe("DecisionBatcher", () => {
   it("sends a delivery that shares a group with a transaction under way alone, to wait for its lock", async () => {
     const r = recordingBatcher(2);
     const decided = [r.decide(args("a", [1, 2]))];
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
     decided.push(...[r.decide(args("b", [2])), r.decide(args("c", [3])), r.decide(args("d", [4])), r.decide(args("e", [5]))]);
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
     // Four wait beside a: the second shared transaction takes c, d and e; b (group 2, a's) goes alone.
     expect(r.transactions).toEqual([["a"], ["c", "d", "e"], ["b"]]);
     await r.finishAll();
@@ -93,12 +96,12 @@ describe("DecisionBatcher", () => {
   it("beside a shared transaction under way, starts the next only once MIN_MEMBERS_BESIDE wait, and never more than maxShared", async () => {
     const r = recordingBatcher(2);
     const decided = [r.decide(args("a", [0]))];
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
     expect(r.transactions).toEqual([["a"]]); // none under way: at once
     const names = ["b", "c", "d", "e", "f", "g", "h", "i", "j"];
     for (const [i, n] of names.entries()) {
       decided.push(r.decide(args(n, [i + 1])));
-      await new Promise((resolve) => setImmediate(resolve));
+      await tick();
       if (i + 1 === MIN_MEMBERS_BESIDE - 1) expect(r.transactions).toEqual([["a"]]); // three wait: not yet
     }
     // The fourth started the second; both under way, the rest wait for one to end.
@@ -112,9 +115,9 @@ describe("DecisionBatcher", () => {
   it("sends each member of a failed shared transaction once more alone; a failure alone is the delivery's", async () => {
     const r = recordingBatcher(1, (members) => members.length > 1 || members[0]!.args.name === "bad");
     const first = r.decide(args("a", [1]));
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
     const waiting = Promise.allSettled([r.decide(args("bad", [2])), r.decide(args("b", [3]))]);
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
     await r.finishAll(); // a commits; bad and b share the next, which fails
     await r.finishAll(); // each alone: bad fails, b commits
     await r.finishAll();
@@ -129,7 +132,7 @@ describe("DecisionBatcher", () => {
   it("leaves out of the next transaction a delivery whose deadline passed while it waited", async () => {
     const r = recordingBatcher(1);
     const first = r.decide(args("a", [1]));
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
     const late = batcherRunWithDeadline(r, args("late", [2]), new Deadline(performance.now() + 20, 20));
     const others = [r.decide(args("b", [3])), r.decide(args("c", [4]))];
     await sleep(40);

@@ -118,15 +118,13 @@ async function transactFor(pipeline: Pipeline, guard: MembersGuard): Promise<voi
   for (const m of members) m.committed.resolve();
 }
 
-/** A decision alone sends the single read; several send theirs as one array. */
-function readStatement(members: readonly Member[], budgetMs: string): Statement {
-  if (members.length === 1) return { ...READ, values: [JSON.stringify(members[0]!.args), budgetMs] };
-  return { ...READ_BATCH, values: [`[${members.map((m) => JSON.stringify(m.args)).join(",")}]`, budgetMs] };
-}
+const readStatement = (members: readonly Member[], budgetMs: string) => statementFor(READ, READ_BATCH, members.map((m) => m.args), budgetMs);
+const writeStatement = (writes: readonly Record<string, unknown>[], budgetMs: string) => statementFor(WRITE, WRITE_BATCH, writes, budgetMs);
 
-function writeStatement(writes: readonly Record<string, unknown>[], budgetMs: string): Statement {
-  if (writes.length === 1) return { ...WRITE, values: [JSON.stringify(writes[0]), budgetMs] };
-  return { ...WRITE_BATCH, values: [`[${writes.map((w) => JSON.stringify(w)).join(",")}]`, budgetMs] };
+/** One argument goes to the single statement, exactly as a decision alone sends it; several as one JSON array. */
+function statementFor(single: Statement, batch: Statement, args: readonly unknown[], budgetMs: string): Statement {
+  if (args.length === 1) return { ...single, values: [JSON.stringify(args[0]), budgetMs] };
+  return { ...batch, values: [`[${args.map((a) => JSON.stringify(a)).join(",")}]`, budgetMs] };
 }
 
 /**
