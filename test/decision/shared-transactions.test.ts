@@ -20,7 +20,7 @@ import { assetTransfer, COLD_WALLET, VAULT } from "../support/bodies.js";
 import type { Delivery } from "../support/cosigner.js";
 import { afterAHeldOne, newTransactionName, outcomes } from "../support/decision-sessions.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { serviceWithPolicy } from "../support/service.js";
+import { serviceWithPolicy, type PolicyService } from "../support/service.js";
 
 const POLICY = `
 version: "shared-transactions.1"
@@ -66,29 +66,36 @@ async function untilWaitingForLocks(holder: pg.Client, n: number): Promise<void>
   throw new Error(`fewer than ${n} sessions came to wait for the held locks`);
 }
 
+/**
+ * Delivers `first`, held in a shared transaction (its name's lock held here) until the others have
+ * queued behind it; they then start shared transactions of at least MIN_MEMBERS_BESIDE. Returns
+ * every delivery, `first`'s first.
+ */
+async function deliverQueued(suite: PolicyService, first: { name: string }, others: { name: string }[]): Promise<Delivery[]> {
+  const holder = new pg.Client({ connectionString: suite.tdb.url });
+  await holder.connect();
+  let held: Promise<Delivery>;
+  let rest: Promise<Delivery>[];
+  try {
+    await holder.query("begin");
+    await holder.query("select pg_advisory_xact_lock(hashtextextended('decision:' || $1::text, 0))", [first.name]);
+    held = suite.cosigner.deliver(first);
+    await untilWaitingForLocks(holder, 1);
+    rest = others.map((body) => suite.cosigner.deliver(body));
+    await sleep(200);
+    await holder.query("commit");
+  } finally {
+    await holder.end();
+  }
+  return Promise.all([held, ...rest]);
+}
+
 describe("deliveries at once, through the service", () => {
   const suite = serviceWithPolicy(POLICY);
 
   it("transfers from many wallets share transactions; each is signed with its own committed row and charge", async () => {
     const bodies = Array.from({ length: 40 }, (_, i) => assetTransfer({ amount: "1", source: wallet(i), destination: COLD_WALLET }));
-    // The first waits for its name's lock, held here, in a shared transaction: the others queue
-    // meanwhile, and beside it start shared transactions of at least MIN_MEMBERS_BESIDE.
-    const holder = new pg.Client({ connectionString: suite.tdb.url });
-    await holder.connect();
-    let first: Promise<Delivery>;
-    let rest: Promise<Delivery>[];
-    try {
-      await holder.query("begin");
-      await holder.query("select pg_advisory_xact_lock(hashtextextended('decision:' || $1::text, 0))", [bodies[0]!.name]);
-      first = suite.cosigner.deliver(bodies[0]!);
-      await untilWaitingForLocks(holder, 1);
-      rest = bodies.slice(1).map((body) => suite.cosigner.deliver(body));
-      await sleep(200);
-      await holder.query("commit");
-    } finally {
-      await holder.end();
-    }
-    const deliveries = await Promise.all([first, ...rest]);
+    const deliveries = await deliverQueued(suite, bodies[0]!, bodies.slice(1));
     expect(deliveries.map((d) => d.verdict)).toEqual(bodies.map(() => "signed"));
     const names = bodies.map((b) => b.name);
     const rows = await rowsOf(suite.tdb.handle.db, names);
@@ -123,6 +130,24 @@ describe("deliveries at once, through the service", () => {
     expect(rows.filter((r) => r.replayed)).toHaveLength(9);
     expect(new Set(rows.map((r) => r.xid)).size).toBe(10);
     expect(await chargesOf(suite.tdb.handle.db, [body.name])).toHaveLength(1);
+  });
+
+  it("one name delivered at once with different amounts: one decision, every other delivery a conflicting snapshot, one charge", async () => {
+    const name = assetTransfer().name;
+    // Each from another wallet: no window group keeps them apart, only the name.
+    const bodies = ["1", "2", "3", "4", "5", "6", "7", "8"].map((amount, i) => assetTransfer({ name, amount, source: wallet(4000 + i), destination: COLD_WALLET }));
+    // They queue behind a delivery held in a shared transaction, and then share the next ones.
+    const blocker = assetTransfer({ amount: "1", source: wallet(4999), destination: COLD_WALLET });
+    const deliveries = (await deliverQueued(suite, blocker, bodies)).slice(1);
+    const rows = await rowsOf(suite.tdb.handle.db, [name]);
+    const finals = rows.filter((r) => !r.replayed && r.decision !== "defer");
+    const { rows: reasons } = await sql<{ reasons: string[] }>`select reasons from decisions where transaction_name = ${name} and replay_of is not null`.execute(suite.tdb.handle.db);
+    expect(deliveries.filter((d) => d.verdict === "signed")).toHaveLength(1);
+    expect(finals.filter((r) => r.decision === "allow")).toHaveLength(1);
+    expect(reasons).toHaveLength(7);
+    expect(reasons.every((r) => r.reasons.includes("conflicting snapshot"))).toBe(true);
+    const charges = await chargesOf(suite.tdb.handle.db, [name]);
+    expect(charges).toHaveLength(1);
   });
 });
 
