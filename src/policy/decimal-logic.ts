@@ -44,10 +44,14 @@ installNodeTracking();
 
 /**
  * Expressions already validated and deeply frozen (as loaded bundles are), each with the form that
- * is evaluated (string-lists.ts): they cannot have changed since, so they need no second validation
- * and no second rewriting. Validation costs more than evaluation.
+ * is evaluated (string-lists.ts), one table for values and one for conditions (a rule's `when`,
+ * which is refused more: validate-logic.ts): they cannot have changed since, so they need no second
+ * validation and no second rewriting. Validation costs more than evaluation.
  */
-const prepared = new WeakMap<object, unknown>();
+const prepared = { value: new WeakMap<object, unknown>(), condition: new WeakMap<object, unknown>() };
+
+/** What an expression is read for: its value, or (a rule's `when`) whether it is true. */
+export type ReadAs = keyof typeof prepared;
 
 function isDeepFrozen(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return true;
@@ -55,24 +59,25 @@ function isDeepFrozen(value: unknown): boolean {
 }
 
 /** The expression as evaluated: validated, with every list written as one string read as its items. */
-function prepare(expr: unknown): unknown {
+function prepare(expr: unknown, readAs: ReadAs): unknown {
+  const cache = prepared[readAs];
   const cacheable = typeof expr === "object" && expr !== null;
-  if (cacheable && prepared.has(expr)) return prepared.get(expr);
-  const problem = validateLogic(expr)[0];
+  if (cacheable && cache.has(expr)) return cache.get(expr);
+  const problem = validateLogic(expr, { condition: readAs === "condition" })[0];
   if (problem) throw new LogicError(`invalid expression at ${problem.path}: ${problem.message}`);
   const evaluated = withStringLists(expr);
-  if (cacheable && isDeepFrozen(expr)) prepared.set(expr, evaluated);
+  if (cacheable && isDeepFrozen(expr)) cache.set(expr, evaluated);
   return evaluated;
 }
 
 /** Evaluates a policy expression against a facts document. Throws LogicError when it cannot. */
-export function applyLogic(expr: unknown, data: unknown): unknown {
-  return jsonLogic.apply(prepare(expr) as Parameters<typeof jsonLogic.apply>[0], data);
+export function applyLogic(expr: unknown, data: unknown, readAs: ReadAs = "value"): unknown {
+  return jsonLogic.apply(prepare(expr, readAs) as Parameters<typeof jsonLogic.apply>[0], data);
 }
 
 /** The same evaluation, with every comparison's operand values recorded (for traces). */
-export function applyLogicTraced(expr: unknown, data: unknown): { value?: unknown; error?: unknown; comparisons: Comparison[] } {
-  return recordComparisons(() => applyLogic(expr, data));
+export function applyLogicTraced(expr: unknown, data: unknown, readAs: ReadAs = "value"): { value?: unknown; error?: unknown; comparisons: Comparison[] } {
+  return recordComparisons(() => applyLogic(expr, data, readAs));
 }
 
 /** JSON-logic truthiness: like JavaScript's, except that an empty array is false. */

@@ -1,10 +1,13 @@
 /**
  * The comparison and arithmetic operations of policy JSON-logic, on exact decimals (CONTRACT.md
  * section 2). json-logic-js's built-ins compare strings alphabetically (`"10" > "9"` is false),
- * turn null into 0 and add in binary floating point; money decisions can afford none of that.
- * A null or missing operand is an error, never a silent 0: evaluation resolves it to the safe side.
+ * turn null into 0 and compute in binary floating point (`0.3 / 0.1` is 2.9999999999999996);
+ * money decisions can afford none of that. A null or missing operand, a zero divisor and a
+ * quotient with no exact decimal are errors, never a silent 0, Infinity or rounding: evaluation
+ * resolves them to the safe side. Every arithmetic result is its exact decimal as text, which
+ * loading keeps out of strict comparisons and conditions (arithmetic-results.ts).
  */
-import { type Dec, decimalText, isNumericLike, toDecimal } from "./decimal.js";
+import { type Dec, QUOTIENT_PLACES, decimalText, exactQuotient, isNumericLike, isZero, toDecimal } from "./decimal.js";
 import { LogicError, describeValue } from "./logic-error.js";
 import { sameText } from "./text-ops.js";
 
@@ -49,6 +52,28 @@ function chain(op: string, args: unknown[], max: number, holds: (cmp: number) =>
   return values.every((value, i) => i === 0 || holds((values[i - 1] as Dec).cmp(value)));
 }
 
+function nonZeroDivisor(op: string, value: unknown): Dec {
+  const divisor = operand(op, value);
+  if (isZero(divisor)) throw new LogicError(`"${op}" divides by zero`);
+  return divisor;
+}
+
+function quotient(a: unknown, b: unknown): string {
+  const exact = exactQuotient(operand("/", a), nonZeroDivisor("/", b));
+  if (exact === null) {
+    throw new LogicError(`"/" has no exact quotient within ${QUOTIENT_PLACES} decimal places (as 1/3): multiply the other side of the comparison instead`);
+  }
+  return decimalText(exact);
+}
+
+/** The least (`min`) or greatest (`max`) of one or more numbers. */
+function extreme(op: "min" | "max", args: unknown[]): string {
+  requireArity(op, args, 1, Infinity);
+  const [first, ...rest] = args.map((arg) => operand(op, arg)) as [Dec, ...Dec[]];
+  const keeps = (best: Dec, value: Dec) => (op === "min" ? best.lte(value) : best.gte(value));
+  return decimalText(rest.reduce((best, value) => (keeps(best, value) ? best : value), first));
+}
+
 export const DECIMAL_OPERATIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   "==": (...args) => (requireArity("==", args, 2, 2), equal("==", args[0], args[1])),
   "!=": (...args) => (requireArity("!=", args, 2, 2), !equal("!=", args[0], args[1])),
@@ -67,4 +92,9 @@ export const DECIMAL_OPERATIONS: Readonly<Record<string, (...args: unknown[]) =>
     const a = operand("-", args[0]);
     return decimalText(args.length === 1 ? a.neg() : a.minus(operand("-", args[1])));
   },
+  "/": (...args) => (requireArity("/", args, 2, 2), quotient(args[0], args[1])),
+  // The remainder takes the dividend's sign, as JavaScript's and json-logic-js's `%` do.
+  "%": (...args) => (requireArity("%", args, 2, 2), decimalText(operand("%", args[0]).mod(nonZeroDivisor("%", args[1])))),
+  min: (...args) => extreme("min", args),
+  max: (...args) => extreme("max", args),
 };

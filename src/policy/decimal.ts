@@ -8,6 +8,15 @@ import Big from "big.js";
 const Decimal = Big();
 Decimal.strict = true;
 
+/**
+ * How many decimal places a quotient may need and stay exact: an 18-decimal amount halved needs
+ * 19, a 24-decimal one (NEAR's yocto) divided by 1,024 needs 34. A quotient that needs more, or
+ * never ends (1/3), has no exact decimal: exactQuotient says so rather than round it.
+ */
+export const QUOTIENT_PLACES = 50;
+Decimal.DP = QUOTIENT_PLACES;
+Decimal.RM = Big.roundDown;
+
 export type Dec = Big.Big;
 
 const ZERO = new Decimal("0");
@@ -28,7 +37,21 @@ export function toDecimal(value: number | string): Dec {
   return new Decimal(typeof value === "number" ? String(value) : value);
 }
 
+export function isZero(value: Dec): boolean {
+  return value.eq(ZERO);
+}
+
 /** Plain decimal text without exponent or trailing zeros; negative zero becomes "0". */
 export function decimalText(value: Dec): string {
-  return value.eq(ZERO) ? "0" : value.toFixed();
+  return isZero(value) ? "0" : value.toFixed();
+}
+
+/**
+ * a / b exactly, or null when the quotient does not end within QUOTIENT_PLACES decimal places: a
+ * rounded quotient would move a limit compared with it, the wrong way for one side or the other.
+ * The caller refuses a zero divisor first.
+ */
+export function exactQuotient(a: Dec, b: Dec): Dec | null {
+  const quotient = a.div(b);
+  return quotient.times(b).eq(a) ? quotient : null;
 }

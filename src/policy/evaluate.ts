@@ -34,7 +34,7 @@ type RuleResult = { matched: boolean; error?: string; trace?: RuleTrace };
 function evaluateRule(rule: Rule, facts: Facts, options: EvaluateOptions): RuleResult {
   if (options.trace) return tracedRule(rule, facts);
   try {
-    return { matched: truthy(applyLogic(rule.when, facts)) };
+    return { matched: truthy(applyLogic(rule.when, facts, "condition")) };
   } catch (error) {
     return errorResult(rule, error);
   }
@@ -46,7 +46,7 @@ function errorResult(rule: Rule, error: unknown): RuleResult {
 
 /** The same evaluation, recording what each comparison saw (src/policy/trace.ts). */
 function tracedRule(rule: Rule, facts: Facts): RuleResult {
-  const run = applyLogicTraced(rule.when, facts);
+  const run = applyLogicTraced(rule.when, facts, "condition");
   const result = "error" in run ? errorResult(rule, run.error) : { matched: truthy(run.value) };
   const state = result.error !== undefined ? "error" : result.matched ? "matched" : "not matched";
   const trace: RuleTrace = { rule: rule.id, decision: rule.decision, result: state, matched: result.matched, comparisons: run.comparisons };

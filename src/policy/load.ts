@@ -95,7 +95,7 @@ function whenProblems(raw: unknown, windows: WindowSpec[] | undefined): { at: Pa
   return rules.flatMap((rule, i) => {
     if (!isRecord(rule) || !("when" in rule)) return [];
     const at: PathSegment[] = ["rules", i, "when"];
-    return validateLogic(rule.when, { path: formatPath(at), facts: FACTS_SHAPE, ...(windows ? { windows } : {}) }).map((p) => ({ at, ...p }));
+    return validateLogic(rule.when, { path: formatPath(at), facts: FACTS_SHAPE, condition: true, ...(windows ? { windows } : {}) }).map((p) => ({ at, ...p }));
   });
 }
 

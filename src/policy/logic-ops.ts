@@ -11,6 +11,9 @@ export const KNOWN_OPERATIONS: ReadonlySet<string> = new Set([
   "map", "filter", "reduce", "all", "none", "some",
 ]);
 
+/** Operations that compute a number: each gives its exact decimal as text (decimal-ops.ts). */
+export const ARITHMETIC_OPERATIONS: ReadonlySet<string> = new Set(["+", "-", "*", "/", "%", "min", "max"]);
+
 /** Operations whose second argument is evaluated against each element, not the facts document. */
 export const SCOPED_OPERATIONS: ReadonlySet<string> = new Set(["map", "filter", "reduce", "all", "none", "some"]);
 
@@ -24,7 +27,7 @@ export const FORBIDDEN_OPERATIONS: ReadonlyMap<string, string> = new Map([
 export const ARITY: ReadonlyMap<string, readonly [number, number]> = new Map([
   ["==", [2, 2]], ["!=", [2, 2]], ["===", [2, 2]], ["!==", [2, 2]],
   [">", [2, 2]], [">=", [2, 2]], ["<", [2, 3]], ["<=", [2, 3]],
-  ["-", [1, 2]], ["*", [1, Infinity]], ["/", [2, 2]], ["%", [2, 2]],
+  ["-", [1, 2]], ["*", [1, Infinity]], ["/", [2, 2]], ["%", [2, 2]], ["min", [1, Infinity]], ["max", [1, Infinity]],
   ["!", [1, 1]], ["!!", [1, 1]], ["in", [2, 2]], ["substr", [2, 3]],
   ["var", [0, 2]], ["missing_some", [2, 2]],
   ["map", [2, 2]], ["filter", [2, 2]], ["reduce", [2, 3]], ["all", [2, 2]], ["none", [2, 2]], ["some", [2, 2]],

@@ -23,7 +23,7 @@ describe("validateLogic accepts", () => {
     ["missing with literal keys", { missing: ["tx.note", "tx.externalId"] }],
     ["a literal looked for in text built by cat (a substring search on purpose)", { in: ["invoice", { cat: [{ var: "tx.note" }, " "] }] }],
     ["a fact looked for in a list if chooses, its condition built by cat", { in: [{ var: "k" }, { if: [{ cat: ["a"] }, ["a"], []] }] }],
-    ["if / ?: / !! / cat / substr / merge / min / max / % / /", { if: [{ "!!": [1] }, { cat: [{ substr: ["abc", 1] }, "x"] }, { "?:": [{ "%": [{ "/": [4, 2] }, 2] }, { max: [1, 2] }, { min: [{ merge: [[1], [2]] }] }] }] }],
+    ["if / ?: / !! / cat / substr / merge / min / max / % / /", { if: [{ "!!": [1] }, { cat: [{ substr: ["abc", 1] }, "x"] }, { "?:": [{ "==": [{ "%": [{ "/": [4, 2] }, 2] }, 0] }, { max: [1, 2] }, { min: [{ merge: [[1], [2]] }] }] }] }],
   ])("%s", (_name, expr) => {
     expect(validateLogic(expr, { path: "rules[0].when", windows })).toEqual([]);
   });

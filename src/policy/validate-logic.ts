@@ -4,11 +4,13 @@
  * windows are given) `velocity.<window>.<field>` paths that exist, and (when the facts' shape is
  * given) `var` paths that name a fact — inside some/all/none/filter/map/reduce over a list of
  * facts, paths into its items — and no equality or `in` between such a fact and a literal of
- * another type, which can never hold.
+ * another type, which can never hold; and no arithmetic result read as a condition or compared
+ * strictly (arithmetic-results.ts), where its exact decimal text would not mean what JsonLogic says.
  */
 import { stellarBaseAccount, stellarMuxedId, stellarMuxedIn } from "../facts/addresses.js";
 import { xrplTaggedIn, xrplXAddress } from "../facts/xrpl-address.js";
 import { type FactShape, type ValueType, readFactPath } from "../facts/shape.js";
+import { STRICT_COMPARISONS, arithmeticResult, conditionMessage, readsTruth, strictComparisonMessage } from "./arithmetic-results.js";
 import { isNumericLike } from "./decimal.js";
 import { type PathSegment, formatPath } from "./json-path.js";
 import { ARITY, FORBIDDEN_OPERATIONS, FORBIDDEN_SEGMENTS, KNOWN_OPERATIONS, SCOPED_OPERATIONS } from "./logic-ops.js";
@@ -28,6 +30,8 @@ export interface ValidateLogicOptions {
   windows?: readonly Pick<WindowSpec, "name" | "measure">[];
   /** The document `var` reads (src/facts/shape.ts); when given, every path must name a part of it. */
   facts?: FactShape;
+  /** The expression is read as true or false (a rule's `when`), not for its value. */
+  condition?: boolean;
 }
 
 /** Where `var` reads: the facts (`root`), or the element of a scoped operation; `shape` null when unknown. */
@@ -83,11 +87,28 @@ class Validator {
       if (isConditionList(op, i, args.length, arg)) {
         this.report(argPath(i), 'a list of conditions here is read as always true (json-logic: a non-empty list is truthy); join them in one operation, {"and": [...]}');
       }
+      if (readsTruth(op, i, args.length)) this.checkCondition(arg, argPath(i));
       if (op === "var" && i === 0) this.checkVarPath(arg, argPath(0), scope);
       else if (op === "missing" || (op === "missing_some" && i === 1)) this.checkMissingKeys(arg, argPath(i), scope);
       else this.visit(arg, argPath(i), SCOPED_OPERATIONS.has(op) && i === 1 ? elementScope(op, args[0], scope) : scope);
     });
     if (EQUALITIES.has(op) && args.length === 2) this.checkLiteralTypes(op, args, argPath, scope);
+    if (STRICT_COMPARISONS.has(op)) this.checkStrictOperands(op, args, argPath);
+  }
+
+  /** An arithmetic result read as true or false: its decimal text is true even when it is "0". */
+  checkCondition(expr: unknown, at: PathSegment[]): void {
+    const found = arithmeticResult(expr);
+    if (found !== null) this.report([...at, ...found.at], conditionMessage(found));
+  }
+
+  /** An arithmetic result compared by `===`, `!==` or `in` (as a needle, a haystack or a listed item): its decimal text never equals a number. */
+  checkStrictOperands(op: string, args: unknown[], argPath: (i: number) => PathSegment[]): void {
+    const listed = op === "in" && Array.isArray(args[1]) ? args[1].map((item, i) => ({ item, at: [...argPath(1), i] })) : [];
+    for (const { item, at } of [...args.map((item, i) => ({ item, at: argPath(i) })), ...listed]) {
+      const found = arithmeticResult(item);
+      if (found !== null) this.report([...at, ...found.at], strictComparisonMessage(op, found));
+    }
   }
 
   /**
@@ -379,6 +400,7 @@ function describeArity([min, max]: readonly [number, number]): string {
 /** Every problem in a JSON-logic expression; empty when it is safe to evaluate. */
 export function validateLogic(expr: unknown, options: ValidateLogicOptions = {}): LogicProblem[] {
   const validator = new Validator(options);
+  if (options.condition) validator.checkCondition(expr, []);
   validator.visit(expr, [], { root: true, shape: options.facts ?? null, origin: "the facts" });
   return validator.problems;
 }
