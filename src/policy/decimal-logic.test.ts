@@ -26,6 +26,16 @@ describe("applyLogic: exact decimals", () => {
     ["a number never equals a non-number", { "==": ["", 0] }, false],
     ["booleans keep json-logic equality", { "==": [true, true] }, true],
     ["=== stays strict", { "===": ["1", 1] }, false],
+    ["0.3 / 0.1 is 3", { "/": [0.3, 0.1] }, "3"],
+    ["a quotient compares as its number", { "==": [{ "/": ["0.3", "0.1"] }, 3] }, true],
+    ["an 18-decimal amount halved", { "/": ["1.000000000000000001", 2] }, "0.5000000000000000005"],
+    ["a 24-decimal amount divided by 1024", { "/": ["1.000000000000000000000001", 1024] }, "0.0009765625000000000000000009765625"],
+    ["a remainder on decimals", { "%": ["0.3", "0.1"] }, "0"],
+    ["a remainder keeps the dividend's sign", { "%": [-7, 2] }, "-1"],
+    ["a remainder of a decimal", { "%": ["10.5", 3] }, "1.5"],
+    ["max tells apart what a double cannot", { max: ["1000000000000000000000", "1000000000000000000000.000000000000000001"] }, "1000000000000000000000.000000000000000001"],
+    ["min of numbers and numeric text", { min: [3, "0.10", 0.2] }, "0.1"],
+    ["max of one", { max: ["-5"] }, "-5"],
   ])("%s", (_name, expr, expected) => {
     expect(applyLogic(expr, {})).toEqual(expected);
   });
@@ -41,6 +51,14 @@ describe("applyLogic: errors instead of silent coercions", () => {
     ["exponent notation is not numeric", { "<": ["1e3", 1] }, /needs a number/],
     ["boolean in arithmetic", { "*": [true, 2] }, /needs a number, got true/],
     ["too many arguments to >", { ">": [3, 2, 1] }, /takes 2 arguments/],
+    ["division by zero", { "/": [1, "0.0"] }, /"\/" divides by zero/],
+    ["remainder by zero", { "%": [1, 0] }, /"%" divides by zero/],
+    ["a quotient without an exact decimal", { "/": [1, 3] }, /"\/" has no exact quotient within 50 decimal places/],
+    ["a quotient needing more than 50 places", { "/": [1, "1" + "0".repeat(50) + "24"] }, /no exact quotient/],
+    ["min of nothing", { min: [] }, /"min" takes at least 1 arguments/],
+    ["a missing operand in max", { max: [1, { var: "nope" }] }, /"max" got null/],
+    ["text in min", { min: ["abc", 1] }, /"min" needs a number/],
+    ["an arithmetic result in ===", { "===": [{ "+": [1] }, 1] }, /"===" compares types and spelling/],
     ["method is refused", { method: ["abc", "toUpperCase"] }, /"method" operation is not allowed/],
     ["log is refused", { log: "x" }, /"log" operation is not allowed/],
     ["unknown operation", { frobnicate: [1] }, /unknown operation "frobnicate"/],
@@ -100,5 +118,12 @@ describe("applyLogic: validation of unfrozen expressions", () => {
     delete expr["=="];
     expr.method = ["x", "toUpperCase"];
     expect(() => applyLogic(expr, {})).toThrow(/"method" operation is not allowed/);
+  });
+});
+
+describe("applyLogic: a rule's condition", () => {
+  it("refuses an arithmetic result read as the whole condition, which it evaluates as a value", () => {
+    expect(applyLogic({ "-": ["1", 1] }, {})).toBe("0");
+    expect(() => applyLogic({ "-": ["1", 1] }, {}, "condition")).toThrow(/invalid expression at \["-"\]: the result of "-" is read here as true or false/);
   });
 });

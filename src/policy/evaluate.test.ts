@@ -75,6 +75,13 @@ describe("a rule that fails to evaluate resolves to the safe side", () => {
     expect(outcome.reasons).toEqual([expect.stringMatching(/^Guard tripped \(rule guard failed to evaluate: "<" got null/)]);
   });
 
+  // A bundle built without the loader is refused by the evaluator too: "0" would be a true condition.
+  it("an allow rule reading an arithmetic result as its condition does not allow", () => {
+    const outcome = evaluate(bundle([["over-100", "allow", { "-": [{ var: "transfer.amount" }, "100"] }]]), [facts(transfer(0, "100"))]);
+    expect(outcome.decision).toBe("deny");
+    expect(outcome.evaluations[0]?.errors).toEqual([{ rule: "over-100", error: expect.stringMatching(/read here as true or false/) }]);
+  });
+
   it("a non-numeric amount in a deny rule denies", () => {
     const outcome = evaluate(bundle([["big", "deny", { ">": [{ var: "transfer.amount" }, "1000"] }]]), [facts(transfer(0, "lots"))]);
     expect(outcome.decision).toBe("deny");

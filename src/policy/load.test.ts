@@ -139,6 +139,10 @@ describe("loadBundle: each problem names file, rule and path", () => {
     ["__proto__ key in YAML", policyWith(rule("", '{"__proto__": {"x": 1}}')), "r1", "rules[0].when.__proto__", /"__proto__" is not allowed/],
     ["number a double cannot hold", policyWith(rule("", '{"<=": [{"var": "transfer.amount"}, 1000.000000000000000001]}')), "r1", 'rules[0].when["<="][1]', /cannot be held exactly/],
     ["hexadecimal number", policyWith(rule("", '{"<=": [{"var": "transfer.amount"}, 0x10]}')), "r1", 'rules[0].when["<="][1]', /plain decimal/],
+    // Arithmetic gives its exact decimal as text: "0" is a true condition, so an allow rule so written allowed everything.
+    ["an arithmetic result as the rule's condition", policyWith(rule("", '{"-": [{"var": "transfer.amount"}, "100"]}', "over-100")), "over-100", 'rules[0].when["-"]', /result of "-" is read here as true or false.*true even when it is "0"/],
+    // …and it never equals a number under ===: a deny rule so written never denied.
+    ["an arithmetic result compared strictly with a number", policyWith(rule("", '{"===": [{"+": [{"var": "transfer.index"}, 1]}, 1]}', "first-transfer")), "first-transfer", 'rules[0].when["==="][0]["+"]', /"===" compares types and spelling, and the result of "\+" is its exact decimal as text.*use "=="/],
   ])("%s", async (_name, yaml, ruleId, problemPath, message) => {
     const error = await loadErr({ "policy.yaml": yaml });
     const problem = error.problems.find((p) => p.path === problemPath);

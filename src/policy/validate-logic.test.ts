@@ -208,3 +208,41 @@ function leafPaths(node: unknown, prefix = ""): string[] {
   const entries = Array.isArray(node) ? node.map((v, i) => [String(i), v] as const) : Object.entries(node);
   return entries.flatMap(([k, v]) => leafPaths(v, prefix === "" ? k : `${prefix}.${k}`));
 }
+
+describe("validateLogic: an arithmetic result, exact decimal text, where JsonLogic's number would differ", () => {
+  const sum = { "+": [{ var: "transfer.index" }, 1] };
+  const over100 = { "-": [{ var: "a" }, "100"] };
+  // Each refusal beside what the rule writes instead, which loads as a rule's condition.
+  it.each([
+    ["=== against a number", { "===": [sum, 1] }, 'rules[2].when["==="][0]["+"]', /"===" compares types and spelling.*use "=="/, { "==": [sum, 1] }],
+    ["!== with the result second", { "!==": [1, { "*": [2, 3] }] }, 'rules[2].when["!=="][1]["*"]', /use "!="/, { "!=": [1, { "*": [2, 3] }] }],
+    ["in looking for it", { in: [{ "-": [5, 1] }, [4]] }, 'rules[2].when.in[0]["-"]', /"in" compares types and spelling/, { "==": [{ "-": [5, 1] }, 4] }],
+    ["in a listed item", { in: [{ var: "k" }, [{ "+": [1, 1] }]] }, 'rules[2].when.in[1][0]["+"]', /"in" compares/, { "==": [{ var: "k" }, { "+": [1, 1] }] }],
+    ["if's condition", { if: [over100, true, false] }, 'rules[2].when.if[0]["-"]', /read here as true or false/, { if: [{ ">": [over100, 0] }, true, false] }],
+    ["! of a single operand", { "!": { "%": [{ var: "a" }, 2] } }, 'rules[2].when["!"]["%"]', /result of "%" is read here as true or false/, { "==": [{ "%": [{ var: "a" }, 2] }, 0] }],
+    ["!!", { "!!": [{ max: [1, 2] }] }, 'rules[2].when["!!"][0].max', /true even when it is "0"/, { "!=": [{ max: [1, 2] }, 0] }],
+    ["and's first operand", { and: [{ "/": [4, 2] }, true] }, 'rules[2].when.and[0]["/"]', /true or false/, { and: [{ ">": [{ "/": [4, 2] }, 1] }, true] }],
+    ["or's first operand", { or: [{ min: [1] }, false] }, "rules[2].when.or[0].min", /true or false/, { or: [{ "==": [{ min: [1] }, 1] }, false] }],
+    ["?:'s condition", { "?:": [{ "+": ["0"] }, 1, 2] }, 'rules[2].when["?:"][0]["+"]', /true or false/, { "==": [{ "?:": [{ "!=": [{ "+": ["0"] }, 0] }, 1, 2] }, 2] }],
+    ["some's predicate", { some: [{ var: "list" }, { "-": [{ var: "" }, 1] }] }, 'rules[2].when.some[1]["-"]', /true or false/, { some: [{ var: "list" }, { "!=": [{ var: "" }, 1] }] }],
+    ["filter's predicate", { filter: [{ var: "list" }, { "%": [{ var: "" }, 2] }] }, 'rules[2].when.filter[1]["%"]', /true or false/, { filter: [{ var: "list" }, { "==": [{ "%": [{ var: "" }, 2] }, 1] }] }],
+    ["a result an if passes to !", { "!": [{ if: [{ var: "c" }, { "+": [1, 2] }, 0] }] }, 'rules[2].when["!"][0].if[1]["+"]', /true or false/, { "<": [{ if: [{ var: "c" }, { "+": [1, 2] }, 0] }, 5] }],
+    ["and's last operand read by if", { if: [{ and: [true, { "-": [1, 1] }] }, 1, 2] }, 'rules[2].when.if[0].and[1]["-"]', /true or false/, { if: [{ and: [true, { "==": [{ "-": [1, 1] }, 0] }] }, 1, 2] }],
+    ["what reduce sums, compared by ===", { "===": [{ reduce: [{ var: "list" }, { "+": [{ var: "current" }, { var: "accumulator" }] }, 0] }, 6] }, 'rules[2].when["==="][0].reduce[1]["+"]', /"===" compares/, { "==": [{ reduce: [{ var: "list" }, { "+": [{ var: "current" }, { var: "accumulator" }] }, 0] }, 6] }],
+  ])("refuses %s, and loads the comparison written instead", (_name, expr, path, message, instead) => {
+    const problems = validateLogic(expr, { path: "rules[2].when" });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.path).toBe(path);
+    expect(problems[0]?.message).toMatch(message);
+    expect(validateLogic(instead, { path: "rules[2].when", condition: true })).toEqual([]);
+  });
+
+  it("refuses it as a rule's whole condition, and allows it as a value", () => {
+    const difference = { "-": [{ var: "transfer.amount" }, "100"] };
+    expect(validateLogic(difference, { path: "rules[2].when", condition: true })).toEqual([
+      { path: 'rules[2].when["-"]', message: expect.stringMatching(/result of "-" is read here as true or false/) },
+    ]);
+    expect(validateLogic(difference, { path: "rules[2].when" })).toEqual([]);
+    expect(validateLogic({ map: [{ var: "list" }, { "*": [{ var: "" }, 2] }] }, { path: "rules[2].when" })).toEqual([]);
+  });
+});
