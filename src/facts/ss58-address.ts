@@ -1,9 +1,8 @@
 /**
  * Substrate accounts in SS58 (Polkadot `1…`, Kusama, the generic `5…`): the same 32-byte account
  * written under each network's prefix. A chain pays the account whichever prefix the string
- * carries, so one account compares as its generic spelling (found by a review of aliasing: a deny
- * rule naming the Polkadot spelling let the generic or Kusama one through, and each spelling had a
- * window of its own).
+ * carries, so one account compares as its generic spelling. Base58 is @scure/base's (base58.ts);
+ * the checksum is SS58's own, BLAKE2b from node:crypto.
  */
 import { createHash } from "node:crypto";
 import { base58Decode, base58Encode } from "./base58.js";
@@ -17,15 +16,14 @@ const GENERIC_PREFIX = 42;
 export const substrateAccount = memoised(decodeAccount);
 
 function decodeAccount(text: string): string | null {
-  if (!SHAPE.test(text)) return null;
-  const bytes = base58Decode(text);
+  const bytes = SHAPE.test(text) ? base58Decode(text) : null;
+  if (bytes === null) return null;
   // A prefix below 64 takes one byte; 64 to 16383 take two, the first with bit 6 set.
   const prefixLength = bytes[0]! < 64 ? 1 : bytes[0]! < 128 ? 2 : 0;
   if (prefixLength === 0 || bytes.length !== prefixLength + 34) return null;
   const data = bytes.subarray(0, prefixLength + 32);
   if (!checksum(data).equals(bytes.subarray(prefixLength + 32))) return null;
-  const generic = Buffer.concat([Buffer.from([GENERIC_PREFIX]), data.subarray(prefixLength)]);
-  return base58Encode(Buffer.concat([generic, checksum(generic)]));
+  return genericAccount(data.subarray(prefixLength));
 }
 
 /**
@@ -34,9 +32,13 @@ function decodeAccount(text: string): string | null {
  */
 export function substrateAccountOfKey(hex: string): string | null {
   if (!/^0x[0-9a-fA-F]{64}$/.test(hex)) return null;
-  const generic = Buffer.concat([Buffer.from([GENERIC_PREFIX]), Buffer.from(hex.slice(2), "hex")]);
+  return genericAccount(Buffer.from(hex.slice(2), "hex"));
+}
+
+function genericAccount(publicKey: Uint8Array): string {
+  const generic = Buffer.concat([Buffer.from([GENERIC_PREFIX]), publicKey]);
   return base58Encode(Buffer.concat([generic, checksum(generic)]));
 }
 
 /** SS58's checksum: the first two bytes of BLAKE2b-512 over "SS58PRE" and the data. */
-const checksum = (data: Buffer): Buffer => createHash("blake2b512").update(Buffer.concat([Buffer.from("SS58PRE"), data])).digest().subarray(0, 2);
+const checksum = (data: Uint8Array): Buffer => createHash("blake2b512").update(Buffer.concat([Buffer.from("SS58PRE"), data])).digest().subarray(0, 2);
