@@ -13,7 +13,8 @@ import { createApp } from "./http/app.js";
 import { webhookEndpoint } from "./http/routes/webhook.js";
 import { createHttpServer } from "./http/server.js";
 import type { Logger } from "./log.js";
-import { ActivePolicy, type ReloadListener } from "./policy/active-policy.js";
+import { ActivePolicy, type ApplyGuard, type ReloadListener } from "./policy/active-policy.js";
+import { ShadowCandidate } from "./policy/shadow-candidate.js";
 import { startPolicyAdoption, type PolicyAdoption } from "./policy/adoption.js";
 import { createServiceMetrics } from "./telemetry/metrics.js";
 import { startBackground, type Background } from "./background.js";
@@ -29,8 +30,8 @@ export interface Service {
   server: Server;
   database: DatabaseHandle;
   policy: ActivePolicy;
-  /** The candidate of COUNTERSIGN_SHADOW_POLICIES, when configured. */
-  shadow: ActivePolicy | undefined;
+  /** The candidate of COUNTERSIGN_SHADOW_POLICIES, when configured (evaluated only once admitted). */
+  shadow: ShadowCandidate | undefined;
   background: Background;
   /** Which bundle this process decides by, against the newest in force elsewhere (src/policy/adoption.ts). */
   adoption: PolicyAdoption;
@@ -60,18 +61,23 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     if (result === "applied") void adoption?.adopt(true);
   };
   const policy = await ActivePolicy.load(config.policiesDir, logger, { root: config.policiesRoot, retentionSeconds }, onReload);
-  const shadow = config.shadowPoliciesDir ? await ActivePolicy.load(config.shadowPoliciesDir, logger, { retentionSeconds }) : undefined;
+  const onShadowReload: ReloadListener = (result, reason) => {
+    if (result === "refused") metrics.shadowLoadFailed(reason ?? "invalid");
+  };
+  // Never answered, so never a reason not to start: a candidate that fails leaves the shadow off.
+  const shadow = config.shadowPoliciesDir ? await ShadowCandidate.start(config.shadowPoliciesDir, logger, { retentionSeconds }, onShadowReload) : undefined;
   // loadConfig refuses an open webhook on any other address; on loopback it is allowed, loudly.
   if (config.webhookToken === undefined) {
     logger.warn({ host: config.host }, "COUNTERSIGN_WEBHOOK_TOKEN is not set: the co-signer webhook answers anyone who can reach this loopback address");
   }
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   let background: Background | undefined;
-  const stopPolicyGauge = metrics.observePolicyInForce(() => policy.status());
+  const stopPolicyGauges = [metrics.observePolicyInForce(() => policy.status()), ...(shadow ? [metrics.observeShadowLoaded(() => shadow.current() !== null)] : [])];
+  const stopPolicyGauge = () => stopPolicyGauges.forEach((stop) => stop());
   try {
     // A handle the caller gave (tests) is the database to migrate; else the configured server's.
     if (config.migrate) await migrateAsOwner(database.db, config.migrateDatabaseUrl, options.database ? undefined : config.databaseUrl);
-    const windowsInForce = () => [policy, shadow].map((p) => (p ? longestWindowSeconds(p.current()) : 0));
+    const windowsInForce = () => [policy.current(), shadow?.current()].map((bundle) => (bundle ? longestWindowSeconds(bundle) : 0));
     const claims = await claimWindowsInForce(database.db, logger, config, windowsInForce, [policy, shadow]);
     const longest = () => Math.max(0, ...windowsInForce());
     background = startBackground({ config, db: database.db, logger, clock, metrics, longestWindowSeconds: longest, claims, ...(options.hostNow ? { hostNow: options.hostNow } : {}) });
@@ -158,7 +164,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
 /**
  * Claims the windows of the bundles in force before the service listens, and makes every reload
- * claim its candidate's before it takes effect (src/velocity/claims.ts). A claim that fails at boot
+ * claim its candidate's before it takes effect (src/velocity/claims.ts), a shadow candidate turned
+ * on by a reload as any other. A claim that fails at boot
  * (with COUNTERSIGN_MIGRATE=false the migration adding the claims may not have run yet) does not
  * stop `serve`: `/readyz` stays not ready, and claims again, until a claim succeeds.
  */
@@ -167,7 +174,7 @@ async function claimWindowsInForce(
   logger: Logger,
   config: Readonly<Config>,
   windowsInForce: () => number[],
-  policies: (ActivePolicy | undefined)[],
+  policies: ({ guardApply(guard: ApplyGuard): void } | undefined)[],
 ): Promise<WindowClaims> {
   const claims = createWindowClaims({ db, logger, holder: processHolder(), lapseSeconds: claimLapseSeconds(config.policyReloadSeconds), windowsInForce });
   const claimed = await claims.claim();
@@ -182,7 +189,7 @@ async function claimWindowsInForce(
 }
 
 /** SIGHUP and the file poll: the live bundle, and the shadow candidate beside it. */
-export async function reloadPolicies(policy: ActivePolicy, shadow: ActivePolicy | undefined): Promise<void> {
+export async function reloadPolicies(policy: ActivePolicy, shadow: ShadowCandidate | undefined): Promise<void> {
   await Promise.all([policy.reload(), shadow?.reload()]);
 }
 

@@ -19,7 +19,7 @@ export interface DecisionDeps {
   db: Db;
   policy: { current(): PolicyBundle };
   /** The candidate of COUNTERSIGN_SHADOW_POLICIES, evaluated beside the live bundle and recorded only. */
-  shadow?: { current(): PolicyBundle };
+  shadow?: { current(): PolicyBundle | null };
   addressBook: AddressBookSource;
   /** Token decimals for the unit check (src/decision/verify-claims.ts); without it, none are known. */
   assetDecimals?: AssetDecimals;

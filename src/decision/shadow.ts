@@ -15,7 +15,8 @@ import { windowGroupCapReason } from "./group-cap.js";
 const PREFIX = "\u0000shadow:";
 
 export interface ShadowSource {
-  current(): PolicyBundle;
+  /** Null while no candidate is admitted (src/policy/shadow-candidate.ts). */
+  current(): PolicyBundle | null;
 }
 
 /** The candidate in force, or null when there is none or it cannot be read. */

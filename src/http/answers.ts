@@ -71,21 +71,42 @@ export const evaluateAnswer = z.object({
     .describe("present when something outside the policy holds the transaction (a stale address book, unknown token decimals, an unknown source wallet): what the policy alone decided"),
 });
 
-export const policyStatus = z.object({
+const failedCase = z.object({ file: z.string(), name: z.string(), failures: z.array(z.string()) });
+
+const bundleStatus = {
   version: z.string(),
   digest: z.string(),
   directory: z.string(),
   loadedAt: z.string(),
   lastReloadAt: z.string().nullable(),
   lastReloadError: z.string().nullable().describe("why the last reload was refused (the bundle does not load, or its own test cases fail)"),
-  lastReloadFailedCases: z.array(z.object({ file: z.string(), name: z.string(), failures: z.array(z.string()) })),
+  lastReloadFailedCases: z.array(failedCase),
+};
+
+const shadowLoadError = z
+  .object({
+    code: z.enum(["invalid", "tests_failed", "unreadable", "unclaimed"]).describe("as the reason of countersign.shadow.load_failures"),
+    message: z.string(),
+    failedCases: z.array(failedCase).describe("the candidate's own test cases that failed"),
+  })
+  .describe("why the candidate on disk is not the one evaluated");
+
+const shadowStatus = z
+  .union([
+    z.object({ loaded: z.literal(true), ...bundleStatus, error: shadowLoadError.nullable().describe("set when the last reload was refused; the candidate before it is still evaluated") }),
+    z.object({ loaded: z.literal(false).describe("no candidate passed admission since boot: shadow evaluation is off"), directory: z.string(), lastReloadAt: z.string().nullable(), error: shadowLoadError }),
+  ])
+  .describe("the COUNTERSIGN_SHADOW_POLICIES candidate's status");
+
+export const policyStatus = z.object({
+  ...bundleStatus,
   addressBook: z.unknown().optional(),
   newerBundleElsewhere: z
     .object({ version: z.string(), digest: z.string(), adoptedAt: z.string() })
     .nullable()
     .optional()
     .describe("a bundle adopted after this one that a live process decides by (this process then decides nothing), else null"),
-  shadow: z.unknown().nullable().optional().describe("the COUNTERSIGN_SHADOW_POLICIES candidate's status, or null"),
+  shadow: shadowStatus.nullable().optional().describe("null when COUNTERSIGN_SHADOW_POLICIES is not set"),
 });
 
 export const readiness = z.object({

@@ -43,6 +43,7 @@ describe("policy reload poll", () => {
   it("does not compile files that are unchanged since the bundle in force; compiles and applies a change", async () => {
     const dir = await bundleDir();
     const active = await ActivePolicy.load(dir, silentLogger);
+    compiled.mockClear(); // what boot compiled; the reloads' compiles are counted from here
     const digest = active.current().digest;
     expect(await active.reload()).toBe(false);
     expect(await active.reload()).toBe(false);
@@ -60,6 +61,7 @@ describe("policy reload poll", () => {
   it("does not compile a refused candidate again while its files stay the same; the bundle in force keeps serving", async () => {
     const dir = await bundleDir();
     const active = await ActivePolicy.load(dir, silentLogger);
+    compiled.mockClear(); // what boot compiled; the reloads' compiles are counted from here
     await writeFile(path.join(dir, "policy.yaml"), policy("2", false)); // its own case now fails
     expect(await active.reload()).toBe(false);
     expect(active.status().lastReloadFailedCases.map((c) => c.name)).toEqual(["allowed"]);

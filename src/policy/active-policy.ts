@@ -1,37 +1,18 @@
 /**
  * The bundle in force. Loaded at boot (a bundle that does not load, or whose own tests fail, stops
  * `serve`); reloaded on SIGHUP and when its digest changes on disk. A candidate is admitted only
- * when it loads, no window of it outlasts the ledger's retention (window-retention.ts), AND every
- * case under its tests/ passes; otherwise it is refused, the bundle in
- * force keeps serving, and `GET /v1/policy`, the log and the `countersign.policy.reloads` metric
+ * when it passes the gate of admission.ts (it loads, its windows fit the ledger's retention, its
+ * own tests pass); otherwise it is refused, the bundle in force keeps serving, and `GET /v1/policy`, the log and the `countersign.policy.reloads` metric
  * say why (naming the failing cases) — a broken pull request never unloads a good policy.
  * When an apply guard is set (the service claims the candidate's windows in the database,
  * src/velocity/claims.ts), a candidate takes effect only once the guard passes.
  */
 import { describeError, type Logger } from "../log.js";
-import { readBundleFiles, type ReadOptions } from "./bundle-files.js";
-import { runPolicyTests } from "./check.js";
-import { bundleDigest } from "./digest.js";
-import { bundleFromFiles, loadBundle } from "./load.js";
+import { admitBundle, admitFiles, filesDigest, unclaimed, unreadable, type AdmitOptions, type ApplyGuard, type FailedCase, type Refusal, type RefusalReason } from "./admission.js";
+import { readBundleFiles } from "./bundle-files.js";
 import type { PolicyBundle } from "./types.js";
-import { windowPastRetention } from "./window-retention.js";
 
-/** How a bundle is read, and what the service can keep for it (COUNTERSIGN_LEDGER_RETENTION). */
-export interface AdmitOptions extends ReadOptions {
-  /** The ledger's retention in seconds: a window longer than it is refused. */
-  retentionSeconds?: number;
-}
-
-export type RefusalReason = "invalid" | "tests_failed" | "unreadable" | "unclaimed";
-
-/** Runs before a reloaded candidate takes effect: null to apply it, or why not. */
-export type ApplyGuard = (candidate: PolicyBundle) => Promise<string | null>;
-
-export interface FailedCase {
-  file: string;
-  name: string;
-  failures: string[];
-}
+export type { AdmitOptions, ApplyGuard, FailedCase, RefusalReason } from "./admission.js";
 
 export interface PolicyStatus {
   version: string;
@@ -46,33 +27,6 @@ export interface PolicyStatus {
 
 export interface ReloadListener {
   (result: "applied" | "refused", reason?: RefusalReason): void;
-}
-
-interface Refusal {
-  reason: RefusalReason;
-  message: string;
-  failedCases: FailedCase[];
-  digest: string | null;
-}
-
-type Admission = { ok: true; bundle: PolicyBundle } | { ok: false; refusal: Refusal };
-
-/** Loads a bundle and runs its own tests: the gate every bundle passes before it decides anything. */
-export async function admitBundle(directory: string, options: AdmitOptions = {}): Promise<Admission> {
-  const loaded = await loadBundle(directory, options);
-  if (!loaded.ok) return { ok: false, refusal: { reason: "invalid", message: loaded.error.message, failedCases: [], digest: null } };
-  return testBundle(loaded.value, options);
-}
-
-async function testBundle(bundle: PolicyBundle, options: AdmitOptions): Promise<Admission> {
-  const pastRetention = windowPastRetention(bundle, options.retentionSeconds);
-  if (pastRetention) return { ok: false, refusal: { reason: "invalid", message: pastRetention, failedCases: [], digest: bundle.digest } };
-  const results = await runPolicyTests(bundle);
-  const failed = results.filter((r) => !r.passed).map(({ file, name, failures }) => ({ file, name, failures }));
-  if (failed.length === 0) return { ok: true, bundle };
-  const list = failed.map((c) => `${c.file}: "${c.name}": ${c.failures.join("; ")}`);
-  const message = `policy bundle ${bundle.directory} (version ${bundle.version}) fails ${failed.length} of its ${results.length} test cases:\n${list.map((l) => `  - ${l}`).join("\n")}`;
-  return { ok: false, refusal: { reason: "tests_failed", message, failedCases: failed, digest: bundle.digest } };
 }
 
 export class ActivePolicy {
@@ -95,6 +49,11 @@ export class ActivePolicy {
     const admitted = await admitBundle(directory, options);
     if (!admitted.ok) throw new Error(admitted.refusal.message);
     return new ActivePolicy(admitted.bundle, logger, onReload, options);
+  }
+
+  /** A bundle admitted already (a shadow candidate that passed after boot), reloaded from then on. */
+  static admitted(bundle: PolicyBundle, logger: Logger, options: AdmitOptions, onReload: ReloadListener): ActivePolicy {
+    return new ActivePolicy(bundle, logger, onReload, options);
   }
 
   static of(bundle: PolicyBundle, logger: Logger): ActivePolicy {
@@ -120,21 +79,19 @@ export class ActivePolicy {
       const read = await readBundleFiles(this.bundle.directory, this.options);
       // Files as they were are not compiled again: compiling blocks the event loop (tens of ms for
       // the example bundle) and this runs every poll, under load. The digest covers every byte.
-      const digest = read.problems.length === 0 ? bundleDigest(read.files) : null;
+      const digest = filesDigest(read);
       if (digest === this.bundle.digest) {
         this.refusal = null;
         return false;
       }
       // The same refused files are not re-tested (and re-logged) on every poll.
       if (digest !== null && this.refusal?.digest === digest) return false;
-      const loaded = bundleFromFiles(this.bundle.directory, read.files, read.problems);
-      if (!loaded.ok) return this.refuse({ reason: "invalid", message: loaded.error.message, failedCases: [], digest: null });
-      const candidate = loaded.value;
-      const tested = await testBundle(candidate, this.options);
-      if (!tested.ok) return this.refuse(tested.refusal);
+      const admitted = await admitFiles(this.bundle.directory, read, this.options);
+      if (!admitted.ok) return this.refuse(admitted.refusal);
+      const candidate = admitted.bundle;
       // Not remembered by digest: the same files are tried again at the next poll.
       const unguarded = this.applyGuard ? await this.applyGuard(candidate) : null;
-      if (unguarded !== null) return this.refuse({ reason: "unclaimed", message: unguarded, failedCases: [], digest: null });
+      if (unguarded !== null) return this.refuse(unclaimed(unguarded));
       this.refusal = null;
       this.bundle = candidate;
       this.loadedAt = new Date();
@@ -143,7 +100,7 @@ export class ActivePolicy {
       return true;
     } catch (error) {
       this.logger.error({ ...describeError(error) }, "policy reload failed");
-      return this.refuse({ reason: "unreadable", message: "policy bundle could not be read", failedCases: [], digest: null });
+      return this.refuse(unreadable());
     }
   }
 
@@ -155,6 +112,11 @@ export class ActivePolicy {
     );
     this.onReload("refused", refusal.reason);
     return false;
+  }
+
+  /** Why the files on disk are not the bundle in force, when the last reload refused them. */
+  lastRefusal(): Refusal | null {
+    return this.refusal;
   }
 
   status(): PolicyStatus {

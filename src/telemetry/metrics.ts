@@ -43,6 +43,10 @@ export interface ServiceMetrics {
   observeAddressBookAge(read: () => Promise<VaultAge[]>): () => void;
   /** Rows (expired buckets and charges) the background pruner deleted. */
   ledgerPruned(rows: number): void;
+  /** A shadow candidate refused at boot or at a reload (invalid, tests_failed, unreadable, unclaimed). */
+  shadowLoadFailed(reason: string): void;
+  /** Reports whether a shadow candidate is evaluated (1) or configured but off (0); returns the unsubscribe. */
+  observeShadowLoaded(read: () => boolean): () => void;
   /** Reports the bundle in force (1, by version and digest) when metrics are collected; returns the unsubscribe. */
   observePolicyInForce(read: () => { version: string; digest: string }): () => void;
 }
@@ -86,6 +90,14 @@ export function createServiceMetrics(): ServiceMetrics {
   const policyInForce = meter.createObservableGauge("countersign.policy.in_force", {
     description: "The policy bundle this process decides by: 1, with its version and digest (0 for one it decided by before a reload)",
   });
+  const shadowFailures = meter.createCounter("countersign.shadow.load_failures", {
+    description: "Shadow candidates (COUNTERSIGN_SHADOW_POLICIES) refused at boot or at a reload, by reason (invalid, tests_failed, unreadable, unclaimed)",
+  });
+  // A shadow is never answered, so a candidate that fails does not stop the service; this is how an
+  // alert sees that the candidate someone is watching is not being evaluated.
+  const shadowLoaded = meter.createObservableGauge("countersign.shadow.loaded", {
+    description: "1 while the shadow candidate is evaluated beside the live bundle, 0 while it is configured but none could be loaded",
+  });
   return {
     decision: (m) => {
       decisions.add(1, { outcome: m.outcome, replayed: m.replayed });
@@ -96,6 +108,12 @@ export function createServiceMetrics(): ServiceMetrics {
     ledgerPruned: (rows) => pruned.add(rows),
     addressBookSync: (vault, result) => syncs.add(1, { vault, result }),
     policyReload: (result, reason) => reloads.add(1, reason ? { result, reason } : { result }),
+    shadowLoadFailed: (reason) => shadowFailures.add(1, { reason }),
+    observeShadowLoaded: (read) => {
+      const callback = (result: { observe(value: number): void }) => result.observe(read() ? 1 : 0);
+      shadowLoaded.addCallback(callback);
+      return () => shadowLoaded.removeCallback(callback);
+    },
     observePolicyInForce: (read) => {
       // The SDK keeps exporting an attribute set it no longer sees at its last value, so a bundle
       // replaced by a reload is reported 0 from then on, never left at 1 beside its successor.

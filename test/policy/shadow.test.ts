@@ -70,7 +70,7 @@ describe("shadow evaluation", () => {
       amounts.map((a) => [Number(a) > 1000 ? "deny" : "allow", Number(a) > 500 ? "deny" : "allow", "strict.1"]),
     );
     expect(rows[1]!.shadow_matched_rules).toContainEqual({ rule: "single-limit", decision: "deny", transfer: 0 });
-    expect(rows.every((r) => r.shadow_policy_digest === service.shadow!.current().digest && r.shadow_error === null)).toBe(true);
+    expect(rows.every((r) => r.shadow_policy_digest === service.shadow!.current()!.digest && r.shadow_error === null)).toBe(true);
 
     const { rows: found } = await sql.raw<{ transaction_name: string; decision: string; shadow_decision: string }>(DISAGREEMENTS).execute(tdb.handle.db);
     const expected = bodies.filter((_, i) => Number(amounts[i]) > 500 && Number(amounts[i]) <= 1000).map((b) => b.name);
