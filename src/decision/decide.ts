@@ -34,7 +34,7 @@ import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js"
 import { reportedFailure } from "./reported-failure.js";
 import { withDecisionSession, type DecisionSession, type ReadResult } from "./session.js";
 import { readArgs, totalsRead, writeArgs } from "./session-args.js";
-import { shadowBundle, shadowOutcome, shadowQueries } from "./shadow.js";
+import { shadowBundle, shadowOutcome, shadowQueries, shadowVerdict, type ShadowVerdict } from "./shadow.js";
 import { opaqueAssetHold } from "./opaque-asset.js";
 import { unknownNetworkHold } from "./unknown-network.js";
 import { unknownSourceHold, type UnknownSource } from "./unknown-source.js";
@@ -59,6 +59,8 @@ export interface Decided {
   matchedRules: RuleMatch[];
   /** Set when the defer came from outside the policy (telemetry tells the causes apart). */
   deferCause?: "address_book_stale" | "asset_decimals_unknown" | "source_wallet_unknown";
+  /** What the shadow candidate said, when it was evaluated beside this fresh decision. */
+  shadow?: ShadowVerdict;
 }
 
 export interface Unavailable {
@@ -231,7 +233,8 @@ async function write(session: DecisionSession, r: Recording, step: Step): Promis
   if (opening) r.opened.push({ review: opening.review, bundle: r.bundle });
   const { decision, reasons, replayed, replayOf, policyVersion, policyDigest, matched: matchedRules } = v;
   const cause = v.deferCause ? { deferCause: v.deferCause } : {};
-  return { kind: "decided", decision, decisionId: row.id, policyVersion, reasons, replayed, replayOf, policyDigest, matchedRules, ...cause };
+  const shadow = v.evidence?.shadow ? { shadow: shadowVerdict(v.evidence.shadow) } : {};
+  return { kind: "decided", decision, decisionId: row.id, policyVersion, reasons, replayed, replayOf, policyDigest, matchedRules, ...cause, ...shadow };
 }
 
 /**

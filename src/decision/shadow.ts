@@ -6,10 +6,17 @@
  * recorded as `shadow_error` and the request goes on.
  */
 import type { ShadowRecord } from "../audit/decision-rows.js";
-import type { PolicyBundle } from "../policy/types.js";
+import type { Decision, PolicyBundle } from "../policy/types.js";
 import { windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/ledger.js";
 import { assess, planVelocity, totalsByWindow, type Situation } from "./assess.js";
 import { windowGroupCapReason } from "./group-cap.js";
+
+/** What the shadow said of a fresh decision, as the log and metrics name it: "error" when it has no decision. */
+export type ShadowVerdict = Decision | "error";
+
+export function shadowVerdict(record: ShadowRecord): ShadowVerdict {
+  return record.decision ?? "error";
+}
 
 /** Shadow window names are kept apart from live ones: the same name may have another duration. */
 const PREFIX = "\u0000shadow:";

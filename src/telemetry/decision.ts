@@ -5,6 +5,8 @@
  */
 import { SpanStatusCode, type Attributes } from "@opentelemetry/api";
 import type { DecisionResult } from "../decision/decide.js";
+import type { ShadowVerdict } from "../decision/shadow.js";
+import type { Decision } from "../policy/types.js";
 import type { DecisionMeasure, DeferCause } from "./metrics.js";
 import { traced } from "./tracing.js";
 
@@ -68,4 +70,15 @@ export function decisionMeasure(result: DecisionResult, seconds: number): Decisi
     ...(cause ? { deferCause: cause } : {}),
     ...(rule ? { deferRule: rule } : {}),
   };
+}
+
+/** A fresh decision the shadow candidate disagreed with: the live outcome and the shadow's. */
+export interface ShadowDisagreement {
+  live: Decision;
+  shadow: ShadowVerdict;
+}
+
+export function shadowDisagreement(result: DecisionResult): ShadowDisagreement | null {
+  if (result.kind !== "decided" || result.shadow === undefined || result.shadow === result.decision) return null;
+  return { live: result.decision, shadow: result.shadow };
 }

@@ -43,6 +43,8 @@ export interface ServiceMetrics {
   observeAddressBookAge(read: () => Promise<VaultAge[]>): () => void;
   /** Rows (expired buckets and charges) the background pruner deleted. */
   ledgerPruned(rows: number): void;
+  /** A fresh decision the shadow candidate disagreed with, by the live outcome and the shadow's. */
+  shadowDisagreement(outcomes: { live: string; shadow: string }): void;
   /** A shadow candidate refused at boot or at a reload (invalid, tests_failed, unreadable, unclaimed). */
   shadowLoadFailed(reason: string): void;
   /** Reports whether a shadow candidate is evaluated (1) or configured but off (0); returns the unsubscribe. */
@@ -90,6 +92,9 @@ export function createServiceMetrics(): ServiceMetrics {
   const policyInForce = meter.createObservableGauge("countersign.policy.in_force", {
     description: "The policy bundle this process decides by: 1, with its version and digest (0 for one it decided by before a reload)",
   });
+  const disagreements = meter.createCounter("countersign.shadow.disagreements", {
+    description: "Fresh decisions the shadow candidate disagreed with, by live outcome and shadow outcome (allow, deny, defer, or error when it was not evaluated)",
+  });
   const shadowFailures = meter.createCounter("countersign.shadow.load_failures", {
     description: "Shadow candidates (COUNTERSIGN_SHADOW_POLICIES) refused at boot or at a reload, by reason (invalid, tests_failed, unreadable, unclaimed)",
   });
@@ -108,6 +113,7 @@ export function createServiceMetrics(): ServiceMetrics {
     ledgerPruned: (rows) => pruned.add(rows),
     addressBookSync: (vault, result) => syncs.add(1, { vault, result }),
     policyReload: (result, reason) => reloads.add(1, reason ? { result, reason } : { result }),
+    shadowDisagreement: ({ live, shadow }) => disagreements.add(1, { live, shadow }),
     shadowLoadFailed: (reason) => shadowFailures.add(1, { reason }),
     observeShadowLoaded: (read) => {
       const callback = (result: { observe(value: number): void }) => result.observe(read() ? 1 : 0);

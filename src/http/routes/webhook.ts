@@ -17,7 +17,7 @@ import { decide, type Decided } from "../../decision/decide.js";
 import type { DecisionDeps, StandDownCause } from "../../decision/deps.js";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../../errors.js";
 import { describeError } from "../../log.js";
-import { decisionMeasure, traceDecision } from "../../telemetry/decision.js";
+import { decisionMeasure, shadowDisagreement, traceDecision } from "../../telemetry/decision.js";
 import type { ServiceMetrics } from "../../telemetry/metrics.js";
 import { parseTransaction } from "../../transaction/parse.js";
 import { WEBHOOK_CHALLENGE, webhookCredentials, webhookTokenOffered } from "../auth.js";
@@ -95,8 +95,18 @@ async function answerDelivery(deps: DecisionDeps, options: WebhookOptions, d: De
     d.res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
     return writeError(d, "DEFERRED", `${STAND_DOWN[result.cause ?? "unavailable"]}; the transaction stays pending`);
   }
+  // Named only when it differs: a disagreement is what someone watching a candidate looks for.
+  const disagreement = shadowDisagreement(result);
+  if (disagreement) options.metrics?.shadowDisagreement(disagreement);
   deps.logger.info(
-    { requestId: d.requestId, transaction: tx.name, decision: result.decision, decisionId: result.decisionId, replayed: result.replayed },
+    {
+      requestId: d.requestId,
+      transaction: tx.name,
+      decision: result.decision,
+      decisionId: result.decisionId,
+      replayed: result.replayed,
+      ...(disagreement ? { shadowDecision: disagreement.shadow } : {}),
+    },
     "decision",
   );
   answer(d, result);
