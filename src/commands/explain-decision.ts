@@ -2,13 +2,14 @@
  * `countersign explain --decision ID`: the trace of a recorded decision, from its row — every rule
  * per transfer with its comparisons' operand values, as `explain FILE` prints them. Rows recorded
  * before traces were kept are re-evaluated from their recorded facts when the bundle given is the
- * one that decided them (same digest); otherwise only their matched rules are shown.
+ * one that decided them (same digest); otherwise only their matched rules are shown. A row
+ * evaluated by a shadow candidate (COUNTERSIGN_SHADOW_POLICIES) also shows what the candidate said.
  */
 import type { Db } from "../db/connect.js";
 import type { Facts } from "../facts/types.js";
 import { evaluate } from "../policy/evaluate.js";
 import { loadBundle } from "../policy/load.js";
-import type { EvaluationTrace, RuleMatch } from "../policy/types.js";
+import type { Decision, EvaluationTrace, RuleMatch } from "../policy/types.js";
 import { printTrace } from "./explain-trace.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -21,6 +22,7 @@ export async function explainDecision(db: Db, id: string, options: { policies: s
   const row = await db
     .selectFrom("decisions")
     .select(["id", "transaction_name", "decided_at", "decision", "replayed", "replay_of", "policy_version", "policy_digest", "reasons", "matched_rules", "facts", "trace"])
+    .select(["shadow_policy_version", "shadow_policy_digest", "shadow_decision", "shadow_matched_rules", "shadow_error"])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) {
@@ -30,15 +32,51 @@ export async function explainDecision(db: Db, id: string, options: { policies: s
   const facts = (row.facts ?? []) as Facts[];
   const evaluations = (row.trace as EvaluationTrace[] | null) ?? (await reevaluated(row.policy_digest, facts, options.policies)) ?? matchedOnly(row.matched_rules as RuleMatch[]);
   const view = { decision: row.decision, policyVersion: row.policy_version, reasons: row.reasons as string[], evaluations, facts };
+  const shadow = shadowOf(row);
   if (options.json) {
-    out(JSON.stringify({ id: row.id, transactionName: row.transaction_name, decidedAt: row.decided_at, policyDigest: row.policy_digest, ...view }, null, 2));
+    out(JSON.stringify({ id: row.id, transactionName: row.transaction_name, decidedAt: row.decided_at, policyDigest: row.policy_digest, ...view, shadow }, null, 2));
     return 0;
   }
   out(`decision ${row.id}: ${row.transaction_name} at ${new Date(row.decided_at).toISOString()}`);
   if (row.replayed || row.replay_of) out(`  a repeat of decision ${row.replay_of ?? "(unknown)"}: its trace is that decision's`);
   if (row.trace === null && facts.length > 0) out(`  (recorded without a trace${evaluations.some((e) => e.rules) ? "; re-evaluated from its recorded facts with the same bundle" : ""})`);
   printTrace(view, out);
+  if (shadow) printShadow(shadow, row.decision, out);
   return 0;
+}
+
+interface ShadowView {
+  policyVersion: string;
+  policyDigest: string;
+  decision: Decision | null;
+  matchedRules: RuleMatch[];
+  error: string | null;
+}
+
+interface ShadowColumns {
+  shadow_policy_version: string | null;
+  shadow_policy_digest: string | null;
+  shadow_decision: Decision | null;
+  shadow_matched_rules: unknown;
+  shadow_error: string | null;
+}
+
+/** What the shadow candidate said on the same facts, or null when none was evaluated beside it. */
+function shadowOf(row: ShadowColumns): ShadowView | null {
+  if (row.shadow_policy_digest === null) return null;
+  return {
+    policyVersion: row.shadow_policy_version ?? "(unknown)",
+    policyDigest: row.shadow_policy_digest,
+    decision: row.shadow_decision,
+    matchedRules: (row.shadow_matched_rules as RuleMatch[] | null) ?? [],
+    error: row.shadow_error,
+  };
+}
+
+function printShadow(shadow: ShadowView, live: string, out: (line: string) => void): void {
+  const said = shadow.decision ?? `error: ${shadow.error ?? "(none recorded)"}`;
+  out(`shadow: ${said} (candidate ${shadow.policyVersion}; ${shadow.decision === live ? "agrees with" : "differs from"} the live ${live})`);
+  for (const m of shadow.matchedRules) out(`  matched ${m.decision} ${m.rule}${m.transfer === null ? "" : ` (transfer ${m.transfer})`}`);
 }
 
 /** Only with the very bundle that decided (same digest): the recorded facts then give the same evaluation. */

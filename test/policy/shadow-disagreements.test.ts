@@ -1,11 +1,13 @@
 /**
  * A shadow candidate's disagreements in plain sight: the decision log line names the shadow's
- * outcome when it differs from the live one, and a counter counts them by live and shadow outcome.
+ * outcome when it differs from the live one, a counter counts them by live and shadow outcome, and
+ * `countersign explain --decision ID` shows what the candidate said.
  */
 import { metrics } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
+import { runCli } from "../support/cli.js";
 import { assetTransfer, ETH, VAULT } from "../support/bodies.js";
 import { CosignerSimulator } from "../support/cosigner.js";
 import { CollectingReader } from "../support/metric-reader.js";
@@ -24,7 +26,7 @@ rules:
     when: {"var": "transfer.destination.internal"}
 `;
 
-describe("shadow disagreements in the log and the metrics", () => {
+describe("shadow disagreements in the log, the metrics and explain --decision", () => {
   const reader = new CollectingReader();
   const lines: { msg: string; transaction?: string; decision?: string; shadowDecision?: string }[] = [];
   const livePolicies = writeBundle(policy("live.1", "1000"));
@@ -52,6 +54,9 @@ describe("shadow disagreements in the log and the metrics", () => {
     metrics.disable();
   });
 
+  const idOf = async (amount: string) =>
+    (await tdb.handle.db.selectFrom("decisions").select("id").where("transaction_name", "=", bodies[amount]!.name).where("replayed", "=", false).executeTakeFirstOrThrow()).id;
+
   it("the decision line names the shadow's outcome only where it differs from the live one", () => {
     const decisions = lines.filter((l) => l.msg === "decision").map((l) => [l.transaction, l.decision, l.shadowDecision]);
     expect(decisions).toEqual([
@@ -65,5 +70,19 @@ describe("shadow disagreements in the log and the metrics", () => {
   it("countersign.shadow.disagreements counts them by live and shadow outcome", async () => {
     expect(await reader.counter("countersign.shadow.disagreements", { live: "allow", shadow: "deny" })).toBe(1);
     expect(await reader.counter("countersign.shadow.disagreements")).toBe(1);
+  });
+
+  it("explain --decision shows what the candidate said, and whether it differs", async () => {
+    const differs = await runCli(["explain", "--decision", await idOf("700"), "--policies", livePolicies], { env: { DATABASE_URL: tdb.url } });
+    expect(differs.code).toBe(0);
+    expect(differs.stdout).toContain("shadow: deny (candidate strict.1; differs from the live allow)");
+    expect(differs.stdout).toContain("  matched deny single-limit (transfer 0)");
+    const agrees = await runCli(["explain", "--decision", await idOf("100"), "--policies", livePolicies], { env: { DATABASE_URL: tdb.url } });
+    expect(agrees.stdout).toContain("shadow: allow (candidate strict.1; agrees with the live allow)");
+    const json = await runCli(["explain", "--decision", await idOf("700"), "--policies", livePolicies, "--json"], { env: { DATABASE_URL: tdb.url } });
+    expect(JSON.parse(json.stdout)).toMatchObject({ decision: "allow", shadow: { policyVersion: "strict.1", decision: "deny", error: null, matchedRules: [
+        { rule: "single-limit", decision: "deny", transfer: 0 },
+        { rule: "internal", decision: "allow", transfer: 0 },
+      ] } });
   });
 });
