@@ -9,6 +9,7 @@ import path from "node:path";
 import { metrics } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { policyStatus } from "../../src/http/answers.js";
 import { createLogger } from "../../src/log.js";
 import { reloadPolicies } from "../../src/service.js";
 import { startServiceProcess, type ServiceProcess } from "../faults/support.js";
@@ -95,8 +96,10 @@ function brokenCandidate(breakage: Breakage): string {
 
 type ShadowView = { loaded: boolean; version?: string; error: { code: string; message: string } | null };
 
+/** The `shadow` section of `GET /v1/policy`, once the whole answer is checked against its OpenAPI schema. */
 async function shadowStatus(url: string): Promise<ShadowView> {
   const answer = (await (await fetch(`${url}/v1/policy`)).json()) as { shadow: ShadowView };
+  expect(policyStatus.safeParse(answer).error).toBeUndefined();
   return answer.shadow;
 }
 
