@@ -9,9 +9,15 @@
  * chart's 512 MiB limit, and the pod that decides is killed); bounded, at most
  * DEFAULT_MAX_EVENT_READS × the body limit (16 MiB at the defaults). A delivery past the bound is
  * answered 503 at once, unread; the platform retries it (with back-off, for 24 hours).
+ *
+ * One sender may hold only DEFAULT_MAX_EVENT_READS_PER_CLIENT of those reads: with the total alone,
+ * 64 idle connections from one address answered every signed delivery 503, for as long as they
+ * were renewed.
  */
 import type { Request, Response } from "express";
 import { AppError } from "../errors.js";
+import { clientOf } from "../http/client-address.js";
+import { ReadSlots, type ReadBounds } from "../http/read-slots.js";
 import { readRequestBody, RequestBodyError } from "../http/request-body.js";
 
 /** Platform events are a few hundred bytes; this leaves room for fields the platform may add. */
@@ -20,19 +26,27 @@ export const DEFAULT_MAX_EVENT_BYTES = 256 * 1024;
 /** Bodies read at once; the platform delivers events a few at a time, each in one write. */
 export const DEFAULT_MAX_EVENT_READS = 64;
 
+/** Bodies read at once from one client address (the platform's deliveries come from a few). */
+export const DEFAULT_MAX_EVENT_READS_PER_CLIENT = 8;
+
+export const DEFAULT_EVENT_READ_BOUNDS: ReadBounds = { total: DEFAULT_MAX_EVENT_READS, perClient: DEFAULT_MAX_EVENT_READS_PER_CLIENT };
+
 export type RawBodyReader = (req: Request, res: Response) => Promise<Buffer>;
 
-export function createRawBodyReader(maxBodyBytes: number, maxReads = DEFAULT_MAX_EVENT_READS): RawBodyReader {
-  let reading = 0;
+export function createRawBodyReader(maxBodyBytes: number, bounds = DEFAULT_EVENT_READ_BOUNDS): RawBodyReader {
+  const slots = new ReadSlots(bounds);
   return async (req) => {
-    if (reading >= maxReads) throw new AppError("UNAVAILABLE", "Too many event deliveries are being received; retry later");
-    reading++;
+    const slot = slots.take(clientOf(req));
+    if ("refused" in slot) {
+      const from = slot.refused === "client_busy" ? " from this address" : "";
+      throw new AppError("UNAVAILABLE", `Too many event deliveries are being received${from}; retry later`);
+    }
     try {
       return await readRequestBody(req, maxBodyBytes);
     } catch (error) {
       throw bodyReadError(error, maxBodyBytes);
     } finally {
-      reading--;
+      slot.release();
     }
   };
 }

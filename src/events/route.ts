@@ -1,8 +1,9 @@
 /**
  * POST /v1/events — the custody platform's event webhook (CONTRACT.md section 6).
  *
- * Order matters: read the raw bytes (bounded), verify the signature over them, and only then
- * parse, store and act. An unverified request gets 401 and leaves no trace but a log line and a
+ * Order matters: check that the signature header can be a signature by the key, read the raw bytes
+ * (bounded per client and in total), verify the signature over them, and only then parse, store
+ * and act. An unverified request gets 401 and leaves no trace but a log line and a
  * metric. A 2xx is the platform's acknowledgement, so it is sent only after the event row is
  * committed and its effect (if any) completed; anything else is 4xx/5xx and the platform retries.
  *
@@ -16,9 +17,10 @@ import { AppError } from "../errors.js";
 import type { EventEffectHandlers } from "./effects.js";
 import { processVerifiedEvent, type ProcessedEvent } from "./process.js";
 import { assertEventsPublicKey } from "./public-key.js";
-import { createRawBodyReader, DEFAULT_MAX_EVENT_BYTES } from "./raw-body.js";
+import type { ReadBounds } from "../http/read-slots.js";
+import { createRawBodyReader, DEFAULT_EVENT_READ_BOUNDS, DEFAULT_MAX_EVENT_BYTES } from "./raw-body.js";
 import { requestIdOf, sendAppError } from "../http/envelope.js";
-import { SIGNATURE_HEADER, verifyEventSignature } from "./signature.js";
+import { SIGNATURE_HEADER, signatureFromHeader, verifyEventSignature, type SignatureRejection } from "./signature.js";
 
 export interface EventsLogger {
   warn(obj: object, msg: string): void;
@@ -35,8 +37,8 @@ export interface EventsHandlerDeps extends EventEffectHandlers {
   publicKey: KeyObject;
   /** Default DEFAULT_MAX_EVENT_BYTES (256 KiB). */
   maxBodyBytes?: number;
-  /** Bodies read at once, past which a delivery is answered 503 unread; default DEFAULT_MAX_EVENT_READS (64). */
-  maxConcurrentReads?: number;
+  /** Bodies read at once, in total and per client, past which a delivery is answered 503 unread; default DEFAULT_EVENT_READ_BOUNDS (64, 8). */
+  readBounds?: ReadBounds;
   metrics?: EventsMetrics;
   logger?: EventsLogger;
   /** Clock for received_at / completed_at; default the system clock. */
@@ -47,7 +49,7 @@ const silent: EventsLogger = { warn: () => undefined, info: () => undefined };
 
 export function createEventsHandler(deps: EventsHandlerDeps): RequestHandler {
   assertEventsPublicKey(deps.publicKey);
-  const readBody = createRawBodyReader(deps.maxBodyBytes ?? DEFAULT_MAX_EVENT_BYTES, deps.maxConcurrentReads);
+  const readBody = createRawBodyReader(deps.maxBodyBytes ?? DEFAULT_MAX_EVENT_BYTES, deps.readBounds ?? DEFAULT_EVENT_READ_BOUNDS);
   const logger = deps.logger ?? silent;
   const processDeps = {
     db: deps.db,
@@ -59,15 +61,19 @@ export function createEventsHandler(deps: EventsHandlerDeps): RequestHandler {
 
   return async (req: Request, res: Response) => {
     const requestId = requestIdOf(res);
+    const refuse = (reason: SignatureRejection, bodyBytes?: number) => {
+      deps.metrics?.signatureRejected();
+      logger.warn({ requestId, reason, bodyBytes }, "event signature rejected");
+      sendAppError(res, new AppError("UNAUTHORIZED", "The event signature is missing or invalid"));
+    };
     try {
-      const body = await readBody(req, res);
       const signature = req.get(SIGNATURE_HEADER);
+      // Refused unread: a header that cannot be a signature by this key takes no read slot.
+      const shape = signatureFromHeader(deps.publicKey, signature);
+      if ("rejected" in shape) return refuse(shape.rejected);
+      const body = await readBody(req, res);
       const check = verifyEventSignature(deps.publicKey, body, signature);
-      if (!check.verified) {
-        deps.metrics?.signatureRejected();
-        logger.warn({ requestId, reason: check.reason, bodyBytes: body.length }, "event signature rejected");
-        return sendAppError(res, new AppError("UNAUTHORIZED", "The event signature is missing or invalid"));
-      }
+      if (!check.verified) return refuse(check.reason, body.length);
       // verifyEventSignature refused a missing header, so `signature` is a string here.
       const result = await processVerifiedEvent(processDeps, body, signature ?? "");
       if (!result.ok) {

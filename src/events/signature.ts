@@ -3,7 +3,8 @@
  * signature (SHA-512, salt length 64 = the digest length) over the exact body bytes — after any
  * Content-Encoding is undone, so a proxy compressing the request leaves what the platform signed. It is
  * checked before the body is parsed, so nothing an unauthenticated sender wrote reaches the JSON
- * parser, the database or an effect.
+ * parser, the database or an effect. The header alone is checked before the body is even read
+ * (signatureFromHeader): a header that cannot be a signature by this key costs no read.
  */
 import { constants, verify, type KeyObject } from "node:crypto";
 
@@ -20,13 +21,26 @@ export type SignatureRejection = "missing-signature" | "malformed-signature" | "
 
 export type SignatureCheck = { verified: true } | { verified: false; reason: SignatureRejection };
 
+/**
+ * The signature a header holds, or why it holds none, without the body: strict base64 of exactly
+ * as many bytes as the key's modulus, the length of every RSA signature by that key.
+ */
+export function signatureFromHeader(publicKey: KeyObject, header: string | undefined): { signature: Buffer } | { rejected: SignatureRejection } {
+  if (header === undefined || header.length === 0) return { rejected: "missing-signature" };
+  if (!BASE64.test(header)) return { rejected: "malformed-signature" };
+  const signature = Buffer.from(header, "base64");
+  if (signature.length !== modulusBytes(publicKey)) return { rejected: "malformed-signature" };
+  return { signature };
+}
+
+const modulusBytes = (publicKey: KeyObject): number => Math.ceil((publicKey.asymmetricKeyDetails?.modulusLength ?? 0) / 8);
+
 /** Verifies one delivery. Never throws: anything that is not a valid signature is `verified: false`. */
 export function verifyEventSignature(publicKey: KeyObject, body: Uint8Array, header: string | undefined): SignatureCheck {
-  if (header === undefined || header.length === 0) return rejected("missing-signature");
-  if (!BASE64.test(header)) return rejected("malformed-signature");
+  const found = signatureFromHeader(publicKey, header);
+  if ("rejected" in found) return rejected(found.rejected);
   if (body.length === 0) return rejected("empty-body");
-  const signature = Buffer.from(header, "base64");
-  return pssVerify(publicKey, body, signature) ? { verified: true } : rejected("mismatch");
+  return pssVerify(publicKey, body, found.signature) ? { verified: true } : rejected("mismatch");
 }
 
 function pssVerify(publicKey: KeyObject, body: Uint8Array, signature: Buffer): boolean {

@@ -13,6 +13,8 @@ import type { ReviewDesk } from "../../review/desk.js";
 import { loginPage, messagePage, pagePath, queuePage, REVIEW_CSS, reviewPage } from "../../review/page-html.js";
 import { actionComment, transactionNameOf } from "./review.js";
 import { AppError } from "../../errors.js";
+import { clientOf } from "../client-address.js";
+import { ReadSlots } from "../read-slots.js";
 
 const COOKIE = "countersign_review";
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -75,40 +77,45 @@ function html(res: Response, status: number, body: string): void {
 }
 
 /**
- * Forms read at once. A form is read before anyone knows who sent it (the sign-in form carries the
- * credential; the others were read before the cookie was looked at), and a sender that never
- * finishes one holds it until the server's request timeout (up to a minute): a 40-byte gzip stream
- * held 63 KiB (the decoded bytes and the inflater's window), and 8,000 such connections 505 MB, past
- * the chart's 512 MiB limit for a pod that also decides. Bounded, they hold about 4 MiB.
+ * Forms read at once. The sign-in form is read before anyone knows who sent it (it carries the
+ * credential), and a sender that never finishes one holds it until the server's request timeout:
+ * a 40-byte gzip stream held 63 KiB (the decoded bytes and the inflater's window), and 8,000 such
+ * connections 505 MB, past the chart's 512 MiB limit for a pod that also decides. Bounded, they hold
+ * about 4 MiB. One client address may hold MAX_FORM_READS_PER_CLIENT of them: with the total
+ * alone, 64 idle connections from one address refused every reviewer's sign-in. An approval or
+ * rejection is read only once its session cookie is valid, so an anonymous sender holds none.
  */
 export const MAX_FORM_READS = 64;
+export const MAX_FORM_READS_PER_CLIENT = 8;
 
-/** `parse`, at most `max` reads at once; past that the form is refused with 503, unread. */
-function boundedReads(parse: RequestHandler, max: number): RequestHandler {
-  let reading = 0;
+/** `parse`, within a slot of `slots`; with none free the form is refused with 503, unread. */
+function boundedReads(parse: RequestHandler, slots: ReadSlots): RequestHandler {
   return (req, res, next) => {
-    if (reading >= max) {
+    const slot = slots.take(clientOf(req));
+    if ("refused" in slot) {
       res.setHeader("Retry-After", "5");
-      return html(res, 503, messagePage(null, undefined, "Busy", "Too many forms are being received; try again in a moment."));
+      const from = slot.refused === "client_busy" ? " from your address" : "";
+      return html(res, 503, messagePage(null, undefined, "Busy", `Too many forms are being received${from}; try again in a moment.`));
     }
-    reading++;
-    let done = false;
-    const release = () => {
-      if (!done) reading--;
-      done = true;
-    };
     // body-parser calls next once the read ends, fails or is aborted; a response closed first releases too.
-    res.once("close", release);
+    res.once("close", slot.release);
     parse(req, res, (error?: unknown) => {
-      release();
+      slot.release();
       next(error);
     });
   };
 }
 
+/** A form posted from another origin is refused before it is read. */
+const refuseCrossSite: RequestHandler = (req, res, next) => {
+  if (!sameOrigin(req)) return html(res, 403, messagePage(null, undefined, "Refused", "This form was posted from another site."));
+  next();
+};
+
 export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
   const router = Router();
-  const form = boundedReads(express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 10 }), MAX_FORM_READS);
+  const slots = new ReadSlots({ total: MAX_FORM_READS, perClient: MAX_FORM_READS_PER_CLIENT });
+  const form = boundedReads(express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 10 }), slots);
   router.use("/review", (_req, res, next) => secure(res, next));
 
   router.get("/review/review.css", (_req, res) => {
@@ -134,8 +141,7 @@ export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
     html(res, 200, queuePage(identity, session.csrf, listed.value));
   });
 
-  router.post("/review/login", form, async (req, res) => {
-    if (!sameOrigin(req)) return html(res, 403, messagePage(null, undefined, "Refused", "This form was posted from another site."));
+  router.post("/review/login", refuseCrossSite, form, async (req, res) => {
     const token = typeof req.body?.token === "string" ? (req.body.token as string).trim() : "";
     const result = await auth.authenticate(token);
     if (!result.ok) return html(res, result.error.code === "FORBIDDEN" ? 403 : 401, loginPage(result.error.publicMessage));
@@ -146,9 +152,9 @@ export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
     res.redirect(303, "/review");
   });
 
-  router.post("/review/logout", form, (req, res) => {
-    // Another site's form would sign the reviewer out (the answer clears the cookie) in the middle of a review.
-    if (!sameOrigin(req)) return html(res, 403, messagePage(null, undefined, "Refused", "This form was posted from another site."));
+  // Another site's form would sign the reviewer out (the answer clears the cookie) in the middle of a
+  // review. The form carries nothing the answer needs: it is not read.
+  router.post("/review/logout", refuseCrossSite, (req, res) => {
     setCookie(req, res, null);
     res.redirect(303, "/review");
   });
@@ -167,12 +173,18 @@ export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
     html(res, 200, reviewPage(identity, session.csrf, view.value, done));
   });
 
-  router.post("/review/vaults/:vault/transactions/:transaction/:verb", form, async (req, res, next) => {
-    const verb = req.params.verb === "approve" || req.params.verb === "reject" ? req.params.verb : null;
-    if (verb === null) return next();
-    if (!sameOrigin(req)) return html(res, 403, messagePage(null, undefined, "Refused", "This form was posted from another site."));
+  /** The session, checked before the form is read (its CSRF token is in the form, checked after). */
+  const requireSession: RequestHandler = async (req, res, next) => {
     const session = await signedIn(req, res);
     if (!session) return;
+    res.locals.session = session;
+    next();
+  };
+  const reviewVerb: RequestHandler = (req, _res, next) => next(req.params.verb === "approve" || req.params.verb === "reject" ? undefined : "route");
+
+  router.post("/review/vaults/:vault/transactions/:transaction/:verb", reviewVerb, refuseCrossSite, requireSession, form, async (req, res) => {
+    const verb = req.params.verb as "approve" | "reject";
+    const session = res.locals.session as { reviewer: Reviewer; csrf: string };
     const { identity } = session.reviewer;
     const given = typeof req.body?.csrf === "string" ? (req.body.csrf as string) : "";
     if (given.length !== session.csrf.length || !timingSafeEqual(Buffer.from(given), Buffer.from(session.csrf))) {
