@@ -27,6 +27,23 @@ interface Counted extends HeldRequest {
 
 const statusOf = (head: string) => Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1] ?? -1);
 
+/** A request from ATTACKER announcing ANNOUNCED bytes and sending 8, its status counted once answered. */
+async function holdIdle(port: number, head: string): Promise<Counted> {
+  const held = (await holdRequest(port, head, Buffer.from("token=ab"), { from: ATTACKER, announced: ANNOUNCED })) as Counted;
+  held.status = 0;
+  void held.answer.then((answer) => (held.status = answer === "" ? -1 : statusOf(answer)));
+  return held;
+}
+
+function tally(held: Counted[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const h of held) {
+    const key = h.status === 0 ? "held" : String(h.status);
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
 describe("idle connections from one address do not lock others out of the review page or the event webhook", () => {
   let w: ReviewWorld;
   let keyFile: { path: string; remove(): void };
@@ -42,20 +59,7 @@ describe("idle connections from one address do not lock others out of the review
     keyFile?.remove();
   });
 
-  const hold = async (head: string): Promise<Counted> => {
-    const held = (await holdRequest(port, head, Buffer.from("token=ab"), { from: ATTACKER, announced: ANNOUNCED })) as Counted;
-    held.status = 0;
-    void held.answer.then((answer) => (held.status = answer === "" ? -1 : statusOf(answer)));
-    return held;
-  };
-  const tally = (held: Counted[]) => {
-    const counts: Record<string, number> = {};
-    for (const h of held) {
-      const key = h.status === 0 ? "held" : String(h.status);
-      counts[key] = (counts[key] ?? 0) + 1;
-    }
-    return counts;
-  };
+  const hold = (head: string) => holdIdle(port, head);
 
   it("answers a reviewer's sign-in and a signed event from another address while 64 of each are held from one", async () => {
     const signatureShaped = randomBytes(512).toString("base64"); // as long as an RSA-4096 signature, by no key
@@ -104,6 +108,42 @@ describe("idle connections from one address do not lock others out of the review
       expect([...new Set([...logins, ...events].filter((h) => h.status !== 0).map((h) => h.status))]).toEqual([503]);
     } finally {
       for (const h of [...logins, ...events]) h.socket.destroy();
+    }
+  }, 60_000);
+});
+
+describe("behind a proxy named in COUNTERSIGN_TRUST_PROXY, the client it forwards for is counted, not the proxy", () => {
+  let w: ReviewWorld;
+  let port: number;
+
+  beforeAll(async () => {
+    w = await startReviewWorld({ COUNTERSIGN_TRUST_PROXY: "loopback" });
+    port = Number(new URL(w.service.url).port);
+  });
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it("signs a reviewer in through the proxy while 64 idle sign-ins come through it for another client", async () => {
+    // The proxy (127.0.0.1) forwards for 203.0.113.7, which appended a claim of its own: the proxy's
+    // entry, the last, is the client, so a client cannot choose its count by the header it sends.
+    const forwarded = "X-Forwarded-For: 198.51.100.2, 203.0.113.7";
+    const logins: Counted[] = [];
+    try {
+      for (let i = 0; i < MAX_FORM_READS; i++) logins.push(await holdIdle(port, `POST /review/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n${forwarded}`));
+      const form = { "content-type": "application/x-www-form-urlencoded", origin: w.service.url };
+      await vi.waitFor(async () => expect((await postFrom(ATTACKER, `${w.service.url}/review/login`, { ...form, "x-forwarded-for": "198.51.100.2, 203.0.113.7" }, "token=ab")).status).toBe(503), {
+        timeout: 10_000,
+        interval: 50,
+      });
+
+      const signIn = await postFrom(ATTACKER, `${w.service.url}/review/login`, { ...form, "x-forwarded-for": "198.51.100.2" }, `token=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}`);
+      console.log(`[faults] ${logins.length} idle sign-ins through a trusted proxy for 203.0.113.7: a sign-in through it for 198.51.100.2 ${signIn.status}`);
+      expect(signIn.status).toBe(303);
+      await vi.waitFor(() => expect(logins.filter((h) => h.status !== 0)).toHaveLength(MAX_FORM_READS - MAX_FORM_READS_PER_CLIENT), { timeout: 10_000, interval: 50 });
+      console.log(`[faults] the idle sign-ins for 203.0.113.7: ${JSON.stringify(tally(logins))}`);
+    } finally {
+      for (const h of logins) h.socket.destroy();
     }
   }, 60_000);
 });
