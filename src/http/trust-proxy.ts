@@ -4,7 +4,9 @@
  * browser's `https://` Origin as another site (each form refused with 403) and never marked its
  * cookie `Secure`. Trusting every peer would let any client claim https; so the operator names the
  * proxies: a hop count, or addresses and subnets (and express's names for loopback, link-local and
- * unique-local ranges).
+ * unique-local ranges). The same proxies' `X-Forwarded-For` names the client that the bounds on
+ * reads per client count (src/http/client-address.ts); behind a proxy not named here, every client
+ * is counted as the proxy.
  */
 import { isIP } from "node:net";
 
