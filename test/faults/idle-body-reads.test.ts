@@ -18,7 +18,8 @@ import { ALICE, startReviewWorld, type ReviewWorld } from "../review/support.js"
 
 const ATTACKER = "127.0.0.1";
 const OTHER_CLIENT = "127.0.0.2";
-const ANNOUNCED = 100_000;
+/** What each idle request announces: under the body limit of each endpoint (16 KiB for a form), so it is read. */
+const ANNOUNCED = { event: 100_000, form: 16_000 };
 
 /** A held request and its status once answered (0 while it is not). */
 interface Counted extends HeldRequest {
@@ -27,9 +28,9 @@ interface Counted extends HeldRequest {
 
 const statusOf = (head: string) => Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1] ?? -1);
 
-/** A request from ATTACKER announcing ANNOUNCED bytes and sending 8, its status counted once answered. */
-async function holdIdle(port: number, head: string): Promise<Counted> {
-  const held = (await holdRequest(port, head, Buffer.from("token=ab"), { from: ATTACKER, announced: ANNOUNCED })) as Counted;
+/** A request from ATTACKER announcing `announced` bytes and sending 8, its status counted once answered. */
+async function holdIdle(port: number, head: string, announced: number): Promise<Counted> {
+  const held = (await holdRequest(port, head, Buffer.from("token=ab"), { from: ATTACKER, announced })) as Counted;
   held.status = 0;
   void held.answer.then((answer) => (held.status = answer === "" ? -1 : statusOf(answer)));
   return held;
@@ -59,15 +60,14 @@ describe("idle connections from one address do not lock others out of the review
     keyFile?.remove();
   });
 
-  const hold = (head: string) => holdIdle(port, head);
 
   it("answers a reviewer's sign-in and a signed event from another address while 64 of each are held from one", async () => {
     const signatureShaped = randomBytes(512).toString("base64"); // as long as an RSA-4096 signature, by no key
     const logins: Counted[] = [];
     const events: Counted[] = [];
     try {
-      for (let i = 0; i < MAX_FORM_READS; i++) logins.push(await hold("POST /review/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded"));
-      for (let i = 0; i < DEFAULT_MAX_EVENT_READS; i++) events.push(await hold(`POST /v1/events HTTP/1.1\r\nContent-Type: application/json\r\nx-service-signature: ${signatureShaped}`));
+      for (let i = 0; i < MAX_FORM_READS; i++) logins.push(await holdIdle(port, "POST /review/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded", ANNOUNCED.form));
+      for (let i = 0; i < DEFAULT_MAX_EVENT_READS; i++) events.push(await holdIdle(port, `POST /v1/events HTTP/1.1\r\nContent-Type: application/json\r\nx-service-signature: ${signatureShaped}`, ANNOUNCED.event));
       // Once the flooding address is refused, its connections hold every read it may have.
       const probe = (path: string, headers: Record<string, string>) =>
         vi.waitFor(async () => expect((await postFrom(ATTACKER, `${w.service.url}${path}`, headers, "token=ab")).status).toBe(503), { timeout: 10_000, interval: 50 });
@@ -79,19 +79,23 @@ describe("idle connections from one address do not lock others out of the review
       const event = await postFrom(OTHER_CLIENT, `${w.service.url}/v1/events`, { "content-type": "application/json", "x-service-signature": delivery.signature! }, delivery.body);
 
       // From the flooding address itself: what can be refused without the body is refused so, not 503.
+      const oversizedSignIn = await holdIdle(port, "POST /review/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded", 100_000);
+      const oversizedAnswer = await oversizedSignIn.answer;
+      oversizedSignIn.socket.destroy();
       const approveWithoutSession = await postFrom(ATTACKER, `${w.service.url}/review/vaults/v1/transactions/t1/approve`, { "content-type": "application/x-www-form-urlencoded" }, "csrf=x");
       const shortSignature = await postFrom(ATTACKER, `${w.service.url}/v1/events`, { "content-type": "application/json", "x-service-signature": "AAAA" }, delivery.body);
       const signedFromAttacker = await postFrom(ATTACKER, `${w.service.url}/v1/events`, { "content-type": "application/json", "x-service-signature": delivery.signature! }, delivery.body);
 
       console.log(
-        `[faults] ${logins.length} idle sign-ins and ${events.length} idle events (Content-Length ${ANNOUNCED}, 8 bytes sent) from ${ATTACKER}: ` +
-          `from ${OTHER_CLIENT} a sign-in ${signIn.status}, a signed event ${event.status}; from ${ATTACKER} an approval without a session ${approveWithoutSession.status}, ` +
+        `[faults] ${logins.length} idle sign-ins and ${events.length} idle events (Content-Length ${ANNOUNCED.form} and ${ANNOUNCED.event}, 8 bytes sent) from ${ATTACKER}: ` +
+          `from ${OTHER_CLIENT} a sign-in ${signIn.status}, a signed event ${event.status}; from ${ATTACKER} a sign-in announcing 100000 bytes ${statusOf(oversizedAnswer)}, an approval without a session ${approveWithoutSession.status}, ` +
           `a 3-byte signature ${shortSignature.status}, a signed event ${signedFromAttacker.status}`,
       );
       expect(signIn.status).toBe(303);
       expect(signIn.headers["set-cookie"]).toBeDefined();
       expect(event.status).toBe(200);
       expect(JSON.parse(event.body)).toEqual({ received: true, duplicate: false });
+      expect(statusOf(oversizedAnswer)).toBe(413);
       expect(approveWithoutSession.status).toBe(401);
       expect(shortSignature.status).toBe(401);
       // The flooding address has used its share: its own deliveries wait, and the platform's retry them.
@@ -130,7 +134,7 @@ describe("behind a proxy named in COUNTERSIGN_TRUST_PROXY, the client it forward
     const forwarded = "X-Forwarded-For: 198.51.100.2, 203.0.113.7";
     const logins: Counted[] = [];
     try {
-      for (let i = 0; i < MAX_FORM_READS; i++) logins.push(await holdIdle(port, `POST /review/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n${forwarded}`));
+      for (let i = 0; i < MAX_FORM_READS; i++) logins.push(await holdIdle(port, `POST /review/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n${forwarded}`, ANNOUNCED.form));
       const form = { "content-type": "application/x-www-form-urlencoded", origin: w.service.url };
       await vi.waitFor(async () => expect((await postFrom(ATTACKER, `${w.service.url}/review/login`, { ...form, "x-forwarded-for": "198.51.100.2, 203.0.113.7" }, "token=ab")).status).toBe(503), {
         timeout: 10_000,

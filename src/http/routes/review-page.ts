@@ -88,9 +88,20 @@ function html(res: Response, status: number, body: string): void {
 export const MAX_FORM_READS = 64;
 export const MAX_FORM_READS_PER_CLIENT = 8;
 
-/** `parse`, within a slot of `slots`; with none free the form is refused with 503, unread. */
+/** The largest form read, decoded: a comment of 2,000 characters, percent-encoded, fits. */
+const FORM_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * `parse`, within a slot of `slots`; with none free the form is refused with 503, unread. A form
+ * that announces more than FORM_LIMIT_BYTES unencoded is refused first: body-parser answers it 413
+ * only once the sender has finished sending it, and the slot was held until then.
+ */
 function boundedReads(parse: RequestHandler, slots: ReadSlots): RequestHandler {
   return (req, res, next) => {
+    const unencoded = (req.get("content-encoding") ?? "identity").trim().toLowerCase() === "identity";
+    if (unencoded && Number(req.get("content-length")) > FORM_LIMIT_BYTES) {
+      return html(res, 413, messagePage(null, undefined, "Too large", "This form is larger than a review form can be."));
+    }
     const slot = slots.take(clientOf(req));
     if ("refused" in slot) {
       res.setHeader("Retry-After", "5");
@@ -115,7 +126,7 @@ const refuseCrossSite: RequestHandler = (req, res, next) => {
 export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
   const router = Router();
   const slots = new ReadSlots({ total: MAX_FORM_READS, perClient: MAX_FORM_READS_PER_CLIENT });
-  const form = boundedReads(express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 10 }), slots);
+  const form = boundedReads(express.urlencoded({ extended: false, limit: FORM_LIMIT_BYTES, parameterLimit: 10 }), slots);
   router.use("/review", (_req, res, next) => secure(res, next));
 
   router.get("/review/review.css", (_req, res) => {
