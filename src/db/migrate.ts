@@ -1,13 +1,15 @@
 /**
- * Applies the migrations in `migrations/` (timestamp-prefixed, never edited once landed). The same
- * files run on a Postgres server and on PGlite. Migrations run under an advisory lock (kysely's
- * own), so several service processes starting together apply them once.
+ * Applies the migrations in `migrations/` (timestamp-prefixed, append-only after the baseline),
+ * then the schema's functions, views and triggers from `migrations/sql/` (src/db/sql-sources.ts).
+ * The same files run on a Postgres server and on PGlite. Migrations run under an advisory lock
+ * (kysely's own), so several service processes starting together apply them once.
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from "kysely";
 import { openDatabase, type Db } from "./connect.js";
+import { applySqlSources } from "./sql-sources.js";
 
 // src/db/migrate.ts and dist/src/db/migrate.js both sit two levels below their migrations folder.
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.meta.url));
@@ -46,12 +48,17 @@ export class MigrationError extends Error {
   }
 }
 
-/** Applies every pending migration; returns the names applied. */
+/** Applies every pending migration, then the SQL sources; returns the names of the migrations applied. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const result: MigrationResultSet = await createMigrator(db).migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === "Error")?.migrationName;
     throw new MigrationError(failed, result.error);
+  }
+  try {
+    await applySqlSources(db);
+  } catch (error) {
+    throw new MigrationError("migrations/sql", error);
   }
   return (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
@@ -61,8 +68,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
  * (COUNTERSIGN_MIGRATE_DATABASE_URL: the service itself then runs as the writer role, which may
  * not create or alter tables), else through the service's own server. Either way on a connection
  * of its own without the service's 10 s statement timeout: a migration that fills a table from the
- * audit trail (20261125T1200_final_decisions) takes longer on a large one, and failing it would
- * keep every replica from starting. On the embedded PGlite (no URL), through `db`.
+ * audit trail takes longer on a large one, and failing it would keep every replica from starting. On the embedded PGlite (no URL), through `db`.
  */
 export async function migrateAsOwner(db: Db, ownerUrl: string | undefined, serviceUrl?: string): Promise<string[]> {
   const url = ownerUrl ?? serviceUrl;

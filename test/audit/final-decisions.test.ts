@@ -1,8 +1,7 @@
 /**
- * `final_decisions` (migration 20261125T1200_final_decisions): the first final decision of each
- * name, so that the idempotency lookup and the charges' decision check read one index instead of
- * every month of `decisions`. What must hold: the migration fills it with the first final of every
- * name recorded before (by seq), a row trigger keeps it for every writer, it is append-only, the
+ * `final_decisions`: the first final decision of each name, so that the idempotency lookup and the
+ * charges' decision check read one index instead of every month of `decisions`. What must hold: a
+ * row trigger keeps the first final of every name (by seq) for every writer, it is append-only, the
  * charges' check still refuses a charge whose decision does not exist, and a name whose row went
  * with an archived month is denied, never decided again.
  */
@@ -10,14 +9,12 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFinalDecision } from "../../src/audit/decision-rows.js";
 import type { Db } from "../../src/db/connect.js";
-import { createMigrator, migrateToLatest } from "../../src/db/migrate.js";
 import { DECIDED_THEN_ARCHIVED } from "../../src/decision/decide.js";
-import { migrateToJustBefore, unmigratedBackends } from "../support/backends.js";
+import { backends } from "../support/backends.js";
 import { assetTransfer } from "../support/bodies.js";
 import { decisionRow } from "../support/decision-rows.js";
 import { serviceWithPolicy } from "../support/service.js";
 
-const MIGRATION = "20261125T1200_final_decisions";
 
 
 const finals = async (db: Db) =>
@@ -26,12 +23,12 @@ const finals = async (db: Db) =>
 const at = (iso: string) => new Date(iso);
 
 
-describe.each(unmigratedBackends)("final_decisions on $name", (backend) => {
+describe.each(backends)("final_decisions on $name", (backend) => {
   let db: Db;
   let close: () => Promise<void>;
-  // Recorded before the migration: a's first final is its allow, not the deny after it (a second
-  // final the name's lock makes impossible from the service, here by hand); b was only deferred;
-  // c's repeat and refused repeat are not finals.
+  // a's first final is its allow, not the deny after it (a second final the name's lock makes
+  // impossible from the service, here by hand); b was only deferred; c's repeat and refused repeat
+  // are not finals.
   const a1 = decisionRow({ transaction_name: "vaults/v1/transactions/a", decided_at: at("2026-11-20T10:00:00Z") });
   const a2 = decisionRow({ transaction_name: "vaults/v1/transactions/a", decided_at: at("2026-11-20T10:05:00Z"), decision: "deny", sign_transaction: false });
   const b = decisionRow({ transaction_name: "vaults/v1/transactions/b", decided_at: at("2026-11-20T10:00:00Z"), decision: "defer", sign_transaction: null, http_status: 503 });
@@ -39,15 +36,13 @@ describe.each(unmigratedBackends)("final_decisions on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, close } = await backend.open());
-    await migrateToJustBefore(db, MIGRATION);
     for (const row of [a1, a2, b, c1]) await db.insertInto("decisions").values(row).execute();
     await db.insertInto("decisions").values(decisionRow({ transaction_name: c1.transaction_name, replayed: true, replay_of: c1.id, decision: "deny", sign_transaction: false })).execute();
     await db.insertInto("decisions").values(decisionRow({ transaction_name: c1.transaction_name, replay_of: c1.id, decision: "deny", sign_transaction: false })).execute();
-    await migrateToLatest(db);
   });
   afterAll(async () => close?.());
 
-  it("is filled with the first final decision of every name recorded before", async () => {
+  it("holds the first final decision of every name, and none of a name only deferred", async () => {
     expect(await finals(db)).toEqual([
       { transaction_name: "vaults/v1/transactions/a", decision_id: a1.id },
       { transaction_name: "vaults/v1/transactions/c", decision_id: c1.id },
@@ -136,16 +131,5 @@ describe("a delivery of a name whose decision went with an archived month", () =
     const again = await suite.cosigner.deliver(changed);
     expect(again.verdict).toBe("canceled");
     expect(again.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
-  });
-
-  // Found by a review: the down migration dropped the table whatever it held. Such a name is known
-  // to be decided only there; after the down the read searched `decisions`, found nothing and
-  // decided the name afresh: signed a second time. The down now refuses while it holds one.
-  it("keeps final_decisions' down migration from dropping the table while it holds such a name", async () => {
-    const migrator = createMigrator(suite.tdb.handle.db);
-    const before = (await migrator.getMigrations()).map((m) => m.name).filter((n) => n < MIGRATION).at(-1)!;
-    const down = await migrator.migrateTo(before);
-    expect(String(down.error)).toMatch(/archived/);
-    expect((await suite.cosigner.deliver(tx)).verdict).toBe("canceled");
   });
 });

@@ -1,6 +1,5 @@
 /**
- * No login but the trail's owner creates objects in schema public (migration
- * 20261125T1700_public_schema_closed). Up to Postgres 14 every role could, and the owner's
+ * No login but the trail's owner creates objects in schema public (migrations/20261129T0000_baseline.ts). Up to Postgres 14 every role could, and the owner's
  * SECURITY DEFINER functions pick the best-matching overload on a path that holds public: the
  * read-only auditor planted `public.hashtextextended(text, integer)`, the next seal (as the writer)
  * ran it with the owner's rights, and it granted the auditor UPDATE on decisions (found by a review
@@ -12,7 +11,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyChain } from "../../src/audit/verify.js";
 import { openDatabase } from "../../src/db/connect.js";
-import { createMigrator, migrateToLatest } from "../../src/db/migrate.js";
+import { migrateToLatest } from "../../src/db/migrate.js";
 import { createTestDatabase, serverUrl, databaseUrl, type TestDatabase } from "../support/postgres.js";
 import { asSuperuser, createLogin, urlAs, type Login } from "./logins.js";
 
@@ -109,7 +108,7 @@ describe("schema public on a database migrated by an owner who is no superuser",
   it("is refused, naming what an administrator runs, and migrates once that is done; the owner keeps creating tables", async () => {
     const asOwner = await openDatabase({ url: urlAs(url, owner), maxConnections: 1, unboundedStatements: true });
     try {
-      await expect(migrateToLatest(asOwner.db)).rejects.toThrow(/20261125T1700_public_schema_closed.*grant create on schema public to .*revoke create on schema public from public/s);
+      await expect(migrateToLatest(asOwner.db)).rejects.toThrow(/20261129T0000_baseline.*grant create on schema public to .*revoke create on schema public from public/s);
       // The remedy, run by the cluster's superuser in the database concerned.
       const admin = await openDatabase({ url, maxConnections: 1 });
       try {
@@ -117,7 +116,7 @@ describe("schema public on a database migrated by an owner who is no superuser",
       } finally {
         await admin.close();
       }
-      await expect(migrateToLatest(asOwner.db)).resolves.toContain("20261125T1700_public_schema_closed");
+      await expect(migrateToLatest(asOwner.db)).resolves.toContain("20261129T0000_baseline");
       await sql`create table owner_still_creates (id int)`.execute(asOwner.db);
     } finally {
       await asOwner.close();
@@ -133,8 +132,6 @@ describe("objects planted in schema public before it was closed", () => {
   beforeAll(async () => {
     tdb = await createTestDatabase({ migrate: false });
     await openAsPostgres14(tdb.url);
-    const { error } = await createMigrator(tdb.handle.db).migrateTo("20261125T1600_policy_adoptions");
-    if (error) throw error;
     auditor = await createLogin("countersign_auditor");
     writer = await createLogin("countersign_writer");
     const asAuditor = await auditor.open(tdb.url);
@@ -160,7 +157,7 @@ describe("objects planted in schema public before it was closed", () => {
 
   it("refuse the migration, naming each object, its owner and the statements that drop it, and migrate once they are dropped", async () => {
     const refused = await migrateToLatest(tdb.handle.db).then(() => null, (error: unknown) => error as Error);
-    expect(refused?.message).toMatch(/^migration 20261125T1800_public_schema_planted_code failed: schema public holds objects/);
+    expect(refused?.message).toMatch(/^migration 20261129T0000_baseline failed: schema public holds objects/);
     const message = refused!.message;
     expect(message).toContain(`function public.hashtextextended(pg_catalog.text,integer) (owner ${auditor.name})`);
     expect(message).toContain(`function public.text_eq_int(pg_catalog.text,integer) (owner ${writer.name})`);
@@ -175,7 +172,7 @@ describe("objects planted in schema public before it was closed", () => {
     const drops = /drop it: (.*?) or, if it is the trail's own/.exec(message)?.[1];
     expect(drops).toMatch(/^drop /);
     await sql.raw(drops!).execute(tdb.handle.db);
-    await expect(migrateToLatest(tdb.handle.db)).resolves.toContain("20261125T1800_public_schema_planted_code");
+    await expect(migrateToLatest(tdb.handle.db)).resolves.toContain("20261129T0000_baseline");
   });
 });
 

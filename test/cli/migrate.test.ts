@@ -16,7 +16,7 @@ describe("countersign migrate", () => {
     const env = { DATABASE_URL: tdb.url };
     const first = await runCli(["migrate"], { env });
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^applied: 20261121T1000_decisions, /m);
+    expect(first.stdout).toMatch(/^applied: 20261129T0000_baseline$/m);
     const tables = await tdb.handle.db.introspection.getTables();
     expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(["decisions", "velocity_charges", "address_book_entries", "events"]));
     const second = await runCli(["migrate"], { env });

@@ -21,7 +21,7 @@ describe("readiness of the database's schema", () => {
     expect(await before.json()).toMatchObject({
       checks: {
         database: "ok",
-        schema: expect.stringMatching(/^[0-9]+ migration\(s\) of this build not applied \(first: 20261121T1000_decisions\); run countersign migrate$/),
+        schema: expect.stringMatching(/^[0-9]+ migration\(s\) of this build not applied \(first: 20261129T0000_baseline\); run countersign migrate$/),
         velocityWindowClaims: expect.stringMatching(/^the velocity windows in force are not claimed in the database \(never claimed\)/),
       },
     });
