@@ -2,7 +2,7 @@
  * SQL NULL and JSON `null` in a json or jsonb column print alike in the canonical row, so a sealed
  * digest cannot say which the row held (found by a review: the owner turned a sealed row's SQL NULL
  * into JSON null and verify said intact). The service writes SQL NULL for an absent value, so
- * `audit verify` and the README's query report every JSON `null` in a sealed row (`json_null`),
+ * `audit verify` and the audit guide's query report every JSON `null` in a sealed row (`json_null`),
  * naming the table, the key and the column.
  */
 import { sql } from "kysely";
@@ -15,7 +15,7 @@ import { parseEvent } from "../../src/events/event.js";
 import { storeEvent } from "../../src/events/store.js";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { readmeFirstBreak } from "../support/readme.js";
+import { docsFirstBreak } from "../support/docs.js";
 import { name, seedTrail, VAULT } from "./trail.js";
 
 /** As the schema's owner with triggers off (session_replication_role = replica). */
@@ -69,7 +69,7 @@ describe("JSON null in a json or jsonb column of a chained table", () => {
     expect(rows[0]).toMatchObject({ shadows: 8, details: 4, json_nulls: 0 });
     expect(rows[0]!.traces).toBeGreaterThan(0);
     expect(await verifyChain(db)).toMatchObject({ ok: true, breakCount: 0, lastPosition: 12 });
-    expect(await readmeFirstBreak(db)).toBeUndefined();
+    expect(await docsFirstBreak(db)).toBeUndefined();
   });
 
   it("names the table, key and column of a sealed decision whose SQL NULL trace the owner turned into JSON null", async () => {
@@ -80,7 +80,7 @@ describe("JSON null in a json or jsonb column of a chained table", () => {
     const report = await verifyChain(db);
     expect(report).toMatchObject({ ok: false, breakCount: 1 });
     expect(report.breaks).toEqual([expect.objectContaining({ kind: "json_null", position, source: "decisions", rowKey: id, column: "trace" })]);
-    expect(await readmeFirstBreak(db)).toMatchObject({ source: "decisions", row_key: id, break: "json_null (trace)" });
+    expect(await docsFirstBreak(db)).toMatchObject({ source: "decisions", row_key: id, break: "json_null (trace)" });
 
     const cli = await runCli(["audit", "verify"], { env: { DATABASE_URL: tdb.url } });
     expect(cli.code).toBe(1);
@@ -91,7 +91,7 @@ describe("JSON null in a json or jsonb column of a chained table", () => {
     await asOwner(db, [sql`update events set details = 'null'::jsonb where id = 'ev-plain'`]);
     const position = await positionOf(db, "events", "ev-plain");
     expect((await verifyChain(db)).breaks).toEqual([expect.objectContaining({ kind: "json_null", position, source: "events", rowKey: "ev-plain", column: "details" })]);
-    expect(await readmeFirstBreak(db)).toMatchObject({ source: "events", row_key: "ev-plain", break: "json_null (details)" });
+    expect(await docsFirstBreak(db)).toMatchObject({ source: "events", row_key: "ev-plain", break: "json_null (details)" });
   });
 
   it("still names them after the owner turned every SQL NULL of the column into JSON null and declared it NOT NULL", async () => {

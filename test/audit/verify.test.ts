@@ -3,8 +3,6 @@
  * edit a row's decision, delete a row, insert a forged row or move chain entries makes it fail
  * and name the row; restoring the edited row restores the chain. On both backends.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPending } from "../../src/audit/sealer.js";
@@ -12,33 +10,13 @@ import { verifyChain } from "../../src/audit/verify.js";
 import type { Db } from "../../src/db/connect.js";
 import { backends } from "../support/backends.js";
 import { decisionRow } from "../support/decision-rows.js";
+import { docsFirstBreak } from "../support/docs.js";
 
 /** Runs statements as a superuser with triggers off (session_replication_role = replica). */
 async function bypassingTriggers(db: Db, statements: ReturnType<typeof sql>[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`set local session_replication_role = replica`.execute(trx);
     for (const s of statements) await s.execute(trx);
-  });
-}
-
-/** The README's pure-SQL recomputation of the chain: its settings, then the query (first break, or no row). */
-function readmeChainCheck(): string[] {
-  const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
-  const block = [...readme.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes("with sealed_rows as"));
-  if (!block) throw new Error("README lost its chain recomputation query");
-  return block.split(/;\s*\n/).map((st) => st.trim()).filter(Boolean);
-}
-
-async function readmeFirstBreak(db: Db): Promise<{ break: string; row_key: string } | undefined> {
-  return db.connection().execute(async (c) => {
-    try {
-      let rows: unknown[] = [];
-      for (const statement of readmeChainCheck()) rows = (await sql.raw(statement).execute(c)).rows;
-      return rows[0] as { break: string; row_key: string } | undefined;
-    } finally {
-      // Its settings (search_path among them) last for the session, which the pool hands on.
-      await sql`reset all`.execute(c);
-    }
   });
 }
 
@@ -71,7 +49,7 @@ describe.each(backends)("audit verify on $name", (backend) => {
     const report = await verifyChain(db);
     expect(report).toMatchObject({ ok: true, breakCount: 0, firstPosition: 1, lastPosition: times.length + 1, pending: 0 });
     // Anyone with SQL alone agrees.
-    expect(await readmeFirstBreak(db)).toBeUndefined();
+    expect(await docsFirstBreak(db)).toBeUndefined();
   });
 
   it("names a row whose decision was edited, and is whole again once the row is restored", async () => {
@@ -81,7 +59,7 @@ describe.each(backends)("audit verify on $name", (backend) => {
     expect(broken.ok).toBe(false);
     expect(broken.breaks[0]).toMatchObject({ kind: "changed", source: "decisions", rowKey: id });
     expect(broken.breakCount).toBe(1);
-    expect(await readmeFirstBreak(db)).toMatchObject({ break: "changed", row_key: id });
+    expect(await docsFirstBreak(db)).toMatchObject({ break: "changed", row_key: id });
 
     await bypassingTriggers(db, [sql`update decisions set decision = 'allow', sign_transaction = true where id = ${id}`]);
     expect((await verifyChain(db)).ok).toBe(true);

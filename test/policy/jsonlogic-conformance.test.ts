@@ -2,7 +2,7 @@
  * JsonLogic's official conformance suite (a pinned copy: test/fixtures/jsonlogic/README.md)
  * through countersign's own loader and evaluator. Every case gives JsonLogic's value or is refused
  * at load (fail closed); the one difference allowed is `in` over a string written in the rule,
- * which is membership, never substring, as the README says (DOCUMENTED_IN below).
+ * which is membership, never substring, as docs/policies.md says (DOCUMENTED_IN below).
  *
  * Why this entry point is the real one: a bundle's rule is loaded by load.ts, which runs
  * validateLogic on its `when` with the facts' shape and reads it as a condition, and evaluated by
@@ -14,7 +14,7 @@
  * `condition`, as load.ts calls it, then applyLogic with "condition" and truthy, as evaluate.ts
  * does), where its truth must be that of JsonLogic's value.
  *
- * `+ - * / % min max` give their exact decimal as text (README), so where JsonLogic gives a number,
+ * `+ - * / % min max` give their exact decimal as text (docs/policies.md), so where JsonLogic gives a number,
  * text of the same decimal is the same value. The traps that spelling would set (a strict
  * comparison, a condition reading it) are what loading refuses.
  */
@@ -25,12 +25,12 @@ import { describe, expect, it } from "vitest";
 import { isNumericLike, toDecimal } from "../../src/policy/decimal.js";
 import { applyLogic, truthy } from "../../src/policy/decimal-logic.js";
 import { validateLogic } from "../../src/policy/validate-logic.js";
-import { README } from "../support/readme.js";
+import { DOCS } from "../support/docs.js";
 
 const SUITE = path.resolve(import.meta.dirname, "../fixtures/jsonlogic/tests.json");
 const SUITE_SHA256 = "3f2ef4252eb0285e5e0105b2c2fc14155d6e691519ecf46a4591c6f480587c31";
 
-/** The README's words for the one difference: `in` over a string written in the rule is membership. */
+/** docs/policies.md's words for the one difference: `in` over a string written in the rule is membership. */
 const DOCUMENTED_IN = "A value is in such a list only when it is one of its items, compared as an array's items are — never when it is part of one";
 
 /**
@@ -117,6 +117,6 @@ describe("JsonLogic's official suite through the loader and evaluator", () => {
     expect(cases).toHaveLength(277);
     expect(counts.equal + counts.refused + counts.documented).toBe(277);
     expect(counts.documented).toBe(1);
-    expect(README.replace(/\s+/g, " ")).toContain(DOCUMENTED_IN);
+    expect(DOCS.replace(/\s+/g, " ")).toContain(DOCUMENTED_IN);
   });
 });

@@ -1,10 +1,8 @@
 /**
  * Shadow evaluation: decisions under a live bundle with a stricter shadow bundle beside it. The
- * answers follow the live bundle; the README's query returns exactly the disagreements; a shadow
+ * answers follow the live bundle; the policy guide's query returns exactly the disagreements; a shadow
  * that throws changes nothing but its own `shadow_error`.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notConfiguredView } from "../../src/addressbook/types.js";
@@ -14,6 +12,7 @@ import { silentLogger } from "../../src/log.js";
 import type { PolicyBundle } from "../../src/policy/types.js";
 import { parseTransaction } from "../../src/transaction/parse.js";
 import { CosignerSimulator } from "../support/cosigner.js";
+import { sqlBlock } from "../support/docs.js";
 import { assetTransfer, ETH, transactionName, VAULT } from "../support/bodies.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService, writeBundle } from "../support/service.js";
@@ -35,8 +34,7 @@ rules:
     when: {"var": "transfer.destination.internal"}
 `;
 
-const README = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
-const DISAGREEMENTS = README.match(/```sql\n(-- Where the shadow candidate disagrees[\s\S]*?)```/)![1]!;
+const DISAGREEMENTS = sqlBlock("-- Where the shadow candidate disagrees");
 
 describe("shadow evaluation", () => {
   let tdb: TestDatabase;
@@ -55,7 +53,7 @@ describe("shadow evaluation", () => {
     await tdb?.drop();
   });
 
-  it("answers follow the live bundle; each row records the shadow's verdict; the README query returns exactly the disagreements", async () => {
+  it("answers follow the live bundle; each row records the shadow's verdict; the policy guide's query returns exactly the disagreements", async () => {
     const cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
     const amounts = ["100", "600", "900", "1200", "50", "700", "499", "501"];
     const bodies = amounts.map((amount, i) => assetTransfer({ amount, asset: ETH, source: `vaults/5c3f1a2b9d7e/wallets/shadow${i}` }));

@@ -1,4 +1,4 @@
-/** Every SQL example in README.md runs against the real schema (a migrated Postgres database). */
+/** Every SQL example in README.md and docs/*.md runs against the real schema (a migrated Postgres database). */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -6,22 +6,22 @@ import { sealPending } from "../src/audit/sealer.js";
 import { verifyChain } from "../src/audit/verify.js";
 import { decisionRow } from "./support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "./support/postgres.js";
-import { README, readmeFirstBreak, sqlStatements } from "./support/readme.js";
+import { DOCS, docsFirstBreak, sqlStatements } from "./support/docs.js";
 
-describe("README SQL examples", () => {
+describe("the docs' SQL examples", () => {
   let tdb: TestDatabase;
   beforeAll(async () => {
     tdb = await createTestDatabase();
   });
   afterAll(async () => tdb?.drop());
 
-  const statements = sqlStatements(README);
+  const statements = sqlStatements(DOCS);
 
   it("finds the examples", () => {
     expect(statements.length).toBeGreaterThanOrEqual(8);
   });
 
-  // A README `set` (the chain query pins search_path) lasts for its session: reset it before the pool hands the session on.
+  // A docs `set` (the chain query pins search_path) lasts for its session: reset it before the pool hands the session on.
   it.each(statements.map((s) => [s.split("\n")[0]!, s]))("runs: %s", async (_first, statement) => {
     await tdb.handle.db.connection().execute(async (c) => {
       try {
@@ -36,7 +36,7 @@ describe("README SQL examples", () => {
 const name = () => `vaults/v1/transactions/${randomUUID()}`;
 
 // Found by a review: the query called to_jsonb under the session's path, and left out reviews and review_actions.
-describe("the README's chain recomputation", () => {
+describe("the docs' chain recomputation", () => {
   let tdb: TestDatabase;
   beforeEach(async () => {
     tdb = await createTestDatabase();
@@ -48,7 +48,7 @@ describe("the README's chain recomputation", () => {
     const target = decisionRow({ decision: "deny", sign_transaction: false, transaction_name: name() });
     for (const r of [target, decisionRow({ transaction_name: name() })]) await db.insertInto("decisions").values(r).execute();
     expect(await sealPending(db)).toBe(2);
-    expect(await readmeFirstBreak(db)).toBeUndefined();
+    expect(await docsFirstBreak(db)).toBeUndefined();
 
     await db.transaction().execute(async (trx) => {
       await sql`set local session_replication_role = replica`.execute(trx);
@@ -57,7 +57,7 @@ describe("the README's chain recomputation", () => {
     await sql.raw(`create function public.to_jsonb(d public.decisions) returns jsonb language sql stable as $$
       select case when d.id = '${target.id}' then pg_catalog.to_jsonb(d) || '{"decision": "deny", "sign_transaction": false, "reasons": []}'::jsonb
         else pg_catalog.to_jsonb(d) end $$`).execute(db);
-    expect(await readmeFirstBreak(db)).toMatchObject({ break: "changed", row_key: target.id });
+    expect(await docsFirstBreak(db)).toMatchObject({ break: "changed", row_key: target.id });
   });
 
   it("reports an intact trail that holds a review and a review action", async () => {
@@ -72,7 +72,7 @@ describe("the README's chain recomputation", () => {
       values (${randomUUID()}, now(), ${transaction}, 'x', 'alice', 'approved', 'treasury')`.execute(db);
     expect(await sealPending(db)).toBe(3);
     expect((await verifyChain(db)).ok).toBe(true);
-    expect(await readmeFirstBreak(db)).toBeUndefined();
+    expect(await docsFirstBreak(db)).toBeUndefined();
   });
 
   it("reports the tail cut off the chain while audit_seals still records it", async () => {
@@ -88,7 +88,7 @@ describe("the README's chain recomputation", () => {
       await sql`delete from decisions where id = ${cut.id}`.execute(trx);
       await sql`delete from audit_chain where position = 2`.execute(trx);
     });
-    expect(await readmeFirstBreak(db)).toMatchObject({ source: "audit_seals", break: "missing (sealed entry)" });
+    expect(await docsFirstBreak(db)).toMatchObject({ source: "audit_seals", break: "missing (sealed entry)" });
   });
 
   it("names an entry whose row_time was moved (hash version 2)", async () => {
@@ -96,37 +96,37 @@ describe("the README's chain recomputation", () => {
     const row = decisionRow({ transaction_name: name() });
     await db.insertInto("decisions").values(row).execute();
     expect(await sealPending(db)).toBe(1);
-    expect(await readmeFirstBreak(db)).toBeUndefined();
+    expect(await docsFirstBreak(db)).toBeUndefined();
     await db.transaction().execute(async (trx) => {
       await sql`set local session_replication_role = replica`.execute(trx);
       await sql`update audit_chain set row_time = '2026-10-01T00:00:00Z' where row_key = ${row.id}`.execute(trx);
     });
-    expect(await readmeFirstBreak(db)).toMatchObject({ row_key: row.id, break: "changed (chain entry)" });
+    expect(await docsFirstBreak(db)).toMatchObject({ row_key: row.id, break: "changed (chain entry)" });
   });
 
   it("says which json column of a chained table it does not check for JSON null", async () => {
     const db = tdb.handle.db;
     await sql`alter table review_actions add column evidence jsonb`.execute(db);
-    expect(await readmeFirstBreak(db)).toMatchObject({ source: "review_actions", row_key: "evidence", break: expect.stringContaining("not checked for JSON null") });
+    expect(await docsFirstBreak(db)).toMatchObject({ source: "review_actions", row_key: "evidence", break: expect.stringContaining("not checked for JSON null") });
   });
 
   it("says which chained table it does not check", async () => {
     const db = tdb.handle.db;
     await sql`create table extra_audit (id text primary key, at timestamptz not null)`.execute(db);
     await sql`select audit_chain_register('extra_audit', 'id', 'at')`.execute(db);
-    expect(await readmeFirstBreak(db)).toMatchObject({ source: "extra_audit", break: expect.stringContaining("not checked") });
+    expect(await docsFirstBreak(db)).toMatchObject({ source: "extra_audit", break: expect.stringContaining("not checked") });
   });
 });
 
-/** The statement of a README ```sql block that follows the comment line `comment` (found by a review of the audit trail). */
-function readmeQuery(comment: string): string {
-  const blocks = [...README.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+/** The statement of a docs ```sql block that follows the comment line `comment`. */
+function docsQuery(comment: string): string {
+  const blocks = [...DOCS.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
   const statement = blocks.flatMap((b) => b.split(/;\s*(?:\n|$)/)).find((s) => s.includes(`-- ${comment}\n`));
-  if (!statement) throw new Error(`README lost its query "${comment}"`);
+  if (!statement) throw new Error(`the docs lost the query "${comment}"`);
   return statement.replace(/^\s*--.*$/gm, "").trim();
 }
 
-describe("the README's first queries give compliance the trail's answer", () => {
+describe("the audit guide's first queries give compliance the trail's answer", () => {
   let tdb: TestDatabase;
   const earlier = new Date(Date.now() - 90_000);
   beforeAll(async () => {
@@ -152,21 +152,21 @@ describe("the README's first queries give compliance the trail's answer", () => 
   afterAll(async () => tdb?.drop());
 
   it("what was decided today counts every decision, those no rule made included", async () => {
-    const { rows } = await sql.raw<{ decision: string; count: string }>(readmeQuery("What was decided today, by outcome and rule")).execute(tdb.handle.db);
+    const { rows } = await sql.raw<{ decision: string; count: string }>(docsQuery("What was decided today, by outcome and rule")).execute(tdb.handle.db);
     const byOutcome = new Map<string, number>();
     for (const r of rows) byOutcome.set(r.decision, (byOutcome.get(r.decision) ?? 0) + Number(r.count));
     expect(Object.fromEntries(byOutcome)).toEqual({ allow: 1, deny: 2, defer: 1 });
   });
 
   it("which policy version decided what counts fresh decisions alone, over the time each version decided", async () => {
-    const { rows } = await sql.raw<{ policy_version: string; count: string; max: Date }>(readmeQuery("Which policy version decided what")).execute(tdb.handle.db);
+    const { rows } = await sql.raw<{ policy_version: string; count: string; max: Date }>(docsQuery("Which policy version decided what")).execute(tdb.handle.db);
     const v1 = rows.find((r) => r.policy_version === "1");
     expect(Number(v1?.count)).toBe(2);
     expect(new Date(v1!.max).getTime()).toBe(earlier.getTime());
   });
 });
 
-describe("the README's denials of the last 24 hours", () => {
+describe("the audit guide's denials of the last 24 hours", () => {
   let tdb: TestDatabase;
   const destination = "0x52908400098527886E0F7030069857D2E4169EE7";
   const denied = decisionRow({ transaction_name: name(), decision: "deny", sign_transaction: false, decided_at: new Date(Date.now() - 60_000),
@@ -184,7 +184,7 @@ describe("the README's denials of the last 24 hours", () => {
   afterAll(async () => tdb?.drop());
 
   it("lists each denial decided in the period once, with its destinations, and no repeat", async () => {
-    const { rows } = await sql.raw<{ transaction_name: string; destinations: string[] }>(readmeQuery("Denials with their reasons and destinations in the last 24 hours")).execute(tdb.handle.db);
+    const { rows } = await sql.raw<{ transaction_name: string; destinations: string[] }>(docsQuery("Denials with their reasons and destinations in the last 24 hours")).execute(tdb.handle.db);
     expect(rows.map((r) => [r.transaction_name, r.destinations])).toEqual([[denied.transaction_name, [destination]]]);
   });
 });
