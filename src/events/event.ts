@@ -13,7 +13,8 @@ const identifier = z.string().min(1).max(MAX_IDENTIFIER);
 const VAULT_NAME = /^vaults\/[^/]+$/;
 const TRANSACTION_NAME = /^vaults\/[^/]+\/transactions\/[^/]+$/;
 
-const baseEvent = z.looseObject({
+/** Every event: what the OpenAPI document declares of a body (src/http/openapi.ts). */
+export const baseEvent = z.looseObject({
   id: identifier,
   type: identifier,
   vault: identifier.nullish(),

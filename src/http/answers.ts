@@ -109,6 +109,10 @@ export const policyStatus = z.object({
   shadow: shadowStatus.nullable().optional().describe("null when COUNTERSIGN_SHADOW_POLICIES is not set"),
 });
 
+export const health = z.object({ status: z.literal("ok") });
+
+export const eventReceipt = z.object({ received: z.literal(true), duplicate: z.boolean().describe("true when an event of this id was stored before") });
+
 export const readiness = z.object({
   status: z.enum(["ready", "not ready"]),
   policy: z.object({ version: z.string() }),

@@ -21,7 +21,12 @@ export function errorBody(code: ErrorCode, message: string, requestId: string, e
   return { error: { code, message, requestId, ...extra } };
 }
 
+/** Seconds a client answered 503 (a deferral, or something unavailable) is told to wait before asking again. */
+export const RETRY_AFTER_SECONDS = 30;
+
 export function sendError(res: Response, code: ErrorCode, message: string, extra: Record<string, unknown> = {}): void {
+  // Every 503 says when to ask again: the co-signer and the platform's event sender retry on it.
+  if (ERROR_STATUS[code] === 503 && !res.hasHeader("Retry-After")) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
   res.status(ERROR_STATUS[code]).json(errorBody(code, message, requestIdOf(res), extra));
 }
 

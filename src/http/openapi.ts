@@ -6,8 +6,10 @@
  */
 import { z } from "zod";
 import * as tx from "../transaction/schemas.js";
+import { baseEvent } from "../events/event.js";
 import * as answers from "./answers.js";
-import { reviewActionBody } from "./routes/review.js";
+import { adminErrors, answer, bodyErrors, errorAnswer, HEADERS, htmlAnswer, json, OPEN, schema, unauthorizedAnswer, unavailableAnswer } from "./openapi-parts.js";
+import { reviewActionBody, reviewRejectionBody } from "./routes/review.js";
 
 const nameField = z.string().regex(/^vaults\/[A-Za-z0-9_-]+\/transactions\/[A-Za-z0-9_-]+$/);
 
@@ -28,40 +30,29 @@ const transactionBody = tx.commonFields.extend({
 
 const webhookBody = z.union([transactionBody, z.looseObject({ transaction: transactionBody })]);
 
-function schema(s: z.ZodType): unknown {
-  return z.toJSONSchema(s, { io: "input", unrepresentable: "any", target: "openapi-3.0" });
-}
-
-const json = (ref: string) => ({ "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } });
-const errorResponse = (description: string) => ({ description, content: json("Error") });
-
-/** What reading a request body can answer besides the route's own errors (src/http/json-body.ts). */
-const bodyErrors = {
-  "413": errorResponse("body over the size limit"),
-  "415": errorResponse("UNSUPPORTED_MEDIA_TYPE: a Content-Encoding other than gzip, deflate, br or identity"),
-};
-
-const reviewerErrors = {
-  "401": errorResponse("missing or invalid reviewer credential (the webhook and admin tokens are not reviewer credentials)"),
-  "403": errorResponse("review is not configured"),
-};
-
 const transactionParameters = ["vault", "transaction"].map((name) => ({ name, in: "path", required: true, schema: { type: "string", pattern: "^[A-Za-z0-9_-]+$" } }));
 
-function reviewAction(summary: string, commentRequired: boolean): object {
+const reviewerErrors = {
+  "401": unauthorizedAnswer("missing or invalid reviewer credential (the webhook and admin tokens are not reviewer credentials)"),
+  "403": errorAnswer("review is not configured"),
+};
+
+function reviewAction(operationId: string, summary: string, body: "ReviewApproval" | "ReviewRejection"): object {
+  const commentRequired = body === "ReviewRejection";
   return {
     post: {
+      operationId,
       summary,
       security: [{ reviewer: [] }],
       parameters: transactionParameters,
-      requestBody: { required: commentRequired, content: json("ReviewAction") },
+      requestBody: { required: commentRequired, content: json(body) },
       responses: {
-        "200": { description: "the review after the action", content: json("Review") },
-        "400": errorResponse(commentRequired ? "no comment, or a malformed body" : "malformed body"),
+        "200": answer("the review after the action", json("Review")),
+        "400": errorAnswer(commentRequired ? "no comment, or a malformed body" : "malformed body"),
         "401": reviewerErrors["401"],
-        "403": errorResponse("NOT_A_REVIEWER (in no required group) or INITIATOR_CANNOT_APPROVE"),
-        "404": errorResponse("no review for this transaction"),
-        "409": errorResponse("REVIEW_CLOSED: approved, rejected or expired, or the transaction already decided"),
+        "403": errorAnswer("NOT_A_REVIEWER (in no required group) or INITIATOR_CANNOT_APPROVE"),
+        "404": errorAnswer("no review for this transaction"),
+        "409": errorAnswer("REVIEW_CLOSED: approved, rejected or expired, or the transaction already decided"),
         ...bodyErrors,
       },
     },
@@ -79,107 +70,145 @@ function build(): object {
   return {
     openapi: "3.0.3",
     info: { title: "countersign", version: "1", description: "Policy decisions for the custody platform's co-signer." },
+    servers: [{ url: "/", description: "wherever the service answers (COUNTERSIGN_HOST, COUNTERSIGN_PORT)" }],
     components: {
       securitySchemes: {
         webhookToken: { type: "http", scheme: "bearer", description: "COUNTERSIGN_WEBHOOK_TOKEN (also as Basic password or ?token=)" },
         adminToken: { type: "http", scheme: "bearer", description: "COUNTERSIGN_ADMIN_TOKEN" },
         reviewer: { type: "http", scheme: "bearer", description: "an OpenID Connect ID token of COUNTERSIGN_OIDC_ISSUER, or a token of COUNTERSIGN_REVIEWER_TOKENS_FILE" },
+        reviewSession: { type: "apiKey", in: "cookie", name: "countersign_review", description: "the review page's session, set by POST /review/login" },
+        eventSignature: {
+          type: "apiKey",
+          in: "header",
+          name: "x-service-signature",
+          description: "not a key: the platform's RSA-PSS SHA-512 signature of the body, base64, checked against COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE",
+        },
       },
+      headers: HEADERS,
       schemas: {
         WebhookBody: schema(webhookBody),
         SignAnswer: schema(answers.signAnswer),
         EvaluateAnswer: schema(answers.evaluateAnswer),
         PolicyStatus: schema(answers.policyStatus),
+        Health: schema(answers.health),
         Readiness: schema(answers.readiness),
         Error: schema(answers.errorEnvelope),
+        Event: schema(baseEvent),
+        EventReceipt: schema(answers.eventReceipt),
         Review: schema(answers.review),
         ReviewList: schema(answers.reviewList),
-        ReviewAction: schema(reviewActionBody),
+        ReviewApproval: schema(reviewActionBody),
+        ReviewRejection: schema(reviewRejectionBody),
       },
     },
     paths: {
       "/v1/cosigner/webhook": {
         post: {
+          operationId: "decide",
           summary: "Decide whether the co-signer signs a transaction",
           security: [{ webhookToken: [] }],
           requestBody: { required: true, content: json("WebhookBody") },
           responses: {
-            "200": { description: "allow (signTransaction true) or deny (false, cancels for good)", content: json("SignAnswer") },
-            "400": errorResponse("malformed JSON or not a valid transaction"),
-            "401": errorResponse("missing or wrong webhook token"),
+            "200": answer("allow (signTransaction true) or deny (false, cancels for good)", json("SignAnswer")),
+            "400": errorAnswer("malformed JSON or not a valid transaction"),
+            "401": unauthorizedAnswer("missing or wrong webhook token"),
             ...bodyErrors,
-            "503": errorResponse("deferred: the transaction stays pending (Retry-After)"),
+            "503": unavailableAnswer("DEFERRED: the transaction stays pending; the co-signer asks again"),
           },
         },
       },
       "/v1/evaluate": {
         post: {
+          operationId: "evaluate",
           summary: "Dry run: decision, matched rules and facts; nothing recorded",
           security: [{ adminToken: [] }],
           requestBody: { required: true, content: json("WebhookBody") },
           responses: {
-            "200": { description: "the evaluation", content: json("EvaluateAnswer") },
-            "400": errorResponse("malformed"),
-            "401": errorResponse("missing or wrong admin token"),
-            "403": errorResponse("admin token not configured"),
+            "200": answer("the evaluation", json("EvaluateAnswer")),
+            "400": errorAnswer("malformed"),
+            ...adminErrors,
             ...bodyErrors,
-            "503": errorResponse("UNAVAILABLE: the facts (address book, window totals) cannot be read right now"),
+            "503": unavailableAnswer("UNAVAILABLE: the facts (address book, window totals) cannot be read right now"),
           },
         },
       },
       "/v1/events": {
         post: {
-          summary: "The custody platform's event webhook (x-service-signature: RSA-PSS SHA-512, base64)",
-          requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["id", "type"] } } } },
+          operationId: "receiveEvent",
+          summary: "The custody platform's event webhook",
+          security: [{ eventSignature: [] }],
+          requestBody: { required: true, content: json("Event") },
           responses: {
-            "200": {
-              description: "stored (or already stored: duplicate true) and its effect applied",
-              content: { "application/json": { schema: { type: "object", properties: { received: { type: "boolean" }, duplicate: { type: "boolean" } } } } },
-            },
-            "400": errorResponse("signed, but not JSON or not an event"),
-            "401": errorResponse("signature missing or wrong; nothing stored"),
+            "200": answer("stored (or already stored: duplicate true) and its effect applied", json("EventReceipt")),
+            "400": errorAnswer("signed, but not JSON or not an event"),
+            "401": errorAnswer("signature missing or wrong; nothing stored"),
             ...bodyErrors,
-            "503": errorResponse("not stored or its effect failed; the platform redelivers"),
+            "503": unavailableAnswer("not stored or its effect failed, or too many deliveries are being read; the platform redelivers"),
           },
         },
       },
       "/v1/reviews": {
         get: {
+          operationId: "listReviews",
           summary: "Reviews of deferred transactions that name a reviewer group of the caller's, newest first",
           security: [{ reviewer: [] }],
           parameters: [{ name: "state", in: "query", required: false, schema: { type: "string", enum: ["open", "approved", "rejected", "expired"] } }],
           responses: {
-            "200": { description: "the reviews some requirement of which names a group of the caller's", content: json("ReviewList") },
+            "200": answer("the reviews some requirement of which names a group of the caller's", json("ReviewList")),
+            "400": errorAnswer("state is not one of open, approved, rejected, expired"),
             ...reviewerErrors,
-            "403": errorResponse("NOT_A_REVIEWER (in no reviewer group), or review is not configured"),
+            "403": errorAnswer("NOT_A_REVIEWER (in no reviewer group), or review is not configured"),
           },
         },
       },
       "/v1/vaults/{vault}/transactions/{transaction}/review": {
         get: {
+          operationId: "getReview",
           summary: "One transaction's review, with its explanation",
           security: [{ reviewer: [] }],
           parameters: transactionParameters,
           responses: {
-            "200": { description: "the review", content: json("Review") },
-            "404": errorResponse("no review for this transaction"),
+            "200": answer("the review", json("Review")),
+            "404": errorAnswer("no review for this transaction"),
             ...reviewerErrors,
-            "403": errorResponse("NOT_A_REVIEWER (in no reviewer group, or in none this review requires), or review is not configured"),
+            "403": errorAnswer("NOT_A_REVIEWER (in no reviewer group, or in none this review requires), or review is not configured"),
           },
         },
       },
-      "/v1/vaults/{vault}/transactions/{transaction}/review:approve": reviewAction("Approve the review (a second approval by the same identity changes nothing)", false),
-      "/v1/vaults/{vault}/transactions/{transaction}/review:reject": reviewAction("Reject the review: the next delivery is denied for good", true),
-      "/review": { get: { summary: "The review page for people (HTML)", responses: { "200": { description: "HTML", content: { "text/html": {} } } } } },
-      "/v1/policy": { get: { summary: "Active policy", responses: { "200": { description: "status", content: json("PolicyStatus") } } } },
-      "/healthz": { get: { summary: "Liveness", responses: { "200": { description: "alive" } } } },
-      "/readyz": {
+      "/v1/vaults/{vault}/transactions/{transaction}/review:approve": reviewAction("approveReview", "Approve the review (a second approval by the same identity changes nothing)", "ReviewApproval"),
+      "/v1/vaults/{vault}/transactions/{transaction}/review:reject": reviewAction("rejectReview", "Reject the review: the next delivery is denied for good", "ReviewRejection"),
+      "/review": {
         get: {
-          summary: "Readiness",
-          responses: { "200": { description: "ready", content: json("Readiness") }, "503": { description: "not ready", content: json("Readiness") } },
+          operationId: "reviewPage",
+          summary: "The review page for people (HTML); without a session, the sign-in form",
+          security: [{ reviewSession: [] }],
+          responses: {
+            "200": htmlAnswer("the queue of reviews the signed-in reviewer may act on"),
+            "401": htmlAnswer("not signed in, or the session expired: the sign-in form"),
+            "403": htmlAnswer("review is not configured, or the signed-in identity is in no reviewer group"),
+          },
         },
       },
-      "/openapi.json": { get: { summary: "This document", responses: { "200": { description: "OpenAPI 3.0" } } } },
+      "/v1/policy": {
+        get: {
+          operationId: "getPolicy",
+          summary: "Active policy; with the admin token, address-book failures in the custody API's own words",
+          security: [{}, { adminToken: [] }],
+          responses: { "200": answer("status", json("PolicyStatus")) },
+        },
+      },
+      "/healthz": { get: { operationId: "health", summary: "Liveness", security: OPEN, responses: { "200": answer("alive", json("Health")) } } },
+      "/readyz": {
+        get: {
+          operationId: "readiness",
+          summary: "Readiness",
+          security: OPEN,
+          responses: { "200": answer("ready", json("Readiness")), "503": answer("not ready", json("Readiness")) },
+        },
+      },
+      "/openapi.json": {
+        get: { operationId: "openApiDocument", summary: "This document", security: OPEN, responses: { "200": answer("OpenAPI 3.0", { "application/json": { schema: { type: "object" } } }) } },
+      },
     },
   };
 }

@@ -18,8 +18,15 @@ const ID = /^[A-Za-z0-9_-]+$/;
 const COMMENT_MAX = 2000;
 const BODY_LIMIT = 16 * 1024;
 
-export const reviewActionBody = z.strictObject({
-  comment: z.string().trim().max(COMMENT_MAX, `a comment is at most ${COMMENT_MAX} characters`).optional(),
+const REJECTION_NEEDS_COMMENT = "a rejection needs a comment saying why";
+const comment = (error?: string) => z.string(error === undefined ? undefined : { error }).trim().max(COMMENT_MAX, `a comment is at most ${COMMENT_MAX} characters`);
+
+/** An approval's body: its comment is optional. */
+export const reviewActionBody = z.strictObject({ comment: comment().optional() });
+
+/** A rejection's body: the comment saying why is required and not blank. */
+export const reviewRejectionBody = z.strictObject({
+  comment: comment(REJECTION_NEEDS_COMMENT).min(1, REJECTION_NEEDS_COMMENT).describe("why; blank is refused"),
 });
 
 export function requireReviewer(auth: ReviewerAuth): RequestHandler {
@@ -44,7 +51,7 @@ export function transactionNameOf(vault: unknown, transaction: unknown): string 
 /** Approve's comment is optional; reject's is required. */
 export function actionComment(verb: "approve" | "reject", comment: string | undefined): string | null | AppError {
   const text = comment?.trim() ?? "";
-  if (verb === "reject" && text === "") return new AppError("INVALID_REQUEST", "a rejection needs a comment saying why");
+  if (verb === "reject" && text === "") return new AppError("INVALID_REQUEST", REJECTION_NEEDS_COMMENT);
   return text === "" ? null : text;
 }
 
@@ -80,7 +87,7 @@ export function reviewRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
     const name = transactionNameOf(req.params.vault, req.params.transaction);
     if (name === null) return sendError(res, "NOT_FOUND", "no such transaction");
     const empty = !Buffer.isBuffer(req.body) || req.body.length === 0;
-    const body = reviewActionBody.safeParse(empty ? {} : parseJsonBody(req.body));
+    const body = (verb === "reject" ? reviewRejectionBody : reviewActionBody).safeParse(empty ? {} : parseJsonBody(req.body));
     if (!body.success) return sendError(res, "INVALID_REQUEST", body.error.issues.map((i) => i.message).join("; "));
     const comment = actionComment(verb, body.data.comment);
     if (comment instanceof AppError) return sendAppError(res, comment);

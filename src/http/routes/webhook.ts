@@ -21,15 +21,12 @@ import { decisionMeasure, shadowDisagreement, traceDecision } from "../../teleme
 import type { ServiceMetrics } from "../../telemetry/metrics.js";
 import { parseTransaction } from "../../transaction/parse.js";
 import { WEBHOOK_CHALLENGE, webhookCredentials, webhookTokenOffered } from "../auth.js";
-import { errorBody } from "../envelope.js";
+import { errorBody, RETRY_AFTER_SECONDS } from "../envelope.js";
 import { bodyReadError, parseJsonBody } from "../json-body.js";
 import { requestIdFrom } from "../request-context.js";
 import { readRequestBody } from "../request-body.js";
 
 export const WEBHOOK_PATH = "/v1/cosigner/webhook";
-
-/** Seconds the co-signer is told to wait before asking again about a deferred transaction. */
-export const RETRY_AFTER_SECONDS = 30;
 
 /** Why a delivery that could not be decided waits, in the answer's words. */
 const STAND_DOWN: Record<StandDownCause | "unavailable", string> = {
