@@ -16,7 +16,8 @@ const WEBHOOK_TOKEN = "webhook-token-0123456789abcdef";
 const ADMIN_TOKEN = "admin-token-0123456789abcdef";
 
 type Schema = { $ref?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[] };
-type OpenApi = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>; components: { schemas: Record<string, Schema> } };
+type Listed = { headers?: Record<string, unknown>; content?: Record<string, { schema?: Schema }> };
+type OpenApi = { paths: Record<string, Record<string, { responses: Record<string, Listed> }>>; components: { schemas: Record<string, Schema> } };
 
 describe("the OpenAPI document describes every answer the service gives", () => {
   let tdb: TestDatabase;
@@ -68,6 +69,9 @@ describe("the OpenAPI document describes every answer the service gives", () => 
   async function expectDescribed(path: string, method: string, response: Response): Promise<void> {
     const listed = doc.paths[path]?.[method]?.responses[String(response.status)];
     expect(listed, `${method.toUpperCase()} ${path} answers ${response.status}, which the document does not list`).toBeDefined();
+    const headers = Object.keys(listed!.headers ?? {});
+    expect(headers, `${method.toUpperCase()} ${path} ${response.status} declares no X-Request-Id`).toContain("X-Request-Id");
+    expect(headers.filter((h) => response.headers.get(h) === null), `headers declared for ${method.toUpperCase()} ${path} ${response.status} but not answered`).toEqual([]);
     const schema = listed!.content?.["application/json"]?.schema;
     expect(schema, `${method.toUpperCase()} ${path} ${response.status} has no JSON schema`).toBeDefined();
     expect(undeclared(await response.json(), schema!)).toEqual([]);
@@ -102,8 +106,10 @@ describe("the OpenAPI document describes every answer the service gives", () => 
     await expectDescribed("/v1/evaluate", "post", await evaluate(JSON.stringify(assetTransfer()), { "content-encoding": "compress" }));
   });
 
-  it("the policy status", async () => {
+  it("the policy status and the probes", async () => {
     await expectDescribed("/v1/policy", "get", await fetch(`${service.url}/v1/policy`));
+    await expectDescribed("/healthz", "get", await fetch(`${service.url}/healthz`));
+    await expectDescribed("/readyz", "get", await fetch(`${service.url}/readyz`));
   });
 
   it("a review and its explanation", async () => {
