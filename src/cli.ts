@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config.js";
-import { embeddedDataPath, openDatabase } from "./db/connect.js";
+import { embeddedDataPath, EmbeddedDatabaseInUse, openDatabase } from "./db/connect.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { explain } from "./commands/explain.js";
 import { policyCheck } from "./commands/policy-check.js";
@@ -138,8 +138,18 @@ async function runExplain(args: string[]): Promise<number> {
   const policies = values.policies ?? process.env.COUNTERSIGN_POLICIES ?? "./policies";
   if (values.decision !== undefined) {
     const { explainDecision } = await import("./commands/explain-decision.js");
+    const { readDecision } = await import("./audit/decision-view.js");
     const id = values.decision;
-    return withDatabase((db) => explainDecision(db, id, { policies, json: values.json ?? false }, out));
+    const options = { policies, json: values.json ?? false };
+    try {
+      return await withDatabase((db) => explainDecision((i) => readDecision(db, i), id, options, out));
+    } catch (error) {
+      if (!(error instanceof EmbeddedDatabaseInUse)) throw error;
+      // `serve` holds the embedded database: the decision is read through it.
+      const { serviceDecisionReader, serviceUrl } = await import("./commands/service-reader.js");
+      const c = config();
+      return explainDecision(serviceDecisionReader(serviceUrl(process.env, c), c.adminToken), id, options, out);
+    }
   }
   const now = values.now ? new Date(values.now) : new Date();
   if (Number.isNaN(now.getTime())) {

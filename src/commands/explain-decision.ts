@@ -5,72 +5,39 @@
  * one that decided them (same digest); otherwise only their matched rules are shown. A row
  * evaluated by a shadow candidate (COUNTERSIGN_SHADOW_POLICIES) also shows what the candidate said.
  */
-import type { Db } from "../db/connect.js";
+import { DECISION_ID, type DecisionView, type ShadowView } from "../audit/decision-view.js";
 import type { Facts } from "../facts/types.js";
 import { evaluate } from "../policy/evaluate.js";
 import { loadBundle } from "../policy/load.js";
-import type { Decision, EvaluationTrace, RuleMatch } from "../policy/types.js";
+import type { EvaluationTrace, RuleMatch } from "../policy/types.js";
 import { printTrace } from "./explain-trace.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Where the row is read: the database (readDecision), or the running service's GET /v1/decisions/{id}. */
+export type DecisionReader = (id: string) => Promise<DecisionView | null>;
 
-export async function explainDecision(db: Db, id: string, options: { policies: string; json: boolean }, out: (line: string) => void): Promise<number> {
-  if (!UUID.test(id)) {
+export async function explainDecision(read: DecisionReader, id: string, options: { policies: string; json: boolean }, out: (line: string) => void): Promise<number> {
+  if (!DECISION_ID.test(id)) {
     out(`${JSON.stringify(id)} is not a decision id (a UUID)`);
     return 2;
   }
-  const row = await db
-    .selectFrom("decisions")
-    .select(["id", "transaction_name", "decided_at", "decision", "replayed", "replay_of", "policy_version", "policy_digest", "reasons", "matched_rules", "facts", "trace"])
-    .select(["shadow_policy_version", "shadow_policy_digest", "shadow_decision", "shadow_matched_rules", "shadow_error"])
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await read(id);
   if (!row) {
     out(`no decision ${id}`);
     return 1;
   }
-  const facts = (row.facts ?? []) as Facts[];
-  const evaluations = (row.trace as EvaluationTrace[] | null) ?? (await reevaluated(row.policy_digest, facts, options.policies)) ?? matchedOnly(row.matched_rules as RuleMatch[]);
-  const view = { decision: row.decision, policyVersion: row.policy_version, reasons: row.reasons as string[], evaluations, facts };
-  const shadow = shadowOf(row);
+  const facts = row.facts as Facts[];
+  const evaluations = (row.trace as EvaluationTrace[] | null) ?? (await reevaluated(row.policyDigest, facts, options.policies)) ?? matchedOnly(row.matchedRules);
+  const view = { decision: row.decision, policyVersion: row.policyVersion, reasons: row.reasons, evaluations, facts };
   if (options.json) {
-    out(JSON.stringify({ id: row.id, transactionName: row.transaction_name, decidedAt: row.decided_at, policyDigest: row.policy_digest, ...view, shadow }, null, 2));
+    out(JSON.stringify({ id: row.id, transactionName: row.transactionName, decidedAt: row.decidedAt, policyDigest: row.policyDigest, ...view, shadow: row.shadow }, null, 2));
     return 0;
   }
-  out(`decision ${row.id}: ${row.transaction_name} at ${new Date(row.decided_at).toISOString()}`);
-  if (row.replayed || row.replay_of) out(`  a repeat of decision ${row.replay_of ?? "(unknown)"}: its trace is that decision's`);
+  out(`decision ${row.id}: ${row.transactionName} at ${row.decidedAt}`);
+  if (row.replayed || row.replayOf) out(`  a repeat of decision ${row.replayOf ?? "(unknown)"}: its trace is that decision's`);
   if (row.trace === null && facts.length > 0) out(`  (recorded without a trace${evaluations.some((e) => e.rules) ? "; re-evaluated from its recorded facts with the same bundle" : ""})`);
   printTrace(view, out);
-  if (shadow) printShadow(shadow, row.decision, out);
+  if (row.shadow) printShadow(row.shadow, row.decision, out);
   return 0;
-}
-
-interface ShadowView {
-  policyVersion: string;
-  policyDigest: string;
-  decision: Decision | null;
-  matchedRules: RuleMatch[];
-  error: string | null;
-}
-
-interface ShadowColumns {
-  shadow_policy_version: string | null;
-  shadow_policy_digest: string | null;
-  shadow_decision: Decision | null;
-  shadow_matched_rules: unknown;
-  shadow_error: string | null;
-}
-
-/** What the shadow candidate said on the same facts, or null when none was evaluated beside it. */
-function shadowOf(row: ShadowColumns): ShadowView | null {
-  if (row.shadow_policy_digest === null) return null;
-  return {
-    policyVersion: row.shadow_policy_version ?? "(unknown)",
-    policyDigest: row.shadow_policy_digest,
-    decision: row.shadow_decision,
-    matchedRules: (row.shadow_matched_rules as RuleMatch[] | null) ?? [],
-    error: row.shadow_error,
-  };
 }
 
 function printShadow(shadow: ShadowView, live: string, out: (line: string) => void): void {

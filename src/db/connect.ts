@@ -94,6 +94,11 @@ function openPostgres(url: string, max: number, unbounded: boolean): DatabaseHan
   return { db, kind: "postgres", close: () => db.destroy() };
 }
 
+/** Another process (a running `serve`) holds the embedded database: a reader may ask that process instead. */
+export class EmbeddedDatabaseInUse extends Error {
+  override readonly name = "EmbeddedDatabaseInUse";
+}
+
 /** Where the embedded database keeps its files under COUNTERSIGN_DATA_DIR. */
 export const embeddedDataPath = (dataDir: string): string => `${dataDir}/pgdata`;
 
@@ -104,7 +109,7 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
   mkdirSync(dataDir, { recursive: true });
   // Before PGlite touches a file: a second process on these files corrupts them (data-dir-lock.ts).
   const lock = lockDataDir(dataDir);
-  if (!lock.ok) throw new Error(describeLockError(lock.error));
+  if (!lock.ok) throw lock.error.code === "DATA_DIR_LOCKED" ? new EmbeddedDatabaseInUse(describeLockError(lock.error)) : new Error(describeLockError(lock.error));
   try {
     const store = checkEmbeddedStore(dataDir, embeddedDataPath(dataDir));
     if (!store.ok) throw new Error(describeStoreError(store.error));

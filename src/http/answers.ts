@@ -183,3 +183,37 @@ export const review = z.object({
 });
 
 export const reviewList = z.object({ reviews: z.array(review) });
+
+const shadowView = z.object({
+  policyVersion: z.string(),
+  policyDigest: z.string(),
+  decision: decisionKind.nullable().describe("null when the candidate failed on these facts"),
+  matchedRules: z.array(ruleMatch),
+  error: z.string().nullable(),
+});
+
+/** A recorded decision: its audit row (src/audit/decision-view.ts). */
+export const decisionView = z.object({
+  id: z.uuid(),
+  decidedAt: z.string().describe("RFC 3339"),
+  transactionName: z.string(),
+  vault: z.string(),
+  decision: decisionKind,
+  signTransaction: z.boolean().nullable().describe("null for a defer"),
+  httpStatus: z.number().int(),
+  replayed: z.boolean().describe("a repeated delivery answered from the final decision, without a second charge"),
+  replayOf: z.uuid().nullable().describe("for a repeat or a conflicting delivery: the final decision it refers to"),
+  policyVersion: z.string(),
+  policyDigest: z.string(),
+  matchedRules: z.array(ruleMatch),
+  reasons: z.array(z.string()),
+  facts: z.array(z.record(z.string(), z.unknown())).describe("one facts document per evaluation (CONTRACT.md section 4)"),
+  transaction: z.unknown().describe("the transaction as delivered (the audit snapshot)"),
+  contentDigest: z.string(),
+  requestId: z.string(),
+  durationMs: z.number(),
+  trace: z.array(z.unknown()).nullable().describe("every rule per evaluation with its comparisons' operands; null on rows recorded before traces were kept"),
+  shadow: shadowView.nullable().describe("what the COUNTERSIGN_SHADOW_POLICIES candidate said on the same facts; null when none was evaluated"),
+});
+
+export const decisionList = z.object({ decisions: z.array(decisionView).describe("oldest first, at most 500") });

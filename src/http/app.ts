@@ -8,6 +8,7 @@ import type { DecisionDeps } from "../decision/deps.js";
 import { errorHandler, sendError } from "./envelope.js";
 import { openApiDocument } from "./openapi.js";
 import { requestContext } from "./request-context.js";
+import { decisionsRouter } from "./routes/decisions.js";
 import { evaluateRouter } from "./routes/evaluate.js";
 import { reviewRouter } from "./routes/review.js";
 import { reviewPageRouter } from "./routes/review-page.js";
@@ -39,6 +40,7 @@ export function createApp(options: AppOptions): express.Express {
   app.set("query parser", "simple");
   app.use(requestContext);
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
+  app.use(decisionsRouter(options.decision.db, options.adminToken));
   app.use(statusRouter({ db: options.decision.db, adminToken: options.adminToken, ...options.status }));
   if (options.eventsHandler) app.post("/v1/events", options.eventsHandler);
   if (options.review) app.use(reviewRouter(options.review.desk, options.review.auth), reviewPageRouter(options.review.desk, options.review.auth));

@@ -95,6 +95,8 @@ function build(): object {
         Error: schema(answers.errorEnvelope),
         Event: schema(baseEvent),
         EventReceipt: schema(answers.eventReceipt),
+        Decision: schema(answers.decisionView),
+        DecisionList: schema(answers.decisionList),
         Review: schema(answers.review),
         ReviewList: schema(answers.reviewList),
         ReviewApproval: schema(reviewActionBody),
@@ -129,6 +131,34 @@ function build(): object {
             ...adminErrors,
             ...bodyErrors,
             "503": unavailableAnswer("UNAVAILABLE: the facts (address book, window totals) cannot be read right now"),
+          },
+        },
+      },
+      "/v1/decisions/{id}": {
+        get: {
+          operationId: "getDecision",
+          summary: "A recorded decision: its audit row, snapshot, facts, trace and shadow",
+          security: [{ adminToken: [] }],
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          responses: {
+            "200": answer("the decision", json("Decision")),
+            ...adminErrors,
+            "404": errorAnswer("no decision of this id"),
+            "503": unavailableAnswer("UNAVAILABLE: the database cannot be read right now"),
+          },
+        },
+      },
+      "/v1/decisions": {
+        get: {
+          operationId: "listDecisions",
+          summary: "The decisions recorded for one transaction, repeats included, oldest first",
+          security: [{ adminToken: [] }],
+          parameters: [{ name: "transaction", in: "query", required: true, schema: { type: "string", pattern: "^vaults/[A-Za-z0-9_-]+/transactions/[A-Za-z0-9_-]+$" } }],
+          responses: {
+            "200": answer("the decisions (none: an empty list)", json("DecisionList")),
+            "400": errorAnswer("INVALID_REQUEST: transaction is missing or not a transaction name"),
+            ...adminErrors,
+            "503": unavailableAnswer("UNAVAILABLE: the database cannot be read right now"),
           },
         },
       },

@@ -112,6 +112,17 @@ describe("the OpenAPI document describes every answer the service gives", () => 
     await expectDescribed("/readyz", "get", await fetch(`${service.url}/readyz`));
   });
 
+  it("a recorded decision, a transaction's decisions, and their refusals", async () => {
+    const name = transactionName("openapi-read");
+    const decided = (await (await webhook(JSON.stringify(assetTransfer({ name })))).json()) as { decisionId: string };
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    await expectDescribed("/v1/decisions/{id}", "get", await fetch(`${service.url}/v1/decisions/${decided.decisionId}`, { headers: admin }));
+    await expectDescribed("/v1/decisions/{id}", "get", await fetch(`${service.url}/v1/decisions/00000000-0000-4000-8000-000000000000`, { headers: admin }));
+    await expectDescribed("/v1/decisions/{id}", "get", await fetch(`${service.url}/v1/decisions/${decided.decisionId}`));
+    await expectDescribed("/v1/decisions", "get", await fetch(`${service.url}/v1/decisions?transaction=${name}`, { headers: admin }));
+    await expectDescribed("/v1/decisions", "get", await fetch(`${service.url}/v1/decisions`, { headers: admin }));
+  });
+
   it("a review and its explanation", async () => {
     const name = transactionName("openapi-review");
     const body = assetTransfer({ name, asset: ETH, amount: "6", source: HOT_WALLET, destination: COLD_WALLET });
