@@ -1,0 +1,108 @@
+/**
+ * The first hour (docs/first-hour.md): `countersign serve` started as `npm start` starts it (no
+ * configuration but a fresh embedded database and a free port), each body of the document's table
+ * posted to the webhook, each answered as the table says. Then, with the service still holding
+ * the embedded database, `explain --decision` reads a decision through it.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "../support/scratch.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const BIN = path.join(ROOT, "bin/countersign.js");
+const ADMIN_TOKEN = "quickstart-admin-token-0123456789";
+
+interface Row {
+  body: string;
+  status: number;
+  signTransaction: boolean | undefined;
+}
+
+/** The table's rows: | `body.json` | `200 signTransaction: true` | why | */
+function tableRows(): Row[] {
+  const doc = readFileSync(path.join(ROOT, "docs/first-hour.md"), "utf8");
+  return [...doc.matchAll(/^\| `([^`]+\.json)` \| `(\d{3})(?: signTransaction: (true|false))?` \|/gm)].map((m) => ({
+    body: m[1]!,
+    status: Number(m[2]),
+    signTransaction: m[3] === undefined ? undefined : m[3] === "true",
+  }));
+}
+
+/** The environment of a shell with nothing of countersign's set, as a newcomer's is. */
+function newcomerEnv(dataDir: string): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OTEL_") && !k.startsWith("COUNTERSIGN_") && k !== "DATABASE_URL"));
+  return { ...inherited, COUNTERSIGN_DATA_DIR: dataDir };
+}
+
+describe("the first hour: npm start and the documented bodies", () => {
+  const dataDir = path.join(scratchDir("quickstart"), "data");
+  const rows = tableRows();
+  let child: ChildProcess;
+  let url: string;
+  let output = "";
+
+  beforeAll(async () => {
+    // As `npm start`, with a free port, and the admin token the read-through below needs.
+    child = spawn(process.execPath, [BIN, "serve"], {
+      cwd: ROOT,
+      env: { ...newcomerEnv(dataDir), COUNTERSIGN_PORT: "0", COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    url = await new Promise<string>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const serving = output.split("\n").find((line) => line.includes('"countersign serving"'));
+        if (serving) resolve((JSON.parse(serving) as { url: string }).url);
+      };
+      child.stdout!.on("data", onData);
+      child.stderr!.on("data", onData);
+      child.once("exit", (code) => reject(new Error(`countersign exited with ${code}:\n${output}`)));
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  });
+
+  const post = (body: string) => fetch(`${url}/v1/cosigner/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: readFileSync(path.join(ROOT, body)) });
+
+  it("the table lists the bodies, two of them signed", () => {
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.filter((r) => r.signTransaction === true).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("each body gets the answer the table gives", async () => {
+    const answers = [];
+    for (const row of rows) {
+      const response = await post(row.body);
+      const body = (await response.json()) as { signTransaction?: boolean };
+      answers.push({ body: row.body, status: response.status, signTransaction: body.signTransaction });
+    }
+    expect(answers).toEqual(rows);
+  });
+
+  it("explain --decision reads a decision through the service that holds the embedded database", async () => {
+    const signed = rows.find((r) => r.signTransaction === true)!;
+    const { decisionId } = (await (await post(signed.body)).json()) as { decisionId: string };
+    const run = (env: NodeJS.ProcessEnv) =>
+      promisify(execFile)(process.execPath, [BIN, "explain", "--decision", decisionId], { cwd: ROOT, env: { ...newcomerEnv(dataDir), ...env } }).then(
+        (r) => ({ code: 0, ...r }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+    const read = await run({ COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN, COUNTERSIGN_URL: url });
+    expect(read.stderr).toBe("");
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain(`decision ${decisionId}:`);
+    expect(read.stdout).toContain("decision: allow");
+    const refused = await run({ COUNTERSIGN_URL: url });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("COUNTERSIGN_ADMIN_TOKEN");
+  }, 60_000);
+});
