@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { telemetryWanted } from "./otel-env.js";
+import { nameTheService, telemetryWanted } from "./otel-env.js";
 
 describe("telemetryWanted: the standard OTEL_* variables, off by default", () => {
   it.each([
@@ -63,5 +63,19 @@ describe("the --import file", () => {
     expect(result.tracer).not.toBe("NoopTracerProvider");
     expect(result.meter).not.toBe("NoopMeterProvider");
     expect(result.shutdownHook).toBe(true);
+  });
+});
+
+describe("nameTheService: countersign unless the operator names the service", () => {
+  it.each([
+    [{}, "countersign"],
+    [{ OTEL_SERVICE_NAME: " " }, "countersign"],
+    [{ OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=prod" }, "countersign"],
+    [{ OTEL_SERVICE_NAME: "treasury-policy" }, "treasury-policy"],
+    [{ OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=prod, service.name=treasury-policy" }, undefined],
+  ])("%j names the service %s", (given, name) => {
+    const env: NodeJS.ProcessEnv = { ...given };
+    nameTheService(env);
+    expect(env.OTEL_SERVICE_NAME).toBe(name);
   });
 });

@@ -24,3 +24,18 @@ export function telemetryWanted(env: NodeJS.ProcessEnv): boolean {
       .some((v) => v !== "" && v !== "none"),
   );
 }
+
+/** The name every span and metric carries unless the operator gives one; the SDK's own is `unknown_service:node`. */
+export const DEFAULT_SERVICE_NAME = "countersign";
+
+/**
+ * Sets OTEL_SERVICE_NAME to countersign before the SDK starts, unless OTEL_SERVICE_NAME or a
+ * `service.name` in OTEL_RESOURCE_ATTRIBUTES names the service already (the SDK reads the name
+ * only from there).
+ */
+export function nameTheService(env: NodeJS.ProcessEnv = process.env): void {
+  if (!blank(env.OTEL_SERVICE_NAME)) return;
+  const attributes = (env.OTEL_RESOURCE_ATTRIBUTES ?? "").split(",").map((pair) => pair.split("=")[0]?.trim());
+  if (attributes.includes("service.name")) return;
+  env.OTEL_SERVICE_NAME = DEFAULT_SERVICE_NAME;
+}

@@ -9,6 +9,7 @@ import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { onTelemetryShutdown } from "./lifecycle.js";
+import { nameTheService } from "./otel-env.js";
 import { bindPrometheusToServiceHost } from "./prometheus-host.js";
 
 /** The service is ESM: its imports of these packages are hooked by import-in-the-middle. */
@@ -26,6 +27,7 @@ const SECRET_QUERY_PARAMETERS = ["token", "sig", "Signature", "AWSAccessKeyId", 
 export function startTelemetry(): NodeSDK {
   register("@opentelemetry/instrumentation/hook.mjs", import.meta.url, { data: { include: HOOKED_MODULES } });
   bindPrometheusToServiceHost();
+  nameTheService();
   const sdk = new NodeSDK({
     instrumentations: [
       new HttpInstrumentation({
