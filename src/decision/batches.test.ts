@@ -22,7 +22,7 @@ const farDeadline = () => new Deadline(performance.now() + 60_000, 60_000);
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A batcher whose transactions are recorded, and each held open until `finish` is called. */
-function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) => boolean = () => false) {
+function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) => boolean = () => false, lockBudget = 1_000) {
   const transactions: string[][] = [];
   const open: (() => void)[] = [];
   const transact: Transact = async (members) => {
@@ -33,7 +33,7 @@ function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) 
     await Promise.all(members.map((m) => m.report.promise));
     for (const m of members) m.committed.resolve();
   };
-  const batcher = new DecisionBatcher(transact, maxShared);
+  const batcher = new DecisionBatcher(transact, maxShared, lockBudget);
   const decide = (a: ReadArgs) =>
     batcher.run(farDeadline(), async (session) => {
       await session.read(a);
@@ -151,7 +151,7 @@ describe("DecisionBatcher", () => {
       reports.forEach((w, i) => w !== null && committed.push(members[i]!.args.name));
       for (const m of members) m.committed.resolve();
     };
-    const batcher = new DecisionBatcher(transact, 1);
+    const batcher = new DecisionBatcher(transact, 1, 1_000);
     const results = await Promise.allSettled([
       batcher.run(farDeadline(), async (s) => void (await s.write(((await s.read(args("w", [1]))), { w: 1 })))),
       batcher.run(farDeadline(), async (s) => void (await s.read(args("refused", [2])))),
@@ -163,6 +163,35 @@ describe("DecisionBatcher", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
     expect(committed).toEqual(["w"]);
   });
+
+  it("admits members while their lock ids fit the lock budget; the next waits, one over the budget by itself goes alone", async () => {
+    // A budget of 8 lock ids: a member takes its name's lock and one per group.
+    const r = recordingBatcher(1, () => false, 8);
+    const groups = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+    const first = r.decide(args("a", [1]));
+    await tick();
+    const waiting = [r.decide(args("b", groups(10, 3))), r.decide(args("c", groups(20, 3))), r.decide(args("d", groups(30, 3))), r.decide(args("big", groups(40, 8)))];
+    await tick(); // big (9 lock ids) cannot share with anyone: it goes alone at once
+    expect(r.transactions).toEqual([["a"], ["big"]]);
+    await r.finishAll(); // b and c take 8; d would make 12: it waits for the next
+    expect(r.transactions).toEqual([["a"], ["big"], ["b", "c"]]);
+    await r.finishAll();
+    expect(r.transactions).toEqual([["a"], ["big"], ["b", "c"], ["d"]]);
+    await r.finishAll();
+    expect(await Promise.all([first, ...waiting])).toEqual(["a", "b", "c", "d", "big"]);
+  });
+
+  it("counts only the name's lock of a member that evaluates nothing (its read takes no group lock)", async () => {
+    const r = recordingBatcher(1, () => false, 3);
+    const first = r.decide(args("a", [1]));
+    await tick();
+    const held = (name: string, locks: number[]) => ({ ...args(name, locks), evaluate: false });
+    const waiting = [r.decide(held("b", [10, 11, 12])), r.decide(held("c", [20, 21, 22])), r.decide(held("d", [30, 31, 32]))];
+    await r.finishAll();
+    expect(r.transactions).toEqual([["a"], ["b", "c", "d"]]);
+    await r.finishAll();
+    expect(await Promise.all([first, ...waiting])).toEqual(["a", "b", "c", "d"]);
+  });
 });
 
 describe("MembersGuard", () => {
@@ -170,6 +199,7 @@ describe("MembersGuard", () => {
     args: args(`m${Math.random()}`),
     deadline,
     keys: [],
+    lockIds: 1,
     read: new Deferred(),
     report: new Deferred(),
     committed: new Deferred(),

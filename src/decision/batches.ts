@@ -8,7 +8,13 @@
  * - At most `maxShared` shared transactions are under way at once. A delivery that finds none under
  *   way starts one at once (no added wait when the service is quiet); the others queue. Beside one
  *   under way, the next starts only once MIN_MEMBERS_BESIDE deliveries wait. Each takes every
- *   queued delivery that it can (up to MAX_MEMBERS).
+ *   queued delivery that it can (up to MAX_MEMBERS, and within the lock budget below).
+ * - A shared transaction holds every member's locks until it ends, and they come out of the lock
+ *   table every session of the cluster shares (src/db/lock-budget.ts). Members are admitted while
+ *   their lock ids add up to no more than the budget; one that does not fit the room left waits for
+ *   the next transaction, as one beyond MAX_MEMBERS does, and one whose own lock ids exceed the
+ *   budget decides alone (decide.ts defers a decision whose locks exceed it before it gets here, so
+ *   only one that evaluates nothing, taking its name's lock alone, reaches the database).
  * - Members never share a transaction name or a window group with each other, nor with a delivery
  *   whose transaction is under way: a delivery that would goes alone, in a transaction of its own
  *   outside the limit, and waits in Postgres for the lock as every decision did before batching.
@@ -54,6 +60,8 @@ export interface Member {
   readonly deadline: Deadline;
   /** Its transaction name and lock ids, as conflict keys. */
   readonly keys: readonly string[];
+  /** How many advisory locks its read takes: its name's, and its groups' when it evaluates. */
+  readonly lockIds: number;
   readonly read: Deferred<ReadResult>;
   /** What it writes (the write's argument), or null: it writes nothing. */
   readonly report: Deferred<Record<string, unknown> | null>;
@@ -89,9 +97,11 @@ export class DecisionBatcher {
   /** Conflict keys of the members whose transaction is under way, counted. */
   private readonly held = new Map<string, number>();
 
+  /** `lockBudget`: at most this many lock ids among the members of one transaction (src/db/lock-budget.ts). */
   constructor(
     private readonly transact: Transact,
     private readonly maxShared: number,
+    private readonly lockBudget: number,
   ) {}
 
   /** Runs a decision's `work` in a transaction, shared when others wait too; alone once more if a shared one fails. */
@@ -130,7 +140,7 @@ export class DecisionBatcher {
   }
 
   private enqueue(member: Member, alone: boolean): void {
-    if (alone) this.start([member], false);
+    if (alone || member.lockIds > this.lockBudget) this.start([member], false);
     else {
       this.queue.push(member);
       this.pump();
@@ -141,6 +151,7 @@ export class DecisionBatcher {
   private pump(): void {
     while (this.queue.length > 0 && this.shared < this.maxShared && (this.shared === 0 || this.queue.length >= MIN_MEMBERS_BESIDE)) {
       const members: Member[] = [];
+      let lockIds = 0;
       const taken = new Set<string>();
       const alone: Member[] = [];
       const waiting: Member[] = [];
@@ -148,8 +159,9 @@ export class DecisionBatcher {
         // Answered 503 at its deadline while it waited: in a transaction it would only fail the others.
         if (m.deadline.expired) m.read.reject(new DeadlinePassed(m.deadline.budgetMs));
         else if (m.keys.some((k) => taken.has(k) || this.held.has(k))) alone.push(m);
-        else if (members.length < MAX_MEMBERS) {
+        else if (members.length < MAX_MEMBERS && lockIds + m.lockIds <= this.lockBudget) {
           members.push(m);
+          lockIds += m.lockIds;
           for (const k of m.keys) taken.add(k);
         } else waiting.push(m);
       }
@@ -195,8 +207,11 @@ export class DecisionBatcher {
 
 function newMember(args: ReadArgs, deadline: Deadline): Member {
   const locks = args.locks.replace(/^\{|\}$/g, "");
-  const keys = [`name:${args.name}`, ...(locks === "" ? [] : locks.split(",").map((id) => `lock:${id}`))];
-  return { args, deadline, keys, read: new Deferred(), report: new Deferred(), committed: new Deferred() };
+  const ids = locks === "" ? [] : locks.split(",");
+  const keys = [`name:${args.name}`, ...ids.map((id) => `lock:${id}`)];
+  // The read takes the group locks only when it evaluates (countersign_decision_read_batch).
+  const lockIds = 1 + (args.evaluate ? ids.length : 0);
+  return { args, deadline, keys, lockIds, read: new Deferred(), report: new Deferred(), committed: new Deferred() };
 }
 
 /**
