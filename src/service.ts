@@ -159,15 +159,15 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 }
 
 /**
- * Reads the server's lock settings once (src/db/lock-budget.ts): every decision's transaction keeps
- * to the budget derived from them. A server whose max_locks_per_transaction leaves a decision at
- * COUNTERSIGN_MAX_WINDOW_GROUPS over that budget is said so here, naming the value it needs: such
- * decisions defer until it is raised.
+ * Reads the server's lock settings once (src/db/lock-budget.ts): the process's decision
+ * transactions together keep to the budget derived from them and the pool size. A server whose
+ * max_locks_per_transaction leaves a decision at COUNTERSIGN_MAX_WINDOW_GROUPS over that budget is
+ * said so here, naming the value it needs: such decisions defer until it is raised.
  */
 async function establishLockBudgetAtStart(database: DatabaseHandle, config: Readonly<Config>, logger: Logger): Promise<void> {
   const budget = await establishLockBudget(database.db, database.kind);
-  const { settings, lockIds, lockTable } = budget;
-  logger.info({ lockBudget: lockIds, lockTable, ...settings }, "database lock budget per transaction");
+  const { settings, lockIds, lockTable, connections } = budget;
+  logger.info({ lockBudget: lockIds, connections, lockTable, ...settings }, "database lock budget of this process");
   if (config.maxWindowGroups + 1 <= lockIds) return;
   const needed = neededMaxLocksPerTransaction(config.maxWindowGroups, budget, database.kind);
   logger.warn(
@@ -176,9 +176,10 @@ async function establishLockBudgetAtStart(database: DatabaseHandle, config: Read
       value: settings.maxLocksPerTransaction,
       needed,
       maxWindowGroups: config.maxWindowGroups,
+      connections,
       lockBudget: lockIds,
     },
-    `max_locks_per_transaction is too low for COUNTERSIGN_MAX_WINDOW_GROUPS: a decision touching more than ${lockIds - 1} window groups defers; set it to at least ${needed} (a server restart), or lower the cap`,
+    `max_locks_per_transaction is too low for COUNTERSIGN_MAX_WINDOW_GROUPS with a pool of ${connections} connections: a decision touching more than ${lockIds - 1} window groups defers; set it to at least ${needed} (a server restart), or lower the cap`,
   );
 }
 

@@ -8,13 +8,16 @@
  * - At most `maxShared` shared transactions are under way at once. A delivery that finds none under
  *   way starts one at once (no added wait when the service is quiet); the others queue. Beside one
  *   under way, the next starts only once MIN_MEMBERS_BESIDE deliveries wait. Each takes every
- *   queued delivery that it can (up to MAX_MEMBERS, and within the lock budget below).
- * - A shared transaction holds every member's locks until it ends, and they come out of the lock
- *   table every session of the cluster shares (src/db/lock-budget.ts). Members are admitted while
- *   their lock ids add up to no more than the budget; one that does not fit the room left waits for
- *   the next transaction, as one beyond MAX_MEMBERS does, and one whose own lock ids exceed the
- *   budget decides alone (decide.ts defers a decision whose locks exceed it before it gets here, so
- *   only one that evaluates nothing, taking its name's lock alone, reaches the database).
+ *   queued delivery that it can (up to MAX_MEMBERS, and within the room in the lock share below).
+ * - A transaction holds every member's locks until it ends, and they come out of the lock table
+ *   every session of the cluster shares. Every transaction, shared or alone, reserves its members'
+ *   lock ids in the process's lock share (src/db/lock-share.ts) before it checks out a connection,
+ *   waiting its turn when they do not fit, and gives them back when it ends. A shared transaction
+ *   admits members while their lock ids fit the room left; one that does not fit waits for the next
+ *   transaction, as one beyond MAX_MEMBERS does. When there is no room, the next transaction takes
+ *   the first queued member alone and waits in the share's queue, so that queued deliveries keep
+ *   their turn against those that go alone. (decide.ts defers a decision whose lock ids exceed the
+ *   whole share before it gets here: it reads taking only its name's lock.)
  * - Members never share a transaction name or a window group with each other, nor with a delivery
  *   whose transaction is under way: a delivery that would goes alone, in a transaction of its own
  *   outside the limit, and waits in Postgres for the lock as every decision did before batching.
@@ -37,6 +40,7 @@
  *   withdraws: the others commit without it.
  */
 import type { CheckoutGuard } from "../db/checkout-guard.js";
+import type { LockShare, ReleaseLockIds } from "../db/lock-share.js";
 import { DeadlinePassed, type Deadline } from "./deadline.js";
 import type { DecisionSession, ReadArgs, ReadResult } from "./session.js";
 
@@ -97,11 +101,11 @@ export class DecisionBatcher {
   /** Conflict keys of the members whose transaction is under way, counted. */
   private readonly held = new Map<string, number>();
 
-  /** `lockBudget`: at most this many lock ids among the members of one transaction (src/db/lock-budget.ts). */
+  /** `lockShare`: the process's lock ids, which every transaction reserves before it checks out a connection. */
   constructor(
     private readonly transact: Transact,
     private readonly maxShared: number,
-    private readonly lockBudget: number,
+    private readonly lockShare: LockShare,
   ) {}
 
   /** Runs a decision's `work` in a transaction, shared when others wait too; alone once more if a shared one fails. */
@@ -140,7 +144,7 @@ export class DecisionBatcher {
   }
 
   private enqueue(member: Member, alone: boolean): void {
-    if (alone || member.lockIds > this.lockBudget) this.start([member], false);
+    if (alone) this.start([member], false);
     else {
       this.queue.push(member);
       this.pump();
@@ -151,6 +155,7 @@ export class DecisionBatcher {
   private pump(): void {
     while (this.queue.length > 0 && this.shared < this.maxShared && (this.shared === 0 || this.queue.length >= MIN_MEMBERS_BESIDE)) {
       const members: Member[] = [];
+      const room = this.lockShare.room();
       let lockIds = 0;
       const taken = new Set<string>();
       const alone: Member[] = [];
@@ -159,7 +164,7 @@ export class DecisionBatcher {
         // Answered 503 at its deadline while it waited: in a transaction it would only fail the others.
         if (m.deadline.expired) m.read.reject(new DeadlinePassed(m.deadline.budgetMs));
         else if (m.keys.some((k) => taken.has(k) || this.held.has(k))) alone.push(m);
-        else if (members.length < MAX_MEMBERS && lockIds + m.lockIds <= this.lockBudget) {
+        else if (members.length === 0 || (members.length < MAX_MEMBERS && lockIds + m.lockIds <= room)) {
           members.push(m);
           lockIds += m.lockIds;
           for (const k of m.keys) taken.add(k);
@@ -190,7 +195,9 @@ export class DecisionBatcher {
 
   private async settle(members: Member[]): Promise<void> {
     const guard = new MembersGuard(members);
+    let release: ReleaseLockIds = () => undefined;
     try {
+      release = await this.lockShare.reserve(lockIdsOf(members), guard);
       await this.transact(members, guard);
     } catch (error) {
       // Shared if more than one member was still in it (guard.begin left out those whose deadline had passed).
@@ -200,10 +207,13 @@ export class DecisionBatcher {
         m.committed.reject(failure);
       }
     } finally {
+      release();
       guard.close();
     }
   }
 }
+
+const lockIdsOf = (members: readonly Member[]) => members.reduce((n, m) => n + m.lockIds, 0);
 
 function newMember(args: ReadArgs, deadline: Deadline): Member {
   const locks = args.locks.replace(/^\{|\}$/g, "");
