@@ -169,7 +169,7 @@ interface Held {
   stale: string | null;
   /** The transaction touches more window groups than COUNTERSIGN_MAX_WINDOW_GROUPS. */
   tooMany: string | null;
-  /** Its locks exceed what one database transaction may hold (src/db/lock-budget.ts). */
+  /** Its locks exceed what the process's transactions may hold at once, all together (src/db/lock-budget.ts). */
   overBudget: string | null;
   /** A source given as a raw address whose wallet is not known, under a window grouped by source wallet. */
   unknownSource: UnknownSource | null;
