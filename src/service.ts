@@ -7,6 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "./config.js";
 import { openDatabase, type DatabaseHandle } from "./db/connect.js";
+import { establishLockBudget, neededMaxLocksPerTransaction } from "./db/lock-budget.js";
 import { migrateAsOwner } from "./db/migrate.js";
 import type { DecisionDeps } from "./decision/deps.js";
 import { createApp } from "./http/app.js";
@@ -77,6 +78,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   try {
     // A handle the caller gave (tests) is the database to migrate; else the configured server's.
     if (config.migrate) await migrateAsOwner(database.db, config.migrateDatabaseUrl, options.database ? undefined : config.databaseUrl);
+    await establishLockBudgetAtStart(database, config, logger);
     const windowsInForce = () => [policy.current(), shadow?.current()].map((bundle) => (bundle ? longestWindowSeconds(bundle) : 0));
     const claims = await claimWindowsInForce(database.db, logger, config, windowsInForce, [policy, shadow]);
     const longest = () => Math.max(0, ...windowsInForce());
@@ -160,6 +162,31 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     if (!options.database) await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Reads the server's lock settings once (src/db/lock-budget.ts): the process's decision
+ * transactions together keep to the budget derived from them and the pool size. A server whose
+ * max_locks_per_transaction leaves a decision at COUNTERSIGN_MAX_WINDOW_GROUPS over that budget is
+ * said so here, naming the value it needs: such decisions defer until it is raised.
+ */
+async function establishLockBudgetAtStart(database: DatabaseHandle, config: Readonly<Config>, logger: Logger): Promise<void> {
+  const budget = await establishLockBudget(database.db, database.kind);
+  const { settings, lockIds, lockTable, connections } = budget;
+  logger.info({ lockBudget: lockIds, connections, lockTable, ...settings }, "database lock budget of this process");
+  if (config.maxWindowGroups + 1 <= lockIds) return;
+  const needed = neededMaxLocksPerTransaction(config.maxWindowGroups, budget, database.kind);
+  logger.warn(
+    {
+      setting: "max_locks_per_transaction",
+      value: settings.maxLocksPerTransaction,
+      needed,
+      maxWindowGroups: config.maxWindowGroups,
+      connections,
+      lockBudget: lockIds,
+    },
+    `max_locks_per_transaction is too low for COUNTERSIGN_MAX_WINDOW_GROUPS with a pool of ${connections} connections: a decision touching more than ${lockIds - 1} window groups defers; set it to at least ${needed} (a server restart), or lower the cap`,
+  );
 }
 
 /**

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DecisionBatcher, Deferred, MembersGuard, MIN_MEMBERS_BESIDE, SharedTransactionFailed, type Member, type Transact } from "./batches.js";
 import { Deadline, DeadlinePassed } from "./deadline.js";
+import { LockShare, LockShareWaitExpired } from "../db/lock-share.js";
 import type { ReadArgs, ReadResult } from "./session.js";
 
 const EMPTY_READ: ReadResult = { final: null, review: null, actions: null, failure: null, total_ords: null, total_amounts: null, total_counts: null };
@@ -16,13 +17,16 @@ function args(name: string, locks: number[] = []): ReadArgs {
   return { name, failedStates: "{}", evaluate: true, locks: `{${locks.join(",")}}`, hashes: [], buckets: [], edges: [] };
 }
 
+/** `n` consecutive group lock ids from `from`. */
+const groups = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+
 const farDeadline = () => new Deadline(performance.now() + 60_000, 60_000);
 
 /** Lets the batcher act on what was just queued (it starts transactions from promise callbacks). */
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A batcher whose transactions are recorded, and each held open until `finish` is called. */
-function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) => boolean = () => false) {
+function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) => boolean = () => false, shareLockIds = 1_000) {
   const transactions: string[][] = [];
   const open: (() => void)[] = [];
   const transact: Transact = async (members) => {
@@ -33,7 +37,8 @@ function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) 
     await Promise.all(members.map((m) => m.report.promise));
     for (const m of members) m.committed.resolve();
   };
-  const batcher = new DecisionBatcher(transact, maxShared);
+  const share = new LockShare(shareLockIds);
+  const batcher = new DecisionBatcher(transact, maxShared, share);
   const decide = (a: ReadArgs) =>
     batcher.run(farDeadline(), async (session) => {
       await session.read(a);
@@ -45,7 +50,7 @@ function recordingBatcher(maxShared: number, fail: (members: readonly Member[]) 
     for (const resolve of open.splice(0)) resolve();
     await tick();
   };
-  return { transactions, decide, finishAll, batcher };
+  return { transactions, decide, finishAll, batcher, share };
 }
 
 /** A decision on `r`'s batcher with a deadline of its own. */
@@ -151,7 +156,7 @@ describe("DecisionBatcher", () => {
       reports.forEach((w, i) => w !== null && committed.push(members[i]!.args.name));
       for (const m of members) m.committed.resolve();
     };
-    const batcher = new DecisionBatcher(transact, 1);
+    const batcher = new DecisionBatcher(transact, 1, new LockShare(1_000));
     const results = await Promise.allSettled([
       batcher.run(farDeadline(), async (s) => void (await s.write(((await s.read(args("w", [1]))), { w: 1 })))),
       batcher.run(farDeadline(), async (s) => void (await s.read(args("refused", [2])))),
@@ -163,6 +168,85 @@ describe("DecisionBatcher", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
     expect(committed).toEqual(["w"]);
   });
+
+  it("admits members within the room the process's lock share has left; the next waits for the next transaction", async () => {
+    // A share of 10 lock ids: a member takes its name's lock and one per group.
+    const r = recordingBatcher(2, () => false, 10);
+    const first = r.decide(args("a", [1])); // 2 lock ids, at once: room 8
+    await tick();
+    const waiting = ["b", "c", "d", "e"].map((n, i) => r.decide(args(n, groups(10 * (i + 1), 3)))); // 4 lock ids each
+    await tick(); // four wait beside a: b and c fit the 8 left, d and e wait
+    expect(r.transactions).toEqual([["a"], ["b", "c"]]);
+    expect(r.share.room()).toBe(0);
+    await r.finishAll();
+    expect(r.transactions).toEqual([["a"], ["b", "c"], ["d", "e"]]);
+    await r.finishAll();
+    expect(await Promise.all([first, ...waiting])).toEqual(["a", "b", "c", "d", "e"]);
+    expect(r.share.room()).toBe(10);
+  });
+
+  it("with no room left, holds the next transaction (the first queued member) in the share's queue, before any connection", async () => {
+    const r = recordingBatcher(2, () => false, 6);
+    const first = r.decide(args("a", groups(1, 5))); // 6 lock ids: the whole share
+    await tick();
+    const waiting = ["b", "c", "d", "e"].map((n, i) => r.decide(args(n, [10 + i]))); // 2 each
+    await tick();
+    expect(r.transactions).toEqual([["a"]]); // b's transaction waits for room: nothing reached transact
+    await r.finishAll(); // a's 6 back: b has 2 of them and checks out its connection
+    expect(r.transactions).toEqual([["a"], ["b"]]);
+    await r.finishAll(); // three wait, none under way: one transaction takes them
+    expect(r.transactions).toEqual([["a"], ["b"], ["c", "d", "e"]]);
+    await r.finishAll();
+    expect(await Promise.all([first, ...waiting])).toEqual(["a", "b", "c", "d", "e"]);
+    expect(r.share.room()).toBe(6);
+  });
+
+  it("gives the lock ids back when a transaction fails, shared or alone", async () => {
+    const r = recordingBatcher(1, (members) => members.length > 1 || members[0]!.args.name === "bad", 20);
+    const first = r.decide(args("a", [1]));
+    await tick();
+    const waiting = Promise.allSettled([r.decide(args("bad", [2])), r.decide(args("b", [3]))]);
+    await tick();
+    await r.finishAll(); // a commits; bad and b share the next, which fails
+    await r.finishAll(); // each alone: bad fails, b commits
+    await r.finishAll();
+    await first;
+    expect((await waiting).map((x) => x.status)).toEqual(["rejected", "fulfilled"]);
+    expect(r.transactions).toEqual([["a"], ["bad", "b"], ["bad"], ["b"]]);
+    expect(r.share.room()).toBe(20);
+  });
+
+  it("a decision whose deadline passes while its transaction waits for room leaves the share's queue", async () => {
+    const r = recordingBatcher(2, () => false, 4);
+    const first = r.decide(args("a", groups(1, 3))); // 4 lock ids: the whole share
+    await tick();
+    const deadline = farDeadline();
+    const late = batcherRunWithDeadline(r, args("late", [10]), deadline);
+    const others = ["x", "y", "z"].map((n, i) => r.decide(args(n, [20 + i])));
+    await tick(); // four wait: late's transaction waits for room, first in the share's queue
+    expect(r.transactions).toEqual([["a"]]);
+    deadline.expire();
+    await expect(late).rejects.toBeInstanceOf(LockShareWaitExpired);
+    await r.finishAll(); // a's 4 back: x and y have them, late is not in the way
+    expect(r.transactions).toEqual([["a"], ["x", "y"]]);
+    await r.finishAll();
+    await r.finishAll();
+    expect(await Promise.all([first, ...others])).toEqual(["a", "x", "y", "z"]);
+    expect(r.transactions).toEqual([["a"], ["x", "y"], ["z"]]);
+    expect(r.share.room()).toBe(4);
+  });
+
+  it("counts only the name's lock of a member that evaluates nothing (its read takes no group lock)", async () => {
+    const r = recordingBatcher(1, () => false, 3);
+    const first = r.decide(args("a", [1]));
+    await tick();
+    const held = (name: string, locks: number[]) => ({ ...args(name, locks), evaluate: false });
+    const waiting = [r.decide(held("b", [10, 11, 12])), r.decide(held("c", [20, 21, 22])), r.decide(held("d", [30, 31, 32]))];
+    await r.finishAll();
+    expect(r.transactions).toEqual([["a"], ["b", "c", "d"]]);
+    await r.finishAll();
+    expect(await Promise.all([first, ...waiting])).toEqual(["a", "b", "c", "d"]);
+  });
 });
 
 describe("MembersGuard", () => {
@@ -170,6 +254,7 @@ describe("MembersGuard", () => {
     args: args(`m${Math.random()}`),
     deadline,
     keys: [],
+    lockIds: 1,
     read: new Deferred(),
     report: new Deferred(),
     committed: new Deferred(),

@@ -8,7 +8,16 @@
  * - At most `maxShared` shared transactions are under way at once. A delivery that finds none under
  *   way starts one at once (no added wait when the service is quiet); the others queue. Beside one
  *   under way, the next starts only once MIN_MEMBERS_BESIDE deliveries wait. Each takes every
- *   queued delivery that it can (up to MAX_MEMBERS).
+ *   queued delivery that it can (up to MAX_MEMBERS, and within the room in the lock share below).
+ * - A transaction holds every member's locks until it ends, and they come out of the lock table
+ *   every session of the cluster shares. Every transaction, shared or alone, reserves its members'
+ *   lock ids in the process's lock share (src/db/lock-share.ts) before it checks out a connection,
+ *   waiting its turn when they do not fit, and gives them back when it ends. A shared transaction
+ *   admits members while their lock ids fit the room left; one that does not fit waits for the next
+ *   transaction, as one beyond MAX_MEMBERS does. When there is no room, the next transaction takes
+ *   the first queued member alone and waits in the share's queue, so that queued deliveries keep
+ *   their turn against those that go alone. (decide.ts defers a decision whose lock ids exceed the
+ *   whole share before it gets here: it reads taking only its name's lock.)
  * - Members never share a transaction name or a window group with each other, nor with a delivery
  *   whose transaction is under way: a delivery that would goes alone, in a transaction of its own
  *   outside the limit, and waits in Postgres for the lock as every decision did before batching.
@@ -31,6 +40,7 @@
  *   withdraws: the others commit without it.
  */
 import type { CheckoutGuard } from "../db/checkout-guard.js";
+import type { LockShare, ReleaseLockIds } from "../db/lock-share.js";
 import { DeadlinePassed, type Deadline } from "./deadline.js";
 import type { DecisionSession, ReadArgs, ReadResult } from "./session.js";
 
@@ -54,6 +64,8 @@ export interface Member {
   readonly deadline: Deadline;
   /** Its transaction name and lock ids, as conflict keys. */
   readonly keys: readonly string[];
+  /** How many advisory locks its read takes: its name's, and its groups' when it evaluates. */
+  readonly lockIds: number;
   readonly read: Deferred<ReadResult>;
   /** What it writes (the write's argument), or null: it writes nothing. */
   readonly report: Deferred<Record<string, unknown> | null>;
@@ -89,9 +101,11 @@ export class DecisionBatcher {
   /** Conflict keys of the members whose transaction is under way, counted. */
   private readonly held = new Map<string, number>();
 
+  /** `lockShare`: the process's lock ids, which every transaction reserves before it checks out a connection. */
   constructor(
     private readonly transact: Transact,
     private readonly maxShared: number,
+    private readonly lockShare: LockShare,
   ) {}
 
   /** Runs a decision's `work` in a transaction, shared when others wait too; alone once more if a shared one fails. */
@@ -141,6 +155,8 @@ export class DecisionBatcher {
   private pump(): void {
     while (this.queue.length > 0 && this.shared < this.maxShared && (this.shared === 0 || this.queue.length >= MIN_MEMBERS_BESIDE)) {
       const members: Member[] = [];
+      const room = this.lockShare.room();
+      let lockIds = 0;
       const taken = new Set<string>();
       const alone: Member[] = [];
       const waiting: Member[] = [];
@@ -148,8 +164,9 @@ export class DecisionBatcher {
         // Answered 503 at its deadline while it waited: in a transaction it would only fail the others.
         if (m.deadline.expired) m.read.reject(new DeadlinePassed(m.deadline.budgetMs));
         else if (m.keys.some((k) => taken.has(k) || this.held.has(k))) alone.push(m);
-        else if (members.length < MAX_MEMBERS) {
+        else if (members.length === 0 || (members.length < MAX_MEMBERS && lockIds + m.lockIds <= room)) {
           members.push(m);
+          lockIds += m.lockIds;
           for (const k of m.keys) taken.add(k);
         } else waiting.push(m);
       }
@@ -178,7 +195,9 @@ export class DecisionBatcher {
 
   private async settle(members: Member[]): Promise<void> {
     const guard = new MembersGuard(members);
+    let release: ReleaseLockIds = () => undefined;
     try {
+      release = await this.lockShare.reserve(lockIdsOf(members), guard);
       await this.transact(members, guard);
     } catch (error) {
       // Shared if more than one member was still in it (guard.begin left out those whose deadline had passed).
@@ -188,15 +207,21 @@ export class DecisionBatcher {
         m.committed.reject(failure);
       }
     } finally {
+      release();
       guard.close();
     }
   }
 }
 
+const lockIdsOf = (members: readonly Member[]) => members.reduce((n, m) => n + m.lockIds, 0);
+
 function newMember(args: ReadArgs, deadline: Deadline): Member {
   const locks = args.locks.replace(/^\{|\}$/g, "");
-  const keys = [`name:${args.name}`, ...(locks === "" ? [] : locks.split(",").map((id) => `lock:${id}`))];
-  return { args, deadline, keys, read: new Deferred(), report: new Deferred(), committed: new Deferred() };
+  const ids = locks === "" ? [] : locks.split(",");
+  const keys = [`name:${args.name}`, ...ids.map((id) => `lock:${id}`)];
+  // The read takes the group locks only when it evaluates (countersign_decision_read_batch).
+  const lockIds = 1 + (args.evaluate ? ids.length : 0);
+  return { args, deadline, keys, lockIds, read: new Deferred(), report: new Deferred(), committed: new Deferred() };
 }
 
 /**

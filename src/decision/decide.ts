@@ -31,6 +31,7 @@ import { contentDigest } from "./content-digest.js";
 import { DEFAULT_DECISION_TIMEOUT_MS, withinDeadline } from "./deadline.js";
 import { NO_ASSET_DECIMALS, type DecisionDeps, type StandDownCause } from "./deps.js";
 import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
+import { lockBudgetOf, lockBudgetReason } from "../db/lock-budget.js";
 import { reportedFailure } from "./reported-failure.js";
 import { withDecisionSession, type DecisionSession, type ReadResult } from "./session.js";
 import { readArgs, totalsRead, writeArgs } from "./session-args.js";
@@ -58,7 +59,7 @@ export interface Decided {
   policyDigest: string;
   matchedRules: RuleMatch[];
   /** Set when the defer came from outside the policy (telemetry tells the causes apart). */
-  deferCause?: "address_book_stale" | "asset_decimals_unknown" | "source_wallet_unknown";
+  deferCause?: "address_book_stale" | "asset_decimals_unknown" | "source_wallet_unknown" | "lock_budget";
   /** What the shadow candidate said, when it was evaluated beside this fresh decision. */
   shadow?: ShadowVerdict;
 }
@@ -101,15 +102,17 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       // Known before any lock: why this delivery cannot be evaluated, if it cannot.
       const stale = deps.addressBook.staleReason(addressBook, now);
       const tooMany = windowGroupCapReason(plan.keys.length, maxGroups);
+      // Its name's lock and one per group, held until it commits (src/db/lock-budget.ts).
+      const overBudget = lockBudgetReason(plan.keys.length + 1, lockBudgetOf(deps.db));
       const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ?? opaqueAssetHold(bundle.windows, situation.transfers) ?? unknownNetworkHold(bundle.windows, situation.transfers);
-      const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || unknownSource !== null;
+      const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || overBudget !== null || unknownSource !== null;
       const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, maxGroups, review: null, opened, clock: deps.clock };
       return withDecisionSession(deps.db, deadline, async (session) => {
         const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
         // A decided name is answered as decided, whatever the copy learned since; otherwise a body
         // the facts contradict is refused (400) and nothing is written.
         if (claims.kind === "refused" && !read.final) return { kind: "refused", error: claims.error } satisfies Refused;
-        const step = await nextStep(record, read, { claims, stale, tooMany, unknownSource });
+        const step = await nextStep(record, read, { claims, stale, tooMany, overBudget, unknownSource });
         return write(session, record, step);
       });
     });
@@ -168,12 +171,14 @@ interface Held {
   stale: string | null;
   /** The transaction touches more window groups than COUNTERSIGN_MAX_WINDOW_GROUPS. */
   tooMany: string | null;
+  /** Its locks exceed what the process's transactions may hold at once, all together (src/db/lock-budget.ts). */
+  overBudget: string | null;
   /** A source given as a raw address whose wallet is not known, under a window grouped by source wallet. */
   unknownSource: UnknownSource | null;
 }
 
 /** From what the read found (under the name's lock), in the order CONTRACT.md gives. */
-async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany, unknownSource }: Held): Promise<Step> {
+async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany, overBudget, unknownSource }: Held): Promise<Step> {
   if (read.final) return repeat(r, toFinalDecision(read.final as Parameters<typeof toFinalDecision>[0]));
   const { tx, now } = r.situation;
   const review = read.review ? toReview(read.review as ReviewRow) : undefined;
@@ -184,6 +189,7 @@ async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany
   if (stale !== null) return outright(r, "defer", stale, "address_book_stale");
   if (claims.kind === "unknown") return outright(r, "defer", claims.reason, "asset_decimals_unknown");
   if (tooMany !== null) return outright(r, "deny", tooMany);
+  if (overBudget !== null) return outright(r, "defer", overBudget, "lock_budget");
   if (unknownSource?.decision === "defer") return outright(r, "defer", unknownSource.reason, "source_wallet_unknown");
   if (unknownSource) return outright(r, "deny", unknownSource.reason);
   r.review = gate.review;

@@ -14,8 +14,10 @@
  * Several decisions waiting together share one such transaction (batches.ts): the same two round
  * trips carry `countersign_decision_read_batch` and `countersign_decision_write_batch` (migration
  * 20261128T1000_decision_batches) with every member's arguments, and the budget is the least any
- * member has left. The shared read never waits for a lock: a member whose lock is held elsewhere
- * is sent alone, to wait for it there. A decision alone sends exactly the statements above.
+ * member has left. Every transaction, shared or alone, first reserves its lock ids in the
+ * process's lock share (src/db/lock-share.ts, sized by src/db/lock-budget.ts from the server's
+ * settings read at start). The shared read never waits for a lock: a member whose lock is held
+ * elsewhere is sent alone, to wait for it there. A decision alone sends exactly the statements above.
  *
  * A delivery refused before any write (a body its facts contradict) writes nothing; the
  * transaction still ends with a COMMIT. The read and the write are named statements: parsed and
@@ -23,6 +25,8 @@
  * back; a connection whose rollback fails is not queryable and the pool discards it.
  */
 import type { Db } from "../db/connect.js";
+import { lockBudgetOf } from "../db/lock-budget.js";
+import { LockShare } from "../db/lock-share.js";
 import { pipelineConnections, withPipeline, type Pipeline, type Statement } from "../db/pipeline.js";
 import { DecisionBatcher, MemberBusy, type Member, type MembersGuard } from "./batches.js";
 import type { Deadline } from "./deadline.js";
@@ -87,7 +91,7 @@ export function withDecisionSession<T>(db: Db, deadline: Deadline, work: (sessio
   let batcher = batchers.get(db);
   if (!batcher) {
     const transact = (_members: readonly Member[], guard: MembersGuard) => withPipeline(db, (pipeline) => transactFor(pipeline, guard), guard);
-    batcher = new DecisionBatcher(transact, Math.min(SHARED_TRANSACTIONS, pipelineConnections(db)));
+    batcher = new DecisionBatcher(transact, Math.min(SHARED_TRANSACTIONS, pipelineConnections(db)), new LockShare(lockBudgetOf(db).lockIds));
     batchers.set(db, batcher);
   }
   return batcher.run(deadline, work);

@@ -8,14 +8,13 @@
  * that answer would have been its deadline's.
  */
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installStatementRecorder, type StatementRecorder } from "../../bench/capture.js";
 import { openDatabase, type DatabaseHandle } from "../../src/db/connect.js";
 import { groupHashHex, lockIdOfHash } from "../../src/velocity/group-hash.js";
-import { decideMember, newTransactionName } from "../support/decision-sessions.js";
+import { decideMember, holdingTheTransaction, newTransactionName } from "../support/decision-sessions.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 
 describe("a member whose lock another process holds, in a shared transaction", () => {
@@ -65,15 +64,14 @@ describe("a member whose lock another process holds, in a shared transaction", (
       let freeOutcome!: { done: boolean; attempts: number };
       let contendedDecided!: Promise<{ done: boolean; attempts: number }>;
       const statements = await recorder.capture(async () => {
-        // A first decision holds the only shared transaction while the two queue: they share the next.
-        let releaseFirst!: () => void;
-        const first = decideMember(db, { name: newTransactionName(), beforeWrite: () => new Promise<void>((r) => (releaseFirst = r)) });
-        await sleep(50);
+        // A first decision holds the only shared transaction while the two queue (each as it is
+        // called, before it awaits anything): they share the next.
+        const first = holdingTheTransaction(db);
+        await first.reading;
         const freeDecided = decideMember(db, free);
         contendedDecided = decideMember(db, contended);
-        await sleep(50);
-        releaseFirst();
-        await first;
+        first.release();
+        await first.decided;
         // Still held elsewhere: the free member's answer cannot have waited for it.
         freeOutcome = await freeDecided;
       });

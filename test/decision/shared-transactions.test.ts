@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { installStatementRecorder, type StatementRecorder } from "../../bench/capture.js";
 import type { DecisionRow } from "../../src/audit/decision-rows.js";
 import { openDatabase, type DatabaseHandle, type Db } from "../../src/db/connect.js";
@@ -58,12 +58,10 @@ async function chargesOf(db: Db, names: string[]) {
 
 /** Until `n` sessions wait for an advisory lock (those `holder` holds). */
 async function untilWaitingForLocks(holder: pg.Client, n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  await vi.waitFor(async () => {
     const { rows } = await holder.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())");
-    if (rows[0]!.n >= n) return;
-    await sleep(25);
-  }
-  throw new Error(`fewer than ${n} sessions came to wait for the held locks`);
+    expect(rows[0]!.n, "sessions waiting for the held locks").toBeGreaterThanOrEqual(n);
+  }, { timeout: 5_000, interval: 25 });
 }
 
 /**

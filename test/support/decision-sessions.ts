@@ -3,7 +3,6 @@
  * rest of the decision path: for suites about who shares a transaction with whom.
  */
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { DecisionRow } from "../../src/audit/decision-rows.js";
 import type { Db } from "../../src/db/connect.js";
 import { withinDeadline } from "../../src/decision/deadline.js";
@@ -51,15 +50,32 @@ export async function decideMember(db: Db, m: SessionMember): Promise<{ done: bo
  * if given, runs once they have queued and before the first one lets go.
  */
 export async function afterAHeldOne(db: Db, members: SessionMember[], wait?: () => Promise<void>) {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const first = decideMember(db, { name: newTransactionName(), beforeWrite: () => held });
-  await sleep(50);
+  const first = holdingTheTransaction(db);
+  await first.reading;
+  // Each member's read queues it before decideMember first awaits anything: all have queued here.
   const settled = Promise.allSettled(members.map((m) => decideMember(db, m)));
-  await sleep(50);
   await wait?.();
-  release();
-  return { first: await first, members: await settled };
+  first.release();
+  return { first: await first.decided, members: await settled };
+}
+
+/**
+ * A decision that holds its transaction from its read until `release`: `reading` resolves once it
+ * has read, in its transaction, so that those that come after queue behind it.
+ */
+export function holdingTheTransaction(db: Db) {
+  let release!: () => void;
+  let read!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const reading = new Promise<void>((resolve) => (read = resolve));
+  const decided = decideMember(db, {
+    name: newTransactionName(),
+    beforeWrite: () => {
+      read();
+      return held;
+    },
+  });
+  return { reading, release, decided };
 }
 
 /** What became of each member: committed, past its deadline, or failed. */

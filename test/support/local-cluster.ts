@@ -152,6 +152,8 @@ export interface LocalClusterOptions {
    * benchmarks of the durable commit; tests run without them (faster, and nothing is kept).
    */
   durable?: boolean;
+  /** More server settings (`-c name=value`), after and over the defaults here: a small lock table, a server log. */
+  settings?: Readonly<Record<string, string | number>>;
 }
 
 /** Settings that trade durability for speed: a test cluster's data is thrown away anyway. */
@@ -174,6 +176,7 @@ export async function startLocalCluster(installedBinDir: string, options: LocalC
   const [cmd, args] = asPostgresUser(path.join(binDir, "postgres"), [
     "-D", dataDir, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1",
     ...(options.durable ? [] : NOT_DURABLE), "-c", "max_connections=300",
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
   ]);
   let child: ChildProcess = spawn(cmd, args, { stdio: "ignore", detached: false });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
