@@ -5,7 +5,7 @@
  * that disagrees with the API's answer fails closed (decimals.ts). An EVM contract part is matched
  * whatever its case (a checksum), so a pin copied from a block explorer matches a lower-case body.
  */
-import { canonicalAssetName } from "../transaction/assets.js";
+import { canonicalAssetName } from "../chains/assets.js";
 import { ASSET_NAME } from "../transaction/resource-names.js";
 
 /** ERC-20 stores decimals in a uint8. */

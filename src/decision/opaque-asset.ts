@@ -8,7 +8,7 @@
  */
 import type { TransferFacts } from "../facts/types.js";
 import type { WindowSpec } from "../policy/types.js";
-import { isOpaqueAssetId } from "../transaction/assets.js";
+import { isOpaqueAssetId } from "../chains/assets.js";
 import type { UnknownSource } from "./unknown-source.js";
 
 export function opaqueAssetHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[]): UnknownSource | null {

@@ -12,7 +12,7 @@
  */
 import type { TransferFacts } from "../facts/types.js";
 import type { WindowSpec } from "../policy/types.js";
-import { isChainNetwork } from "../transaction/assets.js";
+import { isChainNetwork } from "../chains/assets.js";
 import type { UnknownSource } from "./unknown-source.js";
 
 export function unknownNetworkHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[]): UnknownSource | null {

@@ -23,7 +23,7 @@
  */
 import type { AddressBookView } from "../addressbook/types.js";
 import { findOwnAddress } from "../facts/address-book.js";
-import { sameAddress, stellarBaseAccount } from "../facts/addresses.js";
+import { sameAddress, signingAccount } from "../chains/accounts.js";
 import type { TransferFacts } from "../facts/types.js";
 import type { WindowSpec } from "../policy/types.js";
 import type { ChainSender, Transaction } from "../transaction/types.js";
@@ -67,7 +67,7 @@ function rawSourceHold(t: TransferFacts, view: AddressBookView, vault: string): 
 function sourceWalletKnown(t: TransferFacts, view: AddressBookView, vault: string, operation: boolean): boolean {
   const address = t.source.kind === "address" ? t.source.address : null;
   if (address === null) return t.source.wallet !== null;
-  if (view.configured) return findOwnAddress(view, vault, stellarBaseAccount(address), t.network) !== undefined;
+  if (view.configured) return findOwnAddress(view, vault, signingAccount(address), t.network) !== undefined;
   return t.source.wallet !== null && !(operation && claimMayNameAnother(t, address));
 }
 
@@ -93,5 +93,5 @@ function senderShown(t: TransferFacts, view: AddressBookView, vault: string, sen
  * anyone's. (A plain asset transfer has no such second account: its `sponsor` is a gas wallet.)
  */
 function claimMayNameAnother(t: TransferFacts, address: string): boolean {
-  return t.sponsor === null || !sameAddress(stellarBaseAccount(t.sponsor), stellarBaseAccount(address));
+  return t.sponsor === null || !sameAddress(signingAccount(t.sponsor), signingAccount(address));
 }

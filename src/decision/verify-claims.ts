@@ -13,7 +13,7 @@ import type { AddressBookView } from "../addressbook/types.js";
 import type { AssetDecimals } from "../assets/decimals.js";
 import { AppError } from "../errors.js";
 import { findOwnAddress, ownWalletsOnAnyNetwork } from "../facts/address-book.js";
-import { stellarBaseAccount } from "../facts/addresses.js";
+import { signingAccount } from "../chains/accounts.js";
 import { traced } from "../telemetry/tracing.js";
 import { amountsAgree } from "../transaction/amounts.js";
 import type { Transaction } from "../transaction/types.js";
@@ -49,7 +49,7 @@ function sourceContradiction(tx: Transaction, view: AddressBookView): AppError |
   if (tx.sourceWallet === null) return null;
   for (const t of tx.transfers) {
     if (t.source.wallet !== null || t.source.address === null) continue;
-    if (otherOwner(view, tx.vault, stellarBaseAccount(t.source.address), t.network, tx.sourceWallet)) {
+    if (otherOwner(view, tx.vault, signingAccount(t.source.address), t.network, tx.sourceWallet)) {
       const message = `transfer ${t.index}: the source address belongs to another wallet of the vault than request.sourceWallet`;
       return new AppError("INVALID_TRANSACTION", message, { details: [{ transfer: t.index, message }] });
     }

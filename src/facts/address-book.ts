@@ -7,7 +7,8 @@ import type { AddressBookEntry, AddressBookView, OwnWalletAddress } from "../add
 import { notConfiguredView } from "../addressbook/types.js";
 import { vaultOf } from "../transaction/endpoint.js";
 import type { AddressBookEntryFacts, AddressBookFacts } from "./types.js";
-import { bareNetwork, normaliseAddress } from "./addresses.js";
+import { normaliseAddress } from "../chains/accounts.js";
+import { networkId } from "../chains/networks.js";
 
 const vaultName = (vault: string): string => (vault.startsWith("vaults/") ? vault : `vaults/${vault}`);
 
@@ -27,7 +28,7 @@ const ownIndexes = new WeakMap<readonly OwnWalletAddress[], Map<string, OwnWalle
 /** The own addresses by account alone, whatever their network (ownWalletsOnAnyNetwork). */
 const ownAccountIndexes = new WeakMap<readonly OwnWalletAddress[], Map<string, OwnWalletAddress[]>>();
 
-const lookupKey = (network: string, address: string): string => `${bareNetwork(network)}\u0000${normaliseAddress(address)}`;
+const lookupKey = (network: string, address: string): string => `${networkId(network)}\u0000${normaliseAddress(address)}`;
 const onNetwork = (item: { network: string; address: string }): string => lookupKey(item.network, item.address);
 
 function indexed<T extends { network: string; address: string }>(

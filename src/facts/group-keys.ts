@@ -6,9 +6,9 @@
  * another group's key, as a separator-joined string could.
  */
 import type { GroupDimension, WindowSpec } from "../policy/types.js";
-import { assetIdentity } from "../transaction/assets.js";
+import { assetIdentity } from "../chains/assets.js";
 import type { Transaction } from "../transaction/types.js";
-import { baseAccount, normaliseAddress } from "./addresses.js";
+import { baseAccount, normaliseAddress } from "../chains/accounts.js";
 import type { EndpointFacts, TransferFacts } from "./types.js";
 
 const DIMENSION_ORDER: readonly GroupDimension[] = [

@@ -4,11 +4,11 @@
  */
 import Big from "big.js";
 import type { AddressBookView } from "../addressbook/types.js";
-import { assetIdentity } from "../transaction/assets.js";
+import { assetIdentity } from "../chains/assets.js";
 import { vaultOf } from "../transaction/endpoint.js";
 import type { Endpoint, Transaction, Transfer } from "../transaction/types.js";
 import { findAddressBookEntry, findOwnAddress, isInternalWallet, viewForVault } from "./address-book.js";
-import { stellarBaseAccount, subAccountId } from "./addresses.js";
+import { signingAccount, subAccountId } from "../chains/accounts.js";
 import type { DestinationFacts, EndpointFacts, TransferFacts, TxFacts } from "./types.js";
 
 export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts {
@@ -101,7 +101,7 @@ function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView, asse
     rawAmount: t.rawAmount,
     assetTotal,
     // A muxed source spends from its base account: the wallet that owns that account.
-    source: endpointFacts(t.source, t.network, vault, view, tx.sourceWallet, stellarBaseAccount),
+    source: endpointFacts(t.source, t.network, vault, view, tx.sourceWallet, signingAccount),
     destination: destinationFacts(t.destination, t.network, vault, view),
     sponsor: t.sponsor,
   };

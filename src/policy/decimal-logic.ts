@@ -13,7 +13,7 @@ import { LogicError } from "./logic-error.js";
 import { FORBIDDEN_OPERATIONS } from "./logic-ops.js";
 import { safeVar } from "./safe-var.js";
 import { withStringLists } from "./string-lists.js";
-import { TEXT_OPERATIONS } from "./text-ops.js";
+import { TEXT_OPERATIONS } from "../chains/text-equality.js";
 import { TRACED_OPERATIONS, isRecording, recordComparisons, traced, withNode, type Comparison } from "./trace.js";
 import { validateLogic } from "./validate-logic.js";
 

@@ -9,7 +9,7 @@
  */
 import { type Dec, QUOTIENT_PLACES, decimalText, exactQuotient, isNumericLike, isZero, toDecimal } from "./decimal.js";
 import { LogicError, describeValue } from "./logic-error.js";
-import { sameText } from "./text-ops.js";
+import { sameText } from "../chains/text-equality.js";
 
 function requirePresent(op: string, value: unknown): void {
   if (value === null || value === undefined) {

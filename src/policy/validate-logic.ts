@@ -7,8 +7,7 @@
  * another type, which can never hold; and no arithmetic result read as a condition or compared
  * strictly (arithmetic-results.ts), where its exact decimal text would not mean what JsonLogic says.
  */
-import { stellarBaseAccount, stellarMuxedId, stellarMuxedIn } from "../facts/addresses.js";
-import { xrplTaggedIn, xrplXAddress } from "../facts/xrpl-address.js";
+import { subAccountsNamedIn } from "../chains/sub-accounts.js";
 import { type FactShape, type ValueType, readFactPath } from "../facts/shape.js";
 import { STRICT_COMPARISONS, arithmeticResult, conditionMessage, readsTruth, strictComparisonMessage } from "./arithmetic-results.js";
 import { isNumericLike } from "./decimal.js";
@@ -197,14 +196,13 @@ class Validator {
    * pinned with `transfer.destination.muxedId`.
    */
   checkLiteralText(text: string, at: PathSegment[]): void {
-    const tagged = xrplTaggedIn(text)[0];
-    if (tagged !== undefined) {
-      // As for a muxed address: a rule naming one would also match its bare account, and any X-address of it.
-      this.report(at, `an XRP X-address with a tag (${tagged.slice(0, 8)}…) cannot be named in a rule: name its account ${xrplXAddress(tagged)?.account ?? ""} and pin the tag with {"===": [{"var": "transfer.destination.muxedId"}, "${xrplXAddress(tagged)?.tag ?? ""}"]}`);
+    const named = subAccountsNamedIn(text);
+    // The first of each kind: an X-address's message names the tag, a muxed address's the sub-account.
+    for (const kind of new Set(named.map((n) => n.kind))) {
+      const first = named.find((n) => n.kind === kind)!;
+      const what = kind.startsWith("an XRP") ? "the tag" : "the sub-account";
+      this.report(at, `${kind} (${first.address.slice(0, 8)}…) cannot be named in a rule: name its account ${first.account} and pin ${what} with {"===": [{"var": "transfer.destination.muxedId"}, "${first.id}"]}`);
     }
-    const muxed = stellarMuxedIn(text)[0];
-    if (muxed === undefined) return;
-    this.report(at, `a Stellar muxed address (${muxed.slice(0, 8)}…) cannot be named in a rule: name its account ${stellarBaseAccount(muxed)} and pin the sub-account with {"===": [{"var": "transfer.destination.muxedId"}, "${stellarMuxedId(muxed)}"]}`);
   }
 
   checkVarPath(path: unknown, at: PathSegment[], scope: Scope): void {

@@ -1,11 +1,11 @@
 /**
  * Whole units against smallest units. A body states decimals only for a few assets (a Stellar
- * classic asset has 7; native coins have fixed ones); for any other token, an amount and a raw
+ * classic asset has 7; native coins have their family's, src/chains/registry.ts); for any other token, an amount and a raw
  * amount agree only when the raw amount is the amount at some decimals from 0 to 18, the range
  * token contracts use. A pair further apart (`1` and `10^23`) is a contradiction.
  */
 import Big from "big.js";
-import { EVM_NETWORK, networkId } from "./assets.js";
+import { nativeDecimalsOf } from "../chains/registry.js";
 import type { Transfer } from "./types.js";
 
 /** Exact decimals with a private configuration: never touch big.js's global settings. */
@@ -14,20 +14,11 @@ Dec.strict = true;
 
 export const MAX_TOKEN_DECIMALS = 18;
 
-const NATIVE_DECIMALS: readonly [RegExp, number][] = [
-  [/^(bitcoin|litecoin|dogecoin)-/, 8],
-  [/^stellar-/, 7],
-  [/^solana-/, 9],
-  [/^tron-/, 6],
-  [EVM_NETWORK, 18],
-];
-
 /** The decimals the asset is known to have, or null when the body does not say. */
 export function knownDecimals(t: Pick<Transfer, "assetStandard" | "network">): number | null {
   if (t.assetStandard === "stellarClassic") return 7;
   if (t.assetStandard !== "native" || t.network === null) return null;
-  const network = networkId(t.network);
-  return NATIVE_DECIMALS.find(([pattern]) => pattern.test(network))?.[1] ?? null;
+  return nativeDecimalsOf(t.network);
 }
 
 /** Whether `rawAmount` is `amount` in smallest units, at the asset's decimals (or at some 0–18 when unknown). */

@@ -6,12 +6,14 @@
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { amountsAgree, knownDecimals } from "./amounts.js";
-import { accountFamily, assetAt, endpointAt } from "./endpoint-at.js";
+import { assetAt } from "../chains/assets.js";
+import { accountFamily } from "../chains/registry.js";
+import { endpointAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { apiTransfer } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
 import { sourceAt } from "./sources.js";
-import { fromApiStellar } from "./stellar-api.js";
+import { fromApiStellar } from "../chains/stellar/api.js";
 import { at, isRecord, makeTransfer } from "./transfer.js";
 import type { TransactionKind, Transfer } from "./types.js";
 

@@ -6,7 +6,7 @@
  * (`type:MESSAGE`, `subType:TOKEN_APPROVAL`): the kind is then `unknown` whatever else the body holds.
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { networkId } from "./assets.js";
+import { networkId } from "../chains/assets.js";
 import { invalidAt } from "./issues.js";
 import { at, isRecord } from "./transfer.js";
 import type { TransactionKind } from "./types.js";

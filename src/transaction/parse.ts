@@ -10,15 +10,17 @@
  */
 import { AppError, err, ok, type Result } from "../errors.js";
 import { fromApi } from "./api-shape.js";
-import { networkId } from "./assets.js";
-import { chainAgreesWithNetworks } from "./chain-ids.js";
-import { chainObjectPayloads } from "./chain-objects.js";
+import { networkId } from "../chains/assets.js";
+import { chainAgreesWithNetworks } from "../chains/chain-ids.js";
+import { chainObjectPayloads } from "../chains/chain-objects.js";
+import { statedFee } from "../chains/fees.js";
+import { accountFamily, DELEGATION_FAMILY } from "../chains/registry.js";
+import { misspeltAccount } from "../chains/spelling.js";
 import { qualifyWallet, vaultOf } from "./endpoint.js";
-import { accountFamily, misspeltAccount, type AccountFamily } from "./endpoint-at.js";
+import type { AccountFamily } from "./endpoint-at.js";
 import { scanFields } from "./fields.js";
 import { check, invalidAt } from "./issues.js";
 import { claimedKind, DELEGATION_SUBTYPE } from "./kind.js";
-import { statedFee } from "./fee.js";
 import { statedMemo } from "./memo.js";
 import { detailsKind, fromDetails } from "./reference-shape.js";
 import { TRANSACTION_NAME } from "./resource-names.js";
@@ -207,7 +209,7 @@ function allowancesAndAuthorizations(
     const listPath = at(at(at(path, "evmTransaction"), "authorizationDetails"), "authorizationList");
     const list = evm.value.authorizationDetails?.authorizationList ?? [];
     for (const [i, a] of list.entries()) {
-      const spelt = accountsSpelt({ signer: a.signer?.value, contractAddress: a.contractAddress?.value }, "evm", `${listPath}[${i}]`, ".value");
+      const spelt = accountsSpelt({ signer: a.signer?.value, contractAddress: a.contractAddress?.value }, DELEGATION_FAMILY, `${listPath}[${i}]`, ".value");
       if (!spelt.ok) return spelt;
     }
     authorizations = list.map((a) => ({
@@ -280,14 +282,14 @@ function delegationAuthorizations(
   if (snapshot.evmAccountDelegation != null) {
     const api = check(apiDelegation, snapshot.evmAccountDelegation, at(path, "evmAccountDelegation"));
     if (!api.ok) return api;
-    const spelt = accountsSpelt({ signerAddress: api.value.signerAddress?.value, contractAddress: api.value.contractAddress?.value }, "evm", at(path, "evmAccountDelegation"), ".value");
+    const spelt = accountsSpelt({ signerAddress: api.value.signerAddress?.value, contractAddress: api.value.contractAddress?.value }, DELEGATION_FAMILY, at(path, "evmAccountDelegation"), ".value");
     if (!spelt.ok) return spelt;
     found.push({ signer: api.value.signerAddress?.value ?? null, contractAddress: api.value.contractAddress?.value ?? null, chainId: api.value.chainId ?? null, nonce: api.value.nonce ?? null });
   }
   if (details?.evmAccountDelegation != null) {
     const ref = check(referenceDelegation, details.evmAccountDelegation, at(at(path, "details"), "evmAccountDelegation"));
     if (!ref.ok) return ref;
-    const spelt = accountsSpelt({ fromAddress: ref.value.fromAddress, contractAddress: ref.value.contractAddress }, "evm", at(at(path, "details"), "evmAccountDelegation"), "");
+    const spelt = accountsSpelt({ fromAddress: ref.value.fromAddress, contractAddress: ref.value.contractAddress }, DELEGATION_FAMILY, at(at(path, "details"), "evmAccountDelegation"), "");
     if (!spelt.ok) return spelt;
     found.push({ signer: ref.value.fromAddress ?? null, contractAddress: ref.value.contractAddress ?? null, chainId: ref.value.chainId ?? null, nonce: ref.value.nonce ?? null });
   }

@@ -5,11 +5,13 @@
  * the field scan lists it as a payload).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
-import { accountFamily, assetAt, endpointAt } from "./endpoint-at.js";
+import { assetAt } from "../chains/assets.js";
+import { accountFamily } from "../chains/registry.js";
+import { endpointAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { assetBatchTransfer, assetTransfer } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
-import { fromStellarDetails } from "./stellar-details.js";
+import { fromStellarDetails } from "../chains/stellar/details.js";
 import { sourceAt, sponsorAt } from "./sources.js";
 import { at, makeTransfer, presentKeys } from "./transfer.js";
 import type { Transfer } from "./types.js";

@@ -20,8 +20,8 @@ export const NETWORK_NAME = new RegExp(`^networks/(${ID})$`);
 /** `users/{email}` or `users/{id}`. */
 export const USER_NAME = /^users\/[A-Za-z0-9._%+@-]{1,320}$/;
 
-/** Stellar assets as a Stellar operation writes them: `native`, `CODE-ISSUER`, or a contract `C…`. */
-const STELLAR_BARE_ASSET = /^(native|[A-Za-z0-9]{1,12}-G[A-Z2-7]{40,80}|C[A-Z2-7]{40,80})$/;
+
+
 
 /**
  * A raw chain address: no whitespace, no `/` (anything with a `/` is a resource name and must
@@ -33,7 +33,7 @@ const RAW_ADDRESS = /^[A-Za-z0-9:._+=-]{1,256}$/;
 const RESOURCE_PREFIX = /^(vaults|wallets|assets|networks|users)\//;
 
 export const isAssetName = (value: string): boolean => ASSET_NAME.test(value);
-export const isStellarBareAsset = (value: string): boolean => STELLAR_BARE_ASSET.test(value);
+
 export const isNetworkName = (value: string): boolean => NETWORK_NAME.test(value);
 export const isUserName = (value: string): boolean => USER_NAME.test(value);
 export const isRawAddress = (value: string): boolean => RAW_ADDRESS.test(value) && !RESOURCE_PREFIX.test(value);

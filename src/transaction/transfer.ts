@@ -1,5 +1,5 @@
 /** Assembling one Transfer, whichever body shape it came from. */
-import { assetStandardOf, networkFromAsset, networkId } from "./assets.js";
+import { assetStandardOf, networkFromAsset, networkId } from "../chains/assets.js";
 import type { AssetStandard, Endpoint, Transfer } from "./types.js";
 
 export interface TransferFields {

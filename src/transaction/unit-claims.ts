@@ -6,7 +6,7 @@
  * decision step establishes (src/assets) before anything is decided. Until then the whole amount
  * the policy would read is unverified: `5` USDC beside a raw `5·10^18` means 5·10^12 USDC.
  */
-import { erc20TransferRaw } from "./chain-objects.js";
+import { erc20TransferRaw } from "../chains/evm/calldata.js";
 import { knownDecimals } from "./amounts.js";
 import { isRecord } from "./transfer.js";
 import type { Transaction, Transfer } from "./types.js";

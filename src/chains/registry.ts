@@ -1,0 +1,51 @@
+/**
+ * The chain families countersign knows, and which one a network (or an asset's network) is. A
+ * chain countersign does not know has no family: its accounts are compared as written and its
+ * chain objects, if any, are payloads by the classification table.
+ */
+import { aleo } from "./aleo/index.js";
+import { assetStandardOf, networkFromAsset } from "./assets.js";
+import { bitcoin } from "./bitcoin/index.js";
+import { evm } from "./evm/index.js";
+import type { ChainFamily } from "./family.js";
+import { hedera } from "./hedera/index.js";
+import { move } from "./move/index.js";
+import { near } from "./near/index.js";
+import { networkId } from "./networks.js";
+import { solana } from "./solana/index.js";
+import { stellar } from "./stellar/index.js";
+import { substrate } from "./substrate/index.js";
+import { ton } from "./ton/index.js";
+import { tron } from "./tron/index.js";
+import { xrpl } from "./xrpl/index.js";
+
+/** Every family, in the order their chain objects are read (which decides the first of two refusals). */
+export const FAMILIES: readonly ChainFamily[] = [evm, ton, move, substrate, bitcoin, tron, aleo, solana, stellar, hedera, near, xrpl];
+
+/** The family of a network id (`ethereum-mainnet`, without `networks/`), or null. */
+export function familyOfNetwork(network: string): ChainFamily | null {
+  const id = networkId(network).toLowerCase();
+  return FAMILIES.find((f) => f.networks.test(id)) ?? null;
+}
+
+/**
+ * The family whose accounts a transfer of `asset` moves between: the network its asset id names,
+ * else the transaction's. A chain named without its net (`assets/native.tron`) is read as that
+ * chain's, so no family's spelling check is turned off by leaving the net out (`0x…` would pass as
+ * a Tron destination so). An ERC-20 token is the EVM family's whatever its network, and a
+ * `substrate` asset the Substrate family's.
+ */
+export function accountFamily(asset: string, network: string | null): ChainFamily | null {
+  const named = networkFromAsset(asset) ?? (network === null ? null : networkId(network).toLowerCase());
+  const key = named === null || named.includes("-") ? named : `${named}-`;
+  if ((key !== null && evm.networks.test(key)) || assetStandardOf(asset, key) === "erc20") return evm;
+  const family = key === null ? undefined : FAMILIES.find((f) => f.readAccount !== undefined && f.networks.test(key));
+  if (family !== undefined) return family;
+  return asset.toLowerCase().startsWith("assets/substrate.") ? substrate : null;
+}
+
+/** The family whose accounts an EIP-7702 authorization (an EVM account delegation) names. */
+export const DELEGATION_FAMILY: ChainFamily = evm;
+
+/** The decimals of `network`'s native coin, where its family fixes them. */
+export const nativeDecimalsOf = (network: string): number | null => familyOfNetwork(network)?.nativeDecimals ?? null;
