@@ -18,7 +18,7 @@ import { CHART, container, envOf, example, EXAMPLES, helm, type K8sObject, model
 if (!helm) console.warn(`helm chart tests skipped: no helm (${noHelmBecause})`);
 
 /** Kubernetes objects passed through as they are (their own API validates them). */
-const PASS_THROUGH = ["affinity", "tolerations[]", "topologySpreadConstraints[]", "extraEnv[].valueFrom"];
+const PASS_THROUGH = ["affinity", "tolerations[]", "topologySpreadConstraints[]", "extraEnv[].valueFrom", "extraVolumes[]"];
 
 /** Every object schema in values.schema.json, with its path in the values. */
 function objectSchemas(schema: K8sObject, at: string, out: Array<[string, K8sObject]>): Array<[string, K8sObject]> {
@@ -40,8 +40,8 @@ describe("values.schema.json (static)", () => {
 });
 
 describe.skipIf(!helm)("helm chart helm/countersign", () => {
-  it("has the four examples the operator guide refers to", () => {
-    expect(EXAMPLES).toEqual(expect.arrayContaining(["existing-secrets.yaml", "git-sync.yaml", "hpa-servicemonitor.yaml", "minimal.yaml"]));
+  it("has the five examples the operator guide refers to", () => {
+    expect(EXAMPLES).toEqual(expect.arrayContaining(["existing-secrets.yaml", "git-sync.yaml", "hpa-servicemonitor.yaml", "minimal.yaml", "review.yaml"]));
   });
 
   it.each(["(defaults)", ...EXAMPLES])("lints strictly and renders valid Kubernetes objects: %s", async (name) => {
