@@ -2,7 +2,14 @@
 # countersign's image: compiled JavaScript on the current Node LTS, production dependencies only,
 # a non-root user, and no writes outside /var/lib/countersign and /tmp (runs with a read-only root
 # filesystem). Build: docker build -t countersign .
+# The base image, by tag. Pin it by digest (node:24.21.0-bookworm-slim@sha256:<64 hex>) with
+# scripts/update-base-image.sh, which asks the registry for the tag's current multi-platform digest
+# (docker buildx imagetools inspect, or crane digest) and writes it here: a tag can be re-pointed
+# to another image, a digest cannot. Run it again to take a new Node patch release.
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim
+# Filled by the release build (docker build --build-arg VERSION=... --build-arg REVISION=$(git rev-parse HEAD)).
+ARG VERSION=0.1.0
+ARG REVISION=unknown
 
 # 1. Compile src/ and migrations/ to dist/ (needs the dev dependencies: typescript).
 FROM ${NODE_IMAGE} AS build
@@ -22,6 +29,14 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean -
 
 # 3. The runtime: no src/, so bin/countersign.js runs dist/ and compiles nothing at start.
 FROM ${NODE_IMAGE} AS runtime
+ARG NODE_IMAGE
+ARG VERSION
+ARG REVISION
+LABEL org.opencontainers.image.title="countersign" \
+      org.opencontainers.image.description="Policy-decision service for a custody platform's co-signer" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.base.name="${NODE_IMAGE}"
 ENV NODE_ENV=production \
     COUNTERSIGN_HOST=0.0.0.0 \
     COUNTERSIGN_PORT=8080 \
@@ -35,7 +50,11 @@ COPY bin ./bin
 COPY policies ./policies
 # The `node` user of the base image (uid 1000) owns only the data directory: the embedded PGlite
 # database lives there when DATABASE_URL is unset. Everything else stays root-owned and read-only.
-RUN chmod 0755 bin/countersign.js \
+# No package manager at run time: the dependencies come installed from the dependencies stage,
+# and npm, npx, corepack and yarn would only be tools for whoever gets a shell in the container.
+RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /opt/yarn-v* \
+      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg \
+ && chmod 0755 bin/countersign.js \
  && ln -s /app/bin/countersign.js /usr/local/bin/countersign \
  && mkdir -p /var/lib/countersign \
  && chown 1000:1000 /var/lib/countersign

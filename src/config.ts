@@ -189,6 +189,7 @@ const envSchema = z.object({
   COUNTERSIGN_REVIEWER_TOKENS_FILE: secret,
   COUNTERSIGN_REVIEW_WEBHOOK_URL: optionalString,
   COUNTERSIGN_TRUST_PROXY: optionalString,
+  COUNTERSIGN_ALLOW_EMBEDDED_DATABASE: boolean(false),
 });
 
 export interface CustodyApiConfig {
@@ -267,7 +268,7 @@ export function ledgerRetention(env: NodeJS.ProcessEnv = process.env): { seconds
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
-  const problems = [...missingCompanions(env), ...openWebhook(env), ...sharedAdminToken(env)];
+  const problems = [...missingCompanions(env), ...openWebhook(env), ...sharedAdminToken(env), ...embeddedInProduction(env)];
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     // Every problem at start, not one batch per attempt: the variables that did parse are checked
@@ -333,6 +334,18 @@ function openWebhook(env: NodeJS.ProcessEnv): string[] {
   const host = env.COUNTERSIGN_HOST ?? "127.0.0.1";
   if (isLoopbackHost(host)) return [];
   return [`COUNTERSIGN_WEBHOOK_TOKEN: required when COUNTERSIGN_HOST is not a loopback address (${host}); without it anyone who reaches the port gets transactions signed`];
+}
+
+/**
+ * The embedded database is one process's, in a data directory a container loses when it is
+ * replaced: a production install (NODE_ENV=production, as the image sets) that forgot DATABASE_URL
+ * would decide on empty velocity windows and keep its audit trail nowhere durable. There it is
+ * used only when asked for by name; a checkout's `npm start` is not production and keeps it.
+ */
+function embeddedInProduction(env: NodeJS.ProcessEnv): string[] {
+  if (env.NODE_ENV !== "production" || env.DATABASE_URL !== undefined) return [];
+  if (["true", "1"].includes(env.COUNTERSIGN_ALLOW_EMBEDDED_DATABASE ?? "")) return [];
+  return ["DATABASE_URL: required when NODE_ENV=production (the image sets it): give a postgres:// URL, or set COUNTERSIGN_ALLOW_EMBEDDED_DATABASE=true to keep the embedded database in COUNTERSIGN_DATA_DIR, one process's and lost with its volume"];
 }
 
 /**

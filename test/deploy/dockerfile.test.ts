@@ -3,11 +3,13 @@
  * dockerfile-utils, and its runtime stage has the shape the issue asks for. That the runtime stage
  * actually runs is proven by test/deploy/production-install.test.ts, which reproduces it.
  */
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Copy, DockerfileParser, type Instruction } from "dockerfile-ast";
 import { validate } from "dockerfile-utils";
 import { describe, expect, it } from "vitest";
+import { scratchDir } from "../support/scratch.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const text = readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
@@ -41,7 +43,7 @@ describe("Dockerfile", () => {
 
   it("builds on an exact Node 24 tag, in separate build, dependency and runtime stages", () => {
     const base = dockerfile.getInstructions().find((i) => i.getKeyword() === "ARG" && args(i)[0]?.startsWith("NODE_IMAGE="));
-    expect(args(base!)[0]).toMatch(/^NODE_IMAGE=node:24\.\d+\.\d+-(bookworm|trixie)-slim$/);
+    expect(args(base!)[0]).toMatch(/^NODE_IMAGE=node:24\.\d+\.\d+-(bookworm|trixie)-slim(@sha256:[0-9a-f]{64})?$/);
     expect([...stages().keys()]).toEqual(["build", "dependencies", "runtime"]);
     const install = stages().get("dependencies")!.filter((i) => i.getKeyword() === "RUN").map((i) => i.getArgumentsContent());
     expect(install.join("\n")).toMatch(/npm ci --omit=dev/);
@@ -66,6 +68,41 @@ describe("Dockerfile", () => {
     expect(JSON.parse(inRuntime("VOLUME")[0]!.getArgumentsContent()!)).toEqual(["/var/lib/countersign"]);
     const run = inRuntime("RUN").map((i) => i.getArgumentsContent()).join("\n");
     expect(run.match(/chown \S+ (\S+)/g)).toEqual(["chown 1000:1000 /var/lib/countersign"]);
+  });
+
+  it("has no package manager in the runtime stage: npm, npx, corepack and yarn are removed, and nothing runs them", () => {
+    const run = inRuntime("RUN").map((i) => i.getArgumentsContent()!).join("\n");
+    for (const removed of ["/usr/local/lib/node_modules/npm", "/usr/local/lib/node_modules/corepack", "/usr/local/bin/npm", "/usr/local/bin/npx", "/usr/local/bin/corepack", "/usr/local/bin/yarn"]) {
+      expect(run, removed).toMatch(new RegExp(`rm -rf [^&]*${removed.replaceAll("/", "\\/")}(\\s|$)`));
+    }
+    expect(run).not.toMatch(/(^|&&|;|\|)\s*(npm|npx|corepack|yarn)\b/m);
+  });
+
+  it("labels the image with the OCI annotations: title, version and revision from build arguments, and its base", () => {
+    const labels = inRuntime("LABEL").flatMap((i) => i.getArgumentsContent()!.split(/\s*\\?\n\s*|\s+(?=org\.)/));
+    const keys = labels.map((l) => l.split("=")[0]!.trim()).filter(Boolean);
+    expect(keys).toEqual(expect.arrayContaining(["org.opencontainers.image.title", "org.opencontainers.image.version", "org.opencontainers.image.revision", "org.opencontainers.image.base.name"]));
+    expect(labels.join(" ")).toMatch(/org\.opencontainers\.image\.version="\$\{VERSION\}"/);
+    expect(inRuntime("ARG").map((i) => args(i)[0])).toEqual(expect.arrayContaining(["NODE_IMAGE", "VERSION", "REVISION"]));
+  });
+
+  it("scripts/update-base-image.sh pins the base image's tag by the digest the registry gives (crane stands in for it)", () => {
+    const copy = scratchDir("base-image");
+    mkdirSync(path.join(copy, "scripts"));
+    mkdirSync(path.join(copy, "bin"));
+    copyFileSync(path.join(ROOT, "scripts/update-base-image.sh"), path.join(copy, "scripts/update-base-image.sh"));
+    copyFileSync(path.join(ROOT, "Dockerfile"), path.join(copy, "Dockerfile"));
+    const digest = `sha256:${"5e".repeat(32)}`;
+    writeFileSync(path.join(copy, "bin/crane"), `#!/bin/sh\n[ "$1" = digest ] && [ "$2" = node:24.99.0-bookworm-slim ] && echo ${digest}\n`);
+    chmodSync(path.join(copy, "bin/crane"), 0o755);
+    const env = { PATH: `${path.join(copy, "bin")}:/usr/bin:/bin` };
+    execFileSync("sh", [path.join(copy, "scripts/update-base-image.sh"), "node:24.99.0-bookworm-slim"], { env, stdio: "pipe" });
+    const pinned = readFileSync(path.join(copy, "Dockerfile"), "utf8");
+    expect(pinned.match(/^ARG NODE_IMAGE=.*$/m)![0]).toBe(`ARG NODE_IMAGE=node:24.99.0-bookworm-slim@${digest}`);
+    expect(validate(pinned)).toEqual([]);
+    // Run again without an argument: the tag is kept and the digest taken afresh, not appended twice.
+    execFileSync("sh", [path.join(copy, "scripts/update-base-image.sh")], { env, stdio: "pipe" });
+    expect(readFileSync(path.join(copy, "Dockerfile"), "utf8")).toBe(pinned);
   });
 
   it(".dockerignore excludes everything but what the stages copy from the context", () => {

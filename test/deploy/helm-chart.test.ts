@@ -5,104 +5,20 @@
  * (kubernetes-models), values.schema.json refusing unknown keys and wrong types, and the rendered
  * objects carrying what a production deployment needs. Skipped only when no helm can be had.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
-import { afterAll, describe, expect, it } from "vitest";
-import { obtainHelm } from "../../scripts/helm.js";
+import { describe, expect, it } from "vitest";
 import { policyCheck } from "../../src/commands/policy-check.js";
 import { parseDecimalsPins } from "../../src/assets/decimals-pins.js";
 import { loadConfig } from "../../src/config.js";
 import { scratchDir } from "../support/scratch.js";
+import { CHART, container, envOf, example, EXAMPLES, helm, type K8sObject, modelOf, noHelmBecause, one, only, podEnvironment, render, runHelm, valueArgs, valuesFile } from "./chart.js";
 
-const CHART = path.resolve(import.meta.dirname, "../../helm/countersign");
-const EXAMPLES = readdirSync(path.join(CHART, "examples")).filter((f) => f.endsWith(".yaml")).sort();
-
-function findHelm(): { helm?: string; why?: string } {
-  try {
-    return { helm: obtainHelm() };
-  } catch (error) {
-    return { why: error instanceof Error ? error.message : String(error) };
-  }
-}
-const { helm, why } = findHelm();
-if (!helm) console.warn(`helm chart tests skipped: no helm (${why})`);
-
-// A Kubernetes object as rendered; the tests read into it loosely.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type K8sObject = Record<string, any>;
-
-const scratch = mkdtempSync(path.join(tmpdir(), "countersign-chart-"));
-let scratchFiles = 0;
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-function valuesFile(content: string): string {
-  const file = path.join(scratch, `values-${scratchFiles++}.yaml`);
-  writeFileSync(file, content);
-  return file;
-}
-
-/** Runs helm; resolves with stdout, or throws with stdout+stderr when it exits non-zero. */
-function runHelm(args: string[]): string {
-  try {
-    return execFileSync(helm!, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string };
-    throw new Error(`helm ${args.join(" ")} failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
-  }
-}
-
-const valueArgs = (files: string[], set: string[]) => [...files.flatMap((f) => ["-f", f]), ...set.flatMap((s) => ["--set", s])];
-
-function render(files: string[] = [], set: string[] = []): K8sObject[] {
-  const out = runHelm(["template", "cs", CHART, "--namespace", "treasury", ...valueArgs(files, set)]);
-  return parseAllDocuments(out)
-    .map((d) => d.toJS() as K8sObject | null)
-    .filter((o): o is K8sObject => o !== null);
-}
-
-const example = (name: string) => path.join(CHART, "examples", name);
-const only = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
-const one = (objects: K8sObject[], kind: string) => {
-  const found = only(objects, kind);
-  expect(found.map((o) => o.kind)).toEqual([kind]);
-  return found[0]!;
-};
-const container = (deployment: K8sObject, name: string) =>
-  (deployment.spec.template.spec.containers as K8sObject[]).find((c) => c.name === name);
-const envOf = (c: K8sObject) => Object.fromEntries((c.env as K8sObject[]).map((e) => [e.name, e.value ?? e.valueFrom]));
-
-/**
- * The countersign container's environment as a pod gets it: each Secret's value made up (a valid
- * one), each mounted key file a scratch PEM, so that loadConfig reads what the pod's process would.
- */
-function podEnvironment(deployment: K8sObject): NodeJS.ProcessEnv {
-  const secrets: Record<string, string> = {
-    DATABASE_URL: "postgres://countersign:pw@postgres:5432/countersign",
-    COUNTERSIGN_MIGRATE_DATABASE_URL: "postgres://owner:pw@postgres:5432/countersign",
-    COUNTERSIGN_WEBHOOK_TOKEN: "w".repeat(32),
-    COUNTERSIGN_ADMIN_TOKEN: "a".repeat(32),
-  };
-  const pem = path.join(scratchDir("chart-key"), "key.pem");
-  writeFileSync(pem, "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n");
-  const env = (container(deployment, "countersign")!.env as K8sObject[]).map((e) => [e.name, e.valueFrom ? secrets[e.name] : e.name.endsWith("_FILE") ? pem : e.value]);
-  return Object.fromEntries(env) as NodeJS.ProcessEnv;
-}
-
-/** The kubernetes-models class of an object's apiVersion and kind (CRDs from their own packages). */
-async function modelOf(object: K8sObject): Promise<new (data: K8sObject) => { validate(): void }> {
-  const [group, version] = object.apiVersion.includes("/") ? object.apiVersion.split("/") : ["", object.apiVersion];
-  const module =
-    group === "monitoring.coreos.com"
-      ? `@kubernetes-models/prometheus-operator/${group}/${version}/${object.kind}`
-      : `kubernetes-models/${group ? `${group}/` : ""}${version}/${object.kind}`;
-  const exported = (await import(module)) as Record<string, new (data: K8sObject) => { validate(): void }>;
-  return exported[object.kind]!;
-}
+if (!helm) console.warn(`helm chart tests skipped: no helm (${noHelmBecause})`);
 
 /** Kubernetes objects passed through as they are (their own API validates them). */
-const PASS_THROUGH = ["affinity", "tolerations[]", "topologySpreadConstraints[]", "extraEnv[].valueFrom"];
+const PASS_THROUGH = ["affinity", "tolerations[]", "topologySpreadConstraints[]", "extraEnv[].valueFrom", "extraVolumes[]"];
 
 /** Every object schema in values.schema.json, with its path in the values. */
 function objectSchemas(schema: K8sObject, at: string, out: Array<[string, K8sObject]>): Array<[string, K8sObject]> {
@@ -124,8 +40,8 @@ describe("values.schema.json (static)", () => {
 });
 
 describe.skipIf(!helm)("helm chart helm/countersign", () => {
-  it("has the four examples the operator guide refers to", () => {
-    expect(EXAMPLES).toEqual(expect.arrayContaining(["existing-secrets.yaml", "git-sync.yaml", "hpa-servicemonitor.yaml", "minimal.yaml"]));
+  it("has the five examples the operator guide refers to", () => {
+    expect(EXAMPLES).toEqual(expect.arrayContaining(["existing-secrets.yaml", "git-sync.yaml", "hpa-servicemonitor.yaml", "minimal.yaml", "review.yaml"]));
   });
 
   it.each(["(defaults)", ...EXAMPLES])("lints strictly and renders valid Kubernetes objects: %s", async (name) => {
@@ -145,7 +61,7 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     const objects = render(name === "(defaults)" ? [] : [example(name)]);
     const configMap = one(objects, "ConfigMap");
     const volume = (one(objects, "Deployment").spec.template.spec.volumes as K8sObject[]).find((v) => v.name === "policies")!;
-    const bundle = mkdtempSync(path.join(scratch, "bundle-"));
+    const bundle = scratchDir("chart-bundle");
     for (const { key, path: file } of volume.configMap.items as Array<{ key: string; path: string }>) {
       mkdirSync(path.dirname(path.join(bundle, file)), { recursive: true });
       writeFileSync(path.join(bundle, file), configMap.data[key]);

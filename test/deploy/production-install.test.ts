@@ -142,6 +142,18 @@ describe("production install (npm ci --omit=dev + dist/)", () => {
     expect(stdout).toMatch(/\b[1-9][0-9]* passed, 0 failed/);
   });
 
+  it("refuses to serve without DATABASE_URL, as the image does (NODE_ENV=production), and creates no embedded database", async () => {
+    const dataDir = path.join(work, "forgotten-database-url");
+    const refused = run(process.execPath, [path.join(app, "bin/countersign.js"), "serve"], {
+      cwd: app,
+      env: { PATH: process.env.PATH ?? "", HOME: tmpdir(), NODE_ENV: "production", COUNTERSIGN_PORT: "0", COUNTERSIGN_POLICIES: policies, COUNTERSIGN_DATA_DIR: dataDir },
+      timeout: 30_000,
+      ...UNPRIVILEGED,
+    });
+    await expect(refused).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/DATABASE_URL: required when NODE_ENV=production.*COUNTERSIGN_ALLOW_EMBEDDED_DATABASE=true/) });
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
   it("writes nothing into the install or the policy directory", () => {
     expect(existsSync(path.join(work, "unused-data"))).toBe(false);
     expect(existsSync(path.join(app, ".countersign"))).toBe(false);
