@@ -132,7 +132,7 @@ export function startBackground(options: BackgroundOptions): Background {
   };
 }
 
-/** What `transfer.*.internal` means in this mode (CONTRACT.md section 4), for `GET /v1/policy`. */
+/** What `transfer.*.internal` means in this mode (docs/interface.md section 4), for `GET /v1/policy`. */
 const INTERNAL_BY_COPY = "synced copy: a custodied wallet of the vault that the last sync listed (unknown wallets are not internal; vaults not in COUNTERSIGN_VAULTS defer)";
 const INTERNAL_BY_NAME = "wallet name: any wallet resource name of the transaction's vault (address-book sync is off)";
 

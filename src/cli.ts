@@ -1,5 +1,5 @@
 /**
- * The `countersign` command (CONTRACT.md section 7).
+ * The `countersign` command (docs/interface.md section 7).
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";

@@ -1,5 +1,5 @@
 /**
- * The environment, parsed once at boot with one zod schema and frozen (CONTRACT.md section 8).
+ * The environment, parsed once at boot with one zod schema and frozen (docs/interface.md section 8).
  * Invalid configuration stops the process with one message per problem.
  */
 import { readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Equality and membership of strings in policy JSON-logic, under CONTRACT.md section 4's
+ * Equality and membership of strings in policy JSON-logic, under docs/interface.md section 4's
  * normalisation: a chain address whose letter case is only a checksum or a spelling (EVM, one-case
  * segwit) and an `assets/…` name with an EVM contract part compare without that case, exactly as
  * the address book, the velocity groups and the ledger already compare them. Without this, a deny

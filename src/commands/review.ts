@@ -1,6 +1,6 @@
 /**
  * `countersign review list|show|approve|reject`: an HTTP client of the running service's review API
- * (CONTRACT.md section 9), at COUNTERSIGN_URL with the reviewer's COUNTERSIGN_REVIEWER_TOKEN.
+ * (docs/interface.md section 9), at COUNTERSIGN_URL with the reviewer's COUNTERSIGN_REVIEWER_TOKEN.
  */
 import { parseArgs } from "node:util";
 import { printable, readable } from "../review/printable.js";

@@ -177,7 +177,7 @@ interface Held {
   unknownSource: UnknownSource | null;
 }
 
-/** From what the read found (under the name's lock), in the order CONTRACT.md gives. */
+/** From what the read found (under the name's lock), in the order docs/interface.md gives. */
 async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany, overBudget, unknownSource }: Held): Promise<Step> {
   if (read.final) return repeat(r, toFinalDecision(read.final as Parameters<typeof toFinalDecision>[0]));
   const { tx, now } = r.situation;

@@ -1,6 +1,6 @@
 /**
  * A window grouped by `sourceWallet` charges a transfer to its source wallet, or to the source
- * address when no wallet is known (CONTRACT.md section 4). The custody API lets the initiator name
+ * address when no wallet is known (docs/interface.md section 4). The custody API lets the initiator name
  * a source as the wallet or as its raw address, so one wallet could be charged under two groups,
  * each with the whole limit. A raw source address is therefore judged only once its wallet is
  * known from something countersign can check; until then the transfer is not evaluated:

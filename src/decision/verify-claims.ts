@@ -3,7 +3,7 @@
  * database transaction (no lock is held while the custody API answers):
  *
  * - a raw source address that the synced copy knows as one wallet, beside a `request.sourceWallet`
- *   naming another: a contradiction, refused (400) like the ones the parser sees (CONTRACT.md
+ *   naming another: a contradiction, refused (400) like the ones the parser sees (docs/interface.md
  *   section 1), never decided as either wallet;
  * - a whole amount beside a smallest-unit amount (src/transaction/unit-claims.ts): at the asset's
  *   decimals they must be equal, else the body is refused (400); when the decimals cannot be

@@ -1,5 +1,5 @@
 /**
- * POST /v1/events — the custody platform's event webhook (CONTRACT.md section 6).
+ * POST /v1/events — the custody platform's event webhook (docs/interface.md section 6).
  *
  * Order matters: check that the signature header can be a signature by the key, read the raw bytes
  * (bounded per client and in total), verify the signature over them, and only then parse, store

@@ -92,7 +92,7 @@ export function isInternalWallet(view: AddressBookView, wallet: string): boolean
 
 /**
  * The entry for `address` on `network` when it is `signed: true`: through the vault's quorum.
- * CONTRACT section 4 excludes only `signed: false`, but the API marks the field "output only", as a
+ * docs/interface.md section 4 excludes only `signed: false`, but the API marks the field "output only", as a
  * JSON gateway over protobuf does, and such a gateway leaves a false boolean out of its answer (as
  * this copy already reads a missing wallet `external`); an entry created unsigned
  * (`BatchCreateUnsignedAddressBookEntries`) would then count as approved. An answer without the

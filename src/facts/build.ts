@@ -1,5 +1,5 @@
 /**
- * buildFacts: the facts documents of one transaction (CONTRACT.md section 4), one per transfer in
+ * buildFacts: the facts documents of one transaction (docs/interface.md section 4), one per transfer in
  * order, or a single one with `transfer: null` when it has none. PURE: the clock, the address-book
  * copy and the window totals are all inputs, so `explain`, `policy check` and replays call the same
  * function as the webhook. Throws only on a corrupt window total (an internal error: defer).

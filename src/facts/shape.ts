@@ -1,5 +1,5 @@
 /**
- * The shape of the facts document (CONTRACT.md section 4), for the bundle loader to refuse a `var`
+ * The shape of the facts document (docs/interface.md section 4), for the bundle loader to refuse a `var`
  * path that names no fact. A misspelt path (`transfer.destination.adress`) reads null, and
  * `in`, `===` and `some` on null are simply false, so a deny rule written with it would never
  * match and never err. Each object's fields are typed against its interface in ./types.ts, so

@@ -1,5 +1,5 @@
 /**
- * The transaction and transfer parts of the facts document (CONTRACT.md section 4): endpoints
+ * The transaction and transfer parts of the facts document (docs/interface.md section 4): endpoints
  * resolved against the vault's own wallets and address book. Pure.
  */
 import Big from "big.js";

@@ -1,5 +1,5 @@
 /**
- * The facts document a policy rule reads with `var` (CONTRACT.md section 4). One document per
+ * The facts document a policy rule reads with `var` (docs/interface.md section 4). One document per
  * evaluation: per transfer, or once with `transfer: null` for a transaction without transfers.
  * Every value is JSON (strings for amounts) so the document is stored verbatim in the audit row
  * and evaluation can be reproduced from it.
@@ -114,6 +114,6 @@ export interface Facts {
   transfer: TransferFacts | null;
   velocity: Record<string, WindowFacts>;
   addressBook: AddressBookFacts;
-  /** The transaction's review (CONTRACT.md section 9); absent only in facts recorded before reviews existed. */
+  /** The transaction's review (docs/interface.md section 9); absent only in facts recorded before reviews existed. */
   review?: ReviewFacts;
 }

@@ -65,7 +65,7 @@ export const evaluateAnswer = z.object({
   policyDigest: z.string(),
   matchedRules: z.array(ruleMatch),
   evaluations: z.array(evaluation),
-  facts: z.array(z.record(z.string(), z.unknown())).describe("one facts document per evaluation (CONTRACT.md section 4)"),
+  facts: z.array(z.record(z.string(), z.unknown())).describe("one facts document per evaluation (docs/interface.md section 4)"),
   policyOutcome: decisionKind
     .optional()
     .describe("present when something outside the policy holds the transaction (a stale address book, unknown token decimals, an unknown source wallet): what the policy alone decided"),
@@ -207,7 +207,7 @@ export const decisionView = z.object({
   policyDigest: z.string(),
   matchedRules: z.array(ruleMatch),
   reasons: z.array(z.string()),
-  facts: z.array(z.record(z.string(), z.unknown())).describe("one facts document per evaluation (CONTRACT.md section 4)"),
+  facts: z.array(z.record(z.string(), z.unknown())).describe("one facts document per evaluation (docs/interface.md section 4)"),
   transaction: z.unknown().describe("the transaction as delivered (the audit snapshot)"),
   contentDigest: z.string(),
   requestId: z.string(),

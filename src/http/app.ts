@@ -26,7 +26,7 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** `POST /v1/events`, when the event webhook is configured. */
   eventsHandler?: RequestHandler;
-  /** The review API and page (CONTRACT.md section 9). */
+  /** The review API and page (docs/interface.md section 9). */
   review?: { desk: ReviewDesk; auth: ReviewerAuth };
 }
 

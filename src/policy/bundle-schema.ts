@@ -1,5 +1,5 @@
 /**
- * The shape of policy.yaml (CONTRACT.md section 3) as strict zod schemas: unknown keys are refused
+ * The shape of policy.yaml (docs/interface.md section 3) as strict zod schemas: unknown keys are refused
  * at every level, so a misspelt key (`decison: allow`) is an error rather than a silently ignored line.
  */
 import { z } from "zod";

@@ -42,7 +42,7 @@ const testCase = z
     addressBook: z.array(entry).optional(),
     ownWallets: z.array(ownWallet).optional(),
     velocity: z.record(z.string(), windowTotal).optional(),
-    /** Reviewer identities that approved this transaction's review (CONTRACT.md section 9). */
+    /** Reviewer identities that approved this transaction's review (docs/interface.md section 9). */
     approvals: z.array(z.string().min(1)).optional(),
     transaction: z.unknown().optional(),
     transactionFile: z.string().optional(),

@@ -1,7 +1,7 @@
 /**
  * The one entry point for evaluating policy JSON-logic. json-logic-js keeps its operations in a
  * process-wide table; importing this module replaces the comparison and arithmetic operations
- * with exact-decimal ones, `===`, `!==` and `in` with ones that compare addresses as CONTRACT.md
+ * with exact-decimal ones, `===`, `!==` and `in` with ones that compare addresses as docs/interface.md
  * section 4 normalises them, `var` with a prototype-safe one, and `method`/`log` with refusals —
  * once, at import. Every evaluation goes through `applyLogic`, which also refuses any expression
  * that the bundle loader would refuse, so an unvalidated expression cannot slip through, and reads

@@ -1,5 +1,5 @@
 /**
- * The comparison and arithmetic operations of policy JSON-logic, on exact decimals (CONTRACT.md
+ * The comparison and arithmetic operations of policy JSON-logic, on exact decimals (docs/interface.md
  * section 2). json-logic-js's built-ins compare strings alphabetically (`"10" > "9"` is false),
  * turn null into 0 and compute in binary floating point (`0.3 / 0.1` is 2.9999999999999996);
  * money decisions can afford none of that. A null or missing operand, a zero divisor and a

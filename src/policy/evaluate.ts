@@ -1,5 +1,5 @@
 /**
- * Evaluation (CONTRACT.md section 2): a pure function of (bundle, facts) — no clock, no I/O — so
+ * Evaluation (docs/interface.md section 2): a pure function of (bundle, facts) — no clock, no I/O — so
  * the webhook, `explain`, `policy check` and replay of recorded facts all get the same answer.
  */
 import type { Facts } from "../facts/types.js";

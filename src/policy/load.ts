@@ -1,5 +1,5 @@
 /**
- * Loading a policy bundle (CONTRACT.md section 3): read every file, parse the policy, check its
+ * Loading a policy bundle (docs/interface.md section 3): read every file, parse the policy, check its
  * shape and every rule's JSON-logic, and digest the files. All problems are collected, so one
  * run of `countersign policy check` shows everything to fix.
  */

@@ -1,5 +1,5 @@
 /**
- * A loaded, validated policy bundle (CONTRACT.md section 3) and what evaluating it yields.
+ * A loaded, validated policy bundle (docs/interface.md section 3) and what evaluating it yields.
  */
 import type { Facts } from "../facts/types.js";
 import type { ReviewerGroups, RuleReview } from "../review/types.js";
@@ -27,7 +27,7 @@ export interface Rule {
   reason: string | null;
   /** A JSON-logic expression, already validated (known operations, safe var paths). */
   when: unknown;
-  /** A defer rule's review requirement (CONTRACT.md section 9): once met, the rule counts as not matched. */
+  /** A defer rule's review requirement (docs/interface.md section 9): once met, the rule counts as not matched. */
   review?: RuleReview;
 }
 
@@ -37,7 +37,7 @@ export interface PolicyBundle {
   default: DefaultDecision;
   windows: WindowSpec[];
   rules: Rule[];
-  /** Reviewer groups (CONTRACT.md section 9); absent or empty when the bundle has none. */
+  /** Reviewer groups (docs/interface.md section 9); absent or empty when the bundle has none. */
   reviewers?: ReviewerGroups;
   /** SHA-256 (hex) over the bundle's files in canonical order. */
   digest: string;

@@ -1,5 +1,5 @@
 /**
- * A reviewer's approval or rejection (CONTRACT.md section 9). Serialised with every delivery of the
+ * A reviewer's approval or rejection (docs/interface.md section 9). Serialised with every delivery of the
  * same transaction by the transaction name's advisory lock, so two reviewers approving at once are
  * both counted, once each, and no approval slips in beside a delivery reading the approvals.
  */
@@ -32,7 +32,7 @@ export interface ReviewRecord {
 
 /**
  * The groups some requirement of the review names that list the identity under the bundle in
- * force: who may approve, reject and read the review (CONTRACT.md section 9, NOT_A_REVIEWER).
+ * force: who may approve, reject and read the review (docs/interface.md section 9, NOT_A_REVIEWER).
  */
 export function requiredGroupsOf(review: StoredReview, bundle: Pick<PolicyBundle, "reviewers">, identity: string): string[] {
   const wanted = normalIdentity(identity);

@@ -1,5 +1,5 @@
 /**
- * Reviewer authentication (CONTRACT.md section 9): `Authorization: Bearer <token>` where the token
+ * Reviewer authentication (docs/interface.md section 9): `Authorization: Bearer <token>` where the token
  * is a reviewer token from COUNTERSIGN_REVIEWER_TOKENS_FILE (compared by SHA-256 in constant time)
  * or an OpenID Connect ID token verified by jose against the issuer's JWKS, found by discovery.
  * The webhook and admin tokens are never reviewer credentials, even if listed in the file.

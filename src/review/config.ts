@@ -1,5 +1,5 @@
 /**
- * Reviewer configuration (CONTRACT.md sections 8 and 9): the OpenID Connect provider, the reviewer
+ * Reviewer configuration (docs/interface.md sections 8 and 9): the OpenID Connect provider, the reviewer
  * tokens file and the notification webhook. Problems are reported with the rest of the
  * configuration's, one message per problem.
  */

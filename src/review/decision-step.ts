@@ -1,5 +1,5 @@
 /**
- * The review's part in the decision path (CONTRACT.md section 9), applied by src/decision/decide.ts
+ * The review's part in the decision path (docs/interface.md section 9), applied by src/decision/decide.ts
  * to what it read under the transaction name's lock, its writes joining the decision's own:
  *
  * - before evaluation, `reviewGate`: a review of other content is a conflicting snapshot; a
@@ -50,7 +50,7 @@ function expiryAction(review: StoredReview, now: Date): ReviewAction {
 /**
  * The expiry to record when a delivery past the review's expiry is still deferred by a rule that
  * asks for review, whatever the review's state reads (approvals counted under an earlier bundle, a
- * rule renamed or added since): CONTRACT's "not approved within expiresAfter", denied as expired.
+ * rule renamed or added since): docs/interface.md's "not approved within expiresAfter", denied as expired.
  * Without it such a transfer would be deferred at every poll, for good.
  */
 export function expiredWhileDeferred(review: StoredReview | null, bundle: PolicyBundle, outcome: Pick<Outcome, "decision" | "matched">, now: Date): ReviewAction | null {

@@ -2,7 +2,7 @@
  * What the review API, the review page and the CLI (through the API) do with reviews: list them,
  * read one, approve or reject. One place, so the page and the API cannot disagree.
  *
- * Reading is for reviewers, as acting is (CONTRACT.md section 9, NOT_A_REVIEWER): a valid
+ * Reading is for reviewers, as acting is (docs/interface.md section 9, NOT_A_REVIEWER): a valid
  * credential only says who someone is. Whoever is in no reviewer group of the bundle in force is
  * refused everything, reading or acting, before any review is looked up; a review is read by the members of the groups
  * its requirements name (those who may approve or reject it), and the list holds only those.

@@ -1,5 +1,5 @@
 /**
- * The review parts of policy.yaml (CONTRACT.md section 9): `reviewers` (group → members) and a
+ * The review parts of policy.yaml (docs/interface.md section 9): `reviewers` (group → members) and a
  * rule's `review`. Cross-checks that need the whole document (the group exists, the quorum fits
  * it, only defer rules ask for review) are in `reviewProblems`, reported with the other problems.
  */

@@ -1,5 +1,5 @@
 /**
- * When a defer rule's review requirement is met (CONTRACT.md section 9), as a pure function of the
+ * When a defer rule's review requirement is met (docs/interface.md section 9), as a pure function of the
  * bundle and the facts, so `explain`, `policy check` and replays of recorded facts agree with the
  * webhook: at least `quorum` distinct members of the rule's group among `review.approvers`, none of
  * them the transaction's initiator.
@@ -49,7 +49,7 @@ export function initiatorUnknown(initiator: string | null): boolean {
 
 /**
  * The body names an initiator, but no identity of the bundle (in any group) is recognised as it:
- * CONTRACT section 9 would then refuse no one, while a member listed without `user` may well be
+ * docs/interface.md section 9 would then refuse no one, while a member listed without `user` may well be
  * that platform user.
  */
 export function initiatorUnrecognised(bundle: Pick<PolicyBundle, "reviewers">, initiator: string | null): boolean {

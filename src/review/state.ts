@@ -1,5 +1,5 @@
 /**
- * A review's state, read from its append-only actions (CONTRACT.md section 9): `open` until every
+ * A review's state, read from its append-only actions (docs/interface.md section 9): `open` until every
  * requirement has `quorum` approvals that count (`approved`), a member rejects (`rejected`) or
  * `expiresAt` passes first (`expired`). The first of those to happen is final: a recorded rejection
  * or expiry stays, whatever a later bundle would count.

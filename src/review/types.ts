@@ -1,5 +1,5 @@
 /**
- * Human review of deferred transactions (CONTRACT.md section 9): the bundle's reviewer groups and
+ * Human review of deferred transactions (docs/interface.md section 9): the bundle's reviewer groups and
  * a defer rule's review requirement, the review state and the facts a rule can read about it.
  */
 

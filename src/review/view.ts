@@ -1,4 +1,4 @@
-/** The `Review` object of the review API (CONTRACT.md section 9), from a review and its actions. */
+/** The `Review` object of the review API (docs/interface.md section 9), from a review and its actions. */
 import type { ReviewRecord } from "./actions.js";
 import { approvalsNeeded } from "./requirement.js";
 import { expiryInForce, reviewStatus, type ReviewBundle } from "./state.js";

@@ -2,7 +2,7 @@
  * Shape 2: the transaction as the custody API returns it from GetTransaction. The transfers come
  * from `transfers[]`, except for a Stellar transaction, whose transfers come from its decoded
  * operations and are reconciled with `transfers[]` (stellar-api.ts). Hints such as `infoRef` and
- * `referencedAddressesInfo` are never read (CONTRACT.md section 1).
+ * `referencedAddressesInfo` are never read (docs/interface.md section 1).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { amountsAgree, knownDecimals } from "./amounts.js";

@@ -1,5 +1,5 @@
 /**
- * Every field a webhook body can carry, classified once (CONTRACT.md section 1, "payloads, fail
+ * Every field a webhook body can carry, classified once (docs/interface.md section 1, "payloads, fail
  * closed"; the platform's OpenAPI schema `v2Transaction` and the reference's `details.*`). This one
  * table drives the parser (which fields are payloads), the content digest (which fields are
  * delivery metadata) and the README's list; a test fails when the OpenAPI schema has a field the

@@ -1,5 +1,5 @@
 /**
- * parseTransaction: a webhook body in any of the three accepted shapes (CONTRACT.md section 1)
+ * parseTransaction: a webhook body in any of the three accepted shapes (docs/interface.md section 1)
  * to the Transaction countersign evaluates. Never throws; a body that is not a transaction is
  * NOT_A_TRANSACTION, a transaction with malformed or contradictory fields is INVALID_TRANSACTION.
  *

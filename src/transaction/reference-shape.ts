@@ -1,7 +1,7 @@
 /**
  * Shape 1: the transaction as the reference describes it, with `details` holding exactly one of
  * `assetTransfer`, `assetBatchTransfer`, `stellarTransaction`, `evmAccountDelegation`. Another key
- * is a kind countersign does not know: not malformed, evaluated as `unknown` (CONTRACT.md section 1;
+ * is a kind countersign does not know: not malformed, evaluated as `unknown` (docs/interface.md section 1;
  * the field scan lists it as a payload).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";

@@ -1,5 +1,5 @@
 /**
- * zod schemas of the fields countersign reads from a webhook body (CONTRACT.md section 1). They
+ * zod schemas of the fields countersign reads from a webhook body (docs/interface.md section 1). They
  * validate; they do not shape the snapshot, which is kept exactly as received. Every field read is
  * typed and bounded: a present field of the wrong type is refused rather than silently dropped, and
  * no error message carries the offending value.

@@ -1,6 +1,6 @@
 /**
  * The transaction as countersign understands it, whichever of the three accepted body shapes it
- * arrived in (CONTRACT.md section 1). Produced by `parseTransaction`, consumed by the facts builder.
+ * arrived in (docs/interface.md section 1). Produced by `parseTransaction`, consumed by the facts builder.
  */
 
 export type TransactionKind = "assetTransfer" | "stellarTransaction" | "evmAccountDelegation" | "unknown";

@@ -1,5 +1,5 @@
 /**
- * Configuration errors stop the process with one message per problem (CONTRACT.md section 8):
+ * Configuration errors stop the process with one message per problem (docs/interface.md section 8):
  * blank secrets, an open webhook on a non-loopback address, bad timeouts and caps.
  */
 import { describe, expect, it } from "vitest";

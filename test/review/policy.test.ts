@@ -1,5 +1,5 @@
 /**
- * Reviews in the policy bundle (CONTRACT.md section 9): what the loader accepts and refuses, and
+ * Reviews in the policy bundle (docs/interface.md section 9): what the loader accepts and refuses, and
  * how a met requirement changes evaluation.
  */
 import { describe, expect, it } from "vitest";

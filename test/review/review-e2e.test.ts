@@ -319,7 +319,7 @@ describe("human review of a deferred transfer, over HTTP", () => {
 });
 
 describe("the review API in /openapi.json", () => {
-  it("documents the endpoints of CONTRACT.md section 9 and the Review object", async () => {
+  it("documents the endpoints of docs/interface.md section 9 and the Review object", async () => {
     const w = await startReviewWorld();
     try {
       const doc = (await (await fetch(`${w.service.url}/openapi.json`)).json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, { properties?: object }> } };

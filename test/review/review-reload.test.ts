@@ -1,5 +1,5 @@
 /**
- * A review's end is final across bundle reloads (CONTRACT.md section 9: "the first of those to
+ * A review's end is final across bundle reloads (docs/interface.md section 9: "the first of those to
  * happen is final"). Its state counts approvals under the bundle in force, so a reviewer-group
  * change can make earlier approvals count for more; a recorded rejection or expiry must still
  * stand. Found by an adversarial review: two identities of one platform user approve with a third,

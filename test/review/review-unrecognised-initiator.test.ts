@@ -1,6 +1,6 @@
 /**
  * An initiator the body names but no member is recognised as (found by an adversarial review): the
- * members are listed by email alone, the body names `users/9f3k2`, and CONTRACT section 9 refuses
+ * members are listed by email alone, the body names `users/9f3k2`, and docs/interface.md section 9 refuses
  * only an approver whose `user`, or `users/<identity>`, is the initiator. So no one was refused, and
  * alice, who may well be users/9f3k2 on the platform, released her own transfer with a quorum of 1.
  * Now any approver without a declared `user` may be the initiator: one of them is taken out, as for

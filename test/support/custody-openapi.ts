@@ -1,5 +1,5 @@
 /**
- * The platform's published OpenAPI document (CONTRACT.md: `reference/custody-api-v2.openapi.json`),
+ * The platform's published OpenAPI document (docs/interface.md: `reference/custody-api-v2.openapi.json`),
  * vendored with its source and checksum in test/fixtures/custody-api-v2/: the tests read the
  * repository's copy only, so they pass on a clone with nothing beside it.
  */

@@ -3,7 +3,7 @@
  * got a window of its own, so a 5,000-a-day limit let 10,000 through). The custody API names a
  * Solana token `spl.{network}.{mint}` (reference) and `spl-token.{network}.{mint}` (OpenAPI), and
  * accepts an opaque id (`assets/e72ff35a5b15`) for an asset it names elsewhere by its structured
- * name. Against the real service over HTTP, with CONTRACT section 3's example window.
+ * name. Against the real service over HTTP, with docs/interface.md section 3's example window.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";

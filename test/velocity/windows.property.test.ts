@@ -7,7 +7,7 @@
  * - safety: for each amount window, the transactions signed and not reported failed (the money
  *   that may have left) within any span of the window's length sum to at most its limit, and the
  *   count window likewise;
- * - exactness: the answer is the one a model of CONTRACT.md sections 1 and 2 gives (a denial where
+ * - exactness: the answer is the one a model of docs/interface.md sections 1 and 2 gives (a denial where
  *   the model allows would be failing closed, but it means the ledger and the model disagree).
  */
 import Big from "big.js";
@@ -139,7 +139,7 @@ describe("velocity windows, property: never more than a window's limit signed in
   }, 240_000);
 });
 
-/** The model's answer: repeats as decided (a voided allow denied), else the windows as CONTRACT section 2 reads them. */
+/** The model's answer: repeats as decided (a voided allow denied), else the windows as docs/interface.md section 2 reads them. */
 function modelAnswer(k: Known, live: Known[], now: number): boolean {
   if (k.final !== null) return k.final.decision === "allow" && !k.voided;
   if (k.failedReported) return false;

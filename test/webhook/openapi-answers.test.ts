@@ -1,5 +1,5 @@
 /**
- * `GET /openapi.json` is the OpenAPI document of this interface (CONTRACT.md section 6): every
+ * `GET /openapi.json` is the OpenAPI document of this interface (docs/interface.md section 6): every
  * status an endpoint answers is listed for it, and every field an answer carries is declared in
  * the schema the document gives for that status. Clients are generated from the document, so an
  * answer it does not describe (a 415, the evaluation's `policyOutcome`, the defer's

@@ -21,7 +21,7 @@ export function fromStellarDetails(input: unknown, path: string, ctx: ShapeConte
   const parsed = check(stellarTransaction, input, path);
   if (!parsed.ok) return parsed;
   const tx = parsed.value;
-  // A Stellar transaction on another network describes two kinds at once (CONTRACT.md section 1),
+  // A Stellar transaction on another network describes two kinds at once (docs/interface.md section 1),
   // as the API shape's top-level network is checked in kind.ts.
   if (!networkId(tx.network).startsWith("stellar-")) return err(invalidAt(at(path, "network"), "is not a Stellar network"));
   const operations: StellarOperation[] = [];

@@ -1,5 +1,5 @@
 /**
- * `GET /review`, the review page for people (CONTRACT.md section 9). Server-rendered, no scripts:
+ * `GET /review`, the review page for people (docs/interface.md section 9). Server-rendered, no scripts:
  * a strict Content-Security-Policy forbids them outright. Signing in posts a reviewer token or an
  * OIDC ID token, verified like an API bearer token and then kept in an HttpOnly, SameSite=Strict
  * cookie scoped to /review, for at most SESSION_SECONDS (an ID token's: until it expires). Every action form carries a CSRF token bound to that credential

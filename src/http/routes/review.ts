@@ -1,5 +1,5 @@
 /**
- * The review API (CONTRACT.md section 9): reviewers list, read, approve and reject reviews of
+ * The review API (docs/interface.md section 9): reviewers list, read, approve and reject reviews of
  * deferred transactions with their own credentials (src/review/auth.ts). The credential says who
  * the caller is; the desk (src/review/desk.ts) decides what a member of which reviewer groups may
  * read or do: someone in no group of the bundle in force gets 403 NOT_A_REVIEWER on every route.

@@ -61,7 +61,7 @@ export function webhookEndpoint(deps: DecisionDeps, options: WebhookOptions): We
     answerDelivery(deps, options, delivery).catch((error: unknown) => {
       deps.logger.error({ requestId: delivery.requestId, path: WEBHOOK_PATH, ...describeError(error) }, "unhandled error");
       // An error no step turned into an answer still leaves the transaction pending, as a 503 with
-      // Retry-After (CONTRACT: an internal error defers), and its detail stays in the log.
+      // Retry-After (docs/interface.md: an internal error defers), and its detail stays in the log.
       if (res.headersSent) return;
       res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
       writeError(delivery, "DEFERRED", `${STAND_DOWN.unavailable}; the transaction stays pending`);

@@ -1,5 +1,5 @@
 /**
- * The oracle: an independent reading of a webhook body, written from CONTRACT.md sections 1, 2 and
+ * The oracle: an independent reading of a webhook body, written from docs/interface.md sections 1, 2 and
  * 4 and the custody API's OpenAPI `v2Transaction` schema — not from src/transaction. It classifies
  * every field (delivery metadata, part of a transfer, or something that moves value or grants
  * authority on its own), reads the transfers itself, and says whether a policy may sign the body.
