@@ -26,7 +26,8 @@ let database: TestDatabase;
 /** The checkout's files (tracked, and new ones not ignored) copied, so the build and pack touch nothing here. */
 async function copyOfCheckout(into: string): Promise<void> {
   const { stdout } = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-  for (const file of stdout.split("\0").filter((f) => f !== "" && existsSync(path.join(ROOT, f)))) {
+  // node_modules linked rather than installed is a file to git, not the ignored directory.
+  for (const file of stdout.split("\0").filter((f) => f !== "" && f !== "node_modules" && existsSync(path.join(ROOT, f)))) {
     mkdirSync(path.dirname(path.join(into, file)), { recursive: true });
     cpSync(path.join(ROOT, file), path.join(into, file));
   }
