@@ -45,7 +45,7 @@ describe("the policy-repository example", () => {
     expect(commands.filter((line) => /\bnpx\b/.test(line) && !/\bnpx --no-install countersign\b/.test(line))).toEqual([]);
     const manifest = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     expect(manifest.dependencies).toEqual({ "@countersign/countersign": expect.stringMatching(/^\d+\.\d+\.\d+$/) });
-    const released = JSON.parse(readFileSync(path.join(REPO, "../../package.json"), "utf8")) as { name: string; version: string };
+    const released = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as { name: string; version: string };
     expect(manifest.dependencies[released.name]).toBe(released.version);
   });
 });
