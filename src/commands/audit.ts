@@ -1,19 +1,15 @@
 /** `countersign audit verify [--schema S] [--from T --checkpoint POSITION:HASH]` and `countersign audit checkpoint [--json]`. */
-import { parseArgs } from "node:util";
 import { formatCheckpoint, latestCheckpoint, parseCheckpoint, type SealedCheckpoint } from "../audit/checkpoint.js";
 import { verifyChain, VerifyRefused, type Break, type Checkpoint, type VerifyReport } from "../audit/verify.js";
-import type { Db } from "../db/connect.js";
+import type { WithDatabase } from "../cli/with-database.js";
 
-type WithDatabase = <T>(run: (db: Db) => Promise<T>) => Promise<T>;
+export interface AuditVerifyOptions {
+  from?: string | undefined;
+  checkpoint?: string | undefined;
+  schema?: string | undefined;
+}
 
-export async function auditVerify(args: string[], withDatabase: WithDatabase, out: (line: string) => void): Promise<number> {
-  let values: { from?: string | undefined; checkpoint?: string | undefined; schema?: string | undefined };
-  try {
-    ({ values } = parseArgs({ args, options: { from: { type: "string" }, checkpoint: { type: "string" }, schema: { type: "string" } } }));
-  } catch (error) {
-    out(`countersign audit verify: ${(error as Error).message}`);
-    return 2;
-  }
+export async function auditVerify(values: AuditVerifyOptions, withDatabase: WithDatabase, out: (line: string) => void): Promise<number> {
   const from = values.from === undefined ? undefined : new Date(values.from);
   if (from && Number.isNaN(from.getTime())) {
     out("countersign audit verify: --from must be a time such as 2026-11-01 or 2026-11-01T00:00:00Z");
@@ -64,8 +60,7 @@ function describe(b: Break): string {
   return `${b.kind}${row}${where}: ${b.detail}`;
 }
 
-export async function auditCheckpoint(args: string[], withDatabase: WithDatabase, out: (line: string) => void): Promise<number> {
-  const json = args.includes("--json");
+export async function auditCheckpoint({ json }: { json: boolean }, withDatabase: WithDatabase, out: (line: string) => void): Promise<number> {
   let checkpoint: SealedCheckpoint | null;
   try {
     checkpoint = await withDatabase((db) => latestCheckpoint(db));

@@ -1,7 +1,9 @@
 /**
- * `countersign policy check [DIR]`: validate the bundle, run its tests, print `N passed, N failed`.
- * It refuses what `serve` would refuse, windows longer than the ledger's retention included
- * (COUNTERSIGN_LEDGER_RETENTION as set where the check runs, else the service's default).
+ * `countersign policy check [DIR]`: validate the bundle, run its tests, print `N passed, N failed`
+ * (or the same as JSON or JUnit XML for CI, policy-check-output.ts). It refuses what `serve` would
+ * refuse, windows longer than the ledger's retention included (COUNTERSIGN_LEDGER_RETENTION as set
+ * where the check runs, else the service's default), and a bundle with no test case at all unless
+ * told to allow it: a pull request deleting every test would otherwise pass as "0 failed".
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
@@ -10,24 +12,41 @@ import { type CaseResult, TEST_FILE, runPolicyTests } from "../policy/check.js";
 import { loadBundle } from "../policy/load.js";
 import type { PolicyBundle } from "../policy/types.js";
 import { windowPastRetention } from "../policy/window-retention.js";
+import { CHECK_FORMATS, failedCount, printCheck, type CheckFormat, type PolicyCheckReport } from "./policy-check-output.js";
 
-export async function policyCheck(dir: string, out: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const loaded = await loadBundle(dir);
-  if (!loaded.ok) return refuse(loaded.error.message, out);
-  const pastRetention = retentionProblem(loaded.value, env);
-  if (pastRetention !== null) return refuse(pastRetention, out);
-  const bundle = loaded.value;
-  out(`policy ${bundle.version} (${bundle.digest.slice(0, 12)}) in ${dir}: ${bundle.rules.length} rules, ${bundle.windows.length} windows`);
-  const results = [...(await runPolicyTests(bundle)), ...(await testFilesNotRun(bundle.directory))];
-  for (const r of results.filter((x) => !x.passed)) {
-    out(`FAIL ${r.file}: ${r.name}`);
-    for (const f of r.failures) out(`     ${f}`);
-  }
-  const passed = results.filter((r) => r.passed).length;
-  const failed = results.length - passed;
-  out(`${passed} passed, ${failed} failed`);
-  return failed === 0 ? 0 : 1;
+export { CHECK_FORMATS, type CheckFormat };
+
+export interface PolicyCheckOptions {
+  allowNoTests?: boolean;
+  format?: CheckFormat;
+  env?: NodeJS.ProcessEnv;
 }
+
+export async function policyCheck(dir: string, out: (line: string) => void, options: PolicyCheckOptions = {}): Promise<number> {
+  const report = await checkBundle(dir, options.allowNoTests ?? false, options.env ?? process.env);
+  printCheck(report, options.format ?? "text", out);
+  return failedCount(report) === 0 ? 0 : 1;
+}
+
+async function checkBundle(dir: string, allowNoTests: boolean, env: NodeJS.ProcessEnv): Promise<PolicyCheckReport> {
+  const refused = (problem: string): PolicyCheckReport => ({ directory: dir, policy: null, refused: problem, results: [] });
+  const loaded = await loadBundle(dir);
+  if (!loaded.ok) return refused(loaded.error.message);
+  const pastRetention = retentionProblem(loaded.value, env);
+  if (pastRetention !== null) return refused(pastRetention);
+  const bundle = loaded.value;
+  const results = [...(await runPolicyTests(bundle)), ...(await testFilesNotRun(bundle.directory))];
+  if (results.length === 0 && !allowNoTests) results.push(NO_TESTS);
+  const policy = { version: bundle.version, digest: bundle.digest, rules: bundle.rules.length, windows: bundle.windows.length };
+  return { directory: dir, policy, refused: null, results };
+}
+
+const NO_TESTS: CaseResult = {
+  file: "tests",
+  name: "(no test cases)",
+  passed: false,
+  failures: ["the bundle has no test cases in tests/, so nothing it decides is checked: add cases (tests/*.yaml), or pass --allow-no-tests"],
+};
 
 const YAML_FILE = /\.ya?ml$/i;
 
@@ -54,12 +73,6 @@ async function testFilesNotRun(bundleDir: string): Promise<CaseResult[]> {
       passed: false,
       failures: ["policy tests are read from tests/ itself, from files named *.yaml, *.yml or *.json: move or rename it"],
     }));
-}
-
-function refuse(problem: string, out: (line: string) => void): number {
-  out(problem);
-  out("0 passed, 1 failed");
-  return 1;
 }
 
 function retentionProblem(bundle: PolicyBundle, env: NodeJS.ProcessEnv): string | null {

@@ -8,7 +8,7 @@
 import { parseDuration } from "../duration.js";
 import type { Db } from "../db/connect.js";
 import { loadBundle } from "../policy/load.js";
-import { FORMATS, formatReport, type ReplayFormat } from "../replay/format.js";
+import { formatReport, type ReplayFormat } from "../replay/format.js";
 import { replay } from "../replay/replay.js";
 import { replayVerdict } from "../replay/summary.js";
 
@@ -18,7 +18,7 @@ export interface PolicyReplayArgs {
   from?: string | undefined;
   to?: string | undefined;
   vault?: string | undefined;
-  format?: string | undefined;
+  format: ReplayFormat;
   failOnChange: boolean;
   now: Date;
 }
@@ -43,11 +43,6 @@ function rangeOf(a: PolicyReplayArgs): Range | string {
 }
 
 export async function policyReplay(args: PolicyReplayArgs, withDatabase: <T>(run: (db: Db) => Promise<T>) => Promise<T>, out: (line: string) => void): Promise<number> {
-  const format = (args.format ?? "table") as ReplayFormat;
-  if (!FORMATS.includes(format)) {
-    out(`--format must be one of ${FORMATS.join(", ")}`);
-    return 2;
-  }
   const range = rangeOf(args);
   if (typeof range === "string") {
     out(range);
@@ -59,6 +54,6 @@ export async function policyReplay(args: PolicyReplayArgs, withDatabase: <T>(run
     return 2;
   }
   const report = await withDatabase((db) => replay(db, loaded.value, range, { now: args.now }));
-  out(formatReport(report, format));
+  out(formatReport(report, args.format));
   return args.failOnChange && !replayVerdict(report).changesNothing ? 1 : 0;
 }

@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SCHEMA_FILES, SCHEMA_KINDS, bundleJsonSchemaText, type SchemaKind } from "../policy/json-schema.js";
 
-export async function policySchema(kind: string | undefined, writeDir: string | undefined, out: (line: string) => void): Promise<number> {
+export async function policySchema(kind: SchemaKind, writeDir: string | undefined, out: (line: string) => void): Promise<number> {
   if (writeDir !== undefined) {
     for (const k of SCHEMA_KINDS) {
       const file = path.join(writeDir, SCHEMA_FILES[k]);
@@ -12,11 +12,6 @@ export async function policySchema(kind: string | undefined, writeDir: string | 
     }
     return 0;
   }
-  const chosen = kind ?? "policy";
-  if (!(SCHEMA_KINDS as readonly string[]).includes(chosen)) {
-    out(`unknown schema "${chosen}": choose ${SCHEMA_KINDS.join(" or ")}`);
-    return 2;
-  }
-  out(bundleJsonSchemaText(chosen as SchemaKind).trimEnd());
+  out(bundleJsonSchemaText(kind).trimEnd());
   return 0;
 }

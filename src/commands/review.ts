@@ -2,22 +2,14 @@
  * `countersign review list|show|approve|reject`: an HTTP client of the running service's review API
  * (docs/interface.md section 9), at COUNTERSIGN_URL with the reviewer's COUNTERSIGN_REVIEWER_TOKEN.
  */
-import { parseArgs } from "node:util";
 import { printable, readable } from "../review/printable.js";
 import type { ReviewView } from "../review/view.js";
 import { HTTPS_OR_LOOPBACK, isHttpsOrLoopback } from "../https-only.js";
 
 const NAME = /^vaults\/([A-Za-z0-9_-]+)\/transactions\/([A-Za-z0-9_-]+)$/;
-const STATES = ["open", "approved", "rejected", "expired"];
+export const REVIEW_STATES = ["open", "approved", "rejected", "expired"] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
 const TIMEOUT_MS = 15_000;
-
-export const REVIEW_USAGE = `  review list [--state open|approved|rejected|expired] [--json]
-                                reviews of deferred transactions that ask a group of yours, newest first
-  review show NAME [--json]     one review: the transaction's explanation, approvals, state
-  review approve NAME [--comment TEXT]
-  review reject NAME --comment TEXT
-                                (review commands call the running service at COUNTERSIGN_URL, default
-                                http://127.0.0.1:8080, as the reviewer of COUNTERSIGN_REVIEWER_TOKEN)`;
 
 export interface ReviewCliIo {
   out: (line: string) => void;
@@ -25,39 +17,23 @@ export interface ReviewCliIo {
   env: NodeJS.ProcessEnv;
 }
 
+/** One review command, as parsed: list the reviews, show one, or approve or reject it. */
+export type ReviewRequest =
+  | { verb: "list"; state?: ReviewState | undefined; json: boolean }
+  | { verb: "show"; name: string; json: boolean }
+  | { verb: "approve" | "reject"; name: string; comment?: string | undefined; json: boolean };
+
 interface Answer {
   status: number;
   body: unknown;
 }
 
-export async function reviewCommand(args: string[], io: ReviewCliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { state: { type: "string" }, comment: { type: "string" }, json: { type: "boolean", default: false } },
-    });
-  } catch (error) {
-    io.fail(`countersign review: ${(error as Error).message}`);
-    return 2;
-  }
-  const [verb, name] = parsed.positionals;
-  const { state, comment, json } = parsed.values;
-  const token = io.env.COUNTERSIGN_REVIEWER_TOKEN?.trim();
-  if (!token) {
-    io.fail("countersign review: set COUNTERSIGN_REVIEWER_TOKEN to your reviewer token or OIDC ID token");
-    return 2;
-  }
-  const base = io.env.COUNTERSIGN_URL?.trim() || "http://127.0.0.1:8080";
-  // The token releases transfers held for review: it is not sent in clear across the network.
-  if (!isHttpsOrLoopback(base)) {
-    io.fail(`countersign review: COUNTERSIGN_URL ${HTTPS_OR_LOOPBACK}; your reviewer token is not sent in clear`);
-    return 2;
-  }
-  const client = new ReviewClient(base.replace(/\/+$/, ""), token);
-  if (verb === "list") {
-    if (state !== undefined && !STATES.includes(state)) return usage(io, `--state is one of ${STATES.join(", ")}`);
+export async function reviewCommand(request: ReviewRequest, io: ReviewCliIo): Promise<number> {
+  const client = clientOf(io);
+  if (typeof client === "string") return usage(io, client);
+  const { json } = request;
+  if (request.verb === "list") {
+    const { state } = request;
     return report(io, await client.call("GET", `/v1/reviews${state ? `?state=${state}` : ""}`), (body) => {
       const reviews = (body as { reviews: ReviewView[] }).reviews;
       if (json) return io.out(jsonText(reviews));
@@ -65,15 +41,24 @@ export async function reviewCommand(args: string[], io: ReviewCliIo): Promise<nu
       for (const r of reviews) io.out(listLine(r));
     });
   }
-  if (verb !== "show" && verb !== "approve" && verb !== "reject") return usage(io, `unknown review command: ${verb ?? "(none)"}`);
-  const match = name ? NAME.exec(name) : null;
+  const match = NAME.exec(request.name);
   if (!match) return usage(io, "NAME is a transaction name: vaults/{vault_id}/transactions/{transaction_id}");
   const path = `/v1/vaults/${match[1]}/transactions/${match[2]}/review`;
-  if (verb === "reject" && !comment?.trim()) return usage(io, "a rejection needs --comment saying why");
-  const answer = verb === "show"
+  if (request.verb === "reject" && !request.comment?.trim()) return usage(io, "a rejection needs --comment saying why");
+  const answer = request.verb === "show"
     ? await client.call("GET", path)
-    : await client.call("POST", `${path}:${verb}`, comment === undefined ? {} : { comment });
+    : await client.call("POST", `${path}:${request.verb}`, request.comment === undefined ? {} : { comment: request.comment });
   return report(io, answer, (body) => (json ? io.out(jsonText(body)) : describe(body as ReviewView).forEach((l) => io.out(l))));
+}
+
+/** The client of the service at COUNTERSIGN_URL as the reviewer of COUNTERSIGN_REVIEWER_TOKEN, or what is missing. */
+function clientOf(io: ReviewCliIo): ReviewClient | string {
+  const token = io.env.COUNTERSIGN_REVIEWER_TOKEN?.trim();
+  if (!token) return "set COUNTERSIGN_REVIEWER_TOKEN to your reviewer token or OIDC ID token";
+  const base = io.env.COUNTERSIGN_URL?.trim() || "http://127.0.0.1:8080";
+  // The token releases transfers held for review: it is not sent in clear across the network.
+  if (!isHttpsOrLoopback(base)) return `COUNTERSIGN_URL ${HTTPS_OR_LOOPBACK}; your reviewer token is not sent in clear`;
+  return new ReviewClient(base.replace(/\/+$/, ""), token);
 }
 
 /**
@@ -85,7 +70,7 @@ export async function reviewCommand(args: string[], io: ReviewCliIo): Promise<nu
 const jsonText = (value: unknown): string => readable(JSON.stringify(value, null, 2));
 
 function usage(io: ReviewCliIo, problem: string): number {
-  io.fail(`countersign review: ${problem}\n\n${REVIEW_USAGE}`);
+  io.fail(`countersign review: ${problem}`);
   return 2;
 }
 

@@ -7,18 +7,19 @@
  * else the OS user running the command.
  */
 import { userInfo } from "node:os";
-import { parseArgs } from "node:util";
-import type { Db } from "../db/connect.js";
+import type { WithDatabase } from "../cli/with-database.js";
 import { voidCharges, type ManualVoid } from "../velocity/void.js";
 
 const NAME = /^vaults\/[A-Za-z0-9_-]+\/transactions\/[A-Za-z0-9_-]+$/;
 const USAGE = "usage: countersign velocity void NAME --reason TEXT [--by OPERATOR]";
 
-export async function velocityVoid(
-  args: string[],
-  withDatabase: <T>(run: (db: Db) => Promise<T>) => Promise<T>,
-  out: (line: string) => void,
-): Promise<number> {
+export interface VoidArguments {
+  name: string;
+  reason?: string | undefined;
+  by?: string | undefined;
+}
+
+export async function velocityVoid(args: VoidArguments, withDatabase: WithDatabase, out: (line: string) => void): Promise<number> {
   const parsed = voidRequest(args);
   if (typeof parsed === "string") {
     out(parsed);
@@ -36,19 +37,11 @@ export async function velocityVoid(
 }
 
 /** The name and the record of who voids and why, or what is wrong with the arguments. */
-function voidRequest(args: string[]): { name: string; manual: ManualVoid } | string {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { reason: { type: "string" }, by: { type: "string" } } });
-  } catch {
-    return USAGE;
-  }
-  const [name, ...extra] = parsed.positionals;
-  if (!name || extra.length > 0) return USAGE;
+function voidRequest({ name, reason: given, by }: VoidArguments): { name: string; manual: ManualVoid } | string {
   if (!NAME.test(name)) return "not a transaction name: expected vaults/{vault_id}/transactions/{transaction_id}";
-  const reason = parsed.values.reason?.trim() ?? "";
+  const reason = given?.trim() ?? "";
   if (reason.length === 0 || reason.length > 2000) return `--reason is required (1 to 2000 characters): why the transaction moved no money\n${USAGE}`;
-  const operator = (parsed.values.by ?? osUser()).trim();
+  const operator = (by ?? osUser()).trim();
   if (operator.length === 0 || operator.length > 200) return `--by must name the operator (1 to 200 characters)\n${USAGE}`;
   return { name, manual: { operator, reason } };
 }

@@ -5,7 +5,7 @@
  */
 import type { Explanation } from "./explanation.js";
 import { unrecognisedInitiatorNote, UNKNOWN_INITIATOR_NOTE } from "./needs.js";
-import { readable } from "./printable.js";
+import { markupText } from "./printable.js";
 import type { ReviewView } from "./view.js";
 
 /**
@@ -13,8 +13,7 @@ import type { ReviewView } from "./view.js";
  * a bidi override in the body's text (a note, a payload named by a key of the body) otherwise
  * mirrors the page's own words after it, up to the end of the paragraph.
  */
-export const esc = (value: unknown): string =>
-  readable(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+export const esc = markupText;
 
 export const pagePath = (name: string) => `/review/${name.split("/").map(encodeURIComponent).join("/")}`;
 

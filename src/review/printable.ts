@@ -17,3 +17,7 @@ export const printable = (value: unknown): string => String(value ?? "").replace
 
 /** For HTML: the same but for tabs and line breaks, which a page shows as spaces. */
 export const readable = (value: unknown): string => String(value ?? "").replace(UNREADABLE, escape);
+
+/** For HTML or XML, in text or a quoted attribute: `readable`, with the markup characters as entities. */
+export const markupText = (value: unknown): string =>
+  readable(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);

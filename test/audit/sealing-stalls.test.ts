@@ -35,7 +35,7 @@ describe.each(backends)("audit verify when sealing has stopped, on $name", (back
     expect(report.breaks).toEqual([expect.objectContaining({ kind: "unsealed", source: "decisions", rowKey: stale.id, position: null })]);
     expect(report.pending).toBe(1);
     const lines: string[] = [];
-    expect(await auditVerify([], (run) => run(db), (line) => lines.push(line))).toBe(1);
+    expect(await auditVerify({}, (run) => run(db), (line) => lines.push(line))).toBe(1);
     expect(lines.join("\n")).toMatch(new RegExp(`unsealed decisions ${stale.id}: written more than 300 s ago and still not sealed`));
 
     await sealPending(db);

@@ -101,7 +101,7 @@ describe("countersign policy check", () => {
     expect(refused.stdout).toContain('"yearly" (401d)');
     expect(refused.stdout).toContain("COUNTERSIGN_LEDGER_RETENTION");
     expect(refused.stdout).toMatch(/^0 passed, 1 failed$/m);
-    const raised = await runCli(["policy", "check", dir], { env: { COUNTERSIGN_LEDGER_RETENTION: "401d" } });
+    const raised = await runCli(["policy", "check", dir, "--allow-no-tests"], { env: { COUNTERSIGN_LEDGER_RETENTION: "401d" } });
     expect(raised.code).toBe(0);
     expect(raised.stdout).toMatch(/^0 passed, 0 failed$/m);
     const unreadable = await runCli(["policy", "check", dir], { env: { COUNTERSIGN_LEDGER_RETENTION: "forever" } });

@@ -72,7 +72,9 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
   it.each(["(defaults)", "minimal.yaml"])("ships a policy bundle that passes `countersign policy check`, laid out as the pod sees it: %s", async (name) => {
     const bundle = shippedBundle(name);
     const lines: string[] = [];
-    expect(await policyCheck(bundle, (line) => lines.push(line)), lines.join("\n")).toBe(0);
+    // The default is a placeholder deferring everything, with no test cases of its own.
+    const allowNoTests = name === "(defaults)";
+    expect(await policyCheck(bundle, (line) => lines.push(line), { allowNoTests }), lines.join("\n")).toBe(0);
   });
 
   // Found by a second review of the day's changes: minimal.yaml's allow rule read only the

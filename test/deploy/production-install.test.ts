@@ -5,7 +5,7 @@
  * test runs as root, as an unprivileged user, so "read-only" holds), it applies its migrations
  * to a fresh Postgres database and answers a co-signer webhook.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { startInstalledService, type InstalledService } from "./installed-service.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -24,9 +25,8 @@ let work: string;
 let app: string;
 let policies: string;
 let database: TestDatabase;
-let service: ChildProcess | undefined;
+let service: InstalledService | undefined;
 let serviceUrl: string;
-let output = "";
 
 /** chmod a-w (or back to u+w, to remove it) on a whole tree. */
 function setWritable(dir: string, writable: boolean): void {
@@ -36,27 +36,6 @@ function setWritable(dir: string, writable: boolean): void {
     if (entry.isDirectory()) setWritable(full, writable);
     else chmodSync(full, writable ? 0o644 : 0o444);
   }
-}
-
-/** Resolves with the service's URL from its "countersign serving" log line. */
-function startService(env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(app, "bin/countersign.js"), "serve"], {
-      cwd: app,
-      env: { PATH: process.env.PATH ?? "", HOME: tmpdir(), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-      ...UNPRIVILEGED,
-    });
-    service = child;
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const serving = output.split("\n").find((line) => line.includes('"countersign serving"'));
-      if (serving) resolve((JSON.parse(serving) as { url: string }).url);
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`countersign exited with ${code}:\n${output}`)));
-  });
 }
 
 beforeAll(async () => {
@@ -72,7 +51,7 @@ beforeAll(async () => {
   cpSync(path.join(ROOT, "policies"), policies, { recursive: true });
   setWritable(policies, false);
   database = await createTestDatabase({ migrate: false });
-  serviceUrl = await startService({
+  service = await startInstalledService(path.join(app, "bin/countersign.js"), {
     DATABASE_URL: database.url,
     COUNTERSIGN_HOST: "127.0.0.1",
     COUNTERSIGN_PORT: "0",
@@ -80,15 +59,12 @@ beforeAll(async () => {
     COUNTERSIGN_DATA_DIR: path.join(work, "unused-data"),
     COUNTERSIGN_WEBHOOK_TOKEN: TOKEN,
     NODE_ENV: "production",
-  });
+  }, { cwd: app, ...UNPRIVILEGED });
+  serviceUrl = service.url;
 }, 200_000); // about 25 s on an idle 2-core machine; the limits only bound a loaded one
 
 afterAll(async () => {
-  if (service && service.exitCode === null) {
-    const exited = new Promise((resolve) => service!.once("exit", resolve));
-    service.kill("SIGTERM");
-    await exited;
-  }
+  await service?.stop();
   await database?.drop();
   if (work) {
     if (policies && existsSync(policies)) setWritable(policies, true);
@@ -157,6 +133,6 @@ describe("production install (npm ci --omit=dev + dist/)", () => {
   it("writes nothing into the install or the policy directory", () => {
     expect(existsSync(path.join(work, "unused-data"))).toBe(false);
     expect(existsSync(path.join(app, ".countersign"))).toBe(false);
-    expect(output).not.toMatch(/EACCES|EROFS/);
+    expect(service!.output()).not.toMatch(/EACCES|EROFS/);
   });
 });

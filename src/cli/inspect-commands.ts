@@ -1,0 +1,88 @@
+/** `countersign explain` and `countersign review list|show|approve|reject`. */
+import { Option, type Command } from "commander";
+import { explain } from "../commands/explain.js";
+import { REVIEW_STATES, reviewCommand, type ReviewRequest, type ReviewState } from "../commands/review.js";
+import { defaultPolicies, type Cli } from "./program.js";
+import { withDatabase } from "./with-database.js";
+import { loadConfig } from "../config.js";
+import { EmbeddedDatabaseInUse } from "../db/connect.js";
+
+interface ExplainOptions {
+  now?: string;
+  policies?: string;
+  json?: boolean;
+  decision?: string;
+}
+
+export function explainCommand(program: Command, cli: Cli): void {
+  program
+    .command("explain")
+    .description("evaluate one webhook body against the bundle and print the trace; or, with --decision, the trace of a recorded decision")
+    .argument("[file]", "the webhook body, - for standard input", "-")
+    .option("--now <time>", "evaluate at this RFC 3339 time (default now)")
+    .option("--policies <dir>", "the bundle (default: COUNTERSIGN_POLICIES, else ./policies)")
+    .option("--json", "print the trace as JSON")
+    .option("--decision <id>", "print the trace of this recorded decision (every rule, operand values)")
+    .action(cli.exits((file: string, options: ExplainOptions) => runExplain(file, options, cli)));
+}
+
+async function runExplain(file: string, options: ExplainOptions, cli: Cli): Promise<number> {
+  const policies = options.policies ?? defaultPolicies();
+  const json = options.json ?? false;
+  if (options.decision !== undefined) {
+    const { explainDecision } = await import("../commands/explain-decision.js");
+    const { readDecision } = await import("../audit/decision-view.js");
+    const id = options.decision;
+    try {
+      return await withDatabase((db) => explainDecision((i) => readDecision(db, i), id, { policies, json }, cli.out));
+    } catch (error) {
+      if (!(error instanceof EmbeddedDatabaseInUse)) throw error;
+      // `serve` holds the embedded database: the decision is read through it.
+      const { serviceDecisionReader, serviceUrl } = await import("../commands/service-reader.js");
+      const config = loadConfig();
+      return explainDecision(serviceDecisionReader(serviceUrl(process.env, config), config.adminToken), id, { policies, json }, cli.out);
+    }
+  }
+  const now = options.now ? new Date(options.now) : new Date();
+  if (Number.isNaN(now.getTime())) {
+    cli.fail("countersign: --now must be an RFC 3339 time");
+    return 2;
+  }
+  return explain({ file, policies, now, json, readStdin }, cli.out);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export function reviewCommands(program: Command, cli: Cli): void {
+  const review = program
+    .command("review")
+    .description("reviews of deferred transactions, through the running service's review API")
+    .addHelpText("after", "\nThe review commands call the running service at COUNTERSIGN_URL (default http://127.0.0.1:8080)\nas the reviewer of COUNTERSIGN_REVIEWER_TOKEN (a reviewer token or an OIDC ID token).");
+  const run = (request: ReviewRequest) => reviewCommand(request, { out: cli.out, fail: cli.fail, env: process.env });
+  const name = ["<name>", "the transaction: vaults/{vault_id}/transactions/{transaction_id}"] as const;
+  review
+    .command("list")
+    .description("reviews that ask a group of yours, newest first")
+    .addOption(new Option("--state <state>", "only reviews in this state").choices(REVIEW_STATES))
+    .option("--json", "print them as JSON")
+    .action(cli.exits((options: { state?: ReviewState; json?: boolean }) => run({ verb: "list", state: options.state, json: options.json ?? false })));
+  review
+    .command("show")
+    .description("one review: the transaction's explanation, approvals, state")
+    .argument(...name)
+    .option("--json", "print it as JSON")
+    .action(cli.exits((transaction: string, options: { json?: boolean }) => run({ verb: "show", name: transaction, json: options.json ?? false })));
+  for (const verb of ["approve", "reject"] as const) {
+    review
+      .command(verb)
+      .description(verb === "approve" ? "approve the transaction for your group" : "reject the transaction; the co-signer then refuses it")
+      .argument(...name)
+      .option("--comment <text>", verb === "approve" ? "a note kept with your approval" : "why (required)")
+      .option("--json", "print the review as JSON")
+      .action(cli.exits((transaction: string, options: { comment?: string; json?: boolean }) => run({ verb, name: transaction, comment: options.comment, json: options.json ?? false })));
+  }
+}
