@@ -4,10 +4,12 @@
  * the same login migrates and the service's role writes decisions. On a cluster of its own: roles
  * belong to the whole cluster, and the run's shared server has them from the first suite's migrate.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/connect.js";
-import { groupRoleStatements } from "../../src/db/role-statements.js";
+import { GROUP_ROLES, groupRoleStatements } from "../../src/db/role-statements.js";
 import { runCli } from "../support/cli.js";
 import { decisionRow } from "../support/decision-rows.js";
 import { findPostgresBinaries, startLocalCluster, type LocalCluster } from "../support/local-cluster.js";
@@ -75,5 +77,15 @@ describe("migrate by a login that may not create roles", () => {
     } finally {
       await service.close();
     }
+  });
+});
+
+describe("the docs' statements for the group roles", () => {
+  it("are the ones migrate prints (docs/audit.md, Database roles)", () => {
+    const page = readFileSync(path.resolve(import.meta.dirname, "../../docs/audit.md"), "utf8");
+    const section = page.split(/^### /m).find((s) => s.startsWith("Database roles\n"));
+    expect(section).toBeDefined();
+    expect(section).toContain(groupRoleStatements().join("\n"));
+    for (const role of GROUP_ROLES) expect(section).toContain(`\`${role}\``);
   });
 });
