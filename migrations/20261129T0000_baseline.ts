@@ -6,11 +6,13 @@
  * views and triggers are not here: they live once each in migrations/sql/ and `migrate` applies
  * them after the migrations (src/db/sql-sources.ts).
  *
+ * The two NOLOGIN group roles it grants to (docs/audit.md "Database roles"), `countersign_writer`,
+ * what the service needs, and `countersign_auditor`, read-only, belong to the whole cluster, not to
+ * this database: `migrate` ensures they exist before it runs any migration, and refuses with the
+ * statements an administrator runs when the migrating user may not create them
+ * (src/db/group-roles.ts).
+ *
  * In order:
- * - the two NOLOGIN group roles (README "Database roles"): `countersign_writer`, what the service
- *   needs, and `countersign_auditor`, read-only. Roles belong to the whole cluster, so they are
- *   created only when missing; a migrating user without CREATEROLE skips creating them (with a
- *   notice) and every grant to a missing role is skipped;
  * - the tables, their keys, constraints and indexes (baseline/tables.sql);
  * - the decision row's jsonb columns compressed with lz4 where the server has it (PGlite keeps
  *   pglz): pglz was the largest single function in a decision's profile;
@@ -26,12 +28,8 @@ import { fileURLToPath } from "node:url";
 import { sql, type Kysely } from "kysely";
 import { applySqlFiles, functionFiles } from "../src/db/sql-sources.js";
 
-const WRITER = "countersign_writer";
-const AUDITOR = "countersign_auditor";
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await createRoles(db);
   await applySqlFiles(db, [baselineFile("tables.sql")]);
   await compressDecisions(db);
   await applySqlFiles(db, [...functionFiles(), baselineFile("grants.sql")]);
@@ -49,25 +47,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 function baselineFile(name: string): string {
   return fileURLToPath(new URL(`baseline/${name}`, import.meta.url));
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function createRoles(db: Kysely<any>): Promise<void> {
-  for (const role of [WRITER, AUDITOR]) {
-    await sql`
-      do $$
-      begin
-        if not exists (select 1 from pg_roles where rolname = ${sql.lit(role)}) then
-          begin
-            execute format('create role %I nologin', ${sql.lit(role)});
-          exception
-            when duplicate_object or unique_violation then null; -- created meanwhile by another database's migration
-            when insufficient_privilege then raise notice 'cannot create role %: create it as an administrator, then grant', ${sql.lit(role)};
-          end;
-        end if;
-      end
-      $$`.execute(db);
-  }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from "kysely";
 import { openDatabase, type Db } from "./connect.js";
+import { ensureGroupRoles, GroupRolesMissing } from "./group-roles.js";
 import { applySqlSources } from "./sql-sources.js";
 
 // src/db/migrate.ts and dist/src/db/migrate.js both sit two levels below their migrations folder.
@@ -39,17 +40,30 @@ export function createMigrator(db: Db): Migrator {
 /**
  * A failed migration run, with its cause in the message: it is all a migration Job's log or a
  * failed `serve` shows, and "failed" alone does not tell a refused connection from a bad migration.
+ * `code` names a refusal whose remedy the message carries (group_roles_missing).
  */
 export class MigrationError extends Error {
+  readonly code: string | undefined;
   constructor(readonly failed: string | undefined, cause: unknown) {
     const why = cause instanceof Error ? cause.message : String(cause);
-    super(failed === undefined ? `migrations could not run: ${why}` : `migration ${failed} failed: ${why}`, { cause });
+    const code = cause instanceof GroupRolesMissing ? cause.code : undefined;
+    const what = failed === undefined ? `migrations could not run${code ? ` (${code})` : ""}` : `migration ${failed} failed`;
+    super(`${what}: ${why}`, { cause });
     this.name = "MigrationError";
+    this.code = code;
   }
 }
 
-/** Applies every pending migration, then the SQL sources; returns the names of the migrations applied. */
+/**
+ * Ensures the group roles (src/db/group-roles.ts), applies every pending migration, then the SQL
+ * sources; returns the names of the migrations applied.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  try {
+    await ensureGroupRoles(db);
+  } catch (error) {
+    throw new MigrationError(undefined, error);
+  }
   const result: MigrationResultSet = await createMigrator(db).migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === "Error")?.migrationName;

@@ -7,8 +7,8 @@
  * load, so a body is checked when it first runs, as plpgsql bodies always are), then `views.sql`
  * (views in the order they depend on each other), then `triggers.sql` (they call the functions).
  *
- * A GRANT or REVOKE naming a countersign group role that does not exist is skipped: a migrating
- * user without CREATEROLE cannot create the roles (20261129T0000_baseline says so with a notice).
+ * Their GRANTs name the group roles, which `migrate` ensures exist before it runs anything
+ * (src/db/group-roles.ts).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -34,24 +34,14 @@ export function sqlSourceFiles(): string[] {
   return [...functionFiles(), path.join(SQL_DIR, "views.sql"), path.join(SQL_DIR, "triggers.sql")];
 }
 
-const GROUP_ROLE = /\bcountersign_(writer|auditor)\b/g;
-
 /** Runs each statement of `files` in order, on `db` (a migration's transaction, or one of its own). */
 export async function applySqlFiles(db: Executor, files: string[]): Promise<void> {
-  const { rows } = await sql<{ rolname: string }>`select rolname from pg_roles where rolname like 'countersign\_%'`.execute(db);
-  const roles = new Set(rows.map((r) => r.rolname));
   await sql`set local check_function_bodies = off`.execute(db);
   for (const file of files) {
     for (const statement of splitStatements(readFileSync(file, "utf8"))) {
-      if (grantsToMissingRole(statement, roles)) continue;
       await sql.raw(statement).execute(db);
     }
   }
-}
-
-function grantsToMissingRole(statement: string, roles: Set<string>): boolean {
-  if (!/^(GRANT|REVOKE|ALTER DEFAULT PRIVILEGES)\b/i.test(statement)) return false;
-  return [...statement.matchAll(GROUP_ROLE)].some((m) => !roles.has(m[0]));
 }
 
 /**
