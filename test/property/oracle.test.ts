@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { examplePolicyAllows, permissiveAllows, read } from "./support/oracle.js";
-import { exampleBodies } from "./support/shared-files.js";
+import { exampleBodies } from "./support/example-bodies.js";
 import * as w from "./support/world.js";
 
 const view = w.addressBookView();

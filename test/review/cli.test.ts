@@ -1,6 +1,6 @@
 /** `countersign review list|show|approve|reject` against a running service, as a reviewer would use it. */
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { example } from "../../src/transaction/test-bodies.js";
 import { assetTransfer, ETH, transactionName, USDC } from "../support/bodies.js";
 import { runCli } from "../support/cli.js";
 import { writeBundle } from "../support/service.js";
@@ -106,7 +106,7 @@ describe("countersign review show, of what the initiator wrote", () => {
   afterAll(async () => w?.stop());
 
   const withAllowance = (note: string) => ({
-    ...(JSON.parse(readFileSync("/work/shared/examples/transactions/api-shape-token-transfer-with-allowance.json", "utf8")) as object),
+    ...example("api-shape-token-transfer-with-allowance"),
     name: transactionName("cli"),
     note,
   });

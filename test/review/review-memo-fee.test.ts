@@ -6,10 +6,10 @@
  * exchange" and released a deposit credited to the initiator's own account at the exchange; or
  * "120.5 USDC → 0x5290…" with 2 ETH of fee beside it.
  */
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { example } from "../../src/transaction/test-bodies.js";
 import { HOT_WALLET, transactionName, USDC } from "../support/bodies.js";
 import { runCli } from "../support/cli.js";
 import { writeBundle } from "../support/service.js";
@@ -45,7 +45,7 @@ const deposit = () => ({
 });
 
 const withFee = () => ({
-  ...(JSON.parse(readFileSync("/work/shared/examples/transactions/api-shape-token-transfer-evm.json", "utf8")) as { evmTransaction: object }),
+  ...(example("api-shape-token-transfer-evm") as { evmTransaction: object }),
   name: transactionName("fee"),
 });
 

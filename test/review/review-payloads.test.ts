@@ -5,8 +5,8 @@
  * and page listed only the transfers — never the kind, the type or the payloads — so two approvers
  * saw "120.5 USDC → 0x5290…" and released an unlimited allowance they were never shown.
  */
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { example } from "../../src/transaction/test-bodies.js";
 import { writeBundle } from "../support/service.js";
 import { ALICE, api, approve, BOB, CAROL, reviewPath, startReviewWorld, type ReviewWorld } from "./support.js";
 
@@ -29,7 +29,7 @@ rules:
     when: {"in": [{"var": "tx.kind"}, ["assetTransfer", "unknown"]]}
 `;
 
-const withAllowance = () => JSON.parse(readFileSync("/work/shared/examples/transactions/api-shape-token-transfer-with-allowance.json", "utf8")) as { name: string };
+const withAllowance = () => example("api-shape-token-transfer-with-allowance") as { name: string };
 
 describe("a review of a transaction that carries a payload", () => {
   let w: ReviewWorld;

@@ -1,16 +1,12 @@
 /**
- * The platform's published OpenAPI document (CONTRACT.md: `reference/custody-api-v2.openapi.json`).
- * Read from the shared folder beside the repository when present (a CI clone has `../shared`), so a
- * newer schema is checked as soon as it is published; else from the copy under test/fixtures.
+ * The platform's published OpenAPI document (CONTRACT.md: `reference/custody-api-v2.openapi.json`),
+ * vendored with its source and checksum in test/fixtures/custody-api-v2/: the tests read the
+ * repository's copy only, so they pass on a clone with nothing beside it.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 
-const REPO = path.resolve(import.meta.dirname, "../..");
-const CANDIDATES = [
-  path.resolve(REPO, "../shared/reference/custody-api-v2.openapi.json"),
-  path.resolve(REPO, "test/fixtures/custody-api-v2.openapi.json"),
-];
+const FILE = path.resolve(import.meta.dirname, "../fixtures/custody-api-v2/custody-api-v2.openapi.json");
 
 interface Schema {
   type?: string;
@@ -21,11 +17,14 @@ interface Schema {
   enum?: unknown[];
 }
 
-export function custodyOpenApi(): { file: string; schemas: Record<string, Schema> } {
-  const file = CANDIDATES.find((candidate) => existsSync(candidate));
-  if (file === undefined) throw new Error("custody-api-v2.openapi.json not found");
-  const doc = JSON.parse(readFileSync(file, "utf8")) as { components: { schemas: Record<string, Schema> } };
-  return { file, schemas: doc.components.schemas };
+/** The whole document, parsed. */
+export function custodyOpenApiDocument(): Record<string, unknown> {
+  return JSON.parse(readFileSync(FILE, "utf8")) as Record<string, unknown>;
+}
+
+export function custodyOpenApi(): { schemas: Record<string, Schema> } {
+  const doc = custodyOpenApiDocument() as { components: { schemas: Record<string, Schema> } };
+  return { schemas: doc.components.schemas };
 }
 
 /**

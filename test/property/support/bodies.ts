@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { OpenApiArbitraries } from "./openapi.js";
-import { readOpenApi } from "./shared-files.js";
+import { custodyOpenApiDocument } from "../../support/custody-openapi.js";
 import * as w from "./world.js";
 
 type Body = Record<string, unknown>;
@@ -71,7 +71,7 @@ const apiTransferArb = fc.record(
   { requiredKeys: ["destinationAddress", "amount", "asset"] },
 );
 
-export const api: OpenApiArbitraries = new OpenApiArbitraries(readOpenApi(), {
+export const api: OpenApiArbitraries = new OpenApiArbitraries(custodyOpenApiDocument(), {
   "v2Transaction.name": txName,
   "v2Transaction.network": fc.constantFrom("networks/ethereum-mainnet", "networks/stellar-mainnet", "networks/bitcoin-mainnet", "networks/polygon-mainnet"),
   "v2TransactionRequest.sourceWallet": sourceWallet,

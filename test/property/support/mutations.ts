@@ -1,11 +1,11 @@
 /**
- * Mutations of valid bodies (the examples in policies/tests/transactions and shared/examples, and
+ * Mutations of valid bodies (the examples in policies/tests/transactions and src/transaction/__fixtures__, and
  * generated plain transfers): fields added, removed and altered anywhere, kinds swapped, amounts
  * and raw amounts changed, payloads added, sources contradicted, bodies wrapped and unwrapped.
  */
 import fc from "fast-check";
 import { address, amount, api, asset, payload, plainBody, plainStellarApi } from "./bodies.js";
-import { exampleBodies } from "./shared-files.js";
+import { exampleBodies } from "./example-bodies.js";
 import * as w from "./world.js";
 
 type Json = unknown;
