@@ -74,7 +74,7 @@ describe("embedded database faults", { timeout: 600_000 }, () => {
   it("a command beside the service (migrate) is refused and leaves the service's store alone", async () => {
     const dataDir = path.join(scratchDir("embedded"), "data");
     const service = await serve(dataDir);
-    const run = await runCli(["migrate"], { env: envFor(dataDir), timeoutMs: 30_000 });
+    const run = await runCli(["migrate"], { env: envFor(dataDir) });
     const answers = await startLoad(() => service.url, { concurrency: 4, maxDeliveries: 40 }).done;
     await stop(service);
     expect(run.code).toBe(1);
