@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
+import { afterAll } from "vitest";
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../src/db/connect.js";
 import { assetTransfer, VAULT } from "../support/bodies.js";
@@ -39,20 +40,34 @@ export interface ServiceProcess {
   stdout: string[];
 }
 
-/** Starts `countersign serve` on 127.0.0.1:0 and resolves once it logs its URL. */
-export function startServiceProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+// Every service this file started, killed once its tests are done: a start has no time limit of
+// its own, so one that never serves is ended here (after the test's timeout), never left behind.
+const children = new Set<ChildProcess>();
+afterAll(async () => {
+  await Promise.all([...children].map(async (child) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await gone;
+    }
+  }));
+  children.clear();
+});
+
+/**
+ * Starts `countersign serve` on 127.0.0.1:0 and resolves once it logs its URL, or rejects once it
+ * exits before that. No clock decides: a loaded machine makes a start slower, not a failure.
+ */
+export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [BIN, "serve"], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", COUNTERSIGN_HOST: "127.0.0.1", COUNTERSIGN_PORT: "0", COUNTERSIGN_LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  children.add(child);
   const stdout: string[] = [];
   let stderr = "";
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`service did not start within ${timeoutMs} ms: ${stderr.slice(0, 500)}`));
-    }, timeoutMs);
     let buffered = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();
@@ -63,7 +78,6 @@ export function startServiceProcess(env: Record<string, string>, timeoutMs = 60_
         try {
           const entry = JSON.parse(line) as { msg?: string; url?: string };
           if (entry.msg === "countersign serving" && entry.url) {
-            clearTimeout(timer);
             resolve({ url: entry.url, child, exited, stdout });
           }
         } catch {
@@ -73,7 +87,6 @@ export function startServiceProcess(env: Record<string, string>, timeoutMs = 60_
     });
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     void exited.then(({ code }) => {
-      clearTimeout(timer);
       reject(new Error(`service exited with ${code} before serving: ${stderr.slice(0, 500)}`));
     });
   });

@@ -20,7 +20,9 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000);
+    // A command is bounded work that ends on its own, however slow the machine: only a caller
+    // that expects one to hang (a server) gives it a limit.
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
