@@ -19,6 +19,7 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY migrations ./migrations
+COPY scripts/build.mjs ./scripts/build.mjs
 RUN npm run build
 
 # 2. The runtime dependencies alone (no tsx, no typescript, no test tools).

@@ -45,7 +45,7 @@ beforeAll(async () => {
   for (const entry of ["package.json", "package-lock.json", "bin"]) cpSync(path.join(ROOT, entry), path.join(app, entry), { recursive: true });
   // What the image's build stage does, into the install rather than the checkout's dist/ (which
   // other suites' runs of bin/countersign.js may be reading).
-  await run(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.build.json"), "--outDir", path.join(app, "dist")]);
+  await run(process.execPath, [path.join(ROOT, "scripts/build.mjs"), path.join(app, "dist")]);
   await run("npm", ["ci", "--omit=dev", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: app });
   policies = path.join(work, "policies");
   cpSync(path.join(ROOT, "policies"), policies, { recursive: true });
