@@ -23,6 +23,9 @@ const PROMETHEUS_UNITS: Readonly<Record<string, string>> = {
   "1": "ratio",
 };
 
+/** The denominators of a rate (`By/s`), singular as Prometheus writes them (`bytes_per_second`). */
+const PER_UNITS: Readonly<Record<string, string>> = { s: "second", min: "minute", h: "hour", d: "day" };
+
 /**
  * The suffix a unit gives a Prometheus name, or undefined when it gives none: an annotation such as
  * `{decision}` names what is counted, not a unit, and a unit with no Prometheus word is left out
@@ -34,7 +37,7 @@ export function prometheusUnit(unit: string): string | undefined {
   const [per, over] = bare.split("/");
   const word = PROMETHEUS_UNITS[per ?? ""];
   if (over === undefined) return word;
-  const overWord = PROMETHEUS_UNITS[over] ?? (/^[a-z]+$/i.test(over) ? over : undefined);
+  const overWord = PER_UNITS[over];
   return word && overWord ? `${word}_per_${overWord}` : undefined;
 }
 
