@@ -157,6 +157,7 @@ const envSchema = z.object({
   COUNTERSIGN_POLICY_RELOAD_INTERVAL: duration("5s", LONGEST_TIMER),
   COUNTERSIGN_WEBHOOK_TOKEN: token,
   COUNTERSIGN_ADMIN_TOKEN: token,
+  COUNTERSIGN_METRICS_TOKEN: token,
   COUNTERSIGN_MIGRATE: boolean(true),
   COUNTERSIGN_MIGRATE_DATABASE_URL: databaseUrl,
   COUNTERSIGN_AUDIT_SEAL: boolean(true),
@@ -217,6 +218,8 @@ export interface Config {
   policyReloadSeconds: number;
   webhookToken: string | undefined;
   adminToken: string | undefined;
+  /** Required of `GET /metrics` as a bearer token when set; the scrape is open otherwise. */
+  metricsToken: string | undefined;
   migrate: boolean;
   /** The owner role's connection for migrations, when the service itself runs as the writer role. */
   migrateDatabaseUrl: string | undefined;
@@ -268,7 +271,7 @@ export function ledgerRetention(env: NodeJS.ProcessEnv = process.env): { seconds
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
-  const problems = [...missingCompanions(env), ...openWebhook(env), ...sharedAdminToken(env), ...embeddedInProduction(env)];
+  const problems = [...missingCompanions(env), ...openWebhook(env), ...sharedAdminToken(env), ...sharedMetricsToken(env), ...embeddedInProduction(env)];
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     // Every problem at start, not one batch per attempt: the variables that did parse are checked
@@ -292,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     policyReloadSeconds: e.COUNTERSIGN_POLICY_RELOAD_INTERVAL,
     webhookToken: e.COUNTERSIGN_WEBHOOK_TOKEN,
     adminToken: e.COUNTERSIGN_ADMIN_TOKEN,
+    metricsToken: e.COUNTERSIGN_METRICS_TOKEN,
     migrate: e.COUNTERSIGN_MIGRATE,
     migrateDatabaseUrl: e.COUNTERSIGN_MIGRATE_DATABASE_URL,
     auditSeal: e.COUNTERSIGN_AUDIT_SEAL,
@@ -356,6 +360,14 @@ function sharedAdminToken(env: NodeJS.ProcessEnv): string[] {
   const admin = env.COUNTERSIGN_ADMIN_TOKEN;
   if (admin === undefined || admin.trim() === "" || admin !== env.COUNTERSIGN_WEBHOOK_TOKEN) return [];
   return ["COUNTERSIGN_ADMIN_TOKEN: must differ from COUNTERSIGN_WEBHOOK_TOKEN; the co-signer holds the webhook token, give the admin endpoints their own (`openssl rand -hex 32`)"];
+}
+
+/** Prometheus holds the metrics token: as the webhook's or the admin's, a scraper could call those endpoints. */
+function sharedMetricsToken(env: NodeJS.ProcessEnv): string[] {
+  const metrics = env.COUNTERSIGN_METRICS_TOKEN;
+  if (metrics === undefined || metrics.trim() === "") return [];
+  if (metrics !== env.COUNTERSIGN_WEBHOOK_TOKEN && metrics !== env.COUNTERSIGN_ADMIN_TOKEN) return [];
+  return ["COUNTERSIGN_METRICS_TOKEN: must differ from COUNTERSIGN_WEBHOOK_TOKEN and COUNTERSIGN_ADMIN_TOKEN; give the scraper its own (`openssl rand -hex 32`)"];
 }
 
 type Env = z.infer<typeof envSchema>;

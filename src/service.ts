@@ -117,6 +117,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       decision,
       status: { policyStatus: () => policy.status(), policyExtras: async (detailed) => ({ ...(await running.policyExtras(detailed)), newerBundleElsewhere: adopted.newerElsewhere(), shadow: shadow?.status() ?? null }), readiness: [schemaReadiness(database.db), ...background.readiness] },
       adminToken: config.adminToken,
+      metricsToken: config.metricsToken,
       bodyLimitBytes: config.bodyLimitBytes,
       trustProxy: config.trustProxy,
       ...(background.eventsHandler ? { eventsHandler: background.eventsHandler } : {}),

@@ -10,6 +10,7 @@ import { openApiDocument } from "./openapi.js";
 import { requestContext } from "./request-context.js";
 import { decisionsRouter } from "./routes/decisions.js";
 import { evaluateRouter } from "./routes/evaluate.js";
+import { metricsRouter } from "./routes/metrics.js";
 import { reviewRouter } from "./routes/review.js";
 import { reviewPageRouter } from "./routes/review-page.js";
 import type { ReviewerAuth } from "../review/auth.js";
@@ -21,6 +22,8 @@ export interface AppOptions {
   decision: DecisionDeps;
   status: Omit<StatusOptions, "db">;
   adminToken: string | undefined;
+  /** Required of `GET /metrics` when set (COUNTERSIGN_METRICS_TOKEN); the scrape is open otherwise. */
+  metricsToken?: string | undefined;
   bodyLimitBytes: number;
   /** Proxies whose X-Forwarded-Proto/-Host to believe (COUNTERSIGN_TRUST_PROXY); none when omitted. */
   trustProxy?: TrustProxy;
@@ -42,6 +45,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
   app.use(decisionsRouter(options.decision.db, options.adminToken));
   app.use(statusRouter({ db: options.decision.db, adminToken: options.adminToken, ...options.status }));
+  app.use(metricsRouter(options.metricsToken));
   if (options.eventsHandler) app.post("/v1/events", options.eventsHandler);
   if (options.review) app.use(reviewRouter(options.review.desk, options.review.auth), reviewPageRouter(options.review.desk, options.review.auth));
   app.get("/openapi.json", (_req, res) => {

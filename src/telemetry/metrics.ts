@@ -1,11 +1,12 @@
 /**
- * countersign's metrics, through the OpenTelemetry API. Without an SDK registered (tests, a plain
- * `npm start`) the API is a no-op and so is every count here; with one (`node --import` of an
- * instrumentation file, OTEL_* variables) they are exported like any other metric. Instruments are
- * made when the service starts, from whatever meter provider is global then.
+ * countersign's metrics, through the OpenTelemetry API. They are always recorded: by the SDK's
+ * MeterProvider when OTEL_* variables start it (and exported as they say), else by one holding
+ * only the scrape reader of `GET /metrics` (scrape.ts). Instruments are made when the service
+ * starts, from the meter provider global then.
  * Attributes are few and bounded (outcomes, causes, rule ids, vaults): never a transaction name.
  */
 import { metrics } from "@opentelemetry/api";
+import { ensureMeterProvider } from "./scrape.js";
 
 export type DecisionOutcome = "allow" | "deny" | "defer" | "unavailable" | "refused";
 
@@ -57,6 +58,7 @@ export interface ServiceMetrics {
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export function createServiceMetrics(): ServiceMetrics {
+  ensureMeterProvider();
   const meter = metrics.getMeter("countersign");
   const decisions = meter.createCounter("countersign.decisions", {
     description: "Co-signer webhook answers by outcome",

@@ -95,7 +95,7 @@ describe("weak tokens", () => {
   const WEBHOOK = "3f1c9e0a7b2d4c6e8f1a3b5c7d9e0f21";
   const ADMIN = "9a8b7c6d5e4f30211f2e3d4c5b6a7988";
 
-  it.each(["COUNTERSIGN_WEBHOOK_TOKEN", "COUNTERSIGN_ADMIN_TOKEN"])("%s shorter than 16 characters is refused, with one message suggesting openssl", (variable) => {
+  it.each(["COUNTERSIGN_WEBHOOK_TOKEN", "COUNTERSIGN_ADMIN_TOKEN", "COUNTERSIGN_METRICS_TOKEN"])("%s shorter than 16 characters is refused, with one message suggesting openssl", (variable) => {
     for (const short of ["x", "admin", "s3cret-token", "a".repeat(15)]) {
       expect(problemsOf({ [variable]: short }), short).toEqual([
         `${variable}: is ${short.length} character${short.length === 1 ? "" : "s"} long; give at least 16, e.g. \`openssl rand -hex 32\``,
@@ -115,6 +115,16 @@ describe("weak tokens", () => {
     ]);
     const config = loadConfig({ COUNTERSIGN_WEBHOOK_TOKEN: WEBHOOK, COUNTERSIGN_ADMIN_TOKEN: ADMIN });
     expect([config.webhookToken, config.adminToken]).toEqual([WEBHOOK, ADMIN]);
+  });
+
+  it("the metrics token may be neither the webhook token nor the admin token (Prometheus holds it)", () => {
+    const METRICS = "0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a";
+    const problem =
+      "COUNTERSIGN_METRICS_TOKEN: must differ from COUNTERSIGN_WEBHOOK_TOKEN and COUNTERSIGN_ADMIN_TOKEN; give the scraper its own (`openssl rand -hex 32`)";
+    expect(problemsOf({ COUNTERSIGN_WEBHOOK_TOKEN: WEBHOOK, COUNTERSIGN_METRICS_TOKEN: WEBHOOK })).toEqual([problem]);
+    expect(problemsOf({ COUNTERSIGN_ADMIN_TOKEN: ADMIN, COUNTERSIGN_METRICS_TOKEN: ADMIN })).toEqual([problem]);
+    const config = loadConfig({ COUNTERSIGN_WEBHOOK_TOKEN: WEBHOOK, COUNTERSIGN_ADMIN_TOKEN: ADMIN, COUNTERSIGN_METRICS_TOKEN: METRICS });
+    expect(config.metricsToken).toBe(METRICS);
   });
 
   it("stops `countersign serve` at start on a short webhook token", async () => {
