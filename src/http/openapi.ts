@@ -75,6 +75,7 @@ function build(): object {
       securitySchemes: {
         webhookToken: { type: "http", scheme: "bearer", description: "COUNTERSIGN_WEBHOOK_TOKEN (also as Basic password or ?token=)" },
         adminToken: { type: "http", scheme: "bearer", description: "COUNTERSIGN_ADMIN_TOKEN" },
+        metricsToken: { type: "http", scheme: "bearer", description: "COUNTERSIGN_METRICS_TOKEN, when set" },
         reviewer: { type: "http", scheme: "bearer", description: "an OpenID Connect ID token of COUNTERSIGN_OIDC_ISSUER, or a token of COUNTERSIGN_REVIEWER_TOKENS_FILE" },
         reviewSession: { type: "apiKey", in: "cookie", name: "countersign_review", description: "the review page's session, set by POST /review/login" },
         eventSignature: {
@@ -234,6 +235,18 @@ function build(): object {
           summary: "Readiness",
           security: OPEN,
           responses: { "200": answer("ready", json("Readiness")), "503": answer("not ready", json("Readiness")) },
+        },
+      },
+      "/metrics": {
+        get: {
+          operationId: "metrics",
+          summary: "Prometheus text exposition of the service's metrics (open, or COUNTERSIGN_METRICS_TOKEN when set)",
+          security: [{}, { metricsToken: [] }],
+          responses: {
+            "200": answer("the metrics", { "text/plain": { schema: { type: "string" } } }),
+            "401": unauthorizedAnswer("COUNTERSIGN_METRICS_TOKEN is set and the request did not send it"),
+            "503": unavailableAnswer("metrics are not available in this process"),
+          },
         },
       },
       "/openapi.json": {
