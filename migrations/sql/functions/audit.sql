@@ -66,10 +66,6 @@ CREATE OR REPLACE FUNCTION public.audit_chain_register(source text, key_column t
     end
     $$;
 
-CREATE OR REPLACE FUNCTION public.audit_link_hash(source text, row_key text, row_digest bytea, prev_hash bytea) RETURNS bytea
-    LANGUAGE sql IMMUTABLE STRICT
-    AS $$ select sha256(convert_to(jsonb_build_array(source, row_key, encode(row_digest, 'hex'), encode(prev_hash, 'hex'))::text, 'UTF8')) $$;
-
 CREATE OR REPLACE FUNCTION public.audit_link_hash(source text, row_key text, row_time timestamp with time zone, row_digest bytea, prev_hash bytea) RETURNS bytea
     LANGUAGE sql IMMUTABLE STRICT
     SET "TimeZone" TO 'UTC'
@@ -136,14 +132,14 @@ CREATE OR REPLACE FUNCTION public.audit_seal(max_rows integer) RETURNS integer
         row_times := row_times || r.row_time;
         row_digests := row_digests || r.row_digest;
         prev_hashes := prev_hashes || last_hash;
-        -- Hash version 2: audit_link_hash(source, row_key, row_time, row_digest, prev_hash), inline (row_time prints in UTC: this function pins it).
+        -- audit_link_hash(source, row_key, row_time, row_digest, prev_hash), inline (row_time prints in UTC: this function pins it).
         last_hash := sha256(convert_to(jsonb_build_array(r.source, r.row_key, r.row_time, encode(r.row_digest, 'hex'), encode(last_hash, 'hex'))::text, 'UTF8'));
         hashes := hashes || last_hash;
         linked := linked + 1;
       end loop;
       if linked > 0 then
-        insert into audit_chain (position, source, row_key, row_time, row_digest, prev_hash, hash, sealed_at, hash_version)
-          select p, s, k, t, d, ph, h, now(), 2 from unnest(positions, sources, row_keys, row_times, row_digests, prev_hashes, hashes) as e(p, s, k, t, d, ph, h);
+        insert into audit_chain (position, source, row_key, row_time, row_digest, prev_hash, hash, sealed_at)
+          select p, s, k, t, d, ph, h, now() from unnest(positions, sources, row_keys, row_times, row_digests, prev_hashes, hashes) as e(p, s, k, t, d, ph, h);
         insert into audit_seals (sealed_at, horizon, first_position, last_position, last_hash)
           values (now(), case when linked < max_rows then horizon else since end, first_position, last_position, last_hash);
       end if;
