@@ -139,7 +139,7 @@ async function runExplain(args: string[]): Promise<number> {
   if (values.decision !== undefined) {
     const { explainDecision } = await import("./commands/explain-decision.js");
     const id = values.decision;
-    return withDatabase((db) => explainDecision(db, id, { policies, json: values.json ?? false }, out));
+    return withDatabase((db) => explainDecision(db, id, { json: values.json ?? false }, out));
   }
   const now = values.now ? new Date(values.now) : new Date();
   if (Number.isNaN(now.getTime())) {

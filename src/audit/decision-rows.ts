@@ -25,7 +25,7 @@ export interface DecisionRow {
   contentDigest: string;
   requestId: string;
   durationMs: number;
-  /** Present on fresh evaluations (migration 20261122T1100_shadow). */
+  /** Present on fresh evaluations by the policy; a repeat, a conflict or an outright decision has none. */
   evidence?: DecisionEvidence;
 }
 

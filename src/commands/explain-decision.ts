@@ -1,20 +1,18 @@
 /**
  * `countersign explain --decision ID`: the trace of a recorded decision, from its row — every rule
- * per transfer with its comparisons' operand values, as `explain FILE` prints them. Rows recorded
- * before traces were kept are re-evaluated from their recorded facts when the bundle given is the
- * one that decided them (same digest); otherwise only their matched rules are shown. A row
- * evaluated by a shadow candidate (COUNTERSIGN_SHADOW_POLICIES) also shows what the candidate said.
+ * per transfer with its comparisons' operand values, as `explain FILE` prints them. A row the
+ * policy did not evaluate (a repeat, a conflict, a decision made outright) has no trace: its
+ * matched rules are shown. A row evaluated by a shadow candidate (COUNTERSIGN_SHADOW_POLICIES)
+ * also shows what the candidate said.
  */
 import type { Db } from "../db/connect.js";
 import type { Facts } from "../facts/types.js";
-import { evaluate } from "../policy/evaluate.js";
-import { loadBundle } from "../policy/load.js";
 import type { Decision, EvaluationTrace, RuleMatch } from "../policy/types.js";
 import { printTrace } from "./explain-trace.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function explainDecision(db: Db, id: string, options: { policies: string; json: boolean }, out: (line: string) => void): Promise<number> {
+export async function explainDecision(db: Db, id: string, options: { json: boolean }, out: (line: string) => void): Promise<number> {
   if (!UUID.test(id)) {
     out(`${JSON.stringify(id)} is not a decision id (a UUID)`);
     return 2;
@@ -30,7 +28,7 @@ export async function explainDecision(db: Db, id: string, options: { policies: s
     return 1;
   }
   const facts = (row.facts ?? []) as Facts[];
-  const evaluations = (row.trace as EvaluationTrace[] | null) ?? (await reevaluated(row.policy_digest, facts, options.policies)) ?? matchedOnly(row.matched_rules as RuleMatch[]);
+  const evaluations = (row.trace as EvaluationTrace[] | null) ?? matchedOnly(row.matched_rules as RuleMatch[]);
   const view = { decision: row.decision, policyVersion: row.policy_version, reasons: row.reasons as string[], evaluations, facts };
   const shadow = shadowOf(row);
   if (options.json) {
@@ -39,7 +37,6 @@ export async function explainDecision(db: Db, id: string, options: { policies: s
   }
   out(`decision ${row.id}: ${row.transaction_name} at ${new Date(row.decided_at).toISOString()}`);
   if (row.replayed || row.replay_of) out(`  a repeat of decision ${row.replay_of ?? "(unknown)"}: its trace is that decision's`);
-  if (row.trace === null && facts.length > 0) out(`  (recorded without a trace${evaluations.some((e) => e.rules) ? "; re-evaluated from its recorded facts with the same bundle" : ""})`);
   printTrace(view, out);
   if (shadow) printShadow(shadow, row.decision, out);
   return 0;
@@ -77,14 +74,6 @@ function printShadow(shadow: ShadowView, live: string, out: (line: string) => vo
   const said = shadow.decision ?? `error: ${shadow.error ?? "(none recorded)"}`;
   out(`shadow: ${said} (candidate ${shadow.policyVersion}; ${shadow.decision === live ? "agrees with" : "differs from"} the live ${live})`);
   for (const m of shadow.matchedRules) out(`  matched ${m.decision} ${m.rule}${m.transfer === null ? "" : ` (transfer ${m.transfer})`}`);
-}
-
-/** Only with the very bundle that decided (same digest): the recorded facts then give the same evaluation. */
-async function reevaluated(digest: string, facts: Facts[], policies: string): Promise<EvaluationTrace[] | null> {
-  if (facts.length === 0) return null;
-  const loaded = await loadBundle(policies);
-  if (!loaded.ok || loaded.value.digest !== digest) return null;
-  return evaluate(loaded.value, facts, { trace: true }).evaluations;
 }
 
 function matchedOnly(matched: RuleMatch[]): EvaluationTrace[] {
