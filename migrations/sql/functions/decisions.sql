@@ -96,7 +96,7 @@ CREATE OR REPLACE FUNCTION public.decisions_refuse_repeat_after_void() RETURNS t
       if exists (select 1 from velocity_charges c where c.decision_id = new.replay_of and c.voided_at is not null) then
         raise exception 'decision % repeats allow % as signed, but that allow''s velocity charges were voided: it is not signed again', new.id, new.replay_of
           using errcode = 'check_violation',
-            hint = 'A process of a version before 20261125T1000_repeat_after_void wrote it; the versions in force deny such a delivery.';
+            hint = 'The charges were voided after the read that found the allow: the next delivery of the transaction is denied.';
       end if;
       return new;
     end $$;

@@ -29,18 +29,14 @@ CREATE OR REPLACE FUNCTION public.velocity_charges_guard() RETURNS trigger
       then
         return new;
       end if;
-      -- Set only inside velocity_prune, which only its owner's privileges can run.
+      -- Set only inside velocity_prune_batch, which only its owner's privileges can run.
       if tg_op = 'DELETE' and current_setting('countersign.velocity_prune', true) = 'on' then
         return old;
       end if;
-      raise exception 'velocity_charges keeps its history: only setting or clearing voided_at, or velocity_prune past the retention, is allowed (% refused)', tg_op
+      raise exception 'velocity_charges keeps its history: only setting or clearing voided_at, or velocity_prune_batch past the retention, is allowed (% refused)', tg_op
         using errcode = 'insufficient_privilege';
     end
     $$;
-
-CREATE OR REPLACE FUNCTION public.velocity_prune(fine_before timestamp with time zone, charges_before timestamp with time zone, batch integer) RETURNS integer
-    LANGUAGE sql
-    AS $$ select deleted from velocity_prune_batch(fine_before, charges_before, batch) $$;
 
 CREATE OR REPLACE FUNCTION public.velocity_prune_batch(fine_before timestamp with time zone, charges_before timestamp with time zone, batch integer) RETURNS TABLE(deleted integer, fine_kept_before timestamp with time zone, charges_kept_before timestamp with time zone, claimed_window_seconds integer, clamped boolean)
     LANGUAGE plpgsql SECURITY DEFINER
@@ -53,11 +49,11 @@ CREATE OR REPLACE FUNCTION public.velocity_prune_batch(fine_before timestamp wit
       longest integer;
     begin
       if batch is null or batch < 1 or batch > 50000 then
-        raise exception 'velocity_prune: batch must be 1 to 50000' using errcode = 'invalid_parameter_value';
+        raise exception 'velocity_prune_batch: batch must be 1 to 50000' using errcode = 'invalid_parameter_value';
       end if;
       if fine_before is null or charges_before is null or fine_before > now() - interval '1 day'
          or charges_before > now() - interval '1 day' or charges_before > fine_before then
-        raise exception 'velocity_prune: keeps at least the last day, and the charges and day buckets at least as long as the finer buckets'
+        raise exception 'velocity_prune_batch: keeps at least the last day, and the charges and day buckets at least as long as the finer buckets'
           using errcode = 'invalid_parameter_value';
       end if;
       if not pg_try_advisory_xact_lock(hashtextextended('countersign:velocity-pruner', 0)) then
@@ -132,10 +128,6 @@ CREATE OR REPLACE FUNCTION public.velocity_window_claim(holder text, window_seco
       return lapses;
     end
     $$;
-
-REVOKE ALL ON FUNCTION public.velocity_prune(fine_before timestamp with time zone, charges_before timestamp with time zone, batch integer) FROM PUBLIC;
-
-GRANT ALL ON FUNCTION public.velocity_prune(fine_before timestamp with time zone, charges_before timestamp with time zone, batch integer) TO countersign_writer;
 
 REVOKE ALL ON FUNCTION public.velocity_prune_batch(fine_before timestamp with time zone, charges_before timestamp with time zone, batch integer) FROM PUBLIC;
 
