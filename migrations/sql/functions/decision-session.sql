@@ -1,3 +1,5 @@
+-- The server's own deadline check, last in the write and before the COMMIT sent with it: a write
+-- that finished past the decision's budget fails, and the COMMIT behind it rolls back.
 CREATE OR REPLACE FUNCTION public.countersign_decision_in_time(budget_ms double precision) RETURNS void
     LANGUAGE plpgsql
     AS $$
@@ -7,6 +9,12 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_in_time(budget_ms double 
       end if;
     end $$;
 
+-- The decision's first round trip (src/decision/session.ts): sets the transaction's timeouts from
+-- the budget, takes the name's lock, then finds the name's final decision (through final_decisions:
+-- one index lookup however many months decisions holds), its review and actions, a reported
+-- failure, and when evaluation may follow, takes the window groups' locks in the order given and
+-- reads their totals per piece. It starts as few executors as it can (assignments, not PERFORM;
+-- arrays, not jsonb to unnest): a callgrind count of the backend showed they were what it spent.
 CREATE OR REPLACE FUNCTION public.countersign_decision_read(args jsonb, budget_ms double precision, OUT final jsonb, OUT review jsonb, OUT actions jsonb, OUT failure jsonb, OUT total_ords integer[], OUT total_amounts text[], OUT total_counts text[]) RETURNS record
     LANGUAGE plpgsql
     AS $$
@@ -82,6 +90,10 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_read(args jsonb, budget_m
       end if;
     end $$;
 
+-- The first round trip of a transaction several decisions share (src/decision/batches.ts). It never
+-- waits for a lock: a member whose name or group is locked elsewhere comes back busy and is sent
+-- alone. A name twice, or a group in two evaluating members, is refused: in one transaction each
+-- would read before the other's row and charges are written, and neither would count the other.
 CREATE OR REPLACE FUNCTION public.countersign_decision_read_batch(args jsonb, budget_ms double precision) RETURNS TABLE(ord integer, busy boolean, final jsonb, review jsonb, actions jsonb, failure jsonb, total_ords integer[], total_amounts text[], total_counts text[])
     LANGUAGE plpgsql
     AS $$
@@ -133,6 +145,9 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_read_batch(args jsonb, bu
       end loop;
     end $$;
 
+-- The decision's second round trip: the decision row, its review and actions, its charges stamped
+-- with the decision's time and each group's buckets raised once per width by the sum of its
+-- charges (an upsert may touch a row once per statement), then the deadline check.
 CREATE OR REPLACE FUNCTION public.countersign_decision_write(args jsonb, budget_ms double precision) RETURNS void
     LANGUAGE plpgsql
     AS $$
@@ -197,6 +212,8 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_write(args jsonb, budget_
       perform countersign_decision_in_time(budget_ms);
     end $$;
 
+-- The shared transaction's write: each member's write in turn (a set-based write measured about five
+-- times slower, docs/performance.md).
 CREATE OR REPLACE FUNCTION public.countersign_decision_write_batch(args jsonb, budget_ms double precision) RETURNS void
     LANGUAGE plpgsql
     AS $$
