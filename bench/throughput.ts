@@ -161,7 +161,7 @@ async function sqlFigures(serverUrl: string, sql: DecisionSql, seconds: number, 
  * The SQL ceiling on a database holding a year of monthly partitions of `decisions` (twelve past
  * months besides the migration's current one, three ahead and the default): what a deployment's
  * decisions cost once it has kept a year of its audit trail. Their lookups must not search every
- * month (migration 20261125T1200_final_decisions).
+ * month: they find a name through `final_decisions`.
  */
 async function ceilingAfterAYear(serverUrl: string, sql: DecisionSql, seconds: number, serverCpu: TicksReader | null, fresh: ReplayResult): Promise<void> {
   const addPastMonths = async (url: string) => {

@@ -91,7 +91,7 @@ describe("the docs' chain recomputation", () => {
     expect(await docsFirstBreak(db)).toMatchObject({ source: "audit_seals", break: "missing (sealed entry)" });
   });
 
-  it("names an entry whose row_time was moved (hash version 2)", async () => {
+  it("names an entry whose row_time was moved", async () => {
     const db = tdb.handle.db;
     const row = decisionRow({ transaction_name: name() });
     await db.insertInto("decisions").values(row).execute();

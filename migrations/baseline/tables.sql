@@ -52,9 +52,7 @@ CREATE TABLE public.audit_chain (
     prev_hash bytea NOT NULL,
     hash bytea NOT NULL,
     sealed_at timestamp with time zone NOT NULL,
-    hash_version smallint DEFAULT 1 NOT NULL,
     CONSTRAINT audit_chain_hash_check CHECK ((octet_length(hash) = 32)),
-    CONSTRAINT audit_chain_hash_version CHECK ((hash_version = ANY (ARRAY[1, 2]))),
     CONSTRAINT audit_chain_position_check CHECK (("position" >= 1)),
     CONSTRAINT audit_chain_prev_hash_check CHECK ((octet_length(prev_hash) = 32)),
     CONSTRAINT audit_chain_row_digest_check CHECK ((octet_length(row_digest) = 32))

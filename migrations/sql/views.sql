@@ -1,3 +1,8 @@
+-- Views for the common compliance questions (docs/audit.md "Views for compliance questions"), in
+-- the order they depend on each other. They run with their owner's rights: the auditor reads them
+-- without reading the tables under them.
+
+-- One row per decision, its transfers as arrays in transfer order (a repeat's are those it repeats).
 CREATE OR REPLACE VIEW public.decision_log AS
  SELECT d.decided_at,
     d.id AS decision_id,
@@ -33,6 +38,7 @@ CREATE OR REPLACE VIEW public.decision_log AS
            FROM jsonb_array_elements(public.decision_judged_facts(d.facts, d.replay_of, d.replayed)) f(doc)
           WHERE (jsonb_typeof((f.doc -> 'transfer'::text)) = 'object'::text)) t);
 
+-- One row per transfer a decision judged, from the facts it recorded (a repeat's are those it repeats).
 CREATE OR REPLACE VIEW public.decision_transfers AS
  SELECT d.id AS decision_id,
     d.decided_at,
@@ -57,6 +63,7 @@ CREATE OR REPLACE VIEW public.decision_transfers AS
      CROSS JOIN LATERAL jsonb_array_elements(public.decision_judged_facts(d.facts, d.replay_of, d.replayed)) f(doc))
   WHERE (jsonb_typeof((f.doc -> 'transfer'::text)) = 'object'::text);
 
+-- Denials per UTC day and deny rule (with no rule, the first reason), repeats left out.
 CREATE OR REPLACE VIEW public.denials_by_rule AS
  SELECT ((d.decided_at AT TIME ZONE 'UTC'::text))::date AS day,
     COALESCE(r.rule, (('('::text || COALESCE((d.reasons ->> 0), 'no reason'::text)) || ')'::text)) AS rule,
@@ -70,6 +77,7 @@ CREATE OR REPLACE VIEW public.denials_by_rule AS
   WHERE ((d.decision = 'deny'::text) AND (NOT d.replayed))
   GROUP BY (((d.decided_at AT TIME ZONE 'UTC'::text))::date), COALESCE(r.rule, (('('::text || COALESCE((d.reasons ->> 0), 'no reason'::text)) || ')'::text));
 
+-- Each transaction's states as the platform's events reported them.
 CREATE OR REPLACE VIEW public.transaction_states AS
  SELECT e.resource AS transaction_name,
     e.vault,
@@ -84,6 +92,7 @@ CREATE OR REPLACE VIEW public.transaction_states AS
    FROM public.events e
   WHERE ((e.resource IS NOT NULL) AND ((e.type = 'TRANSACTION_CREATED'::text) OR ((e.type = 'TRANSACTION_STATE_UPDATED'::text) AND (e.new_state IS NOT NULL))));
 
+-- Decisions, events, review actions and voids of each transaction; order by (at, seq).
 CREATE OR REPLACE VIEW public.transaction_timeline AS
  SELECT d.transaction_name,
     d.vault,
@@ -134,6 +143,7 @@ UNION ALL
     v.seq
    FROM public.velocity_voids v;
 
+-- Per velocity group: live use in the last hour and day, voided charges, the last charge.
 CREATE OR REPLACE VIEW public.velocity_usage AS
  SELECT g.group_key,
     COALESCE(sum(c.amount) FILTER (WHERE ((c.voided_at IS NULL) AND (c.charged_at > (now() - '01:00:00'::interval)))), (0)::numeric) AS used_amount_1h,
@@ -147,6 +157,8 @@ CREATE OR REPLACE VIEW public.velocity_usage AS
      JOIN public.velocity_charges c ON ((c.group_hash = g.group_hash)))
   GROUP BY g.group_key;
 
+-- The writer and the auditor may read the views, nothing more (a view created by the owner would
+-- otherwise take the owner's default privileges).
 REVOKE ALL ON TABLE public.decision_log FROM countersign_writer, countersign_auditor;
 GRANT SELECT ON TABLE public.decision_log TO countersign_writer;
 

@@ -25,7 +25,7 @@ export interface DecisionRow {
   contentDigest: string;
   requestId: string;
   durationMs: number;
-  /** Present on fresh evaluations (migration 20261122T1100_shadow). */
+  /** Present on fresh evaluations by the policy; a repeat, a conflict or an outright decision has none. */
   evidence?: DecisionEvidence;
 }
 
@@ -127,7 +127,8 @@ export interface ArchivedFinalDecision {
 
 /**
  * The first allow or deny recorded for the name, the one every later delivery repeats: found
- * through `final_decisions` (migration 20261125T1200_final_decisions), as the decision read does.
+ * through `final_decisions` (written by the trigger function `final_decisions_record`,
+ * migrations/sql/functions/decisions.sql), as the decision read does.
  */
 export async function findFinalDecision(trx: Db, transactionName: string): Promise<FinalDecision | ArchivedFinalDecision | undefined> {
   // One statement, joined in the database: the time compared is Postgres's own (microseconds), not

@@ -5,8 +5,8 @@
  * second, the window claims, partition creation, the final_decisions trigger) look names up on a
  * path that holds public, and Postgres takes the best-matching overload whatever its schema: such
  * an object runs its owner's code with the trail owner's rights, which can rewrite sealed rows and
- * their chain entries alike. Migration 20261125T1800_public_schema_planted_code refuses while one
- * is there; verify reports one that appears later (CREATE on public granted again, an ALTER ...
+ * their chain entries alike. `migrate` refuses while one is there (refusePlantedCode in
+ * migrations/20261129T0000_baseline.ts); verify reports one that appears later (CREATE on public granted again, an ALTER ...
  * OWNER or REASSIGN OWNED by an administrator), since the chain's word rests on no one else writing
  * with the owner's rights. Read from the catalog with the session pinned (verify.ts): nothing here
  * is looked up through a path.

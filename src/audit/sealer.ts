@@ -1,6 +1,6 @@
 /**
  * The sealer: links committed audit rows into the hash chain in the background, about every
- * second (migrations/20261122T1000_audit_3_chain.ts, `audit_seal`). Every replica runs one; the
+ * second (`audit_seal`, migrations/sql/functions/audit.sql). Every replica runs one; the
  * database's advisory lock lets one seal at a time, and a batch that finds the lock taken simply
  * waits for the next tick (for longer than verify's grace, and it warns: seal-watch.ts). The
  * decision path never waits on it: rows are inserted freely.

@@ -1,5 +1,5 @@
 /**
- * `countersign audit verify`: recomputes the hash chain (README "Audit trail integrity") and
+ * `countersign audit verify`: recomputes the hash chain (docs/audit.md "Integrity: the hash chain") and
  * reports the first break. Read-only, so the auditor role can run it. The chain is walked in
  * chunks of positions, so memory stays flat at tens of millions of rows. It calls no function the
  * schema's owner could redefine: digests through trusted-tables.ts, entry hashes through link-hash.ts.
@@ -9,8 +9,7 @@
  *              or before the anchored checkpoint), or a chain entry is gone, or the chain ends
  *              before the position a seal in `audit_seals` records (its tail was cut)
  * - changed:   a sealed row no longer hashes to its sealed digest, or a chain entry was edited
- *              (its row_time too, from hash version 2 on), or its hash version went back,
- *              or the entry at an anchored checkpoint does not carry the anchored hash, or the
+ *              (its row_time too), or the entry at an anchored checkpoint does not carry the anchored hash, or the
  *              entry at a seal's last position does not carry the hash that seal recorded
  * - reordered: an entry does not link to the entry before it
  * - inserted:  a row the chain does not hold although the sealer saw it or its time lies before
@@ -28,7 +27,7 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
-import { linkHash, linkHashV2, ZERO_HASH } from "./link-hash.js";
+import { linkHash, ZERO_HASH } from "./link-hash.js";
 import { plantedObjects } from "./planted-objects.js";
 import { SEAL_GRACE_SECONDS } from "./seal-watch.js";
 import { auditSources, hex } from "./sources.js";
@@ -94,10 +93,8 @@ interface Entry {
   rowDigest: string;
   prevHash: string;
   hash: string;
-  /** audit_chain.hash_version: 1, or 2 with row_time in the hash. */
-  version: number;
   intact: boolean;
-  /** The entry's row_time is before --from. In the entry hash from version 2 on; before that, the owner can move it. */
+  /** The entry's row_time is before --from (in the entry hash: the owner cannot move it without breaking the entry). */
   datedBeforeCut: boolean;
   matches: number;
   /** The row was found by its key alone: none carries the entry's row_time. */
@@ -146,24 +143,21 @@ async function verifyPinned(db: Db, names: TrustedNames, options: VerifyOptions)
 }
 
 /**
- * Every entry from position 1, in chunks of positions: links, gaps, versions and the checkpoint;
- * from the bounds' start on, each entry's row too. Before the start (verify --from), the entries
- * alone are read: their hashes, row_time included from version 2 on, are what lets the anchor
- * stand for them.
+ * Every entry from position 1, in chunks of positions: links, gaps and the checkpoint; from the
+ * bounds' start on, each entry's row too. Before the start (verify --from), the entries alone are
+ * read: their hashes, row_time included, are what lets the anchor stand for them.
  */
 async function walkChain(db: Db, names: TrustedNames, options: VerifyOptions, from: string, found: Breaks) {
   const chunk = options.chunk ?? 20_000;
   const bounds = await chainBounds(db, names.chain, options);
   let prevHash = ZERO_HASH;
-  let prevVersion = 1;
   let expected = 1;
   const walk = (e: Entry, withRow: boolean) => {
     if (e.position !== expected) {
       found.add({ kind: "missing", position: expected, source: "audit_chain", rowKey: "", detail: `chain entries ${expected}..${e.position - 1} are gone` });
     }
-    checkEntry(e, prevHash, prevVersion, options.checkpoint, found, withRow);
+    checkEntry(e, prevHash, options.checkpoint, found, withRow);
     prevHash = e.hash;
-    prevVersion = Math.max(prevVersion, e.version);
     expected = e.position + 1;
   };
   for (let low = 1; low < bounds.start; low += chunk) {
@@ -190,11 +184,10 @@ class Breaks {
   }
 }
 
-function checkEntry(e: Entry, prevHash: string, prevVersion: number, checkpoint: Checkpoint | undefined, found: Breaks, withRow: boolean): void {
+function checkEntry(e: Entry, prevHash: string, checkpoint: Checkpoint | undefined, found: Breaks, withRow: boolean): void {
   const at = { position: e.position, source: e.source, rowKey: e.rowKey };
-  if (!e.intact) found.add({ kind: "changed", ...at, detail: "the chain entry was edited: it no longer hashes to its recorded hash (row_time included, from hash version 2 on)" });
+  if (!e.intact) found.add({ kind: "changed", ...at, detail: "the chain entry was edited: it no longer hashes to its recorded hash (row_time included)" });
   else if (e.prevHash !== prevHash) found.add({ kind: "reordered", ...at, detail: "the chain entry does not link to the entry before it" });
-  else if (e.version < prevVersion) found.add({ kind: "changed", ...at, detail: `an entry of hash version ${e.version} after one of version ${prevVersion}: the sealer never goes back` });
   if (checkpoint && checkpoint.position === e.position && checkpoint.hash !== e.hash) {
     found.add({ kind: "changed", ...at, detail: `the entry carries ${e.hash}, the anchored checkpoint says ${checkpoint.hash}` });
   }
@@ -220,15 +213,15 @@ function changedDetail(foundByKeyAlone: boolean): string {
 
 /**
  * A gone row is archived only if its entry is dated before --from and an anchored checkpoint
- * covers it: the anchor (taken before archiving, README "Partitions and archiving") is what says
- * the row was sealed before the archive was cut, and what stands for the entry's row_time (hashed
- * from version 2 on; a version 1 entry's is the owner's to move).
+ * covers it: the anchor (taken before archiving, docs/audit.md "Partitions and archiving") is what
+ * says the row was sealed before the archive was cut, and what stands for the entry's row_time,
+ * which is in the entry's hash.
  */
 function archived(e: Entry, checkpoint: Checkpoint | undefined): boolean {
   return e.datedBeforeCut && checkpoint !== undefined && e.position <= checkpoint.position;
 }
 
-/** JSON null where the service writes SQL NULL: the sealed digest is the same for both (README "Integrity: the hash chain"). */
+/** JSON null where the service writes SQL NULL: the sealed digest is the same for both (docs/audit.md "Integrity: the hash chain"). */
 function jsonNullBreak(at: { position: number; source: string; rowKey: string }, column: string): Break {
   return {
     kind: "json_null",
@@ -247,9 +240,9 @@ function missingDetail(e: Entry, checkpoint: Checkpoint | undefined): string {
 
 /**
  * The walk starts at position 1, or with --from and an anchor, at the first entry sealed or dated
- * since --from if that comes before the anchor. sealed_at is not hashed (nor is row_time before
- * version 2), so the owner can move that start later, but never past the anchor: the entries
- * before it are still walked without their rows, and those rows are still checked (rowsBeforeWalk).
+ * since --from if that comes before the anchor. sealed_at is not hashed, so the owner can move that
+ * start later, but never past the anchor: the entries before it are still walked without their
+ * rows, and those rows are still checked (rowsBeforeWalk).
  */
 async function chainBounds(db: Db, chain: RawBuilder<unknown>, options: VerifyOptions): Promise<{ start: number; last: number }> {
   const { rows } = await sql<{ last: string | null; from_position: string | null }>`
@@ -264,18 +257,15 @@ async function chainBounds(db: Db, chain: RawBuilder<unknown>, options: VerifyOp
   return { start: Math.max(1, cut), last };
 }
 
-/** The entry's own hash, recomputed here (the database's audit_link_hash is the owner's to redefine), by its version. */
-function entryIntact(r: { source: string; row_key: string; row_time_text: string; hash_version: number }, rowDigest: string, prevHash: string, hash: string): boolean {
-  const version = Number(r.hash_version);
-  if (version === 1) return linkHash(r.source, r.row_key, rowDigest, prevHash) === hash;
-  if (version === 2) return linkHashV2(r.source, r.row_key, r.row_time_text, rowDigest, prevHash) === hash;
-  return false;
+/** The entry's own hash, recomputed here (the database's audit_link_hash is the owner's to redefine). */
+function entryIntact(r: { source: string; row_key: string; row_time_text: string }, rowDigest: string, prevHash: string, hash: string): boolean {
+  return linkHash(r.source, r.row_key, r.row_time_text, rowDigest, prevHash) === hash;
 }
 
 /** The entries in [low, high] alone, without their rows: before the walk's start. */
 async function chainEntriesIn(db: Db, chain: RawBuilder<unknown>, low: number, high: number): Promise<Entry[]> {
-  const { rows } = await sql<{ position: string | number; source: string; row_key: string; row_time_text: string; hash_version: number; row_digest: Uint8Array; prev_hash: Uint8Array; hash: Uint8Array }>`
-    select c.position, c.source, c.row_key, pg_catalog.to_jsonb(c.row_time) #>> '{}' as row_time_text, c.hash_version, c.row_digest, c.prev_hash, c.hash
+  const { rows } = await sql<{ position: string | number; source: string; row_key: string; row_time_text: string; row_digest: Uint8Array; prev_hash: Uint8Array; hash: Uint8Array }>`
+    select c.position, c.source, c.row_key, pg_catalog.to_jsonb(c.row_time) #>> '{}' as row_time_text, c.row_digest, c.prev_hash, c.hash
     from ${chain} c where c.position between ${low} and ${high} order by c.position`.execute(db);
   return rows.map((r) => {
     const [rowDigest, prevHash, hash] = [hex(r.row_digest), hex(r.prev_hash), hex(r.hash)];
@@ -286,7 +276,6 @@ async function chainEntriesIn(db: Db, chain: RawBuilder<unknown>, low: number, h
       rowDigest,
       prevHash,
       hash,
-      version: Number(r.hash_version),
       intact: entryIntact(r, rowDigest, prevHash, hash),
       datedBeforeCut: false,
       matches: 0,
@@ -311,7 +300,6 @@ async function entriesIn(db: Db, names: TrustedNames, low: number, high: number,
         rowDigest,
         prevHash,
         hash,
-        version: Number(r.hash_version),
         intact: entryIntact({ ...r, source: t.source }, rowDigest, prevHash, hash),
         datedBeforeCut: r.dated_before_cut,
         matches: Number(r.matches ?? 0) + Number(r.matches_elsewhere ?? 0),
@@ -329,7 +317,6 @@ interface EntryRow {
   position: string | number;
   row_key: string;
   row_time_text: string;
-  hash_version: number;
   row_digest: Uint8Array;
   prev_hash: Uint8Array;
   hash: Uint8Array;
@@ -345,14 +332,14 @@ interface EntryRow {
 /**
  * The row is looked up by key and sealed time (one partition); only when that finds nothing, by
  * key alone (a row whose time was edited is "changed", not "missing"). Whatever --from says, a row
- * that is there is checked: a version 1 entry's row_time is the owner's to move.
+ * that is there is checked.
  */
 function entryQuery(chain: RawBuilder<unknown>, s: ChainedTable, low: number, high: number, from: string): RawBuilder<EntryRow> {
   const key = sql.id("t", s.keyColumn);
   const time = sql.id("t", s.timeColumn);
   const keyValue = sql`c.row_key::${sql.raw(s.keyType)}`;
   return sql<EntryRow>`
-    select c.position, c.row_key, c.row_digest, c.prev_hash, c.hash, c.hash_version,
+    select c.position, c.row_key, c.row_digest, c.prev_hash, c.hash,
       pg_catalog.to_jsonb(c.row_time) #>> '{}' as row_time_text,
       c.row_time < ${from}::timestamptz as dated_before_cut,
       r.matches, r.digest_now, r.json_nulls, e.matches as matches_elsewhere, e.digest_now as digest_elsewhere, e.json_nulls as json_nulls_elsewhere
@@ -416,8 +403,8 @@ async function sealsAgainstChain(db: Db, names: TrustedNames, walked: { last: nu
 
 /**
  * Rows whose entries lie before the walk's start (verify --from with an anchor): still checked
- * against their sealed digests, since what set the start (sealed_at, a version 1 row_time) is not
- * hashed, and for JSON null. A key with a twin passes the digest check when one of its rows
+ * against their sealed digests, since what set the start (sealed_at) is not hashed, and for JSON
+ * null. A key with a twin passes the digest check when one of its rows
  * matches; duplicateKeys reports the twin.
  */
 async function rowsBeforeWalk(db: Db, chain: RawBuilder<unknown>, s: ChainedTable, start: number): Promise<Break[]> {

@@ -34,13 +34,13 @@ async function runExplain(file: string, options: ExplainOptions, cli: Cli): Prom
     const { readDecision } = await import("../audit/decision-view.js");
     const id = options.decision;
     try {
-      return await withDatabase((db) => explainDecision((i) => readDecision(db, i), id, { policies, json }, cli.out));
+      return await withDatabase((db) => explainDecision((i) => readDecision(db, i), id, { json }, cli.out));
     } catch (error) {
       if (!(error instanceof EmbeddedDatabaseInUse)) throw error;
       // `serve` holds the embedded database: the decision is read through it.
       const { serviceDecisionReader, serviceUrl } = await import("../commands/service-reader.js");
       const config = loadConfig();
-      return explainDecision(serviceDecisionReader(serviceUrl(process.env, config), config.adminToken), id, { policies, json }, cli.out);
+      return explainDecision(serviceDecisionReader(serviceUrl(process.env, config), config.adminToken), id, { json }, cli.out);
     }
   }
   const now = options.now ? new Date(options.now) : new Date();

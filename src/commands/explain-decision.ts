@@ -1,21 +1,19 @@
 /**
  * `countersign explain --decision ID`: the trace of a recorded decision, from its row — every rule
- * per transfer with its comparisons' operand values, as `explain FILE` prints them. Rows recorded
- * before traces were kept are re-evaluated from their recorded facts when the bundle given is the
- * one that decided them (same digest); otherwise only their matched rules are shown. A row
- * evaluated by a shadow candidate (COUNTERSIGN_SHADOW_POLICIES) also shows what the candidate said.
+ * per transfer with its comparisons' operand values, as `explain FILE` prints them. A row the
+ * policy did not evaluate (a repeat, a conflict, a decision made outright) has no trace: its
+ * matched rules are shown. A row evaluated by a shadow candidate (COUNTERSIGN_SHADOW_POLICIES)
+ * also shows what the candidate said.
  */
 import { DECISION_ID, type DecisionView, type ShadowView } from "../audit/decision-view.js";
 import type { Facts } from "../facts/types.js";
-import { evaluate } from "../policy/evaluate.js";
-import { loadBundle } from "../policy/load.js";
 import type { EvaluationTrace, RuleMatch } from "../policy/types.js";
 import { printTrace } from "./explain-trace.js";
 
 /** Where the row is read: the database (readDecision), or the running service's GET /v1/decisions/{id}. */
 export type DecisionReader = (id: string) => Promise<DecisionView | null>;
 
-export async function explainDecision(read: DecisionReader, id: string, options: { policies: string; json: boolean }, out: (line: string) => void): Promise<number> {
+export async function explainDecision(read: DecisionReader, id: string, options: { json: boolean }, out: (line: string) => void): Promise<number> {
   if (!DECISION_ID.test(id)) {
     out(`${JSON.stringify(id)} is not a decision id (a UUID)`);
     return 2;
@@ -26,7 +24,7 @@ export async function explainDecision(read: DecisionReader, id: string, options:
     return 1;
   }
   const facts = row.facts as Facts[];
-  const evaluations = (row.trace as EvaluationTrace[] | null) ?? (await reevaluated(row.policyDigest, facts, options.policies)) ?? matchedOnly(row.matchedRules);
+  const evaluations = (row.trace as EvaluationTrace[] | null) ?? matchedOnly(row.matchedRules);
   const view = { decision: row.decision, policyVersion: row.policyVersion, reasons: row.reasons, evaluations, facts };
   if (options.json) {
     out(JSON.stringify({ id: row.id, transactionName: row.transactionName, decidedAt: row.decidedAt, policyDigest: row.policyDigest, ...view, shadow: row.shadow }, null, 2));
@@ -34,7 +32,6 @@ export async function explainDecision(read: DecisionReader, id: string, options:
   }
   out(`decision ${row.id}: ${row.transactionName} at ${row.decidedAt}`);
   if (row.replayed || row.replayOf) out(`  a repeat of decision ${row.replayOf ?? "(unknown)"}: its trace is that decision's`);
-  if (row.trace === null && facts.length > 0) out(`  (recorded without a trace${evaluations.some((e) => e.rules) ? "; re-evaluated from its recorded facts with the same bundle" : ""})`);
   printTrace(view, out);
   if (row.shadow) printShadow(row.shadow, row.decision, out);
   return 0;
@@ -44,14 +41,6 @@ function printShadow(shadow: ShadowView, live: string, out: (line: string) => vo
   const said = shadow.decision ?? `error: ${shadow.error ?? "(none recorded)"}`;
   out(`shadow: ${said} (candidate ${shadow.policyVersion}; ${shadow.decision === live ? "agrees with" : "differs from"} the live ${live})`);
   for (const m of shadow.matchedRules) out(`  matched ${m.decision} ${m.rule}${m.transfer === null ? "" : ` (transfer ${m.transfer})`}`);
-}
-
-/** Only with the very bundle that decided (same digest): the recorded facts then give the same evaluation. */
-async function reevaluated(digest: string, facts: Facts[], policies: string): Promise<EvaluationTrace[] | null> {
-  if (facts.length === 0) return null;
-  const loaded = await loadBundle(policies);
-  if (!loaded.ok || loaded.value.digest !== digest) return null;
-  return evaluate(loaded.value, facts, { trace: true }).evaluations;
 }
 
 function matchedOnly(matched: RuleMatch[]): EvaluationTrace[] {

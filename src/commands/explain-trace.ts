@@ -43,7 +43,7 @@ export function comparisonLine(c: Comparison): string {
   return `${c.text} → ${c.error !== undefined ? `error: ${c.error}` : String(c.result)}`;
 }
 
-/** Rows recorded before traces were kept: only what matched, and the errors. */
+/** A row without a trace (a repeat, a conflict, an outright decision): only what matched, and the errors. */
 function printMatchesOnly(evaluation: EvaluationTrace, out: (line: string) => void): void {
   for (const m of evaluation.matched) out(`  matched ${m.decision} ${m.rule}${m.error ? ` (evaluation error: ${m.error})` : ""}`);
   for (const e of evaluation.errors.filter((x) => !evaluation.matched.some((m) => m.rule === x.rule))) {

@@ -9,9 +9,8 @@ import type { ReviewTables } from "../review/tables.js";
 import type { VelocityTables } from "../velocity/tables.js";
 
 type Json = ColumnType<unknown, string, never>;
-/** Columns added later (migration 20261122T1100_shadow): null on rows written before. */
-type LaterJson = ColumnType<unknown, string | null | undefined, never>;
-type LaterText = ColumnType<string | null, string | null | undefined, never>;
+type NullableJson = ColumnType<unknown, string | null, never>;
+type NullableText = ColumnType<string | null, string | null, never>;
 
 /** Append-only: the database refuses UPDATE, DELETE and TRUNCATE (see migrations). */
 export interface DecisionsTable {
@@ -37,16 +36,19 @@ export interface DecisionsTable {
   duration_ms: number;
   /** Insertion order, for the integrity chain and for stable ordering. */
   seq: Generated<string>;
-  /** Per evaluation, every rule with its comparisons' operand values (src/policy/trace.ts). */
-  trace: LaterJson;
-  /** The window definitions the facts' velocity totals were computed with (for replay). */
-  velocity_windows: LaterJson;
-  /** The shadow bundle's evaluation on the same facts (COUNTERSIGN_SHADOW_POLICIES). */
-  shadow_policy_version: LaterText;
-  shadow_policy_digest: LaterText;
-  shadow_decision: ColumnType<"allow" | "deny" | "defer" | null, string | null | undefined, never>;
-  shadow_matched_rules: LaterJson;
-  shadow_error: LaterText;
+  /**
+   * Per evaluation, every rule with its comparisons' operand values (src/policy/trace.ts); null on
+   * a row the policy did not evaluate (a repeat, a conflict, a decision made outright).
+   */
+  trace: NullableJson;
+  /** The window definitions the facts' velocity totals were computed with (for replay); null where trace is. */
+  velocity_windows: NullableJson;
+  /** The shadow bundle's evaluation on the same facts (COUNTERSIGN_SHADOW_POLICIES); null where none was evaluated. */
+  shadow_policy_version: NullableText;
+  shadow_policy_digest: NullableText;
+  shadow_decision: ColumnType<"allow" | "deny" | "defer" | null, string | null, never>;
+  shadow_matched_rules: NullableJson;
+  shadow_error: NullableText;
 }
 
 export interface Database extends AddressBookTables, EventTables, ReviewTables, VelocityTables {

@@ -1,6 +1,5 @@
 /**
- * A decision's database work in two round trips (migrations 20261122T1300_decision_functions,
- * 20261122T1400_decision_in_time, 20261124T0900_decision_statement_costs):
+ * A decision's database work in two round trips (migrations/sql/functions/decision-session.sql):
  *
  *   1. `begin`, `select countersign_decision_read($1, budget)` — pipelined, sent together
  *      (src/db/pipeline.ts): the transaction starts, sets its timeouts from the budget, takes the
@@ -12,12 +11,12 @@
  *      the check fails, the transaction is aborted and the COMMIT behind it rolls back.
  *
  * Several decisions waiting together share one such transaction (batches.ts): the same two round
- * trips carry `countersign_decision_read_batch` and `countersign_decision_write_batch` (migration
- * 20261128T1000_decision_batches) with every member's arguments, and the budget is the least any
- * member has left. Every transaction, shared or alone, first reserves its lock ids in the
- * process's lock share (src/db/lock-share.ts, sized by src/db/lock-budget.ts from the server's
- * settings read at start). The shared read never waits for a lock: a member whose lock is held
- * elsewhere is sent alone, to wait for it there. A decision alone sends exactly the statements above.
+ * trips carry `countersign_decision_read_batch` and `countersign_decision_write_batch` (the same
+ * file) with every member's arguments, and the budget is the least any member has left. Every
+ * transaction, shared or alone, first reserves its lock ids in the process's lock share
+ * (src/db/lock-share.ts, sized by src/db/lock-budget.ts from the server's settings read at start).
+ * The shared read never waits for a lock: a member whose lock is held elsewhere is sent alone, to
+ * wait for it there. A decision alone sends exactly the statements above.
  *
  * A delivery refused before any write (a body its facts contradict) writes nothing; the
  * transaction still ends with a COMMIT. The read and the write are named statements: parsed and
@@ -68,7 +67,7 @@ export interface DecisionSession {
 
 const READ = { name: "countersign_decision_read_2", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
 const WRITE = { name: "countersign_decision_write_2", text: "select countersign_decision_write($1::jsonb, $2::float8)" };
-/** Never waits for a lock: a member whose lock is held elsewhere comes back busy (migration 20261128T1000_decision_batches). */
+/** Never waits for a lock: a member whose lock is held elsewhere comes back busy (countersign_decision_read_batch). */
 const READ_BATCH = { name: "countersign_decision_read_batch_1", text: "select * from countersign_decision_read_batch($1::jsonb, $2::float8)" };
 const WRITE_BATCH = { name: "countersign_decision_write_batch_1", text: "select countersign_decision_write_batch($1::jsonb, $2::float8)" };
 

@@ -1,6 +1,6 @@
 /**
  * Tables owned by src/events/ (merged into the kysely Database in src/db/schema.ts); created by
- * migrations/20261121T1200_events.ts. Both tables are append-only: the database refuses UPDATE,
+ * migrations/baseline/tables.sql. Both tables are append-only: the database refuses UPDATE,
  * DELETE and TRUNCATE.
  */
 import type { ColumnType } from "kysely";

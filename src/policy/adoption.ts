@@ -1,6 +1,6 @@
 /**
  * Which policy bundle is the newest in force among the serving processes, and whether this one is
- * deciding by an older one (migrations/20261125T1600_policy_adoptions.ts). A merged pull request
+ * deciding by an older one (`policy_adoptions`, `policy_holders`: migrations/baseline/tables.sql). A merged pull request
  * reaches the pods one by one, and a pod whose git-sync keeps failing never gets it; the
  * co-signer's polls land on any pod and defers are not final, so a pod still on the replaced
  * bundle signed what the new one defers or denies. Now a process that sees a newer bundle in force

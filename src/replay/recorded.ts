@@ -20,7 +20,7 @@ export interface RecordedDecision {
   matchedRules: RuleMatch[];
   reasons: string[];
   facts: Facts[];
-  /** The window definitions its facts' totals were computed with; null on rows recorded before they were kept. */
+  /** The window definitions its facts' totals were computed with; null on a decision made without evaluating the policy. */
   velocityWindows: WindowSpec[] | null;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Tables owned by src/review/ (merged into the kysely Database in src/db/schema.ts); created by
- * migrations/20261122T1200_reviews.ts. Both append-only.
+ * migrations/baseline/tables.sql. Both append-only.
  */
 import type { ColumnType, Generated } from "kysely";
 

@@ -1,6 +1,7 @@
 /**
  * Window claims: how a `serve` process tells every pruner what its windows read
- * (migrations/20261125T1100_velocity_window_claims.ts, README "The ledger's layout and pruning").
+ * (`velocity_window_claim` in migrations/sql/functions/velocity.sql, docs/policies.md "The ledger's
+ * layout and pruning").
  *
  * Retention is a per-process setting, and pruning is done by whichever process runs it (another
  * replica, an operator's `countersign velocity prune` with another COUNTERSIGN_LEDGER_RETENTION).

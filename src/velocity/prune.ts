@@ -1,5 +1,5 @@
 /**
- * Pruning the ledger in the background (migrations/20261122T1310_ledger.ts and 20261125T1100_velocity_window_claims.ts, `velocity_prune_batch`).
+ * Pruning the ledger in the background (`velocity_prune_batch`, migrations/sql/functions/velocity.sql).
  *
  * A bucket finer than a day is read only by a window no longer than FINE_BUCKETS_KEPT_SECONDS (window-plan.ts: a
  * longer window reads its oldest partial day from the charges), so buckets finer than a day are

@@ -1,6 +1,6 @@
 /**
  * Tables owned by src/velocity/ (merged into the kysely Database in src/db/schema.ts); created by
- * migrations/20261121T1030_velocity.ts. Group keys are stored once, in `velocity_groups`; the
+ * migrations/baseline/tables.sql. Group keys are stored once, in `velocity_groups`; the
  * other tables refer to a group by the SHA-256 of its key (32 bytes, however long the key).
  * bytea comes back as a Buffer from pg and a Uint8Array from PGlite; numeric as a string from both.
  */
@@ -39,7 +39,7 @@ export interface VelocityBucketsTable {
 
 /**
  * A `serve` process's claim on the ledger: the longest window of one bundle it has in force.
- * `velocity_prune_batch` keeps what the longest live claim reads (migrations/20261125T1100_velocity_window_claims.ts);
+ * `velocity_prune_batch` keeps what the longest live claim reads (migrations/sql/functions/velocity.sql);
  * written only through `velocity_window_claim`.
  */
 export interface VelocityWindowClaimsTable {
@@ -49,7 +49,7 @@ export interface VelocityWindowClaimsTable {
   lapses_at: ColumnType<Date, never, never>;
 }
 
-/** A void run by hand (`countersign velocity void`), in the audit trail (migrations/20261125T1300_velocity_voids.ts). */
+/** A void run by hand (`countersign velocity void`), in the audit trail (migrations/baseline/tables.sql). */
 export interface VelocityVoidsTable {
   id: string;
   seq: ColumnType<string, never, never>;

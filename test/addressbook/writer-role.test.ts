@@ -1,6 +1,6 @@
 /**
  * The service's writer role can replace a vault's copy: every copy table, including the custodied
- * wallets (created before the roles existed, granted by 20261122T1100).
+ * wallets (migrations/baseline/grants.sql).
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";

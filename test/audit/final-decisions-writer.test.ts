@@ -1,12 +1,12 @@
 /**
- * Found by an adversarial review of `final_decisions` (migration 20261125T1200_final_decisions):
+ * Found by an adversarial review of `final_decisions`:
  * the writer role could INSERT into it, so a row of its own choosing became a name's "final
  * decision" without being one. A name the policy only deferred, a `decisions` row the writer marked
  * as a repeat (`replayed`, so neither the trigger nor replay nor the ledger's history takes it for a
  * decision) and a finals row pointing at it: the next delivery was signed as a repeat of an allow
  * nobody decided. A finals row naming no decision at all also let the writer's charges refer to no
  * decision (the charges' check trusts final_decisions first). Now only the trigger, with the
- * owner's rights, writes the table (migration 20261125T1200_final_decisions).
+ * owner's rights, writes the table (`final_decisions_record`, migrations/sql/functions/decisions.sql).
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { latestCheckpoint } from "../../src/audit/checkpoint.js";
-import { linkHash, linkHashV2 } from "../../src/audit/link-hash.js";
+import { linkHash } from "../../src/audit/link-hash.js";
 import { sealPending } from "../../src/audit/sealer.js";
 import { verifyChain } from "../../src/audit/verify.js";
 import type { Db } from "../../src/db/connect.js";
@@ -43,13 +43,14 @@ describe.each(backends)("audit verify and the owner's functions, on $name", (bac
     for (const key of ['plain', 'quote " and \\ slash', "tab\t new\nline \u0001 \u001f", "é ☃ 🚀", "/ <>&'"]) {
       const digest = "ab".repeat(32);
       const prev = "cd".repeat(32);
+      const at = "2026-11-25T08:00:00.123456+00:00";
       const { rows } = await sql<{ hash: Uint8Array }>`
-        select audit_link_hash('decisions', ${key}, decode(${digest}, 'hex'), decode(${prev}, 'hex')) as hash`.execute(db);
-      expect(linkHash("decisions", key, digest, prev)).toBe(Buffer.from(rows[0]!.hash).toString("hex"));
+        select audit_link_hash('decisions', ${key}, ${at}::timestamptz, decode(${digest}, 'hex'), decode(${prev}, 'hex')) as hash`.execute(db);
+      expect(linkHash("decisions", key, at, digest, prev)).toBe(Buffer.from(rows[0]!.hash).toString("hex"));
     }
   });
 
-  it("computes the version 2 entry hash as audit_link_hash defines it, whatever the time and the session's timezone", async () => {
+  it("computes the entry hash as audit_link_hash defines it, whatever the time and the session's timezone", async () => {
     const digest = "ab".repeat(32);
     const prev = "cd".repeat(32);
     for (const at of ["2026-11-25 08:00:00.123456+05:45", "2026-11-25 08:00:00+00", "1999-12-31 23:59:59.5-08", "infinity"]) {
@@ -65,7 +66,7 @@ describe.each(backends)("audit verify and the owner's functions, on $name", (bac
           await sql`reset timezone`.execute(c);
         }
       });
-      expect(linkHashV2("decisions", 'k "1"', text, digest, prev)).toBe(hash);
+      expect(linkHash("decisions", 'k "1"', text, digest, prev)).toBe(hash);
     }
   });
 
@@ -111,8 +112,8 @@ describe.each(backends)("audit verify and the owner's functions, on $name", (bac
       // The entry now carries the rewritten row's digest, so the row matches it.
       sql`update audit_chain set row_digest = sha256(convert_to(audit_canonical_row(d)::text, 'UTF8'))
         from decisions d where d.id = ${ids[0]} and audit_chain.row_key = d.id::text`,
-      sql`create or replace function audit_link_hash(source text, row_key text, row_digest bytea, prev_hash bytea) returns bytea
-        language sql stable as $$ select c.hash from audit_chain c where c.source = $1 and c.row_key = $2 and c.prev_hash = $4 $$`,
+      sql`create or replace function audit_link_hash(source text, row_key text, row_time timestamptz, row_digest bytea, prev_hash bytea) returns bytea
+        language sql stable as $$ select c.hash from audit_chain c where c.source = $1 and c.row_key = $2 and c.prev_hash = $5 $$`,
     ]);
     const report = await verifyChain(db, { checkpoint: anchor! });
     expect(report.ok).toBe(false);

@@ -1,8 +1,8 @@
 /**
- * The sealer computes each row's digest with its own expression (migration
- * 20261124T0910_audit_seal_costs: the canonical text printed column by column, without building
+ * The sealer computes each row's digest with its own expression (`audit_canonical_text_sql` in
+ * migrations/sql/functions/audit.sql: the canonical text printed column by column, without building
  * the row's jsonb, under the function's pinned settings); the chain's definition is
- * `audit_row_digest` (README "Integrity: the hash chain"). Every sealed entry must carry exactly
+ * `audit_row_digest` (docs/audit.md "Integrity: the hash chain"). Every sealed entry must carry exactly
  * the definition's digest, whatever mix of SQL NULLs, top-level JSON nulls and nested nulls a row
  * holds, in every chained table, and under session settings that would print values differently;
  * and the expression must print what `audit_canonical_row` prints for a column of any type and
@@ -47,7 +47,7 @@ describe.each(backends)("sealed digests on $name", (backend) => {
   }
 
   it("equal audit_row_digest for decisions with any mix of SQL and JSON nulls", async () => {
-    // Dated up to an hour ahead: beyond the months created ahead, a row more than a day ahead is refused (20261125T0810_decisions_default_not_ahead).
+    // Dated up to an hour ahead: beyond the months created ahead, a row more than a day ahead is refused (decisions_default_not_ahead).
     await fc.assert(
       fc.asyncProperty(
         fc.record({ trace: jsonValue, velocityWindows: jsonValue, shadowRules: jsonValue, facts: jsonValue, shadowVersion: optionalText, decided: fc.date({ min: new Date("2019-01-01"), max: new Date(Date.now() + 3_600_000), noInvalidDate: true }) }),

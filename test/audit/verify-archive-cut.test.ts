@@ -1,12 +1,10 @@
 /**
  * `audit verify --from T --checkpoint ANCHOR` after archiving: `audit_chain.sealed_at` is not in
- * the entry hash, nor is `row_time` in a version 1 entry's, so the schema owner can move them. A
- * row that is still there is always checked, whatever its entry says; a gone row counts as archived
- * only when its entry is dated before T and lies at or before the anchor (found by a review: moving
- * a recent entry's row_time before the cut let its row be rewritten or deleted under an anchored
- * checkpoint). Since hash version 2 an entry's row_time is in its hash, and every entry's hash is
- * checked, before the walk's start too (found by a review: the owner moved an anchored entry's
- * row_time and sealed_at before the cut and deleted its row).
+ * the entry hash, so the schema owner can move it. A row that is still there is always checked,
+ * whatever its entry says; a gone row counts as archived only when its entry is dated before T and
+ * lies at or before the anchor. An entry's row_time is in its hash, and every entry's hash is
+ * checked, before the walk's start too: moving an anchored entry's row_time and sealed_at before
+ * the cut and deleting its row is a break.
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
@@ -52,7 +50,7 @@ describe("audit verify --from with an anchored checkpoint", () => {
   afterEach(async () => tdb?.drop());
 
   const rewriteTarget = sql`update decisions set decision = 'allow', sign_transaction = true where id = ${target.id}`;
-  /** The target's entry, edited: its row_time is in its hash (version 2). */
+  /** The target's entry, edited: its row_time is in its hash. */
   const editedEntry = () => expect.objectContaining({ kind: "changed", position: 2, rowKey: target.id, detail: expect.stringContaining("no longer hashes to its recorded hash") });
   const backdateTargetEntry = sql`update audit_chain set row_time = '2026-10-01T00:00:00Z' where row_key = ${target.id}`;
 

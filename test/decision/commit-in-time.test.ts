@@ -1,7 +1,7 @@
 /**
  * The write and its COMMIT leave in one round trip (src/decision/session.ts), so the service can no
  * longer hold the COMMIT back when the write comes back late: the server checks the deadline itself
- * (`countersign_decision_in_time`, migration 20261122T1400) between the write and the COMMIT.
+ * (`countersign_decision_in_time`, migrations/sql/functions/decision-session.sql) between the write and the COMMIT.
  * Here the write waits on a lock the service cannot see — another transaction's uncommitted insert
  * of the same window group — until well past the deadline, and nothing may be committed after it.
  */

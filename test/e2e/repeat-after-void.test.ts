@@ -61,18 +61,18 @@ describe("a delivery of an allowed transaction whose charges were voided", () =>
   });
 
   /**
-   * A rolling upgrade from a version before this fix: its pods, deciding beside the new ones on the
-   * migrated database, still answer such a delivery with the first allow, written as a signed repeat
-   * (found by a review of replicas). The database refuses that row, so the old pod's write fails and
-   * it defers (503); the co-signer's next poll reaches a pod that denies.
+   * The rule is the database's too: a repeat takes the name's lock, a void the groups' locks, so a
+   * void can commit between the read that found the allow unvoided and the write of its signed
+   * repeat. The database refuses that row, the write fails and the delivery is deferred (503); the
+   * co-signer's next poll is denied.
    */
-  it("is refused by the database when a process of the previous version writes it as a signed repeat", async () => {
+  it("is refused by the database when a signed repeat of it is written after the void", async () => {
     const { first } = await allowFreeRefill("void04", async (name) => {
       const delivery = await signedDelivery(stateUpdated(name, "CANCELED"));
       expect(await postDelivery(`${suite.service.url}/v1/events`, delivery)).toMatchObject({ status: 200 });
     });
     const allow = (await rowsFor(first.name))[0]!;
-    // What the previous version's repeat wrote: the first allow's answer, replayed, through the same write function.
+    // A repeat written from a read made before the void: the first allow's answer, replayed, through the same write function.
     const repeat = decisionRecord({
       id: randomUUID(), decidedAt: new Date(), transactionName: first.name, vault: "vaults/5c3f1a2b9d7e", decision: "allow", httpStatus: 200,
       replayed: true, replayOf: allow.id, policyVersion: "repeat-after-void.1", policyDigest: "0".repeat(64), matchedRules: [], reasons: [],

@@ -1,5 +1,5 @@
 /**
- * Pruning the ledger (src/velocity/prune.ts, velocity_prune): every window still in force reads
+ * Pruning the ledger (src/velocity/prune.ts, velocity_prune_batch): every window still in force reads
  * the same totals before and after; nothing a window of the bundle in force can read is deleted;
  * one batch deletes at most its bound; one pruner at a time; a late void still works.
  */

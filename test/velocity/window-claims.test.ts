@@ -1,6 +1,6 @@
 /**
  * The database refuses to prune what a window in force reads (velocity_window_claims,
- * migrations/20261125T1100_velocity_window_claims.ts; src/velocity/claims.ts).
+ * migrations/sql/functions/velocity.sql; src/velocity/claims.ts).
  *
  * Found by review: retention was a process setting. The service ran with
  * COUNTERSIGN_LEDGER_RETENTION=1000d and a 900 d window; an operator's `countersign velocity prune`
@@ -56,7 +56,7 @@ async function lapse(db: Db, holder?: string): Promise<void> {
   await sql`update velocity_window_claims set lapses_at = now() - interval '1 second' where ${which}`.execute(db);
 }
 
-describe.each(backends)("velocity_prune and the window claims on $name", (backend) => {
+describe.each(backends)("velocity_prune_batch and the window claims on $name", (backend) => {
   let db: Db;
   let close: () => Promise<void>;
   const now = new Date();

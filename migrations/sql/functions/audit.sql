@@ -1,3 +1,7 @@
+-- The canonical encoding of an audited row (docs/audit.md "Integrity: the hash chain"): to_jsonb
+-- without written_xid (the sealer's bookmark) and without top-level nulls, so a nullable column
+-- added later leaves older rows' digests as they were. The settings that change how a value
+-- prints are pinned, so every session computes the same text.
 CREATE OR REPLACE FUNCTION public.audit_canonical_row(r anyelement) RETURNS jsonb
     LANGUAGE sql STABLE
     SET "TimeZone" TO 'UTC'
@@ -6,6 +10,9 @@ CREATE OR REPLACE FUNCTION public.audit_canonical_row(r anyelement) RETURNS json
     SET "IntervalStyle" TO 'postgres'
     AS $$ select jsonb_object_agg(e.key, e.value) from jsonb_each(to_jsonb(r) - 'written_xid') e where e.value <> 'null'::jsonb $$;
 
+-- The sealer's way to the same canonical text: an expression printed column by column from the
+-- catalog, without building the row's jsonb, which cost the sealer nearly three times the
+-- instructions a row (test/audit/seal-digest.test.ts holds it to audit_canonical_row).
 CREATE OR REPLACE FUNCTION public.audit_canonical_text_sql(source text) RETURNS text
     LANGUAGE sql STABLE
     SET search_path TO 'public', 'pg_temp'
@@ -28,6 +35,8 @@ CREATE OR REPLACE FUNCTION public.audit_canonical_text_sql(source text) RETURNS 
       where a.attrelid = source::regclass and a.attnum > 0 and not a.attisdropped and a.attname <> 'written_xid'
     $_$;
 
+-- Puts a table in the hash chain: its bookmark column and indexes, the append-only triggers, the
+-- writer's rights (insert only the columns it writes, never update or delete), the auditor's read.
 CREATE OR REPLACE FUNCTION public.audit_chain_register(source text, key_column text, time_column text) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
@@ -66,23 +75,30 @@ CREATE OR REPLACE FUNCTION public.audit_chain_register(source text, key_column t
     end
     $$;
 
-CREATE OR REPLACE FUNCTION public.audit_link_hash(source text, row_key text, row_digest bytea, prev_hash bytea) RETURNS bytea
-    LANGUAGE sql IMMUTABLE STRICT
-    AS $$ select sha256(convert_to(jsonb_build_array(source, row_key, encode(row_digest, 'hex'), encode(prev_hash, 'hex'))::text, 'UTF8')) $$;
-
+-- The chain's entry hash. row_time is in it, so that an entry's time cannot be moved without
+-- breaking it and an anchored checkpoint stands for the time of every entry before it.
 CREATE OR REPLACE FUNCTION public.audit_link_hash(source text, row_key text, row_time timestamp with time zone, row_digest bytea, prev_hash bytea) RETURNS bytea
     LANGUAGE sql IMMUTABLE STRICT
     SET "TimeZone" TO 'UTC'
     AS $$ select sha256(convert_to(jsonb_build_array(source, row_key, row_time, encode(row_digest, 'hex'), encode(prev_hash, 'hex'))::text, 'UTF8')) $$;
 
+-- Whether a role exists: a migrating user without CREATEROLE may not have created the group roles.
 CREATE OR REPLACE FUNCTION public.audit_role_exists(role text) RETURNS boolean
     LANGUAGE sql STABLE
     AS $$ select exists (select 1 from pg_roles where rolname = role) $$;
 
+-- The row digest as docs/audit.md defines it; audit verify computes it itself (an owner may redefine this).
 CREATE OR REPLACE FUNCTION public.audit_row_digest(r anyelement) RETURNS bytea
     LANGUAGE sql STABLE
     AS $$ select sha256(convert_to(audit_canonical_row(r)::text, 'UTF8')) $$;
 
+-- One sealing batch; returns the rows linked (-1 when another session is sealing: one sealer at a
+-- time, under an advisory lock, so every replica may call it each second). Candidates are the rows
+-- written at or after the last batch's horizon that the chain does not hold: every older row was
+-- visible to that batch. Within a batch the order is (writing transaction, row time, table, key);
+-- a full batch keeps the old horizon, so the next looks again from there. It runs with its owner's
+-- rights, search_path pinned with pg_catalog first: the writer calls it, but may not write the
+-- chain, the seals or the sources itself (it could forge the seal verify measures rows against).
 CREATE OR REPLACE FUNCTION public.audit_seal(max_rows integer) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -136,14 +152,14 @@ CREATE OR REPLACE FUNCTION public.audit_seal(max_rows integer) RETURNS integer
         row_times := row_times || r.row_time;
         row_digests := row_digests || r.row_digest;
         prev_hashes := prev_hashes || last_hash;
-        -- Hash version 2: audit_link_hash(source, row_key, row_time, row_digest, prev_hash), inline (row_time prints in UTC: this function pins it).
+        -- audit_link_hash(source, row_key, row_time, row_digest, prev_hash), inline (row_time prints in UTC: this function pins it).
         last_hash := sha256(convert_to(jsonb_build_array(r.source, r.row_key, r.row_time, encode(r.row_digest, 'hex'), encode(last_hash, 'hex'))::text, 'UTF8'));
         hashes := hashes || last_hash;
         linked := linked + 1;
       end loop;
       if linked > 0 then
-        insert into audit_chain (position, source, row_key, row_time, row_digest, prev_hash, hash, sealed_at, hash_version)
-          select p, s, k, t, d, ph, h, now(), 2 from unnest(positions, sources, row_keys, row_times, row_digests, prev_hashes, hashes) as e(p, s, k, t, d, ph, h);
+        insert into audit_chain (position, source, row_key, row_time, row_digest, prev_hash, hash, sealed_at)
+          select p, s, k, t, d, ph, h, now() from unnest(positions, sources, row_keys, row_times, row_digests, prev_hashes, hashes) as e(p, s, k, t, d, ph, h);
         insert into audit_seals (sealed_at, horizon, first_position, last_position, last_hash)
           values (now(), case when linked < max_rows then horizon else since end, first_position, last_position, last_hash);
       end if;
@@ -151,6 +167,8 @@ CREATE OR REPLACE FUNCTION public.audit_seal(max_rows integer) RETURNS integer
     end
     $_$;
 
+-- The writer may insert a chained table's columns but written_xid, which the default fills: the
+-- sealer relies on it being the writing transaction's id.
 CREATE OR REPLACE FUNCTION public.audit_writer_insert_columns(tbl regclass) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

@@ -1,3 +1,4 @@
+-- The append-only rule of the audit tables: UPDATE, DELETE and TRUNCATE are refused whoever runs them.
 CREATE OR REPLACE FUNCTION public.countersign_refuse_change() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -7,6 +8,10 @@ CREATE OR REPLACE FUNCTION public.countersign_refuse_change() RETURNS trigger
     end
     $$;
 
+-- The facts a decision judged; a repeat records none, so it shows those of the decision it repeats.
+-- The arguments are named with the function's name (a column of the same name would win), and a
+-- twin of the repeated row (decisions is unique on (id, decided_at) only) cannot make the views fail:
+-- the sealed row is taken, or before the seal the one written first.
 CREATE OR REPLACE FUNCTION public.decision_judged_facts(facts jsonb, replay_of uuid, replayed boolean) RETURNS jsonb
     LANGUAGE sql STABLE
     AS $$
@@ -21,6 +26,9 @@ CREATE OR REPLACE FUNCTION public.decision_judged_facts(facts jsonb, replay_of u
       end
     $$;
 
+-- One month's partition of decisions, unless rows of that month already reached the default
+-- partition: moving them out would mean deleting from an append-only table. The writer gets no right
+-- on a partition: it writes through decisions, whose rights are the ones checked.
 CREATE OR REPLACE FUNCTION public.decisions_create_month(month date) RETURNS boolean
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
@@ -44,6 +52,9 @@ CREATE OR REPLACE FUNCTION public.decisions_create_month(month date) RETURNS boo
     end
     $$;
 
+-- No decision dated more than a day ahead lands in decisions_default: a row there keeps its month
+-- out of a partition for good (decisions_create_month refuses it), so that month could never be
+-- archived. Only rows routed to the default partition run it.
 CREATE OR REPLACE FUNCTION public.decisions_default_refuse_ahead() RETURNS trigger
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
@@ -57,6 +68,8 @@ CREATE OR REPLACE FUNCTION public.decisions_default_refuse_ahead() RETURNS trigg
       return new;
     end $$;
 
+-- The months from this one to months_ahead (at most twelve) ahead. The service calls it at start and
+-- daily as the writer, which may not create tables: it runs with the owner's rights.
 CREATE OR REPLACE FUNCTION public.decisions_ensure_partitions(months_ahead integer) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
@@ -75,6 +88,9 @@ CREATE OR REPLACE FUNCTION public.decisions_ensure_partitions(months_ahead integ
     end
     $$;
 
+-- A foreign key cannot point at decisions.id: on a partitioned table a unique key must include the
+-- partition column, and a foreign key would forbid detaching an archived month. A table that refers
+-- to a decision checks it at insert instead (decisions are never updated or deleted, so it holds).
 CREATE OR REPLACE FUNCTION public.decisions_reference_exists() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -88,6 +104,10 @@ CREATE OR REPLACE FUNCTION public.decisions_reference_exists() RETURNS trigger
     end
     $$;
 
+-- A signed repeat of an allow whose charges were voided is refused: voiding freed the window room on
+-- the premise that the transaction moved no money. The service denies such a delivery; a repeat
+-- takes the name's lock and a void the groups' locks, so a void may still commit between the read
+-- and the write, and this makes that write fail (the next delivery is denied).
 CREATE OR REPLACE FUNCTION public.decisions_refuse_repeat_after_void() RETURNS trigger
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -96,11 +116,12 @@ CREATE OR REPLACE FUNCTION public.decisions_refuse_repeat_after_void() RETURNS t
       if exists (select 1 from velocity_charges c where c.decision_id = new.replay_of and c.voided_at is not null) then
         raise exception 'decision % repeats allow % as signed, but that allow''s velocity charges were voided: it is not signed again', new.id, new.replay_of
           using errcode = 'check_violation',
-            hint = 'A process of a version before 20261125T1000_repeat_after_void wrote it; the versions in force deny such a delivery.';
+            hint = 'The charges were voided after the read that found the allow: the next delivery of the transaction is denied.';
       end if;
       return new;
     end $$;
 
+-- A repeat or a conflicting delivery refers to a decision that exists (a foreign key cannot, see above).
 CREATE OR REPLACE FUNCTION public.decisions_replay_of_exists() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -112,6 +133,10 @@ CREATE OR REPLACE FUNCTION public.decisions_replay_of_exists() RETURNS trigger
     end
     $$;
 
+-- Each name's first final decision, in final_decisions, for every writer: the read and the charges'
+-- check find a name there instead of searching every month of decisions. Only this trigger writes
+-- the table, with the owner's rights: with INSERT the writer could make a row of its choosing a
+-- name's final decision and have it signed as a repeat.
 CREATE OR REPLACE FUNCTION public.final_decisions_record() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

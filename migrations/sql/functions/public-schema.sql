@@ -1,3 +1,5 @@
+-- Who but the trail's owner may still create in schema public: code planted there would run inside
+-- the owner's SECURITY DEFINER functions with the owner's rights (migrate closes it, see the baseline).
 CREATE OR REPLACE FUNCTION public.public_schema_open_to() RETURNS text[]
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'

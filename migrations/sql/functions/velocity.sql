@@ -1,7 +1,10 @@
+-- The start of the epoch-aligned bucket of width_seconds that holds at.
 CREATE OR REPLACE FUNCTION public.velocity_bucket_start(width_seconds integer, at timestamp with time zone) RETURNS timestamp with time zone
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS $$ select date_bin(make_interval(secs => width_seconds), at, timestamptz '1970-01-01T00:00:00Z') $$;
 
+-- A charge refers to a decision that exists (no foreign key, see decisions_reference_exists): looked up
+-- by name in final_decisions first, every month only for a charge not found there.
 CREATE OR REPLACE FUNCTION public.velocity_charges_decision_exists() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -18,6 +21,8 @@ CREATE OR REPLACE FUNCTION public.velocity_charges_decision_exists() RETURNS tri
     end
     $$;
 
+-- A charge keeps its history: only voided_at may be set or cleared, and rows are deleted only by
+-- velocity_prune_batch past the retention.
 CREATE OR REPLACE FUNCTION public.velocity_charges_guard() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -29,19 +34,19 @@ CREATE OR REPLACE FUNCTION public.velocity_charges_guard() RETURNS trigger
       then
         return new;
       end if;
-      -- Set only inside velocity_prune, which only its owner's privileges can run.
+      -- Set only inside velocity_prune_batch, which only its owner's privileges can run.
       if tg_op = 'DELETE' and current_setting('countersign.velocity_prune', true) = 'on' then
         return old;
       end if;
-      raise exception 'velocity_charges keeps its history: only setting or clearing voided_at, or velocity_prune past the retention, is allowed (% refused)', tg_op
+      raise exception 'velocity_charges keeps its history: only setting or clearing voided_at, or velocity_prune_batch past the retention, is allowed (% refused)', tg_op
         using errcode = 'insufficient_privilege';
     end
     $$;
 
-CREATE OR REPLACE FUNCTION public.velocity_prune(fine_before timestamp with time zone, charges_before timestamp with time zone, batch integer) RETURNS integer
-    LANGUAGE sql
-    AS $$ select deleted from velocity_prune_batch(fine_before, charges_before, batch) $$;
-
+-- The pruner's batch. Whatever it is asked, it keeps the last day and what the longest live window
+-- claim reads (plus a day for clocks and late voids; fine buckets at most 35 days of it), and says
+-- what it clamped: a process with a shorter retention would otherwise cut a longer window short,
+-- which then approves past its limit. Runs with the owner's rights: the writer has no DELETE.
 CREATE OR REPLACE FUNCTION public.velocity_prune_batch(fine_before timestamp with time zone, charges_before timestamp with time zone, batch integer) RETURNS TABLE(deleted integer, fine_kept_before timestamp with time zone, charges_kept_before timestamp with time zone, claimed_window_seconds integer, clamped boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
@@ -53,11 +58,11 @@ CREATE OR REPLACE FUNCTION public.velocity_prune_batch(fine_before timestamp wit
       longest integer;
     begin
       if batch is null or batch < 1 or batch > 50000 then
-        raise exception 'velocity_prune: batch must be 1 to 50000' using errcode = 'invalid_parameter_value';
+        raise exception 'velocity_prune_batch: batch must be 1 to 50000' using errcode = 'invalid_parameter_value';
       end if;
       if fine_before is null or charges_before is null or fine_before > now() - interval '1 day'
          or charges_before > now() - interval '1 day' or charges_before > fine_before then
-        raise exception 'velocity_prune: keeps at least the last day, and the charges and day buckets at least as long as the finer buckets'
+        raise exception 'velocity_prune_batch: keeps at least the last day, and the charges and day buckets at least as long as the finer buckets'
           using errcode = 'invalid_parameter_value';
       end if;
       if not pg_try_advisory_xact_lock(hashtextextended('countersign:velocity-pruner', 0)) then
@@ -94,6 +99,8 @@ CREATE OR REPLACE FUNCTION public.velocity_prune_batch(fine_before timestamp wit
     end
     $$;
 
+-- The database user a void ran as is the server's session_user, whatever the insert names: as a
+-- column default alone, the writer's login could record a void as another user's.
 CREATE OR REPLACE FUNCTION public.velocity_voids_database_user() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -103,6 +110,9 @@ CREATE OR REPLACE FUNCTION public.velocity_voids_database_user() RETURNS trigger
     end
     $$;
 
+-- The only way to write a window claim: it adds one or pushes its lapse later, never shortens or
+-- removes one another process relies on. It waits for a prune batch in flight, so a batch that read
+-- the claims before this one has finished before the claimant's bundle reads anything.
 CREATE OR REPLACE FUNCTION public.velocity_window_claim(holder text, window_seconds integer, lapse_seconds integer) RETURNS timestamp with time zone
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -132,10 +142,6 @@ CREATE OR REPLACE FUNCTION public.velocity_window_claim(holder text, window_seco
       return lapses;
     end
     $$;
-
-REVOKE ALL ON FUNCTION public.velocity_prune(fine_before timestamp with time zone, charges_before timestamp with time zone, batch integer) FROM PUBLIC;
-
-GRANT ALL ON FUNCTION public.velocity_prune(fine_before timestamp with time zone, charges_before timestamp with time zone, batch integer) TO countersign_writer;
 
 REVOKE ALL ON FUNCTION public.velocity_prune_batch(fine_before timestamp with time zone, charges_before timestamp with time zone, batch integer) FROM PUBLIC;
 
