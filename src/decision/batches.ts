@@ -23,7 +23,7 @@
  *   outside the limit, and waits in Postgres for the lock as every decision did before batching.
  *   So a hot wallet's deliveries queue on its group's lock and hold no shared transaction's members
  *   hostage, and two members of one transaction can never both spend the same room (the server
- *   refuses such a batch too: migration 20261128T1000_decision_batches).
+ *   refuses such a batch too: migrations/sql/functions/decision-session.sql).
  * - The shared read never waits for a lock: a member one of whose locks is held elsewhere (another
  *   replica, a void, a reviewer's action) is busy (MemberBusy) and goes alone, to wait for it
  *   there; the others do not wait with it.
