@@ -3,7 +3,7 @@
  * cap is denied with a reason naming the count, before any group lock is taken and with no charge.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { transactionName, VAULT } from "../support/bodies.js";
+import { batchTransfer as batch } from "../support/bodies.js";
 import { CosignerSimulator } from "../support/cosigner.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService, writeBundle } from "../support/service.js";
@@ -19,22 +19,6 @@ rules:
     when: {"==": [{"var": "tx.kind"}, "assetTransfer"]}
 `;
 
-/** An API-shape batch from the hot wallet to `count` distinct addresses. */
-function batch(count: number) {
-  return {
-    name: transactionName("batch"),
-    type: "TRANSACTION",
-    subType: "BATCH_TRANSFER",
-    state: "AWAITING_SIGNATURE",
-    network: "networks/ethereum-mainnet",
-    request: { sourceWallet: `${VAULT}/wallets/7a8b9c0d1e2f` },
-    transfers: Array.from({ length: count }, (_, i) => ({
-      destinationAddress: { value: `0x${(i + 1).toString(16).padStart(40, "0")}` },
-      amount: "1",
-      asset: "assets/native.ethereum-mainnet",
-    })),
-  };
-}
 
 describe("the velocity window-group cap", () => {
   let tdb: TestDatabase;

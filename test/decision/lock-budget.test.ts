@@ -8,7 +8,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
-import { transactionName, VAULT } from "../support/bodies.js";
+import { batchTransfer } from "../support/bodies.js";
 import { CosignerSimulator } from "../support/cosigner.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestService, writeBundle } from "../support/service.js";
@@ -26,22 +26,6 @@ rules:
     when: {"==": [{"var": "tx.kind"}, "assetTransfer"]}
 `;
 
-/** From the hot wallet to `count` addresses from `first` on: one window group each. */
-function batch(first: number, count: number) {
-  return {
-    name: transactionName("batch"),
-    type: "TRANSACTION",
-    subType: "BATCH_TRANSFER",
-    state: "AWAITING_SIGNATURE",
-    network: "networks/ethereum-mainnet",
-    request: { sourceWallet: `${VAULT}/wallets/7a8b9c0d1e2f` },
-    transfers: Array.from({ length: count }, (_, i) => ({
-      destinationAddress: { value: `0x${(first + i).toString(16).padStart(40, "0")}` },
-      amount: "1",
-      asset: "assets/native.ethereum-mainnet",
-    })),
-  };
-}
 
 describe(`the lock budget of a process with a pool of ${POOL} connections`, () => {
   let tdb: TestDatabase;
@@ -71,14 +55,14 @@ describe(`the lock budget of a process with a pool of ${POOL} connections`, () =
   it("signs a batch whose lock ids exceed one connection's share but fit the process's", async () => {
     const destinations = maxLocks - 32 + 8; // one connection's share is maxLocks − 32 lock ids, the name's included
     expect(destinations + 1).toBeLessThanOrEqual(share);
-    const body = batch(1, destinations);
+    const body = batchTransfer(destinations, 1);
     expect((await cosigner.deliver(body)).verdict).toBe("signed");
     expect(await charges(body.name)).toBe(destinations);
   });
 
   it("defers, naming why and charging nothing, a batch whose lock ids exceed the process's whole share", async () => {
     const destinations = share + 10;
-    const body = batch(10_000, destinations);
+    const body = batchTransfer(destinations, 10_000);
     const delivery = await cosigner.deliver(body);
     const row = await tdb.handle.db.selectFrom("decisions").select(["decision", "reasons"]).where("transaction_name", "=", body.name).executeTakeFirstOrThrow();
     expect({ status: delivery.status, row, charges: await charges(body.name) }).toEqual({

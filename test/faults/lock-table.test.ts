@@ -17,7 +17,7 @@ import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { assetTransfer, transactionName, VAULT } from "../support/bodies.js";
+import { assetTransfer, batchTransfer, transactionName, VAULT } from "../support/bodies.js";
 import { findPostgresBinaries, startLocalCluster, type LocalCluster } from "../support/local-cluster.js";
 import { writeBundle } from "../support/service.js";
 import { startServiceProcess, type ServiceProcess } from "./support.js";
@@ -52,19 +52,7 @@ rules:
 
 /** From the hot wallet to DESTINATIONS addresses of its own (`n` keeps batches' destinations apart). */
 function batch(n: number) {
-  return {
-    name: transactionName("batch"),
-    type: "TRANSACTION",
-    subType: "BATCH_TRANSFER",
-    state: "AWAITING_SIGNATURE",
-    network: "networks/ethereum-mainnet",
-    request: { sourceWallet: `${VAULT}/wallets/7a8b9c0d1e2f` },
-    transfers: Array.from({ length: DESTINATIONS }, (_, i) => ({
-      destinationAddress: { value: `0x${(n * DESTINATIONS + i + 1).toString(16).padStart(40, "0")}` },
-      amount: "1",
-      asset: "assets/native.ethereum-mainnet",
-    })),
-  };
+  return batchTransfer(DESTINATIONS, n * DESTINATIONS + 1);
 }
 
 interface Posted {

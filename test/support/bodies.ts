@@ -27,3 +27,20 @@ export function assetTransfer(overrides: { name?: string; amount?: string; asset
     },
   };
 }
+
+/** An API-shape batch of 1 ETH-wei transfers from the hot wallet to `count` distinct addresses, 0x…`first` onwards. */
+export function batchTransfer(count: number, first = 1) {
+  return {
+    name: transactionName("batch"),
+    type: "TRANSACTION",
+    subType: "BATCH_TRANSFER",
+    state: "AWAITING_SIGNATURE",
+    network: "networks/ethereum-mainnet",
+    request: { sourceWallet: HOT_WALLET },
+    transfers: Array.from({ length: count }, (_, i) => ({
+      destinationAddress: { value: `0x${(first + i).toString(16).padStart(40, "0")}` },
+      amount: "1",
+      asset: ETH,
+    })),
+  };
+}
