@@ -26,6 +26,8 @@ interface Scrape {
   reader: PrometheusExporter;
   /** Whether a MeterProvider holds the reader (the SDK's, or the one ensureMeterProvider made). */
   bound: boolean;
+  /** The provider ensureMeterProvider made: a reader binds to one provider only, so it is made once. */
+  provider?: MeterProvider;
 }
 
 type Holder = { [SCRAPE]?: Scrape };
@@ -52,8 +54,8 @@ export function ensureMeterProvider(env: NodeJS.ProcessEnv = process.env): void 
   const s = scrape();
   if (s.bound) return;
   const name = env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME;
-  const provider = new MeterProvider({ resource: resourceFromAttributes({ "service.name": name }), readers: [s.reader] });
-  if (metrics.setGlobalMeterProvider(provider)) s.bound = true;
+  s.provider ??= new MeterProvider({ resource: resourceFromAttributes({ "service.name": name }), readers: [s.reader] });
+  if (metrics.setGlobalMeterProvider(s.provider)) s.bound = true;
 }
 
 const serializer = new PrometheusSerializer();
