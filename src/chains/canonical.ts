@@ -38,8 +38,15 @@ export function hasSubAccounts(text: string): boolean {
   return account[0] === "r" && account.length >= 25 && account.length <= 35 && isValidClassicAddress(account);
 }
 
+/** What the accounts hasSubAccounts knows are, for a message. */
+export const SUB_ACCOUNTS = "an account with sub-accounts (Stellar muxed addresses, XRP X-addresses with a tag)";
+
 /**
- * Whether `text` is an asset as a Stellar operation writes it (`native`, `CODE-G…`, a contract
- * `C…`): it names no network, while the facts name every Stellar asset by its network's API name.
+ * For an asset as a Stellar operation writes it (`native`, `CODE-G…`, a contract `C…`), which names
+ * no network while the facts name every Stellar asset by its network's API name: that name on the
+ * public network, for a message; null for any other text.
  */
-export const isNetworklessAsset = (text: string): boolean => isStellarBareAsset(text);
+export function networklessAssetName(text: string): string | null {
+  if (!isStellarBareAsset(text)) return null;
+  return text === "native" ? "assets/native.stellar-mainnet" : `assets/asset.stellar-mainnet.${text}`;
+}

@@ -7,7 +7,7 @@
  * another type, which can never hold; and no arithmetic result read as a condition or compared
  * strictly (arithmetic-results.ts), where its exact decimal text would not mean what JsonLogic says.
  */
-import { hasSubAccounts, isNetworklessAsset } from "../chains/canonical.js";
+import { SUB_ACCOUNTS, hasSubAccounts, networklessAssetName } from "../chains/canonical.js";
 import { subAccountsNamedIn } from "../chains/sub-accounts.js";
 import { type FactShape, type ValueType, readFactPath } from "../facts/shape.js";
 import { STRICT_COMPARISONS, arithmeticResult, conditionMessage, readsTruth, strictComparisonMessage } from "./arithmetic-results.js";
@@ -186,19 +186,19 @@ class Validator {
 
   /**
    * A literal that plain equality with the fact would miss in payments the rule means. An account
-   * with sub-accounts (Stellar `G…`, XRP `r…`) against an endpoint's `address` or `value`: a payment
-   * to its muxed address or tagged X-address reaches those as the sub-account's address, so a deny
-   * rule so written would let it through; `baseAccount` is the account every such payment lands in.
-   * A Stellar asset as an operation writes it (`USDC-G…`, `native`) against `transfer.asset`, which
-   * names it with its network (`assets/asset.stellar-mainnet.USDC-G…`).
+   * with sub-accounts against an endpoint's `address` or `value`: a payment to one of its
+   * sub-accounts reaches those as the sub-account's own address, so a deny rule so written would let
+   * it through; `baseAccount` is the account every such payment lands in. An asset that names no
+   * network against `transfer.asset`, which names every asset with its network.
    */
   checkSpellingCompared(op: string, path: string, literal: string, at: PathSegment[]): void {
     const endpoint = ENDPOINT_ACCOUNT.exec(path);
     if (endpoint !== null && hasSubAccounts(literal)) {
-      this.report(at, `${JSON.stringify(op)} compares ${path} with ${literal}, an account with sub-accounts (Stellar muxed addresses, XRP X-addresses with a tag) that a payment to one of them would not equal: compare transfer.${endpoint[1]}.baseAccount, and pin a sub-account with transfer.${endpoint[1]}.muxedId`);
+      this.report(at, `${JSON.stringify(op)} compares ${path} with ${literal}, ${SUB_ACCOUNTS} that a payment to one of them would not equal: compare transfer.${endpoint[1]}.baseAccount, and pin a sub-account with transfer.${endpoint[1]}.muxedId`);
     }
-    if (path === "transfer.asset" && isNetworklessAsset(literal)) {
-      this.report(at, `${JSON.stringify(op)} compares transfer.asset with ${JSON.stringify(literal)}, which names no network: transfer.asset names a Stellar asset by its API name, write assets/${literal === "native" ? "native.stellar-mainnet" : `asset.stellar-mainnet.${literal}`} (or the testnet's)`);
+    const named = path === "transfer.asset" ? networklessAssetName(literal) : null;
+    if (named !== null) {
+      this.report(at, `${JSON.stringify(op)} compares transfer.asset with ${JSON.stringify(literal)}, which names no network: transfer.asset names an asset with its network, write ${named} (or the testnet's)`);
     }
   }
 
