@@ -1,7 +1,8 @@
 /**
  * Addresses that name a sub-account of an account (a Stellar muxed address `M…`, an XRP X-address
- * with a tag), found in a rule's text. A rule names the account and pins the sub-account with
- * `transfer.destination.muxedId`: the loader refuses the sub-account's address (validate-logic.ts).
+ * with a tag), found in a rule's text. A rule names the account with `transfer.destination.baseAccount`
+ * and pins the sub-account with `transfer.destination.muxedId`: the loader refuses the sub-account's
+ * address (validate-logic.ts).
  */
 import { stellarBaseAccount, stellarMuxedId, stellarMuxedIn } from "./stellar/muxed.js";
 import { xrplTaggedIn, xrplXAddress } from "./xrpl/address.js";

@@ -58,7 +58,8 @@ export function unknownSourceHold(windows: readonly WindowSpec[], transfers: rea
 }
 
 function rawSourceHold(t: TransferFacts, view: AddressBookView, vault: string): UnknownSource {
-  const address = t.source.address ?? t.source.value;
+  // Named as the body wrote it, for the initiator to find; the facts hold its canonical spelling.
+  const address = t.source.value;
   return view.configured
     ? { decision: "defer", reason: `source ${address} is not a wallet of ${vault} in the synced copy yet: a window groups by source wallet` }
     : { decision: "deny", reason: `source ${address} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead` };

@@ -51,18 +51,20 @@ describe("buildFacts: the whole document", () => {
         index: 0,
         network: "ethereum-mainnet",
         asset: "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+        assetAsGiven: "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
         assetStandard: "erc20",
         amount: "2500.125",
         rawAmount: null,
         assetTotal: "2500.125",
-        source: { value: WALLET, kind: "wallet", wallet: WALLET, address: null, internal: true, muxedId: null },
+        source: { value: WALLET, kind: "wallet", wallet: WALLET, address: null, internal: true, muxedId: null, baseAccount: null },
         destination: {
           value: EVM_DEST,
           kind: "address",
           wallet: null,
-          address: EVM_DEST,
+          address: EVM_DEST.toLowerCase(),
           internal: false,
           muxedId: null,
+          baseAccount: EVM_DEST.toLowerCase(),
           inAddressBook: true,
           addressBook: {
             name: `${VAULT}/addressBookEntries/e0`,
@@ -168,9 +170,25 @@ describe("address-book matching of the destination", () => {
   // Found by a review of aliasing: a rule on transfer.network or transfer.assetStandard missed ETH spelt assets/NATIVE.Ethereum-Mainnet.
   it("an asset's standard and network in capitals are read as the lower-case ones", () => {
     const f = only(facts(assetTransferBody({ destination: checksummed, asset: "assets/NATIVE.Ethereum-Mainnet" })));
-    expect(f.transfer).toMatchObject({ network: "ethereum-mainnet", assetStandard: "native", asset: "assets/NATIVE.Ethereum-Mainnet" });
+    expect(f.transfer).toMatchObject({ network: "ethereum-mainnet", assetStandard: "native", asset: "assets/native.ethereum-mainnet", assetAsGiven: "assets/NATIVE.Ethereum-Mainnet" });
     const usdc = only(facts(assetTransferBody({ asset: USDC_ETH.replace("erc20.ethereum-mainnet", "ERC20.ETHEREUM-MAINNET") })));
     expect(usdc.transfer).toMatchObject({ network: "ethereum-mainnet", assetStandard: "erc20" });
+  });
+
+  it.each([
+    ["an EVM address in checksum case", "0x52908400098527886E0F7030069857D2E4169EE7", "assets/native.ethereum-mainnet", "0x52908400098527886e0f7030069857d2e4169ee7"],
+    ["a TON account non-bounceable", "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI", "assets/native.ton-mainnet", "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8"],
+    ["a Tron address in hex", "41A614F803B6FD780986A42C78EC9C7F77E6DED13C", "assets/native.tron-mainnet", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"],
+    ["a Substrate account under Polkadot's prefix", "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5", "assets/native.polkadot-mainnet", "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"],
+    ["an XRP X-address without a tag", "XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb", "assets/native.xrpl-mainnet", "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf"],
+  ])("%s is read once into its canonical spelling: value keeps it as given", (_what, destination, asset, canonical) => {
+    const d = only(facts(assetTransferBody({ destination, asset }))).transfer?.destination;
+    expect(d).toMatchObject({ value: destination, address: canonical, baseAccount: canonical });
+  });
+
+  it("a sub-account keeps its own address; baseAccount is the account its payments land in", () => {
+    const xrp = only(facts(assetTransferBody({ destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii", asset: "assets/native.xrpl-mainnet" }))).transfer?.destination;
+    expect(xrp).toMatchObject({ address: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii", baseAccount: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf", muxedId: "12345" });
   });
 
   // Found by a review of aliasing: a rule naming an XRP account catches its X-addresses, so the tag must be a fact a rule can pin.

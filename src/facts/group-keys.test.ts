@@ -181,8 +181,8 @@ describe("issue 8: one asset identity and one wallet identity, whatever the shap
     expect(keyOf(bareListed, daily, book)).toBe(operation);
     expect(keyOf(bareReference, daily, book)).toBe(operation);
     expect(keyOf(named, daily, book)).toBe(operation);
-    // The policy still reads the asset as the body spells it.
-    expect(buildTransferFacts(tx(bareListed), book)[0]?.asset).toBe(STELLAR_USDC);
+    // The policy reads the asset by its canonical name, and as the body spells it in assetAsGiven.
+    expect(buildTransferFacts(tx(bareListed), book)[0]).toMatchObject({ asset: `assets/asset.stellar-mainnet.${STELLAR_USDC}`, assetAsGiven: STELLAR_USDC });
     // A classic code that starts like a contract address is still classic; testnet stays its own asset.
     const cny = "CNY-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN";
     expect(keyOf(apiBody([apiStellarTransfer("1", { asset: cny })], { network: "networks/stellar-mainnet", request: { sourceWallet: A } }), daily, book)).toBe(

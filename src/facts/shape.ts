@@ -38,7 +38,7 @@ const open: OpenShape = { kind: "open" };
 const list = (items: FactShape): ListShape => ({ kind: "list", items });
 const object = <T>(fields: { readonly [K in keyof T]-?: ShapeOf<T[K]> }): ObjectShape => ({ kind: "object", fields });
 
-const endpointFields: { [K in keyof EndpointFacts]-?: ShapeOf<EndpointFacts[K]> } = { value: text, kind: text, wallet: text, address: text, internal: flag, muxedId: text };
+const endpointFields: { [K in keyof EndpointFacts]-?: ShapeOf<EndpointFacts[K]> } = { value: text, kind: text, wallet: text, address: text, internal: flag, muxedId: text, baseAccount: text };
 
 const tx = object<TxFacts>({
   name: text, vault: text, id: text, kind: text, type: text, subType: text, state: text, network: text,
@@ -51,7 +51,7 @@ const tx = object<TxFacts>({
 });
 
 const transfer = object<TransferFacts>({
-  index: num, network: text, asset: text, assetStandard: text, amount: text, rawAmount: text, assetTotal: text,
+  index: num, network: text, asset: text, assetAsGiven: text, assetStandard: text, amount: text, rawAmount: text, assetTotal: text,
   source: object<EndpointFacts>(endpointFields),
   destination: object<DestinationFacts>({
     ...endpointFields,

@@ -8,7 +8,8 @@ import { assetIdentity } from "../chains/assets.js";
 import { vaultOf } from "../transaction/endpoint.js";
 import type { Endpoint, Transaction, Transfer } from "../transaction/types.js";
 import { findAddressBookEntry, findOwnAddress, isInternalWallet, viewForVault } from "./address-book.js";
-import { signingAccount, subAccountId } from "../chains/accounts.js";
+import { baseAccount, signingAccount, subAccountId } from "../chains/accounts.js";
+import { canonicalAccount } from "../chains/canonical.js";
 import type { DestinationFacts, EndpointFacts, TransferFacts, TxFacts } from "./types.js";
 
 export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts {
@@ -95,7 +96,8 @@ function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView, asse
   return {
     index: t.index,
     network: t.network,
-    asset: t.asset,
+    asset: identityOf(t),
+    assetAsGiven: t.asset,
     assetStandard: t.assetStandard,
     amount: t.amount,
     rawAmount: t.rawAmount,
@@ -131,7 +133,8 @@ function endpointFacts(
   const wallet = e.wallet ?? own?.wallet ?? claimed;
   const ofVault = own !== undefined || (wallet !== null && vaultOf(wallet) === vault);
   const internal = ofVault && (wallet === null || isInternalWallet(view, wallet));
-  return { value: e.value, kind: e.kind, wallet, address: e.address, internal, muxedId: e.address === null ? null : subAccountId(e.address) };
+  const address = e.address;
+  return { value: e.value, kind: e.kind, wallet, address, internal, muxedId: address === null ? null : subAccountId(address), baseAccount: address === null ? null : canonicalAccount(baseAccount(address)) };
 }
 
 function destinationFacts(

@@ -41,6 +41,12 @@ export interface EndpointFacts {
   internal: boolean;
   /** A Stellar muxed address's sub-account id or an XRP X-address's tag (decimal), else null: what an exchange credits a payment to. */
   muxedId: string | null;
+  /**
+   * The account a payment to `address` lands in: a Stellar muxed address's `G…`, an XRP X-address's
+   * classic `r…`, else `address` itself; null when the endpoint is no raw address. A rule about an
+   * account and all its sub-accounts compares this (the loader refuses such an account against `address`).
+   */
+  baseAccount: string | null;
 }
 
 export interface AddressBookEntryFacts {
@@ -59,7 +65,10 @@ export interface DestinationFacts extends EndpointFacts {
 export interface TransferFacts {
   index: number;
   network: string | null;
+  /** The asset's canonical name (src/chains/assets.ts assetIdentity), as the windows count it. */
   asset: string;
+  /** The asset exactly as the body wrote it. */
+  assetAsGiven: string;
   assetStandard: AssetStandard;
   amount: string | null;
   rawAmount: string | null;

@@ -1,19 +1,21 @@
 /**
  * The one entry point for evaluating policy JSON-logic. json-logic-js keeps its operations in a
  * process-wide table; importing this module replaces the comparison and arithmetic operations
- * with exact-decimal ones, `===`, `!==` and `in` with ones that compare addresses as docs/interface.md
- * section 4 normalises them, `var` with a prototype-safe one, and `method`/`log` with refusals —
- * once, at import. Every evaluation goes through `applyLogic`, which also refuses any expression
- * that the bundle loader would refuse, so an unvalidated expression cannot slip through, and reads
- * a list written as one string as its items (string-lists.ts), so no path evaluates it as text.
+ * with exact-decimal ones, `in` with one that reads a list written as one string (membership.ts),
+ * `var` with a prototype-safe one, and `method`/`log` with refusals — once, at import. Every
+ * evaluation goes through `applyLogic`, which also refuses any expression that the bundle loader
+ * would refuse, so an unvalidated expression cannot slip through, reads a list written as one
+ * string as its items (string-lists.ts), so no path evaluates it as text, and reads each literal in
+ * the canonical spelling the facts use (canonical-literals.ts), so equality stays plain.
  */
 import jsonLogic from "json-logic-js";
 import { DECIMAL_OPERATIONS } from "./decimal-ops.js";
 import { LogicError } from "./logic-error.js";
 import { FORBIDDEN_OPERATIONS } from "./logic-ops.js";
 import { safeVar } from "./safe-var.js";
+import { withCanonicalLiterals } from "./canonical-literals.js";
+import { MEMBERSHIP_OPERATIONS } from "./membership.js";
 import { withStringLists } from "./string-lists.js";
-import { TEXT_OPERATIONS } from "../chains/text-equality.js";
 import { TRACED_OPERATIONS, isRecording, recordComparisons, traced, withNode, type Comparison } from "./trace.js";
 import { validateLogic } from "./validate-logic.js";
 
@@ -21,7 +23,7 @@ function installOperations(): void {
   for (const [name, operation] of Object.entries(DECIMAL_OPERATIONS)) {
     jsonLogic.add_operation(name, TRACED_OPERATIONS.has(name) ? traced(name, operation) : operation);
   }
-  for (const [name, operation] of Object.entries(TEXT_OPERATIONS)) jsonLogic.add_operation(name, operation);
+  for (const [name, operation] of Object.entries(MEMBERSHIP_OPERATIONS)) jsonLogic.add_operation(name, operation);
   jsonLogic.add_operation("var", safeVar);
   for (const [name, why] of FORBIDDEN_OPERATIONS) {
     jsonLogic.add_operation(name, () => {
@@ -58,14 +60,14 @@ function isDeepFrozen(value: unknown): boolean {
   return Object.isFrozen(value) && Object.values(value).every(isDeepFrozen);
 }
 
-/** The expression as evaluated: validated, with every list written as one string read as its items. */
+/** The expression as evaluated: validated, its literals canonical, every list written as one string read as its items. */
 function prepare(expr: unknown, readAs: ReadAs): unknown {
   const cache = prepared[readAs];
   const cacheable = typeof expr === "object" && expr !== null;
   if (cacheable && cache.has(expr)) return cache.get(expr);
   const problem = validateLogic(expr, { condition: readAs === "condition" })[0];
   if (problem) throw new LogicError(`invalid expression at ${problem.path}: ${problem.message}`);
-  const evaluated = withStringLists(expr);
+  const evaluated = withStringLists(withCanonicalLiterals(expr));
   if (cacheable && isDeepFrozen(expr)) cache.set(expr, evaluated);
   return evaluated;
 }

@@ -9,7 +9,6 @@
  */
 import { type Dec, QUOTIENT_PLACES, decimalText, exactQuotient, isNumericLike, isZero, toDecimal } from "./decimal.js";
 import { LogicError, describeValue } from "./logic-error.js";
-import { sameText } from "../chains/text-equality.js";
 
 function requirePresent(op: string, value: unknown): void {
   if (value === null || value === undefined) {
@@ -31,8 +30,9 @@ function requireArity(op: string, args: unknown[], min: number, max: number): vo
 }
 
 /**
- * `==` on exact decimals when both sides are numeric, two strings as sameText compares them (an
- * address or asset case-free as section 4 says), json-logic-js's loose equality otherwise.
+ * `==` on exact decimals when both sides are numeric, json-logic-js's loose equality otherwise (two
+ * strings are equal as written: an address or asset is in canonical spelling on both sides,
+ * canonical-literals.ts).
  */
 function equal(op: string, a: unknown, b: unknown): boolean {
   requirePresent(op, a);
@@ -42,7 +42,7 @@ function equal(op: string, a: unknown, b: unknown): boolean {
   if (aNumeric && bNumeric) return toDecimal(a).eq(toDecimal(b));
   // A number never equals a non-number: loose `==` would make "" == 0 and false == 0 true.
   if (aNumeric || bNumeric) return false;
-  return typeof a === "string" && typeof b === "string" ? sameText(a, b) : a == b;
+  return a == b;
 }
 
 /** Chained comparison: each adjacent pair must satisfy `holds` (the 3-argument "between" form). */

@@ -19,16 +19,17 @@ function bundle(rules: RuleSpec[], defaultDecision: DefaultDecision = "deny"): P
 }
 
 function transfer(index: number, amount: string | null, inAddressBook = true): TransferFacts {
-  const endpoint = { value: "0x1111111111111111111111111111111111111111", kind: "address" as const, wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, muxedId: null };
+  const endpoint = { value: "0x1111111111111111111111111111111111111111", kind: "address" as const, wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, muxedId: null, baseAccount: "0x1111111111111111111111111111111111111111" };
   return {
     index,
     network: "ethereum-mainnet",
     asset: "assets/native.ethereum-mainnet",
+    assetAsGiven: "assets/native.ethereum-mainnet",
     assetStandard: "native",
     amount,
     rawAmount: null,
     assetTotal: amount,
-    source: { ...endpoint, kind: "wallet", value: "vaults/v1/wallets/w1", wallet: "vaults/v1/wallets/w1", address: null, internal: true, muxedId: null },
+    source: { ...endpoint, kind: "wallet", value: "vaults/v1/wallets/w1", wallet: "vaults/v1/wallets/w1", address: null, internal: true, muxedId: null, baseAccount: null },
     destination: { ...endpoint, inAddressBook, addressBook: null },
     sponsor: null,
   };

@@ -5,8 +5,8 @@
  * Hedera account) and `sury.near` (a NEAR account anyone can register) were allowed, and the hour 1
  * was found in "9, 10, 11" as a digit of "10" (found by a review of `in` over a string). Every
  * evaluation (applyLogic: the webhook, `policy check`, replay, shadow) reads such a string
- * as the array of its items, compared one by one as an array's are (text-ops.ts, strictEqual), so an
- * item is found in each of its spellings and never as part of another item.
+ * as the array of its items, each in the canonical spelling the facts use, compared one by one as
+ * an array's are (membership.ts), so an item is found whole and never as part of another item.
  *
  * Only a string written in the rule is a list: text read from the facts (`{"in": ["invoice",
  * {"var": "tx.note"}]}`) is still searched as text. A list the rule chooses with `if` or `?:` is
@@ -16,9 +16,11 @@
  * found the hour 23 in "22, 23, 0" as text, and read as a list a deny rule so written would never
  * deny, silently. Loading refuses the plain `{"var": "nowHour"}` (validate-logic.ts); a needle
  * whose type loading cannot tell (a `var` with a default, an item of `some`, a list chosen by `if`)
- * makes the evaluation fail instead (text-ops.ts), which a deny rule counts as matched (found by a
+ * makes the evaluation fail instead (membership.ts), which a deny rule counts as matched (found by a
  * review of this stop's changes: such rules loaded and never matched).
  */
+
+import { canonicalLiteral } from "../chains/canonical.js";
 
 /**
  * What separates the items: commas, semicolons, line breaks, quotes, brackets and `|`, so a list
@@ -65,13 +67,14 @@ function operationOf(expr: unknown): [string, unknown] | null {
 
 /**
  * A list written as one string, read as its items. An object without keys of its own to
- * json-logic-js, which passes it through as a value; `in` (text-ops.ts) knows it by its class.
+ * json-logic-js, which passes it through as a value; `in` (membership.ts) knows it by its class.
  */
 export class StringList {
   readonly #items: readonly string[];
 
   constructor(text: string) {
-    this.#items = listItems(text);
+    // Each item in the spelling the facts use, as a literal outside a list is (canonical-literals.ts).
+    this.#items = listItems(text).map(canonicalLiteral);
   }
 
   get items(): readonly string[] {

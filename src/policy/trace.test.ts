@@ -26,9 +26,9 @@ function facts(amountAfter: string | null): Facts {
       initiator: null, designatedSigners: ["a", "b"], transferCount: 1, payloads: [], tokenAllowances: [], authorizations: [], memo: null, fee: null,
     },
     transfer: {
-      index: 0, network: "ethereum-mainnet", asset: "assets/native.ethereum-mainnet", assetStandard: "native", amount: "500", rawAmount: null, assetTotal: "500",
-      source: { value: "vaults/v1/wallets/w1", kind: "wallet", wallet: "vaults/v1/wallets/w1", address: null, internal: true, muxedId: null },
-      destination: { value: "0x1111111111111111111111111111111111111111", kind: "address", wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, muxedId: null, inAddressBook: true, addressBook: null },
+      index: 0, network: "ethereum-mainnet", asset: "assets/native.ethereum-mainnet", assetAsGiven: "assets/native.ethereum-mainnet", assetStandard: "native", amount: "500", rawAmount: null, assetTotal: "500",
+      source: { value: "vaults/v1/wallets/w1", kind: "wallet", wallet: "vaults/v1/wallets/w1", address: null, internal: true, muxedId: null, baseAccount: null },
+      destination: { value: "0x1111111111111111111111111111111111111111", kind: "address", wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, muxedId: null, baseAccount: "0x1111111111111111111111111111111111111111", inAddressBook: true, addressBook: null },
       sponsor: null,
     },
     velocity: { daily_out: { amount: "120000", count: 3, amountAfter, countAfter: 4 } },

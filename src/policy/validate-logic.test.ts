@@ -94,7 +94,7 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
   });
 
   it.each([
-    ["a misspelt field", { in: [{ var: "transfer.destination.adress" }, ["0x1"]] }, /"transfer\.destination\.adress" names no fact: transfer\.destination has value, kind, wallet, address, internal, muxedId, inAddressBook, addressBook/],
+    ["a misspelt field", { in: [{ var: "transfer.destination.adress" }, ["0x1"]] }, /"transfer\.destination\.adress" names no fact: transfer\.destination has value, kind, wallet, address, internal, muxedId, baseAccount, inAddressBook, addressBook/],
     ["a misspelt root", { "===": [{ var: "trasnfer.asset" }, "x"] }, /names no fact: the facts has now, nowHour/],
     ["a path past a value", { var: "transfer.amount.value" }, /transfer\.amount is a single value/],
     ["a field of a list", { var: "tx.tokenAllowances.spender" }, /tx\.tokenAllowances is a list/],

@@ -7,6 +7,7 @@
  * another type, which can never hold; and no arithmetic result read as a condition or compared
  * strictly (arithmetic-results.ts), where its exact decimal text would not mean what JsonLogic says.
  */
+import { SUB_ACCOUNTS, hasSubAccounts, networklessAssetName } from "../chains/canonical.js";
 import { subAccountsNamedIn } from "../chains/sub-accounts.js";
 import { type FactShape, type ValueType, readFactPath } from "../facts/shape.js";
 import { STRICT_COMPARISONS, arithmeticResult, conditionMessage, readsTruth, strictComparisonMessage } from "./arithmetic-results.js";
@@ -128,6 +129,7 @@ class Validator {
         ? inPairs(left, right, argPath)
         : [{ path: plainVarPath(left), literal: right, at: argPath(1) }, { path: plainVarPath(right), literal: left, at: argPath(0) }];
     for (const { path, literal, at } of pairs) {
+      if (scope.root && path !== null && typeof literal === "string") this.checkSpellingCompared(op, path, literal, at);
       const type = path === null ? null : valueTypeAt(scope, path);
       if (path === null || type === null || !isPrimitive(literal) || !neverEqual(op, type, literal)) continue;
       const fix = rewritten(type, literal);
@@ -143,6 +145,7 @@ class Validator {
    */
   checkStringList(needle: unknown, list: string, at: PathSegment[], scope: Scope): void {
     const path = plainVarPath(needle);
+    if (scope.root && path !== null) listItems(list).forEach((item) => this.checkSpellingCompared("in", path, item, at));
     const type = path === null ? null : valueTypeAt(scope, path);
     if (path === null || type === null || type === "string") return;
     const items = listItems(list).map((item) => (type === "number" && isNumericLike(item) ? Number(item) : type === "boolean" && (item === "true" || item === "false") ? item === "true" : null));
@@ -181,7 +184,25 @@ class Validator {
     return true;
   }
 
-  /** A number or true/false looked for in a text fact: text-ops.ts looks only for text in text (json-logic-js found 1 as a digit). */
+  /**
+   * A literal that plain equality with the fact would miss in payments the rule means. An account
+   * with sub-accounts against an endpoint's `address` or `value`: a payment to one of its
+   * sub-accounts reaches those as the sub-account's own address, so a deny rule so written would let
+   * it through; `baseAccount` is the account every such payment lands in. An asset that names no
+   * network against `transfer.asset`, which names every asset with its network.
+   */
+  checkSpellingCompared(op: string, path: string, literal: string, at: PathSegment[]): void {
+    const endpoint = ENDPOINT_ACCOUNT.exec(path);
+    if (endpoint !== null && hasSubAccounts(literal)) {
+      this.report(at, `${JSON.stringify(op)} compares ${path} with ${literal}, ${SUB_ACCOUNTS} that a payment to one of them would not equal: compare transfer.${endpoint[1]}.baseAccount, and pin a sub-account with transfer.${endpoint[1]}.muxedId`);
+    }
+    const named = path === "transfer.asset" ? networklessAssetName(literal) : null;
+    if (named !== null) {
+      this.report(at, `${JSON.stringify(op)} compares transfer.asset with ${JSON.stringify(literal)}, which names no network: transfer.asset names an asset with its network, write ${named} (or the testnet's)`);
+    }
+  }
+
+  /** A number or true/false looked for in a text fact: membership.ts looks only for text in text (json-logic-js found 1 as a digit). */
   checkNonTextInText(needle: number | boolean, haystack: unknown, at: PathSegment[], scope: Scope): void {
     const path = plainVarPath(haystack);
     if (path === null || valueTypeAt(scope, path) !== "string") return;
@@ -189,11 +210,9 @@ class Validator {
   }
 
   /**
-   * A muxed Stellar address (`M…`) written in a rule. Rules compare an account (`G…`) as naming
-   * each of its muxed addresses (text-ops.ts), and a comparison cannot tell the rule's text from
-   * the transaction's: a rule naming one `M…` would also match a payment to its bare account, or
-   * (through that account) to another sub-account. So the account is written, and the sub-account
-   * pinned with `transfer.destination.muxedId`.
+   * A sub-account's address (a Stellar muxed `M…`, an XRP X-address with a tag) written in a rule.
+   * One sub-account is its account (`baseAccount`) and its id (`muxedId`): the rule names both, so
+   * that it reads the same whichever spelling the platform sends the sub-account in.
    */
   checkLiteralText(text: string, at: PathSegment[]): void {
     const named = subAccountsNamedIn(text);
@@ -201,7 +220,7 @@ class Validator {
     for (const kind of new Set(named.map((n) => n.kind))) {
       const first = named.find((n) => n.kind === kind)!;
       const what = kind.startsWith("an XRP") ? "the tag" : "the sub-account";
-      this.report(at, `${kind} (${first.address.slice(0, 8)}…) cannot be named in a rule: name its account ${first.account} and pin ${what} with {"===": [{"var": "transfer.destination.muxedId"}, "${first.id}"]}`);
+      this.report(at, `${kind} (${first.address.slice(0, 8)}…) cannot be named in a rule: name its account with {"===": [{"var": "transfer.destination.baseAccount"}, "${first.account}"]} and pin ${what} with {"===": [{"var": "transfer.destination.muxedId"}, "${first.id}"]}`);
     }
   }
 
@@ -283,6 +302,9 @@ function isOperation(expr: unknown, ops: ReadonlySet<string>): expr is Record<st
   return keys.length === 1 && ops.has(keys[0]!);
 }
 
+/** An endpoint's fact that holds an account as the transfer names it (not its base account). */
+const ENDPOINT_ACCOUNT = /^transfer\.(source|destination)\.(?:address|value)$/;
+
 /** The operations checkLiteralTypes looks at. */
 const EQUALITIES: ReadonlySet<string> = new Set(["===", "!==", "==", "!=", "in"]);
 
@@ -330,7 +352,7 @@ function valueTypeAt(scope: Scope, path: string): ValueType | null {
   return shape !== null && shape.kind === "value" ? shape.type : null;
 }
 
-/** Whether `op` between a fact of `type` (not null) and `literal` can never hold (src/policy/decimal-ops.ts, text-ops.ts). */
+/** Whether `op` between a fact of `type` (not null) and `literal` can never hold (src/policy/decimal-ops.ts, membership.ts). */
 function neverEqual(op: string, type: ValueType, literal: Primitive): boolean {
   const literalType = typeof literal as ValueType;
   if (op === "===" || op === "!==" || op === "in") return literalType !== type;

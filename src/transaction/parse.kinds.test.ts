@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTransaction } from "./parse.js";
+import { canonicalAccount } from "../chains/canonical.js";
 import {
   SEP41_TOKEN,
   STELLAR_SPONSOR,
@@ -134,7 +135,7 @@ describe("kind from shape 2", () => {
 
 describe("source and destination forms", () => {
   const other = "vaults/othervault/wallets/w9";
-  const raw = (value: string) => ({ kind: "address", wallet: null, address: value });
+  const raw = (value: string) => ({ kind: "address", wallet: null, address: canonicalAccount(value) });
   const cases: { value: string; expected: Body; asSource?: "refused"; asset?: string }[] = [
     { value: WALLET, expected: { kind: "wallet", wallet: WALLET, address: null } },
     { value: `${WALLET}/addresses/addr1`, expected: { kind: "walletAddress", wallet: WALLET, address: null } },
@@ -195,7 +196,7 @@ describe("shape 2 source: request.sourceWallet", () => {
       transaction: apiBody([apiTransfer({ destinationAddress: { value: EVM_DEST, infoRef: "ref1" } })]),
       referencedAddressesInfo: { [EVM_DEST]: { wallet: `${VAULT}/wallets/w1`, addressBookEntry: `${VAULT}/addressBookEntries/e1` } },
     };
-    expect(parsed(body).transfers[0]?.destination).toEqual({ value: EVM_DEST, kind: "address", wallet: null, address: EVM_DEST });
+    expect(parsed(body).transfers[0]?.destination).toEqual({ value: EVM_DEST, kind: "address", wallet: null, address: EVM_DEST.toLowerCase() });
   });
 });
 

@@ -186,8 +186,9 @@ describe("finding 3: payloads signed as transfers", () => {
       tokenAllowances: [{ approverAddress: { value: FROM }, spenderAddress: { value: EVM_DEST }, asset: USDC_ETH, amount: "5" }],
       evmTransaction: { authorizationDetails: { authorizationList: [{ signer: { value: FROM }, contractAddress: { value: EVM_DEST }, chainId: "1", nonce: "7" }] } },
     }));
-    expect(tx.tokenAllowances).toEqual([{ approver: FROM, spender: EVM_DEST, asset: USDC_ETH, amount: "5" }]);
-    expect(tx.authorizations).toEqual([{ signer: FROM, contractAddress: EVM_DEST, chainId: "1", nonce: "7" }]);
+    // Their accounts in canonical spelling (src/chains/canonical.ts), as a rule's literals are read.
+    expect(tx.tokenAllowances).toEqual([{ approver: FROM.toLowerCase(), spender: EVM_DEST.toLowerCase(), asset: USDC_ETH, amount: "5" }]);
+    expect(tx.authorizations).toEqual([{ signer: FROM.toLowerCase(), contractAddress: EVM_DEST.toLowerCase(), chainId: "1", nonce: "7" }]);
   });
 
   it("empty lists and delivery metadata are no payloads", () => {

@@ -1,3 +1,4 @@
+import { canonicalAccount } from "../chains/canonical.js";
 import { describe, expect, it } from "vitest";
 import { EXAMPLES, example, type Body, type ExampleName, parsed } from "./test-bodies.js";
 import type { Endpoint, Transaction } from "./types.js";
@@ -6,7 +7,7 @@ const WALLET = "vaults/5c3f1a2b9d7e/wallets/7a8b9c0d1e2f";
 const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
 const SENDER = "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
 const SPONSOR = "GSPONSORXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
-const address = (value: string): Endpoint => ({ value, kind: "address", wallet: null, address: value });
+const address = (value: string): Endpoint => ({ value, kind: "address", wallet: null, address: canonicalAccount(value) });
 
 /** Everything but the snapshot, as each example must parse. */
 const expected: Record<ExampleName, Omit<Transaction, "snapshot">> = {
@@ -182,8 +183,8 @@ expected["api-shape-token-transfer-with-allowance"] = {
   payloads: ["tokenAllowances"],
   tokenAllowances: [
     {
-      approver: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
-      spender: "0x000000000000000000000000000000000000dEaD",
+      approver: "0x8ba1f109551bd432803012645ac136ddd64dba72",
+      spender: "0x000000000000000000000000000000000000dead",
       asset: USDC,
       amount: "115792089237316195423570985008687907853269984665640564039457584007913129.639935",
     },

@@ -11,6 +11,7 @@
 import { AppError, err, ok, type Result } from "../errors.js";
 import { fromApi } from "./api-shape.js";
 import { networkId } from "../chains/assets.js";
+import { canonicalAccountOrNull, canonicalAssetOrNull } from "../chains/canonical.js";
 import { chainAgreesWithNetworks } from "../chains/chain-ids.js";
 import { chainObjectPayloads } from "../chains/chain-objects.js";
 import { statedFee } from "../chains/fees.js";
@@ -213,8 +214,8 @@ function allowancesAndAuthorizations(
       if (!spelt.ok) return spelt;
     }
     authorizations = list.map((a) => ({
-      signer: a.signer?.value ?? null,
-      contractAddress: a.contractAddress?.value ?? null,
+      signer: canonicalAccountOrNull(a.signer?.value),
+      contractAddress: canonicalAccountOrNull(a.contractAddress?.value),
       chainId: a.chainId ?? null,
       nonce: a.nonce ?? null,
     }));
@@ -235,9 +236,9 @@ function allowancesAndAuthorizations(
   }
   return ok({
     tokenAllowances: allowanceList.map((a) => ({
-      approver: a.approverAddress?.value ?? null,
-      spender: a.spenderAddress?.value ?? null,
-      asset: a.asset ?? null,
+      approver: canonicalAccountOrNull(a.approverAddress?.value),
+      spender: canonicalAccountOrNull(a.spenderAddress?.value),
+      asset: canonicalAssetOrNull(a.asset),
       amount: a.amount ?? null,
     })),
     authorizations,
@@ -247,7 +248,8 @@ function allowancesAndAuthorizations(
 /**
  * The accounts an authorization or a token allowance names (a delegation's signer and contract, an
  * allowance's approver and spender), which are facts that rules compare: written as their network's
- * family compares them (endpoint-at.ts misspeltAccount), or refused (400). Their clients also read
+ * family compares them (endpoint-at.ts misspeltAccount), or refused (400); the facts then hold
+ * them in canonical spelling (src/chains/canonical.ts), as a rule's literals are read. Their clients also read
  * other spellings (`0X…` or an ENS name on EVM, `0xbad` on Sui or Aptos, `0x` and 20 bytes on
  * Tron, a public key in hex on Substrate) as the account, which a deny rule naming it by its own
  * spelling would not see (found by reviews of this stop's changes and of hostile bodies).
@@ -284,14 +286,14 @@ function delegationAuthorizations(
     if (!api.ok) return api;
     const spelt = accountsSpelt({ signerAddress: api.value.signerAddress?.value, contractAddress: api.value.contractAddress?.value }, DELEGATION_FAMILY, at(path, "evmAccountDelegation"), ".value");
     if (!spelt.ok) return spelt;
-    found.push({ signer: api.value.signerAddress?.value ?? null, contractAddress: api.value.contractAddress?.value ?? null, chainId: api.value.chainId ?? null, nonce: api.value.nonce ?? null });
+    found.push({ signer: canonicalAccountOrNull(api.value.signerAddress?.value), contractAddress: canonicalAccountOrNull(api.value.contractAddress?.value), chainId: api.value.chainId ?? null, nonce: api.value.nonce ?? null });
   }
   if (details?.evmAccountDelegation != null) {
     const ref = check(referenceDelegation, details.evmAccountDelegation, at(at(path, "details"), "evmAccountDelegation"));
     if (!ref.ok) return ref;
     const spelt = accountsSpelt({ fromAddress: ref.value.fromAddress, contractAddress: ref.value.contractAddress }, DELEGATION_FAMILY, at(at(path, "details"), "evmAccountDelegation"), "");
     if (!spelt.ok) return spelt;
-    found.push({ signer: ref.value.fromAddress ?? null, contractAddress: ref.value.contractAddress ?? null, chainId: ref.value.chainId ?? null, nonce: ref.value.nonce ?? null });
+    found.push({ signer: canonicalAccountOrNull(ref.value.fromAddress), contractAddress: canonicalAccountOrNull(ref.value.contractAddress), chainId: ref.value.chainId ?? null, nonce: ref.value.nonce ?? null });
   }
   if (found.length === 0 && delegationSubType) found.push({ signer: null, contractAddress: null, chainId: null, nonce: null });
   return ok(found);

@@ -16,7 +16,7 @@ export interface Endpoint {
   kind: EndpointForm;
   /** Wallet resource name (`vaults/{v}/wallets/{w}`) when known from the body, else null. */
   wallet: string | null;
-  /** Raw chain address when the endpoint is one, else null. */
+  /** Raw chain address when the endpoint is one, in its family's canonical spelling (src/chains/canonical.ts), else null. */
   address: string | null;
 }
 

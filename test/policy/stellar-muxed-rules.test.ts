@@ -29,7 +29,7 @@ rules:
     when:
       and:
         - {"===": [{"var": "transfer.asset"}, "${XLM}"]}
-        - {"===": [{"var": "transfer.destination.address"}, "${EXCHANGE}"]}
+        - {"===": [{"var": "transfer.destination.baseAccount"}, "${EXCHANGE}"]}
         - ${pin}
         - {"<=": [{"var": "transfer.amount"}, "100000"]}
 `;
@@ -56,10 +56,18 @@ describe("a rule naming a muxed address", () => {
     const named = loadBundleSync(writeBundle(policy(`{"in": [{"var": "transfer.destination.address"}, ["${subaccount("991")}"]]}`)));
     expect(named.ok).toBe(false);
     if (named.ok) return;
-    expect(named.error.message).toContain(`name its account ${EXCHANGE}`);
+    expect(named.error.message).toContain(`name its account with {"===": [{"var": "transfer.destination.baseAccount"}, "${EXCHANGE}"]}`);
     expect(named.error.message).toContain('{"===": [{"var": "transfer.destination.muxedId"}, "991"]}');
     // Inside a comma-separated string too.
     expect(loadBundleSync(writeBundle(policy(`{"in": [{"var": "transfer.destination.address"}, "x,${subaccount("7")}"]}`))).ok).toBe(false);
+  });
+
+  // Equality is plain: a payment to a muxed address is not its G… account, so a deny rule naming the account against the address would let every sub-account through.
+  it("naming the account against the destination's address is refused at load, naming baseAccount", () => {
+    const named = loadBundleSync(writeBundle(policy(`{"in": [{"var": "transfer.destination.address"}, ["${EXCHANGE}"]]}`)));
+    expect(named.ok).toBe(false);
+    if (named.ok) return;
+    expect(named.error.message).toMatch(/rule "exchange-deposit", at rules\[1\]\.when\.and\[2\]\.in\[1\]\[0\]: "in" compares transfer\.destination\.address with GDVEU3DD\S+, an account with sub-accounts .*compare transfer\.destination\.baseAccount/);
   });
 });
 

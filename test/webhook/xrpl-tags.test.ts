@@ -22,7 +22,7 @@ rules:
     decision: allow
     when:
       and:
-        - {"===": [{"var": "transfer.destination.address"}, "${ACCOUNT}"]}
+        - {"===": [{"var": "transfer.destination.baseAccount"}, "${ACCOUNT}"]}
         - {"===": [{"var": "transfer.destination.muxedId"}, "12345"]}
 `;
 
