@@ -8,6 +8,7 @@ import type { DecisionDeps } from "../decision/deps.js";
 import { errorHandler, sendError } from "./envelope.js";
 import { openApiDocument } from "./openapi.js";
 import { requestContext } from "./request-context.js";
+import { auditRouter } from "./routes/audit.js";
 import { decisionsRouter } from "./routes/decisions.js";
 import { evaluateRouter } from "./routes/evaluate.js";
 import { metricsRouter } from "./routes/metrics.js";
@@ -44,6 +45,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(requestContext);
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
   app.use(decisionsRouter(options.decision.db, options.adminToken));
+  app.use(auditRouter(options.decision.db, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes, logger: options.decision.logger }));
   app.use(statusRouter({ db: options.decision.db, adminToken: options.adminToken, ...options.status }));
   app.use(metricsRouter(options.metricsToken));
   if (options.eventsHandler) app.post("/v1/events", options.eventsHandler);
