@@ -58,7 +58,7 @@ export const verifyRequestSchema = z
     schema: z.string().min(1).max(63).optional().describe("the schema holding the audit tables (default public)"),
     from: z.iso.datetime({ offset: true }).optional().describe("rows dated before it count as archived (needs checkpoint)"),
     checkpoint: z
-      .strictObject({ position: z.number().int().positive(), hash: z.string().regex(/^[0-9a-f]{64}$/) })
+      .strictObject({ position: z.number().int().min(1), hash: z.string().regex(/^[0-9a-f]{64}$/) })
       .optional()
       .describe("an anchor from `audit checkpoint`: the chain must pass through it"),
   })

@@ -123,6 +123,16 @@ describe("the OpenAPI document describes every answer the service gives", () => 
     await expectDescribed("/v1/decisions", "get", await fetch(`${service.url}/v1/decisions`, { headers: admin }));
   });
 
+  it("an audit verify report and its refusals", async () => {
+    const verify = (body: string, headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` }) =>
+      fetch(`${service.url}/v1/audit/verify`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
+    const intact = await verify("{}");
+    expect(intact.status).toBe(200);
+    await expectDescribed("/v1/audit/verify", "post", intact);
+    await expectDescribed("/v1/audit/verify", "post", await verify(JSON.stringify({ from: "2026-11-01T00:00:00Z" })));
+    await expectDescribed("/v1/audit/verify", "post", await verify("{}", {}));
+  });
+
   it("a review and its explanation", async () => {
     const name = transactionName("openapi-review");
     const body = assetTransfer({ name, asset: ETH, amount: "6", source: HOT_WALLET, destination: COLD_WALLET });
