@@ -7,6 +7,9 @@
 import type { DecisionView } from "../audit/decision-view.js";
 import type { VerifyOptions } from "../audit/verify.js";
 import { verifyOutcomeSchema, verifyRequestOf, type VerifyOutcome } from "../audit/verify-outcome.js";
+import type { ReplayRange } from "../replay/recorded.js";
+import { readReplayReport, replayRequestOf, type SentBundle } from "../replay/replay-request.js";
+import type { ReplayReport } from "../replay/summary.js";
 import { loadConfig, type Config } from "../config.js";
 import { EmbeddedDatabaseInUse } from "../db/connect.js";
 
@@ -74,4 +77,13 @@ export const verifyThroughService =
     const parsed = verifyOutcomeSchema.safeParse(await ask(what, "/v1/audit/verify", verifyRequestOf(options)));
     if (!parsed.success) throw new ServiceReadError(`the service did not answer a verify report (is COUNTERSIGN_URL countersign?)`);
     return parsed.data as VerifyOutcome;
+  };
+
+/** `POST /v1/policy/replay`: the service replays the bundle's files, as read here, on its database. */
+export const replayThroughService =
+  (ask: AskService) =>
+  async (candidate: SentBundle, range: ReplayRange, now: Date): Promise<ReplayReport> => {
+    const report = readReplayReport(await ask("replay the bundle", "/v1/policy/replay", replayRequestOf(candidate, range, now)));
+    if (!report) throw new ServiceReadError(`the service did not answer a replay report (is COUNTERSIGN_URL countersign?)`);
+    return report;
   };

@@ -12,6 +12,7 @@ import { auditRouter } from "./routes/audit.js";
 import { decisionsRouter } from "./routes/decisions.js";
 import { evaluateRouter } from "./routes/evaluate.js";
 import { metricsRouter } from "./routes/metrics.js";
+import { policyReplayRouter } from "./routes/policy-replay.js";
 import { reviewRouter } from "./routes/review.js";
 import { reviewPageRouter } from "./routes/review-page.js";
 import type { ReviewerAuth } from "../review/auth.js";
@@ -45,7 +46,8 @@ export function createApp(options: AppOptions): express.Express {
   app.use(requestContext);
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
   app.use(decisionsRouter(options.decision.db, options.adminToken));
-  app.use(auditRouter(options.decision.db, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes, logger: options.decision.logger }));
+  const adminReads = { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes, logger: options.decision.logger };
+  app.use(auditRouter(options.decision.db, adminReads), policyReplayRouter(options.decision.db, adminReads));
   app.use(statusRouter({ db: options.decision.db, adminToken: options.adminToken, ...options.status }));
   app.use(metricsRouter(options.metricsToken));
   if (options.eventsHandler) app.post("/v1/events", options.eventsHandler);

@@ -2,8 +2,8 @@
  * The first hour (docs/first-hour.md): `countersign serve` started as `npm start` starts it (no
  * configuration but a fresh embedded database and a free port), each body of the document's table
  * posted to the webhook, each answered as the table says. Then, with the service still holding
- * the embedded database, `explain --decision` reads a decision and `audit verify` verifies the
- * trail through it, answering as they do once the service has stopped.
+ * the embedded database, `explain --decision`, `audit verify` and `policy replay` read through it,
+ * answering as they do once the service has stopped.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -111,7 +111,7 @@ describe("the first hour: npm start and the documented bodies", () => {
   }, 60_000);
 
   // Last: it stops the service to run the same verify on the database itself.
-  it("audit verify verifies the trail through the service, with the answer it gives once the service has stopped", async () => {
+  it("audit verify and policy replay run through the service, with the answers they give once the service has stopped", async () => {
     const unauthorized = await fetch(`${url}/v1/audit/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(unauthorized.status).toBe(401);
     const withoutToken = await cli(["audit", "verify"], { COUNTERSIGN_URL: url });
@@ -127,9 +127,17 @@ describe("the first hour: npm start and the documented bodies", () => {
     }, { timeout: 30_000, interval: 500 });
     expect(through.stdout).toMatch(/^audit trail intact: positions 1\.\.\d+, last hash [0-9a-f]{64}\nschema verified: public\n$/);
 
+    const replayArgs = ["policy", "replay", "--policies", "policies", "--from", "2026-01-01T00:00:00Z", "--to", "2100-01-01T00:00:00Z", "--format", "json"];
+    const replayed = await cli(replayArgs, { COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN, COUNTERSIGN_URL: url });
+    expect(replayed).toMatchObject({ code: 0, stderr: "" });
+    const report = JSON.parse(replayed.stdout) as { candidate: { directory: string }; replayed: number; changed: number };
+    expect(report).toMatchObject({ candidate: { directory: "policies" }, changed: 0 });
+    expect(report.replayed).toBeGreaterThan(0);
+
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     await exited;
     expect(await cli(["audit", "verify"], {})).toEqual(through);
+    expect(await cli(replayArgs, {})).toEqual(replayed);
   }, 90_000);
 });
