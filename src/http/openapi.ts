@@ -11,6 +11,7 @@ import * as answers from "./answers.js";
 import { adminErrors, answer, bodyErrors, errorAnswer, HEADERS, htmlAnswer, json, OPEN, schema, unauthorizedAnswer, unavailableAnswer } from "./openapi-parts.js";
 import { reviewActionBody, reviewRejectionBody } from "./routes/review.js";
 import { verifyOutcomeSchema, verifyRequestSchema } from "../audit/verify-outcome.js";
+import { replayReportSchema, replayRequestSchema } from "../replay/replay-request.js";
 
 const nameField = z.string().regex(/^vaults\/[A-Za-z0-9_-]+\/transactions\/[A-Za-z0-9_-]+$/);
 
@@ -101,6 +102,8 @@ function build(): object {
         DecisionList: schema(answers.decisionList),
         AuditVerifyRequest: schema(verifyRequestSchema),
         AuditVerification: schema(verifyOutcomeSchema),
+        ReplayRequest: schema(replayRequestSchema),
+        ReplayReport: schema(replayReportSchema),
         Review: schema(answers.review),
         ReviewList: schema(answers.reviewList),
         ReviewApproval: schema(reviewActionBody),
@@ -178,6 +181,21 @@ function build(): object {
             ...adminErrors,
             ...bodyErrors,
             "503": unavailableAnswer("UNAVAILABLE: the audit trail cannot be read right now"),
+          },
+        },
+      },
+      "/v1/policy/replay": {
+        post: {
+          operationId: "replayPolicy",
+          summary: "Replay a candidate bundle (its files, sent) on the recorded decisions, as `countersign policy replay`; read-only",
+          security: [{ adminToken: [] }],
+          requestBody: { required: true, content: json("ReplayRequest") },
+          responses: {
+            "200": answer("what the candidate would have decided: counts, changed decisions, windows starting short", json("ReplayReport")),
+            "400": errorAnswer("BAD_JSON or INVALID_REQUEST: not a replay request, from not before to, or a bundle the loader refuses"),
+            ...adminErrors,
+            ...bodyErrors,
+            "503": unavailableAnswer("UNAVAILABLE: the recorded decisions cannot be read right now"),
           },
         },
       },
