@@ -4,8 +4,6 @@ import { explain } from "../commands/explain.js";
 import { REVIEW_STATES, reviewCommand, type ReviewRequest, type ReviewState } from "../commands/review.js";
 import { defaultPolicies, type Cli } from "./program.js";
 import { withDatabase } from "./with-database.js";
-import { loadConfig } from "../config.js";
-import { EmbeddedDatabaseInUse } from "../db/connect.js";
 
 interface ExplainOptions {
   now?: string;
@@ -33,15 +31,11 @@ async function runExplain(file: string, options: ExplainOptions, cli: Cli): Prom
     const { explainDecision } = await import("../commands/explain-decision.js");
     const { readDecision } = await import("../audit/decision-view.js");
     const id = options.decision;
-    try {
-      return await withDatabase((db) => explainDecision((i) => readDecision(db, i), id, { json }, cli.out));
-    } catch (error) {
-      if (!(error instanceof EmbeddedDatabaseInUse)) throw error;
-      // `serve` holds the embedded database: the decision is read through it.
-      const { serviceDecisionReader, serviceUrl } = await import("../commands/service-reader.js");
-      const config = loadConfig();
-      return explainDecision(serviceDecisionReader(serviceUrl(process.env, config), config.adminToken), id, { json }, cli.out);
-    }
+    const { decisionThroughService, locallyOrThroughService } = await import("../commands/service-reader.js");
+    return locallyOrThroughService(
+      () => withDatabase((db) => explainDecision((i) => readDecision(db, i), id, { json }, cli.out)),
+      (ask) => explainDecision(decisionThroughService(ask), id, { json }, cli.out),
+    );
   }
   const now = options.now ? new Date(options.now) : new Date();
   if (Number.isNaN(now.getTime())) {

@@ -1,5 +1,6 @@
 /** `countersign policy check|replay|schema`. */
 import { Argument, Option, type Command } from "commander";
+import type { ReplayCandidate } from "../commands/policy-replay.js";
 import { CHECK_FORMATS, policyCheck, type CheckFormat } from "../commands/policy-check.js";
 import { SCHEMA_KINDS, type SchemaKind } from "../policy/json-schema.js";
 import { FORMATS, type ReplayFormat } from "../replay/format.js";
@@ -51,8 +52,12 @@ function replayCommand(policy: Command, cli: Cli): void {
     .action(
       cli.exits(async (options: ReplayOptions) => {
         const { policyReplay } = await import("../commands/policy-replay.js");
+        const { replay } = await import("../replay/replay.js");
+        const { locallyOrThroughService, replayThroughService } = await import("../commands/service-reader.js");
+        const replayCandidate: ReplayCandidate = (candidate, range, now) =>
+          locallyOrThroughService(() => withDatabase((db) => replay(db, candidate.bundle, range, { now })), (ask) => replayThroughService(ask)(candidate.read, range, now));
         const { failOnChange, policies, ...range } = options;
-        return policyReplay({ ...range, policies: policies ?? defaultPolicies(), failOnChange: failOnChange ?? false, now: new Date() }, withDatabase, cli.out);
+        return policyReplay({ ...range, policies: policies ?? defaultPolicies(), failOnChange: failOnChange ?? false, now: new Date() }, replayCandidate, cli.out);
       }),
     );
 }

@@ -1,5 +1,6 @@
 /** `countersign serve`, `migrate`, `addressbook sync`, `velocity void|prune`, `audit verify|checkpoint`. */
 import type { Command } from "commander";
+import type { VerifyOptions } from "../audit/verify.js";
 import { loadConfig } from "../config.js";
 import { migrateToLatest } from "../db/migrate.js";
 import { serve } from "../main.js";
@@ -61,9 +62,12 @@ function auditCommands(program: Command, cli: Cli): void {
     .option("--checkpoint <position:hash>", "an anchor printed by `audit checkpoint`: the chain must pass through it")
     .option("--from <time>", "verify from this time, rows before it archived (needs --checkpoint, taken before archiving)")
     .action(
-      cli.exits(async (options: { schema?: string; checkpoint?: string; from?: string }) =>
-        (await import("../commands/audit.js")).auditVerify(options, withDatabase, cli.out),
-      ),
+      cli.exits(async (options: { schema?: string; checkpoint?: string; from?: string }) => {
+        const { verifyOutcome } = await import("../audit/verify-outcome.js");
+        const { locallyOrThroughService, verifyThroughService } = await import("../commands/service-reader.js");
+        const verify = (o: VerifyOptions) => locallyOrThroughService(() => withDatabase((db) => verifyOutcome(db, o)), (ask) => verifyThroughService(ask)(o));
+        return (await import("../commands/audit.js")).auditVerify(options, verify, cli.out);
+      }),
     );
   audit
     .command("checkpoint")

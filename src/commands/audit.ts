@@ -1,6 +1,7 @@
 /** `countersign audit verify [--schema S] [--from T --checkpoint POSITION:HASH]` and `countersign audit checkpoint [--json]`. */
 import { formatCheckpoint, latestCheckpoint, parseCheckpoint, type SealedCheckpoint } from "../audit/checkpoint.js";
-import { verifyChain, VerifyRefused, type Break, type Checkpoint, type VerifyReport } from "../audit/verify.js";
+import { VerifyRefused, type Break, type Checkpoint } from "../audit/verify.js";
+import type { VerifyTrail } from "../audit/verify-outcome.js";
 import type { WithDatabase } from "../cli/with-database.js";
 
 export interface AuditVerifyOptions {
@@ -9,7 +10,7 @@ export interface AuditVerifyOptions {
   schema?: string | undefined;
 }
 
-export async function auditVerify(values: AuditVerifyOptions, withDatabase: WithDatabase, out: (line: string) => void): Promise<number> {
+export async function auditVerify(values: AuditVerifyOptions, verify: VerifyTrail, out: (line: string) => void): Promise<number> {
   const from = values.from === undefined ? undefined : new Date(values.from);
   if (from && Number.isNaN(from.getTime())) {
     out("countersign audit verify: --from must be a time such as 2026-11-01 or 2026-11-01T00:00:00Z");
@@ -30,14 +31,12 @@ export async function auditVerify(values: AuditVerifyOptions, withDatabase: With
     checkpoint = parsed;
   }
   const options = { ...(from ? { from } : {}), ...(checkpoint ? { checkpoint } : {}), ...(values.schema ? { schema: values.schema } : {}) };
-  let report: VerifyReport;
-  try {
-    report = await withDatabase((db) => verifyChain(db, options));
-  } catch (error) {
-    if (!(error instanceof VerifyRefused)) throw error;
-    out(`countersign audit verify: refused (${error.code}): ${error.message}`);
+  const outcome = await verify(options);
+  if ("refused" in outcome) {
+    out(`countersign audit verify: refused (${outcome.refused.code}): ${outcome.refused.message}`);
     return 3;
   }
+  const { report } = outcome;
   const span = report.lastPosition >= report.firstPosition ? `positions ${report.firstPosition}..${report.lastPosition}` : "no sealed rows";
   if (report.ok) {
     out(`audit trail intact: ${span}${report.lastHash ? `, last hash ${report.lastHash}` : ""}`);

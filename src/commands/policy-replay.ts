@@ -6,11 +6,16 @@
  * 2 on bad usage.
  */
 import { parseDuration } from "../duration.js";
-import type { Db } from "../db/connect.js";
-import { loadBundle } from "../policy/load.js";
+import { readBundleFiles } from "../policy/bundle-files.js";
+import { bundleFromFiles } from "../policy/load.js";
+import type { PolicyBundle } from "../policy/types.js";
 import { formatReport, type ReplayFormat } from "../replay/format.js";
-import { replay } from "../replay/replay.js";
-import { replayVerdict } from "../replay/summary.js";
+import type { ReplayRange } from "../replay/recorded.js";
+import type { SentBundle } from "../replay/replay-request.js";
+import { replayVerdict, type ReplayReport } from "../replay/summary.js";
+
+/** The replay itself: on the command's database, or through the running service (which needs the files). */
+export type ReplayCandidate = (candidate: { bundle: PolicyBundle; read: SentBundle }, range: ReplayRange, now: Date) => Promise<ReplayReport>;
 
 export interface PolicyReplayArgs {
   policies: string;
@@ -42,18 +47,20 @@ function rangeOf(a: PolicyReplayArgs): Range | string {
   return { from, to, ...(vault ? { vault } : {}) };
 }
 
-export async function policyReplay(args: PolicyReplayArgs, withDatabase: <T>(run: (db: Db) => Promise<T>) => Promise<T>, out: (line: string) => void): Promise<number> {
+export async function policyReplay(args: PolicyReplayArgs, replayCandidate: ReplayCandidate, out: (line: string) => void): Promise<number> {
   const range = rangeOf(args);
   if (typeof range === "string") {
     out(range);
     return 2;
   }
-  const loaded = await loadBundle(args.policies);
+  // Read once: the bundle replayed here and the files sent to the service are the same snapshot.
+  const read = await readBundleFiles(args.policies);
+  const loaded = bundleFromFiles(args.policies, read.files, read.problems);
   if (!loaded.ok) {
     out(loaded.error.message);
     return 2;
   }
-  const report = await withDatabase((db) => replay(db, loaded.value, range, { now: args.now }));
+  const report = await replayCandidate({ bundle: loaded.value, read: { directory: args.policies, files: read.files } }, range, args.now);
   out(formatReport(report, args.format));
   return args.failOnChange && !replayVerdict(report).changesNothing ? 1 : 0;
 }

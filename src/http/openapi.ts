@@ -10,6 +10,8 @@ import { baseEvent } from "../events/event.js";
 import * as answers from "./answers.js";
 import { adminErrors, answer, bodyErrors, errorAnswer, HEADERS, htmlAnswer, json, OPEN, schema, unauthorizedAnswer, unavailableAnswer } from "./openapi-parts.js";
 import { reviewActionBody, reviewRejectionBody } from "./routes/review.js";
+import { verifyOutcomeSchema, verifyRequestSchema } from "../audit/verify-outcome.js";
+import { replayReportSchema, replayRequestSchema } from "../replay/replay-request.js";
 
 const nameField = z.string().regex(/^vaults\/[A-Za-z0-9_-]+\/transactions\/[A-Za-z0-9_-]+$/);
 
@@ -98,6 +100,10 @@ function build(): object {
         EventReceipt: schema(answers.eventReceipt),
         Decision: schema(answers.decisionView),
         DecisionList: schema(answers.decisionList),
+        AuditVerifyRequest: schema(verifyRequestSchema),
+        AuditVerification: schema(verifyOutcomeSchema),
+        ReplayRequest: schema(replayRequestSchema),
+        ReplayReport: schema(replayReportSchema),
         Review: schema(answers.review),
         ReviewList: schema(answers.reviewList),
         ReviewApproval: schema(reviewActionBody),
@@ -160,6 +166,36 @@ function build(): object {
             "400": errorAnswer("INVALID_REQUEST: transaction is missing or not a transaction name"),
             ...adminErrors,
             "503": unavailableAnswer("UNAVAILABLE: the database cannot be read right now"),
+          },
+        },
+      },
+      "/v1/audit/verify": {
+        post: {
+          operationId: "verifyAuditTrail",
+          summary: "Recompute the audit hash chain, as `countersign audit verify`: the report (intact or its breaks) or the refusal to read",
+          security: [{ adminToken: [] }],
+          requestBody: { required: true, content: json("AuditVerifyRequest") },
+          responses: {
+            "200": answer("the report ({report}: ok false lists the breaks) or the refusal ({refused}: why verify will not read this database)", json("AuditVerification")),
+            "400": errorAnswer("BAD_JSON or INVALID_REQUEST: not the options of audit verify"),
+            ...adminErrors,
+            ...bodyErrors,
+            "503": unavailableAnswer("UNAVAILABLE: the audit trail cannot be read right now"),
+          },
+        },
+      },
+      "/v1/policy/replay": {
+        post: {
+          operationId: "replayPolicy",
+          summary: "Replay a candidate bundle (its files, sent) on the recorded decisions, as `countersign policy replay`; read-only",
+          security: [{ adminToken: [] }],
+          requestBody: { required: true, content: json("ReplayRequest") },
+          responses: {
+            "200": answer("what the candidate would have decided: counts, changed decisions, windows starting short", json("ReplayReport")),
+            "400": errorAnswer("BAD_JSON or INVALID_REQUEST: not a replay request, from not before to, or a bundle the loader refuses"),
+            ...adminErrors,
+            ...bodyErrors,
+            "503": unavailableAnswer("UNAVAILABLE: the recorded decisions cannot be read right now"),
           },
         },
       },

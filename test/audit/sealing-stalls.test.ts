@@ -9,6 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPending, startSealer } from "../../src/audit/sealer.js";
 import { verifyChain } from "../../src/audit/verify.js";
+import { verifyOutcome } from "../../src/audit/verify-outcome.js";
 import { auditVerify } from "../../src/commands/audit.js";
 import type { Db } from "../../src/db/connect.js";
 import type { Logger } from "../../src/log.js";
@@ -35,7 +36,7 @@ describe.each(backends)("audit verify when sealing has stopped, on $name", (back
     expect(report.breaks).toEqual([expect.objectContaining({ kind: "unsealed", source: "decisions", rowKey: stale.id, position: null })]);
     expect(report.pending).toBe(1);
     const lines: string[] = [];
-    expect(await auditVerify({}, (run) => run(db), (line) => lines.push(line))).toBe(1);
+    expect(await auditVerify({}, (o) => verifyOutcome(db, o), (line) => lines.push(line))).toBe(1);
     expect(lines.join("\n")).toMatch(new RegExp(`unsealed decisions ${stale.id}: written more than 300 s ago and still not sealed`));
 
     await sealPending(db);

@@ -2,13 +2,14 @@
  * The first hour (docs/first-hour.md): `countersign serve` started as `npm start` starts it (no
  * configuration but a fresh embedded database and a free port), each body of the document's table
  * posted to the webhook, each answered as the table says. Then, with the service still holding
- * the embedded database, `explain --decision` reads a decision through it.
+ * the embedded database, `explain --decision`, `audit verify` and `policy replay` read through it,
+ * answering as they do once the service has stopped.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { scratchDir } from "../support/scratch.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -88,14 +89,17 @@ describe("the first hour: npm start and the documented bodies", () => {
     expect(answers).toEqual(rows);
   });
 
+  /** A second countersign process on the same data directory; its exit code, stdout and stderr. */
+  const cli = (args: string[], env: NodeJS.ProcessEnv) =>
+    promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...newcomerEnv(dataDir), ...env } }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
   it("explain --decision reads a decision through the service that holds the embedded database", async () => {
     const signed = rows.find((r) => r.signTransaction === true)!;
     const { decisionId } = (await (await post(signed.body)).json()) as { decisionId: string };
-    const run = (env: NodeJS.ProcessEnv) =>
-      promisify(execFile)(process.execPath, [BIN, "explain", "--decision", decisionId], { cwd: ROOT, env: { ...newcomerEnv(dataDir), ...env } }).then(
-        (r) => ({ code: 0, ...r }),
-        (e: { code: number; stdout: string; stderr: string }) => e,
-      );
+    const run = (env: NodeJS.ProcessEnv) => cli(["explain", "--decision", decisionId], env);
     const read = await run({ COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN, COUNTERSIGN_URL: url });
     expect(read.stderr).toBe("");
     expect(read.code).toBe(0);
@@ -105,4 +109,35 @@ describe("the first hour: npm start and the documented bodies", () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("COUNTERSIGN_ADMIN_TOKEN");
   }, 60_000);
+
+  // Last: it stops the service to run the same verify on the database itself.
+  it("audit verify and policy replay run through the service, with the answers they give once the service has stopped", async () => {
+    const unauthorized = await fetch(`${url}/v1/audit/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(unauthorized.status).toBe(401);
+    const withoutToken = await cli(["audit", "verify"], { COUNTERSIGN_URL: url });
+    expect(withoutToken.code).toBe(1);
+    expect(withoutToken.stderr).toContain("COUNTERSIGN_ADMIN_TOKEN");
+
+    // The sealer links rows every second: wait until none is pending, so both runs see one chain.
+    const through = await vi.waitFor(async () => {
+      const run = await cli(["audit", "verify"], { COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN, COUNTERSIGN_URL: url });
+      expect(run).toMatchObject({ code: 0, stderr: "" });
+      expect(run.stdout).not.toContain("not sealed yet");
+      return run;
+    }, { timeout: 30_000, interval: 500 });
+    expect(through.stdout).toMatch(/^audit trail intact: positions 1\.\.\d+, last hash [0-9a-f]{64}\nschema verified: public\n$/);
+
+    const replayArgs = ["policy", "replay", "--policies", "policies", "--from", "2026-01-01T00:00:00Z", "--to", "2100-01-01T00:00:00Z", "--format", "json"];
+    const replayed = await cli(replayArgs, { COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN, COUNTERSIGN_URL: url });
+    expect(replayed).toMatchObject({ code: 0, stderr: "" });
+    const report = JSON.parse(replayed.stdout) as { candidate: { directory: string }; replayed: number; changed: number };
+    expect(report).toMatchObject({ candidate: { directory: "policies" }, changed: 0 });
+    expect(report.replayed).toBeGreaterThan(0);
+
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+    expect(await cli(["audit", "verify"], {})).toEqual(through);
+    expect(await cli(replayArgs, {})).toEqual(replayed);
+  }, 90_000);
 });

@@ -5,6 +5,8 @@
  * answer it does not describe (a 415, the evaluation's `policyOutcome`, the defer's
  * `policyVersion`) is one they cannot read.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assetTransfer, COLD_WALLET, ETH, HOT_WALLET, transactionName } from "../support/bodies.js";
@@ -121,6 +123,28 @@ describe("the OpenAPI document describes every answer the service gives", () => 
     await expectDescribed("/v1/decisions/{id}", "get", await fetch(`${service.url}/v1/decisions/${decided.decisionId}`));
     await expectDescribed("/v1/decisions", "get", await fetch(`${service.url}/v1/decisions?transaction=${name}`, { headers: admin }));
     await expectDescribed("/v1/decisions", "get", await fetch(`${service.url}/v1/decisions`, { headers: admin }));
+  });
+
+  it("an audit verify report and its refusals", async () => {
+    const verify = (body: string, headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` }) =>
+      fetch(`${service.url}/v1/audit/verify`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
+    const intact = await verify("{}");
+    expect(intact.status).toBe(200);
+    await expectDescribed("/v1/audit/verify", "post", intact);
+    await expectDescribed("/v1/audit/verify", "post", await verify(JSON.stringify({ from: "2026-11-01T00:00:00Z" })));
+    await expectDescribed("/v1/audit/verify", "post", await verify("{}", {}));
+  });
+
+  it("a replay report and its refusals", async () => {
+    const replay = (body: object, headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` }) =>
+      fetch(`${service.url}/v1/policy/replay`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const policy = { path: "policy.yaml", content: readFileSync(path.resolve(import.meta.dirname, "../../policies/policy.yaml")).toString("base64") };
+    const request = { candidate: { directory: "policies", files: [policy] }, from: "2026-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", now: new Date().toISOString() };
+    const report = await replay(request);
+    expect(report.status).toBe(200);
+    await expectDescribed("/v1/policy/replay", "post", report);
+    await expectDescribed("/v1/policy/replay", "post", await replay({ ...request, candidate: { directory: "x", files: [{ path: "notes.txt", content: "" }] } }));
+    await expectDescribed("/v1/policy/replay", "post", await replay(request, {}));
   });
 
   it("a review and its explanation", async () => {
