@@ -31,6 +31,10 @@ export async function startTestService(options: TestServiceOptions): Promise<Ser
   const config = loadConfig({
     COUNTERSIGN_HOST: "127.0.0.1",
     COUNTERSIGN_PORT: "0",
+    // The production budget (5 s) is a promise to the co-signer on a machine sized for it; a test
+    // machine loaded by other suites can take longer than that for a decision that is not about
+    // time, so the tests' default scales. Suites that test the deadline set their own.
+    COUNTERSIGN_DECISION_TIMEOUT: "30s",
     COUNTERSIGN_POLICIES: options.policiesDir ?? EXAMPLE_POLICIES,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
