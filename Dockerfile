@@ -2,11 +2,12 @@
 # countersign's image: compiled JavaScript on the current Node LTS, production dependencies only,
 # a non-root user, and no writes outside /var/lib/countersign and /tmp (runs with a read-only root
 # filesystem). Build: docker build -t countersign .
-# The base image, by tag. Pin it by digest (node:24.21.0-bookworm-slim@sha256:<64 hex>) with
-# scripts/update-base-image.sh, which asks the registry for the tag's current multi-platform digest
-# (docker buildx imagetools inspect, or crane digest) and writes it here: a tag can be re-pointed
-# to another image, a digest cannot. Run it again to take a new Node patch release.
-ARG NODE_IMAGE=node:24.21.0-bookworm-slim
+# The base image, by tag and by the digest of the tag's multi-platform index: a tag can be
+# re-pointed to another image, a digest cannot, so every build of every stage gets the same bytes.
+# The tag is kept for whoever reads it. scripts/update-base-image.sh asks the registry for the
+# tag's current index digest (crane digest, or docker buildx imagetools inspect) and rewrites this
+# line; run it to take the Debian fixes of a rebuilt tag or a new Node patch release.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim@sha256:d6aa754f16b3197301076f047b5def2f02ea1dbbc2ca920407d46d7ec7f87b20
 # Filled by the release build (docker build --build-arg VERSION=... --build-arg REVISION=$(git rev-parse HEAD)).
 ARG VERSION=0.1.0
 ARG REVISION=unknown

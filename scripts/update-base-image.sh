@@ -15,9 +15,11 @@ tag=${1:-${current%%@*}}
 
 if command -v crane >/dev/null 2>&1; then
   digest=$(crane digest "$tag")
+  manifest() { crane manifest "$1"; }
 elif docker buildx version >/dev/null 2>&1; then
   # The first lines name the tag and the digest of what it points at (the index, for a multi-platform tag).
   digest=$(docker buildx imagetools inspect "$tag" | awk '$1 == "Digest:" { print $2; exit }')
+  manifest() { docker buildx imagetools inspect --raw "$1"; }
 else
   echo "needs crane (github.com/google/go-containerregistry) or docker buildx" >&2
   exit 1
@@ -26,6 +28,12 @@ case "$digest" in
   sha256:????????????????????????????????????????????????????????????????) ;;
   *) echo "no digest for $tag (got: $digest)" >&2; exit 1 ;;
 esac
+# One platform's image digest would pin every build to that platform: only an index (or a Docker
+# manifest list) names each platform's image under one digest.
+manifest "$tag@$digest" | grep -q '"manifests"' || {
+  echo "$tag@$digest is not a multi-platform index: pin the tag's index, not one platform's image" >&2
+  exit 1
+}
 
 sed -i.bak "s|^ARG NODE_IMAGE=.*|ARG NODE_IMAGE=$tag@$digest|" Dockerfile && rm Dockerfile.bak
 echo "ARG NODE_IMAGE=$tag@$digest"

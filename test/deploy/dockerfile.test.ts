@@ -49,6 +49,32 @@ describe("Dockerfile", () => {
     expect(install.join("\n")).toMatch(/npm ci --omit=dev/);
   });
 
+  it("pins every stage's base image by digest, keeping its tag for readability (a tag can be re-pointed, a digest cannot)", () => {
+    const instructions = dockerfile.getInstructions();
+    const firstFrom = instructions.findIndex((i) => i.getKeyword() === "FROM");
+    // Only the ARGs before the first FROM can name a FROM's image.
+    const globalArgs = new Map(
+      instructions
+        .slice(0, firstFrom)
+        .filter((i) => i.getKeyword() === "ARG")
+        .map((i): [string, string] => {
+          const [name, ...value] = args(i)[0]!.split("=");
+          return [name!, value.join("=")];
+        }),
+    );
+    const stageNames = new Set<string>();
+    const bases = instructions
+      .filter((i) => i.getKeyword() === "FROM")
+      .map((i) => {
+        const [image, , name] = args(i).filter((a) => !a.startsWith("--"));
+        if (name) stageNames.add(name);
+        return image!.replace(/\$\{?(\w+)\}?/g, (_, arg: string) => globalArgs.get(arg) ?? "");
+      })
+      .filter((image) => !stageNames.has(image));
+    expect(bases.length).toBeGreaterThan(0);
+    for (const image of bases) expect(image).toMatch(/^[a-z0-9./-]+:[\w.-]+@sha256:[0-9a-f]{64}$/);
+  });
+
   it("ships only compiled code, production dependencies, the bin and the example policy in the runtime stage", () => {
     const copies = inRuntime("COPY").map((i) => `${copyFrom(i) ?? "context"}:${args(i).slice(0, -1).join(" ")}`);
     expect(copies.sort()).toEqual(["build:/app/dist", "context:bin", "context:package.json", "context:policies", "dependencies:/app/node_modules"]);
@@ -86,16 +112,35 @@ describe("Dockerfile", () => {
     expect(inRuntime("ARG").map((i) => args(i)[0])).toEqual(expect.arrayContaining(["NODE_IMAGE", "VERSION", "REVISION"]));
   });
 
-  it("scripts/update-base-image.sh pins the base image's tag by the digest the registry gives (crane stands in for it)", () => {
+  /**
+   * A copy of the Dockerfile and the script, with a stand-in `crane` whose registry holds one tag,
+   * node:24.99.0-bookworm-slim, at `digest`, whose manifest is `manifest`.
+   */
+  function baseImageUpdate(digest: string, manifest: object) {
     const copy = scratchDir("base-image");
     mkdirSync(path.join(copy, "scripts"));
     mkdirSync(path.join(copy, "bin"));
     copyFileSync(path.join(ROOT, "scripts/update-base-image.sh"), path.join(copy, "scripts/update-base-image.sh"));
     copyFileSync(path.join(ROOT, "Dockerfile"), path.join(copy, "Dockerfile"));
-    const digest = `sha256:${"5e".repeat(32)}`;
-    writeFileSync(path.join(copy, "bin/crane"), `#!/bin/sh\n[ "$1" = digest ] && [ "$2" = node:24.99.0-bookworm-slim ] && echo ${digest}\n`);
+    writeFileSync(
+      path.join(copy, "bin/crane"),
+      [
+        "#!/bin/sh",
+        `[ "$1" = digest ] && [ "$2" = node:24.99.0-bookworm-slim ] && echo ${digest} && exit 0`,
+        `[ "$1" = manifest ] && [ "$2" = node:24.99.0-bookworm-slim@${digest} ] && echo '${JSON.stringify(manifest)}' && exit 0`,
+        "exit 1",
+        "",
+      ].join("\n"),
+    );
     chmodSync(path.join(copy, "bin/crane"), 0o755);
-    const env = { PATH: `${path.join(copy, "bin")}:/usr/bin:/bin` };
+    return { copy, env: { PATH: `${path.join(copy, "bin")}:/usr/bin:/bin` } };
+  }
+  const platformImage = (arch: string) => ({ mediaType: "application/vnd.oci.image.manifest.v1+json", digest: `sha256:${arch.padEnd(64, "0")}`, platform: { os: "linux", architecture: arch } });
+
+  it("scripts/update-base-image.sh pins the base image's tag by the digest the registry gives (crane stands in for it)", () => {
+    const digest = `sha256:${"5e".repeat(32)}`;
+    const index = { schemaVersion: 2, mediaType: "application/vnd.oci.image.index.v1+json", manifests: [platformImage("amd64"), platformImage("arm64")] };
+    const { copy, env } = baseImageUpdate(digest, index);
     execFileSync("sh", [path.join(copy, "scripts/update-base-image.sh"), "node:24.99.0-bookworm-slim"], { env, stdio: "pipe" });
     const pinned = readFileSync(path.join(copy, "Dockerfile"), "utf8");
     expect(pinned.match(/^ARG NODE_IMAGE=.*$/m)![0]).toBe(`ARG NODE_IMAGE=node:24.99.0-bookworm-slim@${digest}`);
@@ -103,6 +148,14 @@ describe("Dockerfile", () => {
     // Run again without an argument: the tag is kept and the digest taken afresh, not appended twice.
     execFileSync("sh", [path.join(copy, "scripts/update-base-image.sh")], { env, stdio: "pipe" });
     expect(readFileSync(path.join(copy, "Dockerfile"), "utf8")).toBe(pinned);
+  });
+
+  it("scripts/update-base-image.sh refuses a digest that is one platform's image, not the tag's multi-platform index, and leaves the Dockerfile as it was", () => {
+    const single = { schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json", config: { digest: `sha256:${"c0".repeat(32)}` }, layers: [] };
+    const { copy, env } = baseImageUpdate(`sha256:${"a1".repeat(32)}`, single);
+    const run = () => execFileSync("sh", [path.join(copy, "scripts/update-base-image.sh"), "node:24.99.0-bookworm-slim"], { env, stdio: "pipe" });
+    expect(run).toThrow(/not a multi-platform index/);
+    expect(readFileSync(path.join(copy, "Dockerfile"), "utf8")).toBe(text);
   });
 
   it(".dockerignore excludes everything but what the stages copy from the context", () => {

@@ -313,6 +313,65 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     expect(() => render([values])).toThrow(/assetDecimals/);
   });
 
+  describe("assetPrices: USD per whole unit, as the decimal string written", () => {
+    const usdc = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+    const wbtc = "assets/erc20.ethereum-mainnet.0x2260fac5e5542a773aa44fbcfedf7c193bc2c599";
+    const prices = (yaml: string) => valuesFile(`assetPrices:\n${yaml}`);
+    const pricesEnv = (files: string[]) => envOf(container(one(render(files), "Deployment"), "countersign")!).COUNTERSIGN_ASSET_PRICES;
+
+    it("passes them as COUNTERSIGN_ASSET_PRICES, JSON whose every price keeps each digit, and leaves it out when empty", () => {
+      // More digits than a float64 holds: a number would come out as 64000.12345678901.
+      const env = pricesEnv([prices(`  ${usdc}: "1.00"\n  ${wbtc}: "64000.123456789012345678"\n`)]);
+      expect(JSON.parse(env as string)).toEqual({ [usdc]: "1.00", [wbtc]: "64000.123456789012345678" });
+      expect(pricesEnv([])).toBeUndefined();
+      expect(JSON.parse(pricesEnv([example("existing-secrets.yaml")]) as string)).toEqual({ [usdc]: "1.00" });
+    });
+
+    it.each([
+      ["a YAML number (read as a float, losing digits)", "1.00"],
+      ["a negative price", '"-1.00"'],
+      ["zero", '"0"'],
+      ["zero with decimals", '"0.000"'],
+      ["an exponent", '"1e3"'],
+      ["a trailing point", '"1."'],
+      ["an empty string", '""'],
+    ])("refuses %s, naming the price", (_, price) => {
+      expect(() => render([prices(`  ${usdc}: ${price}\n`)])).toThrow(/at '\/assetPrices\/assets~1erc20\.ethereum-mainnet\.0xa0b8[0-9a-f]+'/);
+    });
+
+    it("refuses a key that is not an asset's resource name", () => {
+      expect(() => render([prices('  usdc: "1.00"\n')])).toThrow(/at '\/assetPrices': additional properties 'usdc' not allowed/);
+    });
+  });
+
+  describe("custodyApi.priceMaxAge and custodyApi.verifyDeliveries, with the custody API on", () => {
+    const custody = (set: string[] = []) => [example("existing-secrets.yaml"), ...set.map((s) => valuesFile(`custodyApi:\n  ${s}\n`))];
+    const envWith = (set: string[] = []) => envOf(container(one(render(custody(set)), "Deployment"), "countersign")!);
+
+    it("passes COUNTERSIGN_PRICE_MAX_AGE (60s unless set) and COUNTERSIGN_VERIFY_DELIVERIES (platform unless set off), and neither without the custody API", () => {
+      expect([envWith().COUNTERSIGN_PRICE_MAX_AGE, envWith().COUNTERSIGN_VERIFY_DELIVERIES]).toEqual(["60s", "platform"]);
+      const set = envWith(["priceMaxAge: 5m", "verifyDeliveries: \"off\""]);
+      expect([set.COUNTERSIGN_PRICE_MAX_AGE, set.COUNTERSIGN_VERIFY_DELIVERIES]).toEqual(["5m", "off"]);
+      // Without it there is no platform to price an asset or to read a delivery back from.
+      const off = envOf(container(one(render(), "Deployment"), "countersign")!);
+      expect(off).not.toHaveProperty("COUNTERSIGN_PRICE_MAX_AGE");
+      expect(off).not.toHaveProperty("COUNTERSIGN_VERIFY_DELIVERIES");
+    });
+
+    it.each([
+      ["priceMaxAge: 0s", /custodyApi\/priceMaxAge/],
+      ["priceMaxAge: 60", /custodyApi\/priceMaxAge/],
+      ["priceMaxAge: 1.5m", /custodyApi\/priceMaxAge/],
+      ["priceMaxAge: 25d", /custodyApi\.priceMaxAge is 25d: at most 24d/],
+      ["verifyDeliveries: on", /custodyApi\/verifyDeliveries/],
+      ["verifyDeliveries: false", /custodyApi\/verifyDeliveries/],
+      ["verifyDeliveries: Platform", /custodyApi\/verifyDeliveries/],
+      ['verifyDeliveries: ""', /custodyApi\/verifyDeliveries/],
+    ])("refuses %s", (set, refused) => {
+      expect(() => render(custody([set]))).toThrow(refused);
+    });
+  });
+
   it("with the HPA on, leaves replicas to it", () => {
     const objects = render([example("hpa-servicemonitor.yaml")]);
     expect(one(objects, "Deployment").spec).not.toHaveProperty("replicas");

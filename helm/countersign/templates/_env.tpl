@@ -50,9 +50,17 @@ Deployment checks that extraEnv names none of them. */}}
   value: {{ .Values.custodyApi.maxItems | int64 | quote }}
 - name: COUNTERSIGN_ADDRESS_BOOK_MAX_MIB
   value: {{ .Values.custodyApi.maxMiB | int64 | quote }}
+- name: COUNTERSIGN_PRICE_MAX_AGE
+  value: {{ include "countersign.timerPeriod" (dict "name" "custodyApi.priceMaxAge" "value" .Values.custodyApi.priceMaxAge) | quote }}
+- name: COUNTERSIGN_VERIFY_DELIVERIES
+  value: {{ .Values.custodyApi.verifyDeliveries | quote }}
 {{- end }}
 {{- with .Values.assetDecimals }}
 - name: COUNTERSIGN_ASSET_DECIMALS
+  value: {{ toJson . | quote }}
+{{- end }}
+{{- with .Values.assetPrices }}
+- name: COUNTERSIGN_ASSET_PRICES
   value: {{ toJson . | quote }}
 {{- end }}
 {{- if .Values.events.enabled }}
