@@ -133,7 +133,7 @@ describe("OTLP export from `countersign serve`", () => {
     while (ancestor?.parentSpanId) ancestor = byId.get(ancestor.parentSpanId);
     expect(ancestor).toBe(server);
     expect(inTrace.filter((s) => s.scope === "@opentelemetry/instrumentation-pg").length).toBeGreaterThan(0);
-    // The webhook is served outside express (src/http/routes/webhook.ts) and still names its route.
+    // The server span is named after the webhook's route.
     expect(server.name).toBe("POST /v1/cosigner/webhook");
     expect(attribute(server, "http.route")).toBe("/v1/cosigner/webhook");
   });
