@@ -138,6 +138,14 @@ describe("OTLP export from `countersign serve`", () => {
     expect(attribute(server, "http.route")).toBe("/v1/cosigner/webhook");
   });
 
+  it("traces the webhook's express request handler in the decision's trace, as every other route's", () => {
+    const spans = spansIn(collector.bodies.get("/v1/traces") ?? []);
+    const decision = spans.find((s) => s.span.name === "countersign.decision")!.span;
+    const express = spans.filter((s) => s.scope === "@opentelemetry/instrumentation-express" && s.span.traceId === decision.traceId);
+    const handler = express.find((s) => attribute(s.span, "express.type") === "request_handler");
+    expect(handler && attribute(handler.span, "http.route")).toBe("/v1/cosigner/webhook");
+  });
+
   it("exports the service's metrics, and never the webhook token", () => {
     const metrics = metricNamesIn(collector.bodies.get("/v1/metrics") ?? []);
     expect(metrics).toContain("countersign.decisions");
