@@ -5,8 +5,8 @@
  *
  * An express route like every other (src/http/app.ts mounts it first): the request id, the token
  * check, the body limit and encodings and the one error envelope are the same middleware the other
- * routes use. Only what an unforeseen error becomes differs: here it defers rather than answering
- * 500, since the co-signer reads anything but a 503 as an answer.
+ * routes use. Only what an unforeseen error becomes differs: here it defers (503) rather than
+ * answering 500, since a 503 is what leaves the transaction pending (docs/interface.md).
  */
 import { Router, type ErrorRequestHandler, type RequestHandler, type Response } from "express";
 import { decide, type Decided } from "../../decision/decide.js";
