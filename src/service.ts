@@ -11,7 +11,6 @@ import { establishLockBudget, neededMaxLocksPerTransaction } from "./db/lock-bud
 import { migrateAsOwner } from "./db/migrate.js";
 import type { DecisionDeps } from "./decision/deps.js";
 import { createApp } from "./http/app.js";
-import { webhookEndpoint } from "./http/routes/webhook.js";
 import { createHttpServer } from "./http/server.js";
 import type { Logger } from "./log.js";
 import { ActivePolicy, type ApplyGuard, type ReloadListener } from "./policy/active-policy.js";
@@ -115,6 +114,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const review = { desk: new ReviewDesk({ db: database.db, policy, clock }), auth: new ReviewerAuth(config.review, [config.webhookToken, config.adminToken]) };
     const app = createApp({
       decision,
+      webhook: { webhookToken: config.webhookToken, metrics },
       status: { policyStatus: () => policy.status(), policyExtras: async (detailed) => ({ ...(await running.policyExtras(detailed)), newerBundleElsewhere: adopted.newerElsewhere(), shadow: shadow?.status() ?? null }), readiness: [schemaReadiness(database.db), ...background.readiness] },
       adminToken: config.adminToken,
       metricsToken: config.metricsToken,
@@ -123,8 +123,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       ...(background.eventsHandler ? { eventsHandler: background.eventsHandler } : {}),
       review,
     });
-    const webhook = webhookEndpoint(decision, { webhookToken: config.webhookToken, bodyLimitBytes: config.bodyLimitBytes, metrics });
-    const server = await listen(createHttpServer(app, webhook), config.host, config.port);
+    const server = await listen(createHttpServer(app), config.host, config.port);
     listening = true;
     await adopted.check();
     // Polling, not fs.watch: swaps through symbolic links (ConfigMap, git-sync) are not reliably

@@ -1,7 +1,6 @@
 /**
  * The express application: routes in the order a request meets them, the 404 and the one error
- * envelope. Built from its dependencies so tests run it on port 0 with their own. The co-signer's
- * webhook is not among them: server.ts hands it to its own endpoint (routes/webhook.ts).
+ * envelope. Built from its dependencies so tests run it on port 0 with their own.
  */
 import express, { type RequestHandler } from "express";
 import type { DecisionDeps } from "../decision/deps.js";
@@ -18,10 +17,13 @@ import { reviewPageRouter } from "./routes/review-page.js";
 import type { ReviewerAuth } from "../review/auth.js";
 import type { ReviewDesk } from "../review/desk.js";
 import { statusRouter, type StatusOptions } from "./routes/status.js";
+import { webhookRouter, type WebhookOptions } from "./routes/webhook.js";
 import type { TrustProxy } from "./trust-proxy.js";
 
 export interface AppOptions {
   decision: DecisionDeps;
+  /** The co-signer's webhook: its token and the decisions' metrics (the body limit is bodyLimitBytes). */
+  webhook: Omit<WebhookOptions, "bodyLimitBytes">;
   status: Omit<StatusOptions, "db">;
   adminToken: string | undefined;
   /** Required of `GET /metrics` when set (COUNTERSIGN_METRICS_TOKEN); the scrape is open otherwise. */
@@ -44,6 +46,8 @@ export function createApp(options: AppOptions): express.Express {
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
   app.use(requestContext);
+  // First, so a co-signer delivery (nearly every request) meets no other route's matcher.
+  app.use(webhookRouter(options.decision, { ...options.webhook, bodyLimitBytes: options.bodyLimitBytes }));
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
   app.use(decisionsRouter(options.decision.db, options.adminToken));
   const adminReads = { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes, logger: options.decision.logger };

@@ -48,6 +48,22 @@ export function webhookTokenOffered(offered: readonly string[], expected: string
   return offered.map((t) => tokensEqual(t, expected)).some(Boolean);
 }
 
+/**
+ * The webhook's token, in any of its forms (webhookCredentials). Without a configured token every
+ * request passes (loadConfig allows that on loopback only). A refused request's body is not read.
+ */
+export function requireWebhookToken(expected: string | undefined): RequestHandler {
+  return (req, res, next) => {
+    if (expected === undefined) return next();
+    // Read from the URL as sent, not from express's query parser, so a token given twice is none.
+    const search = req.originalUrl.indexOf("?");
+    const offered = webhookCredentials(req.headers.authorization, new URLSearchParams(search < 0 ? "" : req.originalUrl.slice(search + 1)));
+    if (webhookTokenOffered(offered, expected)) return next();
+    res.setHeader("WWW-Authenticate", WEBHOOK_CHALLENGE);
+    sendError(res, "UNAUTHORIZED", offered.length === 0 ? "webhook token required" : "webhook token is not valid");
+  };
+}
+
 export function requireAdminToken(expected: string | undefined): RequestHandler {
   return (req, res, next) => {
     if (expected === undefined) {

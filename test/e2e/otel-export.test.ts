@@ -133,9 +133,17 @@ describe("OTLP export from `countersign serve`", () => {
     while (ancestor?.parentSpanId) ancestor = byId.get(ancestor.parentSpanId);
     expect(ancestor).toBe(server);
     expect(inTrace.filter((s) => s.scope === "@opentelemetry/instrumentation-pg").length).toBeGreaterThan(0);
-    // The webhook is served outside express (src/http/routes/webhook.ts) and still names its route.
+    // The server span is named after the webhook's route.
     expect(server.name).toBe("POST /v1/cosigner/webhook");
     expect(attribute(server, "http.route")).toBe("/v1/cosigner/webhook");
+  });
+
+  it("traces the webhook's express request handler in the decision's trace, as every other route's", () => {
+    const spans = spansIn(collector.bodies.get("/v1/traces") ?? []);
+    const decision = spans.find((s) => s.span.name === "countersign.decision")!.span;
+    const express = spans.filter((s) => s.scope === "@opentelemetry/instrumentation-express" && s.span.traceId === decision.traceId);
+    const handler = express.find((s) => attribute(s.span, "express.type") === "request_handler");
+    expect(handler && attribute(handler.span, "http.route")).toBe("/v1/cosigner/webhook");
   });
 
   it("exports the service's metrics, and never the webhook token", () => {

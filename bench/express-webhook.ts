@@ -1,0 +1,74 @@
+/**
+ * What routing the co-signer's webhook through express costs: the service built from a commit that
+ * served it from its own node:http handler (BENCH_NODE_HTTP_REF, built in a temporary worktree)
+ * against this checkout, which serves it as an express route, on one durable Postgres server in one
+ * run. Each side is measured in two runs of BENCH_LOAD_SECONDS (10 by default), in the order
+ * node:http, express, express, node:http, so that a drift of the machine during the run weighs on
+ * both sides alike; each run has its warm-up (BENCH_WARMUP_SECONDS).
+ *
+ *   npx tsx bench/express-webhook.ts
+ */
+import path from "node:path";
+import { serverTicks } from "./cpu-split.js";
+import { openDurableServer } from "./durable-server.js";
+import { cleanUpAll, cleanUpOnSignals } from "./processes.js";
+import { buildCheckout, countersignRun, prepareBaseline, type ServiceFigure } from "./service-runs.js";
+import { WARMUP_SECONDS } from "./webhook-throughput.js";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+/** Both sides decide with this checkout's example policy, so only the HTTP layer differs. */
+const POLICIES = path.join(ROOT, "policies");
+/** The last commit whose webhook bypassed express. */
+const NODE_HTTP_REF = process.env.BENCH_NODE_HTTP_REF ?? "f2aadad";
+const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+const CONNECTIONS = 16;
+const WALLETS = 10_000;
+
+interface Side {
+  label: string;
+  root: string;
+  runs: ServiceFigure[];
+}
+
+async function main(): Promise<void> {
+  cleanUpOnSignals();
+  try {
+    const server = await openDurableServer();
+    try {
+      const serverCpu = server.postmasterPid === null ? null : serverTicks(server.postmasterPid);
+      const nodeHttp = await prepareBaseline(ROOT, NODE_HTTP_REF);
+      if (!nodeHttp.ok) throw new Error(nodeHttp.reason);
+      await buildCheckout(ROOT);
+      const sides: Side[] = [
+        { label: `node:http (${nodeHttp.commit.slice(0, 7)})`, root: nodeHttp.root, runs: [] },
+        { label: "express (this checkout)", root: ROOT, runs: [] },
+      ];
+      console.log(`webhook through node:http vs express — ${server.label}, ${CONNECTIONS} connections, ${WALLETS.toLocaleString("en")} wallets, 2 × ${SECONDS} s per side (warm-up ${WARMUP_SECONDS} s each)`);
+      for (const side of [sides[0]!, sides[1]!, sides[1]!, sides[0]!]) {
+        const run = await countersignRun({ root: side.root, server: server.url, serverCpu, policies: POLICIES, seconds: SECONDS, connections: CONNECTIONS, wallets: WALLETS, label: side.label });
+        side.runs.push(run);
+        console.log(`  ${side.label.padEnd(26)} ${run.perSecond.toFixed(0).padStart(6)} decisions/s   p99 ${run.latencyP99.toFixed(1)} ms   non-2xx ${run.non2xx}${run.errors ? `   errors ${run.errors}` : ""}`);
+      }
+      const [before, after] = sides.map(summary) as [Summary, Summary];
+      for (const s of [before, after]) console.log(`${s.label.padEnd(28)} ${s.perSecond.toFixed(0).padStart(6)} decisions/s   p99 ${s.p99.toFixed(1)} ms (mean of the two runs)`);
+      console.log(`express / node:http: ${(after.perSecond / before.perSecond).toFixed(3)} decisions/s, ${(after.p99 / before.p99).toFixed(3)} p99`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await cleanUpAll();
+  }
+}
+
+interface Summary {
+  label: string;
+  perSecond: number;
+  p99: number;
+}
+
+function summary(side: Side): Summary {
+  const mean = (pick: (r: ServiceFigure) => number) => side.runs.reduce((sum, r) => sum + pick(r), 0) / side.runs.length;
+  return { label: side.label, perSecond: mean((r) => r.perSecond), p99: mean((r) => r.latencyP99) };
+}
+
+await main();
