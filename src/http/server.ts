@@ -26,7 +26,8 @@ export function createHttpServer(app: Express, webhook: WebhookEndpoint): Server
     // A request over a keep-alive connection after the drain began (server.close): answered, and
     // the connection closed behind it, so a client polling over it cannot hold the drain open.
     if (!server.listening) res.setHeader("Connection", "close");
-    return isWebhookDelivery(req) ? webhook(req, res) : app(req, res);
+    if (isWebhookDelivery(req)) webhook(req, res);
+    else app(req, res);
   });
   return server;
 }
