@@ -21,7 +21,7 @@ export interface CapturedStatement {
   roundTrip: number;
 }
 
-const prepareValue = createRequire(import.meta.url)("pg/lib/utils.js").prepareValue as (v: unknown) => string | Buffer | null;
+const { prepareValue } = createRequire(import.meta.url)("pg/lib/utils.js") as { prepareValue: (v: unknown) => string | Buffer | null };
 
 interface QueryConfigLike {
   text?: string;
@@ -81,7 +81,7 @@ export function installStatementRecorder(): StatementRecorder {
 }
 
 function normalise(config: unknown, values: unknown): Omit<CapturedStatement, "roundTrip"> | null {
-  const c: QueryConfigLike = typeof config === "string" ? { text: config } : ((config ?? {}) as QueryConfigLike);
+  const c: QueryConfigLike = typeof config === "string" ? { text: config } : (config ?? {});
   if (typeof c.text !== "string") return null;
   const raw = (Array.isArray(values) ? values : c.values) ?? [];
   const extended = raw.length > 0 || c.name !== undefined || c.queryMode === "extended";

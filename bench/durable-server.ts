@@ -16,7 +16,7 @@ export interface DurableServer {
   url: string;
   /** The server's postmaster when it runs on this machine (its CPU time is then reported), else null. */
   postmasterPid: number | null;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface ServerSettings {
@@ -95,7 +95,7 @@ export async function serverSettings(url: string): Promise<ServerSettings> {
 
 export interface FreshDatabase {
   url: string;
-  drop(): Promise<void>;
+  drop: () => Promise<void>;
 }
 
 /** A new database on the server, with every migration applied unless the service will apply them. */

@@ -76,7 +76,7 @@ async function benchReads(db: Kysely<Database>, o: Options, decisionId: string, 
       const totals = { quiet: await total(db, q(groups.quiet, 0)), hot: await total(db, q(groups.hot, 0)) };
       for (const which of ["quiet", "hot"] as const) {
         const full = await fullScan(db, groups[which], at, w.seconds);
-        if (full !== totals[which]) throw new Error(`layout ${widths} ${w.name} ${which}: ${totals[which]} differs from the charges' ${full}`);
+        if (full !== totals[which]) throw new Error(`layout ${widths.join(",")} ${w.name} ${which}: ${totals[which]} differs from the charges' ${full}`);
       }
       const buffers = { quiet: await readBuffers(db, q(groups.quiet, 0)), hot: await readBuffers(db, q(groups.hot, 0)) };
       const times = { quiet: [] as number[], hot: [] as number[] };

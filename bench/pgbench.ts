@@ -63,7 +63,7 @@ async function runPgbench(bin: string, url: string, script: ReplayScript, o: { s
       ({ stdout } = await run(bin, args, { timeout: (o.seconds + 60) * 1000, maxBuffer: 16 << 20 }));
     } catch (error) {
       const e = error as { stderr?: string; message: string };
-      throw new Error(`pgbench failed: ${(e.stderr ?? e.message).split("\n").filter(Boolean).slice(-4).join(" | ")}`);
+      throw new Error(`pgbench failed: ${(e.stderr ?? e.message).split("\n").filter(Boolean).slice(-4).join(" | ")}`, { cause: error });
     }
     return { ...parsePgbenchOutput(stdout), driver: `pgbench -M ${script.mode}` };
   } finally {

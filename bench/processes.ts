@@ -71,7 +71,7 @@ export async function startHttpProcess(args: string[], options: { env: NodeJS.Pr
   const env = { ...options.env, PORT: String(port), COUNTERSIGN_PORT: String(port), COUNTERSIGN_HOST: "127.0.0.1" };
   const child = spawn(process.execPath, args, { env, cwd: options.cwd, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => {
+  child.stderr.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const stop = onCleanup(() => stopChild(child));
@@ -80,7 +80,7 @@ export async function startHttpProcess(args: string[], options: { env: NodeJS.Pr
     await waitForHttp(`${url}${options.readyPath}`, child, 60_000);
   } catch (error) {
     await stop();
-    throw new Error(`${options.label} did not start: ${String(error)}\n${stderr}`);
+    throw new Error(`${options.label} did not start: ${String(error)}\n${stderr}`, { cause: error });
   }
   return { url, pid: child.pid!, stop };
 }

@@ -29,7 +29,7 @@ export async function buildCheckout(root: string): Promise<number> {
     await run("npm", ["run", "--silent", "build"], { cwd: root, timeout: 300_000 });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`npm run build failed in ${root}: ${(e.stdout ?? "") + (e.stderr ?? e.message)}`.slice(0, 2000));
+    throw new Error(`npm run build failed in ${root}: ${(e.stdout ?? "") + (e.stderr ?? e.message)}`.slice(0, 2000), { cause: error });
   }
   return (performance.now() - started) / 1000;
 }

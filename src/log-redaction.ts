@@ -33,7 +33,7 @@ function redactObject(value: object, depth: number): object {
     const field = entries[key];
     const replaced = SECRET.has(key) ? CENSOR : depth > 0 ? redactValue(field, depth - 1) : field;
     if (replaced === field) continue;
-    copy ??= Array.isArray(value) ? [...value] : { ...entries };
+    copy ??= Array.isArray(value) ? value.slice() : { ...entries };
     // Defined, not assigned: an own "__proto__" key (JSON.parse makes those) stays a field.
     Object.defineProperty(copy, key, { value: replaced, enumerable: true, writable: true, configurable: true });
   }

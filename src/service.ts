@@ -36,7 +36,7 @@ export interface Service {
   /** Which bundle this process decides by, against the newest in force elsewhere (src/policy/adoption.ts). */
   adoption: PolicyAdoption;
   /** Stops accepting, drains in-flight requests, stops background work, closes the database. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface ServiceOptions {

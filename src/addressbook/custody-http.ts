@@ -130,7 +130,7 @@ async function readLimited(response: Response, maxBytes: number, budget: SyncBud
     return ANSWER_TOO_LARGE;
   }
   if (response.body === null) return "";
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

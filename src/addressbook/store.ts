@@ -31,7 +31,7 @@ type CopyTable = "address_book_entries" | "address_book_own_addresses" | "addres
 /** Inserts in chunks: one statement per 1,000 rows keeps every statement under Postgres's parameter limit. */
 async function insertChunked<T extends CopyTable>(trx: Db, table: T, rows: readonly InsertObject<Database, T>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await trx.insertInto(table).values(rows.slice(i, i + INSERT_CHUNK) as InsertObject<Database, T>[]).execute();
+    await trx.insertInto(table).values(rows.slice(i, i + INSERT_CHUNK)).execute();
   }
 }
 

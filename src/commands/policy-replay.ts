@@ -33,7 +33,7 @@ type Range = { from: Date; to: Date; vault?: string };
 function rangeOf(a: PolicyReplayArgs): Range | string {
   if (a.since !== undefined && (a.from !== undefined || a.to !== undefined)) return "give --since or --from/--to, not both";
   let from: Date;
-  let to = a.to !== undefined ? new Date(a.to) : a.now;
+  const to = a.to !== undefined ? new Date(a.to) : a.now;
   if (a.from !== undefined) from = new Date(a.from);
   else {
     const seconds = parseDuration(a.since ?? "24h");

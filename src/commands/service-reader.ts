@@ -76,7 +76,7 @@ export const verifyThroughService =
     const what = "verify the audit trail";
     const parsed = verifyOutcomeSchema.safeParse(await ask(what, "/v1/audit/verify", verifyRequestOf(options)));
     if (!parsed.success) throw new ServiceReadError(`the service did not answer a verify report (is COUNTERSIGN_URL countersign?)`);
-    return parsed.data as VerifyOutcome;
+    return parsed.data;
   };
 
 /** `POST /v1/policy/replay`: the service replays the bundle's files, as read here, on its database. */

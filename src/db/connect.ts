@@ -17,7 +17,7 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   kind: "postgres" | "pglite";
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface OpenDatabaseOptions {
@@ -86,7 +86,7 @@ function openPostgres(url: string, max: number, unbounded: boolean): DatabaseHan
     const client = guardCheckout(await pool.connect(), guard);
     try {
       // pg.Pool hands out pg.Client instances; PoolClient's type leaves out their connection.
-      return await work(pgPipeline(client as unknown as pg.Client));
+      return await work(pgPipeline(client));
     } finally {
       client.release();
     }

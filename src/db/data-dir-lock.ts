@@ -36,7 +36,7 @@ export type DataDirLockError =
   | { code: "DATA_DIR_UNWRITABLE"; lockPath: string; reason: string };
 
 export interface DataDirLock {
-  release(): void;
+  release: () => void;
 }
 
 /** Lock paths this process holds: its own id in a lock file is live only if listed here. */

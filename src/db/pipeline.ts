@@ -100,7 +100,7 @@ export function pglitePipeline(pglite: PGlite): Pipeline {
       }
       const text = statements.map((s) => s.text.replace(/\$([0-9]+)/g, (_m, n: string) => literalOf(s.values?.[Number(n) - 1]))).join(";\n");
       const results = await pglite.exec(text, { rowMode: "object" });
-      return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
+      return results.at(-1)?.rows ?? [];
     },
   };
 }

@@ -48,7 +48,7 @@ const HEADER_FIELD: Record<HeaderName, string> = { RequestId: "X-Request-Id", Re
 
 /** An answer carrying X-Request-Id, plus the headers named. */
 export function answer(description: string, content?: object, ...headers: HeaderName[]): object {
-  const declared = (["RequestId", ...headers] as HeaderName[]).map((h) => [HEADER_FIELD[h], { $ref: `#/components/headers/${h}` }]);
+  const declared = (["RequestId", ...headers] as HeaderName[]).map((h): [string, object] => [HEADER_FIELD[h], { $ref: `#/components/headers/${h}` }]);
   return { description, headers: Object.fromEntries(declared), ...(content ? { content } : {}) };
 }
 

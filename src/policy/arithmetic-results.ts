@@ -37,7 +37,7 @@ function passedOn(op: string, count: number): number[] {
 /** The arithmetic operation whose result `expr` can be, itself or through what passes it on; else null. */
 export function arithmeticResult(expr: unknown): ArithmeticAt | null {
   if (typeof expr !== "object" || expr === null || Array.isArray(expr)) return null;
-  const entries = Object.entries(expr);
+  const entries: [string, unknown][] = Object.entries(expr);
   if (entries.length !== 1) return null;
   const [op, raw] = entries[0]!;
   if (ARITHMETIC_OPERATIONS.has(op)) return { op, at: [op] };

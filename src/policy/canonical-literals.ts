@@ -16,7 +16,7 @@ export function withCanonicalLiterals(expr: unknown): unknown {
   if (typeof expr === "string") return canonicalLiteral(expr);
   if (Array.isArray(expr)) return expr.map(withCanonicalLiterals);
   if (typeof expr !== "object" || expr === null) return expr;
-  const entries = Object.entries(expr);
+  const entries: [string, unknown][] = Object.entries(expr);
   if (entries.length !== 1) return expr;
   const [op, args] = entries[0]!;
   return PATH_OPERATIONS.has(op) ? expr : { [op]: withCanonicalLiterals(args) };

@@ -47,7 +47,7 @@ describe("applyLogic: errors instead of silent coercions", () => {
     ["null literal in ==", { "==": [null, 0] }, /"==" got null/],
     ["missing operand in !=", { "!=": [{ var: "nope" }, "x"] }, /"!=" got null/],
     ["missing operand in +", { "+": [{ var: "nope" }, 1] }, /"\+" got null/],
-    ["non-numeric string in >", { ">": ["abc", 1] }, /"\>" needs a number, got the string "abc"/],
+    ["non-numeric string in >", { ">": ["abc", 1] }, /">" needs a number, got the string "abc"/],
     ["exponent notation is not numeric", { "<": ["1e3", 1] }, /needs a number/],
     ["boolean in arithmetic", { "*": [true, 2] }, /needs a number, got true/],
     ["too many arguments to >", { ">": [3, 2, 1] }, /takes 2 arguments/],

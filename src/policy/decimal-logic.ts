@@ -38,7 +38,7 @@ function installOperations(): void {
  */
 function installNodeTracking(): void {
   const plainApply = jsonLogic.apply.bind(jsonLogic);
-  jsonLogic.apply = (logic, data) => (isRecording() ? withNode(logic, () => plainApply(logic, data)) : plainApply(logic, data));
+  jsonLogic.apply = (logic, data): unknown => (isRecording() ? withNode(logic, (): unknown => plainApply(logic, data)) : plainApply(logic, data));
 }
 
 installOperations();

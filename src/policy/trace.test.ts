@@ -108,7 +108,7 @@ describe("explain with operand values", () => {
     const review = { group: "treasury", quorum: 1, expiresAfter: "24h", expiresAfterSeconds: 86400 };
     const b: PolicyBundle = {
       ...bundle([{ id: "big", decision: "defer", when: { ">": [{ var: "transfer.amount" }, "100"] } }]),
-      rules: [{ id: "big", decision: "defer", reason: null, when: { ">": [{ var: "transfer.amount" }, "100"] }, review } as Rule],
+      rules: [{ id: "big", decision: "defer", reason: null, when: { ">": [{ var: "transfer.amount" }, "100"] }, review }],
       reviewers: { treasury: [{ identity: "alice@example.com", user: "users/a11ce" }] },
     };
     // An initiator the body names, who is not alice: her user is declared, so she is certainly not

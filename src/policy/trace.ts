@@ -90,7 +90,7 @@ function sourceOf(expr: unknown): string | undefined {
   const record = expr as Record<string, unknown>;
   const keys = Object.keys(record);
   if (keys.length === 1 && keys[0] === "var") {
-    const path = Array.isArray(record.var) ? record.var[0] : record.var;
+    const path: unknown = Array.isArray(record.var) ? record.var[0] : record.var;
     if (path === "" || path === null || path === undefined) return undefined; // the element itself (inside some/all)
     if (typeof path === "string" || typeof path === "number") return String(path);
   }

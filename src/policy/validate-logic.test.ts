@@ -138,7 +138,7 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
     if (at === null) return expect(problems).toEqual([]); // velocity is checked against the windows, not typed here
     expect(problems).toHaveLength(1);
     expect(problems[0]?.path).toBe(`rules[0].when${at.startsWith("[") ? "" : "."}${at}`);
-    expect(problems[0]?.message).toMatch(message as RegExp);
+    expect(problems[0]?.message).toMatch(message);
   });
 
   it.each([

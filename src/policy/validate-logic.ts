@@ -104,7 +104,7 @@ class Validator {
 
   /** An arithmetic result compared by `===`, `!==` or `in` (as a needle, a haystack or a listed item): its decimal text never equals a number. */
   checkStrictOperands(op: string, args: unknown[], argPath: (i: number) => PathSegment[]): void {
-    const listed = op === "in" && Array.isArray(args[1]) ? args[1].map((item, i) => ({ item, at: [...argPath(1), i] })) : [];
+    const listed = op === "in" && Array.isArray(args[1]) ? args[1].map((item: unknown, i: number) => ({ item, at: [...argPath(1), i] })) : [];
     for (const { item, at } of [...args.map((item, i) => ({ item, at: argPath(i) })), ...listed]) {
       const found = arithmeticResult(item);
       if (found !== null) this.report([...at, ...found.at], strictComparisonMessage(op, found));
@@ -325,7 +325,7 @@ interface ComparedLiteral {
  * list of facts (with its items, path `list.0`). A list written as one string is checkStringList's.
  */
 function inPairs(needle: unknown, haystack: unknown, argPath: (i: number) => PathSegment[]): ComparedLiteral[] {
-  if (Array.isArray(haystack)) return haystack.map((item, i) => ({ path: plainVarPath(needle), literal: item, at: [...argPath(1), i] }));
+  if (Array.isArray(haystack)) return haystack.map((item: unknown, i: number) => ({ path: plainVarPath(needle), literal: item, at: [...argPath(1), i] }));
   const list = plainVarPath(haystack);
   return [{ path: list === null ? null : list === "" ? "0" : `${list}.0`, literal: needle, at: argPath(0) }];
 }
@@ -333,7 +333,7 @@ function inPairs(needle: unknown, haystack: unknown, argPath: (i: number) => Pat
 /** The path of `{"var": path}` with no default (or a null one): a default of another type could make the comparison hold. */
 function plainVarPath(expr: unknown): string | null {
   if (typeof expr !== "object" || expr === null || Array.isArray(expr) || Object.keys(expr).length !== 1 || !("var" in expr)) return null;
-  const raw = (expr as { var: unknown }).var;
+  const raw = expr.var;
   const [path, fallback] = Array.isArray(raw) ? (raw as unknown[]) : [raw];
   if (fallback !== undefined && fallback !== null) return null;
   return typeof path === "string" ? path : typeof path === "number" ? String(path) : null;
@@ -404,7 +404,7 @@ function elementScope(op: string, source: unknown, scope: Scope): Scope {
 /** The list of facts an expression reads: `{"var": path}` to one, or a `filter` of such an expression. */
 function factList(expr: unknown, shape: FactShape): { path: string; items: FactShape } | null {
   if (typeof expr !== "object" || expr === null || Array.isArray(expr) || Object.keys(expr).length !== 1) return null;
-  const [op, raw] = Object.entries(expr)[0]!;
+  const [op, raw] = Object.entries(expr as Record<string, unknown>)[0]!;
   if (op === "filter") return Array.isArray(raw) ? factList(raw[0], shape) : null;
   const path = op !== "var" ? undefined : Array.isArray(raw) ? (raw[0] as unknown) : raw;
   if (typeof path !== "string") return null;

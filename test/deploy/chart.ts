@@ -43,7 +43,7 @@ export function runHelm(args: string[]): string {
     return execFileSync(helm!, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string };
-    throw new Error(`helm ${args.join(" ")} failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+    throw new Error(`helm ${args.join(" ")} failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`, { cause: error });
   }
 }
 

@@ -107,7 +107,7 @@ describe("embedded database faults", { timeout: 600_000 }, () => {
       const dataDir = path.join(scratchDir("embedded"), "data");
       cpSync(golden, dataDir, { recursive: true });
       damage(path.join(dataDir, "pgdata"));
-      let outcome = "started";
+      let outcome: string;
       try {
         const afresh = await serve(dataDir);
         // What a fresh store answers: the wallets' windows are empty again.

@@ -17,7 +17,7 @@ import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { assetTransfer, batchTransfer, transactionName, VAULT } from "../support/bodies.js";
+import { assetTransfer, batchTransfer, transactionName } from "../support/bodies.js";
 import { findPostgresBinaries, startLocalCluster, type LocalCluster } from "../support/local-cluster.js";
 import { writeBundle } from "../support/service.js";
 import { startServiceProcess, type ServiceProcess } from "./support.js";

@@ -69,7 +69,7 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     let buffered = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();
       const lines = buffered.split("\n");
       buffered = lines.pop() ?? "";
@@ -85,7 +85,7 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
         }
       }
     });
-    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     void exited.then(({ code }) => {
       reject(new Error(`service exited with ${code} before serving: ${stderr.slice(0, 500)}`));
     });

@@ -69,7 +69,7 @@ function sameValue(actual: unknown, expected: unknown): boolean {
 /** `{"in": [needle, "a string written in the rule"]}`: membership of its items here, a substring in JsonLogic. */
 function isInOverWrittenString(rule: unknown): boolean {
   if (typeof rule !== "object" || rule === null || !("in" in rule)) return false;
-  const args = (rule as { in: unknown }).in;
+  const args = rule.in;
   return Array.isArray(args) && typeof args[1] === "string";
 }
 

@@ -80,8 +80,8 @@ class ServeProcess {
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child = child;
-    child.stdout!.on("data", (d: Buffer) => (this.output += d.toString()));
-    child.stderr!.on("data", (d: Buffer) => (this.output += d.toString()));
+    child.stdout.on("data", (d: Buffer) => (this.output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (this.output += d.toString()));
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const url = this.output.match(/"url":"(http:\/\/[^"]+)"/);

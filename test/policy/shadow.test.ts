@@ -87,7 +87,7 @@ describe("shadow evaluation", () => {
       get rules(): PolicyBundle["rules"] {
         throw new Error("shadow rules exploded");
       },
-    } as PolicyBundle;
+    };
     const deps = (shadow: DecisionDeps["shadow"]): DecisionDeps => ({
       db: tdb.handle.db,
       policy: { current: () => live },

@@ -92,7 +92,7 @@ describe("a review of a transfer with a memo or a network fee", () => {
   it("shows the memo an exchange credits the deposit to", async () => {
     const body = deposit();
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
-    const view = await api(w.service, "GET", reviewPath(body.name), w.reviewers.tokens[ALICE]!);
+    const view = await api(w.service, "GET", reviewPath(body.name), w.reviewers.tokens[ALICE]);
     expect(view.body.explanation).toMatchObject({ memo: { type: "ID", data: "666" }, fee: null });
     expect(await page(body.name)).toMatch(/<dt>Memo<\/dt><dd data-testid="memo"><code>ID 666<\/code>/);
     expect(await show(body.name)).toContain("  memo ID 666");
@@ -102,7 +102,7 @@ describe("a review of a transfer with a memo or a network fee", () => {
   it("shows the network fee the transaction states", async () => {
     const body = { ...withFee(), evmTransaction: { ...withFee().evmTransaction, fee: { gasLimit: "1000000", maxFeePerGas: "0x1d1a94a2000" } } };
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
-    const view = await api(w.service, "GET", reviewPath(body.name), w.reviewers.tokens[ALICE]!);
+    const view = await api(w.service, "GET", reviewPath(body.name), w.reviewers.tokens[ALICE]);
     expect(view.body.explanation).toMatchObject({ memo: null, fee: { asset: "assets/native.ethereum-mainnet", amount: "2" } });
     expect(await page(body.name)).toMatch(/<dt>Network fee<\/dt><dd data-testid="fee">2 <code>assets\/native.ethereum-mainnet<\/code>/);
     expect(await show(body.name)).toContain("  network fee 2 assets/native.ethereum-mainnet");

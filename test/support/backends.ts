@@ -8,7 +8,7 @@ import { createTestDatabase } from "./postgres.js";
 
 export interface Backend {
   name: string;
-  open(): Promise<{ db: Db; close(): Promise<void> }>;
+  open(): Promise<{ db: Db; close: () => Promise<void> }>;
 }
 
 export const backends: Backend[] = [

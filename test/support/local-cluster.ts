@@ -20,7 +20,7 @@ export interface LocalCluster {
   dataDir: string;
   /** Stops the server (fast shutdown) and starts it again on the same port and data (fault tests). */
   restart(): Promise<void>;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /**
@@ -186,7 +186,7 @@ export async function startLocalCluster(installedBinDir: string, options: LocalC
       const exited = new Promise((resolve) => child.once("exit", resolve));
       // Signal the postmaster itself: as root the child is `runuser`, which does not pass
       // SIGINT on. SIGINT is postgres's "fast" shutdown.
-      signalPostmaster(dataDir, "SIGINT") || child.kill("SIGINT");
+      if (!signalPostmaster(dataDir, "SIGINT")) child.kill("SIGINT");
       const timer = setTimeout(() => signalPostmaster(dataDir, "SIGQUIT") || child.kill("SIGKILL"), 10_000);
       await exited;
       clearTimeout(timer);

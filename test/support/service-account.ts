@@ -30,7 +30,7 @@ export function createTestServiceAccount(
 }
 
 /** Writes `pem` to a fresh temporary directory; `remove()` deletes it. */
-export function writeTempPem(pem: string, fileName = "service-account.pem"): { path: string; remove(): void } {
+export function writeTempPem(pem: string, fileName = "service-account.pem"): { path: string; remove: () => void } {
   const dir = scratchDir("key");
   const path = join(dir, fileName);
   writeFileSync(path, pem, { mode: 0o600 });

@@ -36,8 +36,8 @@ windows:
   - {name: ${LONG.name}, duration: 24h, groupBy: [sourceWallet, asset], measure: amount}
   - {name: ${COUNT.name}, duration: 1h, groupBy: [sourceWallet], measure: count}
 rules:
-  - {id: short-limit, decision: deny, reason: short, when: {">": [{"var": "velocity.${SHORT.name}.amountAfter"}, "${SHORT.limit}"]}}
-  - {id: long-limit, decision: deny, reason: long, when: {">": [{"var": "velocity.${LONG.name}.amountAfter"}, "${LONG.limit}"]}}
+  - {id: short-limit, decision: deny, reason: short, when: {">": [{"var": "velocity.${SHORT.name}.amountAfter"}, "${SHORT.limit.toString()}"]}}
+  - {id: long-limit, decision: deny, reason: long, when: {">": [{"var": "velocity.${LONG.name}.amountAfter"}, "${LONG.limit.toString()}"]}}
   - {id: count-limit, decision: deny, reason: count, when: {">": [{"var": "velocity.${COUNT.name}.countAfter"}, ${COUNT.limit}]}}
   - {id: internal, decision: allow, when: {"var": "transfer.destination.internal"}}
 `;

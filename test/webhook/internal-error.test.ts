@@ -25,7 +25,7 @@ describe("an error no step of the webhook turned into an answer", () => {
     error(fields: Record<string, unknown>, msg: string) {
       logged.push({ msg, fields });
     },
-  } as Logger;
+  };
 
   beforeAll(async () => {
     tdb = await createTestDatabase();

@@ -88,6 +88,12 @@ function html(res: Response, status: number, body: string): void {
 export const MAX_FORM_READS = 64;
 export const MAX_FORM_READS_PER_CLIENT = 8;
 
+/** A text field of the parsed form; absent, or sent as anything but text, it is undefined. */
+function formField(req: Request, name: string): string | undefined {
+  const value: unknown = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === "string" ? value : undefined;
+}
+
 /** The largest form read, decoded: a comment of 2,000 characters, percent-encoded, fits. */
 const FORM_LIMIT_BYTES = 16 * 1024;
 
@@ -153,7 +159,7 @@ export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
   });
 
   router.post("/review/login", refuseCrossSite, form, async (req, res) => {
-    const token = typeof req.body?.token === "string" ? (req.body.token as string).trim() : "";
+    const token = formField(req, "token")?.trim() ?? "";
     const result = await auth.authenticate(token);
     if (!result.ok) return html(res, result.error.code === "FORBIDDEN" ? 403 : 401, loginPage(result.error.publicMessage));
     // Someone in no reviewer group may read nothing here: refused at the door, no cookie set.
@@ -197,13 +203,13 @@ export function reviewPageRouter(desk: ReviewDesk, auth: ReviewerAuth): Router {
     const verb = req.params.verb as "approve" | "reject";
     const session = res.locals.session as { reviewer: Reviewer; csrf: string };
     const { identity } = session.reviewer;
-    const given = typeof req.body?.csrf === "string" ? (req.body.csrf as string) : "";
+    const given = formField(req, "csrf") ?? "";
     if (given.length !== session.csrf.length || !timingSafeEqual(Buffer.from(given), Buffer.from(session.csrf))) {
       return html(res, 403, messagePage(identity, session.csrf, "Refused", "The form has expired; open the review again and retry."));
     }
     const name = transactionNameOf(req.params.vault, req.params.transaction);
     if (name === null) return html(res, 404, messagePage(identity, session.csrf, "Not found", "No such transaction."));
-    const comment = actionComment(verb, typeof req.body?.comment === "string" ? (req.body.comment as string).slice(0, 2000) : undefined);
+    const comment = actionComment(verb, formField(req, "comment")?.slice(0, 2000));
     if (comment instanceof AppError) return html(res, 400, messagePage(identity, session.csrf, "Not done", comment.publicMessage));
     const done = await desk.act(name, identity, verb, comment);
     if (!done.ok) return html(res, done.error.status, messagePage(identity, session.csrf, "Not done", done.error.publicMessage));

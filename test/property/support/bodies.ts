@@ -254,7 +254,7 @@ const evmTransactionPayload: fc.Arbitrary<Body> = fc
       case "authorization":
         return { ...base, authorizationDetails: { authorizationList: auth } };
       default:
-        return schema as Body;
+        return schema;
     }
   });
 

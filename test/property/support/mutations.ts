@@ -17,7 +17,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** Every path to a value inside `value` (the root excluded). */
 export function pathsOf(value: Json, prefix: Path = [], out: Path[] = []): Path[] {
   if (Array.isArray(value)) value.forEach((v, i) => (out.push([...prefix, i]), pathsOf(v, [...prefix, i], out)));
-  else if (isRecord(value)) for (const [k, v] of Object.entries(value)) out.push([...prefix, k]), pathsOf(v, [...prefix, k], out);
+  else if (isRecord(value)) for (const [k, v] of Object.entries(value)) {
+    out.push([...prefix, k]);
+    pathsOf(v, [...prefix, k], out);
+  }
   return out;
 }
 

@@ -32,7 +32,7 @@ export class OpenApiArbitraries {
 
   /** Property names of an object schema (after allOf). */
   properties(name: string): string[] {
-    return Object.keys((this.schema(name).properties ?? {}) as Schema);
+    return Object.keys(this.schema(name).properties ?? {});
   }
 
   /** The schema a property of an object schema refers to, or null for a plain value. */

@@ -359,7 +359,7 @@ function stellarApiOperation(op: unknown, txSource: unknown, ctx: Context, netwo
   if (present(written) && !nonEmptyString(written)) return no("stellar operation source malformed");
   const source = sourceIdentity(nonEmptyString(written) ? written : null, ctx, network);
   if (source === null) return no("stellar operation without a source, or one that contradicts request.sourceWallet");
-  const body = op.decodedBody[keys[0]!];
+  const body = op.decodedBody[keys[0]];
   if (!isRecord(body)) return no("decoded operation malformed");
   const destination = isRecord(body.destinationAddress) ? body.destinationAddress.value : undefined;
   if (keys[0] === "payment") {
@@ -382,7 +382,7 @@ function stellarApiOperation(op: unknown, txSource: unknown, ctx: Context, netwo
     if (raw === null || !nonEmptyString(destination) || !nonEmptyString(asset)) return no("sep41Payment malformed");
     return { asset: assetIdentity(asset), network, amount: null, raw, source, destination };
   }
-  return no(`stellar operation ${keys[0]}`); // not reached: checked above
+  return no(`stellar operation ${String(keys[0])}`); // not reached: checked above
 }
 
 // ---- chain objects that must say exactly what the transfers say ----
@@ -424,7 +424,7 @@ function evmTransaction(value: unknown, transfers: OracleTransfer[]): string | n
     return ok && amountWei !== null && amountWei.eq(wei.toString()) && normaliseAddress(to) === normaliseAddress(t.destination) ? null : "evmTransaction.value is not the transfer";
   }
   if (wei !== 0n) return "evmTransaction carries both value and calldata";
-  return tokenTransferCalldata(String(data), to, t) ? null : "evmTransaction calldata is not the transfer";
+  return typeof data === "string" && tokenTransferCalldata(data, to, t) ? null : "evmTransaction calldata is not the transfer";
 }
 
 /** `transfer(destination, raw)` on the token's own contract, with raw matching the whole-unit amount. */
