@@ -1,8 +1,8 @@
 /**
  * One wallet, one window, however the body spells its source. The custody API lets an initiator
  * name a source as the wallet or as its raw address; a window grouped by source wallet must charge
- * both to the same group, or each spelling gets the whole limit (an adversarial review signed
- * 100 ETH out of one wallet in a day against the example's 50 this way). Through the webhook of the
+ * both to the same group, or each spelling gets the whole limit (100 ETH out of one wallet in a day
+ * against the example's 50). Through the webhook of the
  * real service with the example policy, on a Postgres server: with address-book sync, a raw address
  * is charged to the wallet the synced copy gives it, and one the copy does not know is deferred
  * until it does, whatever wallet the body claims; without sync, a raw source address is denied
