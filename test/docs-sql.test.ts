@@ -35,7 +35,7 @@ describe("the docs' SQL examples", () => {
 
 const name = () => `vaults/v1/transactions/${randomUUID()}`;
 
-// Found by a review: the query called to_jsonb under the session's path, and left out reviews and review_actions.
+// The query called to_jsonb under the session's path, and left out reviews and review_actions.
 describe("the docs' chain recomputation", () => {
   let tdb: TestDatabase;
   beforeEach(async () => {

@@ -171,7 +171,7 @@ describe("custody API client", () => {
     expect(!result.ok && result.error.message).toMatch(/addressBookEntries\.0\.address/);
   });
 
-  // Found by a review: an answer was read into memory whole, whatever its size.
+  // An answer was read into memory whole, whatever its size.
   it("refuses an answer larger than the limit, declared or streamed, without retrying", async () => {
     api.setAddressBook("big", [fakeData.entry("big", 0, { displayName: "x".repeat(200_000) })]);
     const start = api.requests.length;

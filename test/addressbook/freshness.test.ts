@@ -30,7 +30,7 @@ describe("address-book freshness", () => {
     expect(isAddressBookStale(view(ago(-60)), now, 900)).toBe(false);
   });
 
-  // Found by a review: a copy stamped an hour ahead by a process with a fast clock stayed fresh for
+  // A copy stamped an hour ahead by a process with a fast clock stayed fresh for
   // the maximum age plus that hour, and kept an entry removed on the platform approved meanwhile.
   it("a sync time further ahead is stale: the clocks disagree", () => {
     const f = addressBookFreshness(view(ago(-3600)), now, 900);

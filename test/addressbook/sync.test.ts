@@ -130,7 +130,7 @@ describe("address-book sync", () => {
     expect((await readVaultView(db, "v1", true)).entries).toHaveLength(2500);
   });
 
-  // Found by a review: the list fields are optional (a JSON gateway over protobuf leaves an empty
+  // The list fields are optional (a JSON gateway over protobuf leaves an empty
   // list out), so a misrouted gateway's 200 google.rpc.Status was stored as an empty address book
   // (or no wallets), and the transfers that only the copy allowed were denied instead of deferred.
   it.each([
@@ -173,7 +173,7 @@ describe("address-book sync", () => {
     }
   });
 
-  // Found by a review: only one answer's bytes (16 MiB) were bounded, so up to 1,000 pages of
+  // Only one answer's bytes (16 MiB) were bounded, so up to 1,000 pages of
   // inflated items a list, and a list per wallet, could fill the memory of the deciding process.
   it.each([
     ["the address book", "/v2/vaults/v1/addressBookEntries", "ListAddressBookEntries", { addressBookEntries: Array.from({ length: 1001 }, (_, i) => fakeData.entry("v1", i)) }],

@@ -1,6 +1,5 @@
 /**
- * Found by an adversarial review of `final_decisions`:
- * the writer role could INSERT into it, so a row of its own choosing became a name's "final
+ * The writer role could INSERT into it, so a row of its own choosing became a name's "final
  * decision" without being one. A name the policy only deferred, a `decisions` row the writer marked
  * as a repeat (`replayed`, so neither the trigger nor replay nor the ledger's history takes it for a
  * decision) and a finals row pointing at it: the next delivery was signed as a repeat of an allow

@@ -58,7 +58,7 @@ describe.each(backends)("final_decisions on $name", (backend) => {
     expect((await finals(db)).find((f) => f.transaction_name === d1.transaction_name)?.decision_id).toBe(d1.id);
   });
 
-  // Found by a review: findFinalDecision looked the row up by the finals row's decided_at as a
+  // findFinalDecision looked the row up by the finals row's decided_at as a
   // JavaScript Date (milliseconds), so a row stamped in microseconds (by hand, or by SQL's now())
   // was taken for archived.
   it("finds through findFinalDecision a final decision stamped in microseconds, not as archived", async () => {

@@ -1,6 +1,6 @@
 /**
  * A decision dated more than a day ahead of the database's clock does not land in
- * `decisions_default` (found by a review: the writer's one row 14 months ahead kept that month out
+ * `decisions_default` (the writer's one row 14 months ahead kept that month out
  * of a partition for good, since `decisions_create_month` refuses a month the default partition
  * holds rows for). The trigger decisions_default_not_ahead (migrations/sql/triggers.sql).
  */

@@ -1,6 +1,6 @@
 /**
  * SQL NULL and JSON `null` in a json or jsonb column print alike in the canonical row, so a sealed
- * digest cannot say which the row held (found by a review: the owner turned a sealed row's SQL NULL
+ * digest cannot say which the row held (the owner turned a sealed row's SQL NULL
  * into JSON null and verify said intact). The service writes SQL NULL for an absent value, so
  * `audit verify` and the audit guide's query report every JSON `null` in a sealed row (`json_null`),
  * naming the table, the key and the column.

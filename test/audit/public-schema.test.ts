@@ -2,8 +2,7 @@
  * No login but the trail's owner creates objects in schema public (migrations/20261129T0000_baseline.ts). Up to Postgres 14 every role could, and the owner's
  * SECURITY DEFINER functions pick the best-matching overload on a path that holds public: the
  * read-only auditor planted `public.hashtextextended(text, integer)`, the next seal (as the writer)
- * ran it with the owner's rights, and it granted the auditor UPDATE on decisions (found by a review
- * of the audit trail). The run's server is Postgres 15, so each database is opened the way 14 left
+ * ran it with the owner's rights, and it granted the auditor UPDATE on decisions. The run's server is Postgres 15, so each database is opened the way 14 left
  * it: CREATE on public for PUBLIC.
  */
 import { randomBytes } from "node:crypto";

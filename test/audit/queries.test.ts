@@ -101,7 +101,7 @@ describe("docs/audit-queries.sql against a seeded trail", () => {
     ]);
   });
 
-  // Found by a review: the views' lookup read the column replay_of, not the function's argument, and matched nothing.
+  // The views' lookup read the column replay_of, not the function's argument, and matched nothing.
   it("the views show a repeat with the transfers of the decision it repeats", async () => {
     const { rows } = await sql<{ decision: string; assets: string[]; amounts: string[] }>`
       select decision, assets, amounts::text[] as amounts from decision_log where transaction_name = ${name("t-otc")} and replayed`.execute(db);
@@ -169,7 +169,7 @@ describe("docs/audit-queries.sql against a seeded trail", () => {
   });
 });
 
-// Found by a review of the audit trail: Q7 explained a void by hand with whatever event came last before it.
+// Q7 explained a void by hand with whatever event came last before it.
 describe("docs/audit-queries.sql Q7 with a void by hand", () => {
   let tdb: TestDatabase;
   const queries = loadQueries();
@@ -198,7 +198,7 @@ describe("docs/audit-queries.sql Q7 with a void by hand", () => {
   });
 });
 
-// Found by a review of the audit trail: a twin of the final decision made the views and Q5 fail with
+// A twin of the final decision made the views and Q5 fail with
 // "more than one row returned by a subquery", exactly when the trail had been tampered with.
 describe("docs/audit-queries.sql and the views with a twin of a final decision", () => {
   let tdb: TestDatabase;

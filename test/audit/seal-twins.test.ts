@@ -1,6 +1,6 @@
 /**
  * Twins (one id, two times: `decisions` is unique on (id, decided_at) only) do not stop the sealer:
- * one is sealed, verify names the other (found by a review: the writer's two rows in one batch
+ * one is sealed, verify names the other (the writer's two rows in one batch
  * aborted every seal for good). A row reusing an archived row's id is named as well.
  */
 import { randomUUID } from "node:crypto";

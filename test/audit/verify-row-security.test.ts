@@ -1,6 +1,6 @@
 /**
  * Verify refuses a trail table that filters what a role reads: row security (unless the role
- * bypasses it) and rewrite rules (found by a review: the owner hid a forged, never-sealed "allow"
+ * bypasses it) and rewrite rules (the owner hid a forged, never-sealed "allow"
  * from the auditor role with a policy; the service read it, the auditor's verify said intact).
  */
 import { randomUUID } from "node:crypto";

@@ -1,7 +1,7 @@
 /**
  * `audit verify` holds the chain to what `audit_seals` recorded: the latest seal's last position
  * must still be in the chain, and each seal's last position must carry the hash the seal recorded
- * (found by a review: deleting the newest entries and their rows left a shorter chain that passed,
+ * (deleting the newest entries and their rows left a shorter chain that passed,
  * even against an anchor taken before them). On both backends.
  */
 import { randomUUID } from "node:crypto";

@@ -1,6 +1,6 @@
 /**
  * Verify and the service read the tables of schema public, never a same-named table that the
- * session's search_path finds first (found by a review: the default path, "$user", public, puts a
+ * session's search_path finds first (the default path, "$user", public, puts a
  * schema named after the login first, and the database's owner held a pristine copy of the trail
  * there; the auditor's verify checked the copy while a decision was gone from public.decisions).
  */

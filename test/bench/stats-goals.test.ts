@@ -23,7 +23,7 @@ describe("percentile (nearest rank)", () => {
   });
 });
 
-describe("the ratios against issue 13's goals", () => {
+describe("the ratios against the goals", () => {
   const inputs = {
     at16: { perSecond: 600, latencyP99: 40 },
     floor: { perSecond: 5000 },

@@ -1,5 +1,5 @@
 /**
- * Found by an adversarial review: `velocity_voids.database_user` is "the database user it ran as
+ * `velocity_voids.database_user` is "the database user it ran as
  * (the server's session_user, which the command cannot choose)", but it was only the column's
  * default, and the writer may insert every column of a chained table but `seq` and `written_xid`:
  * whoever holds the writer's login (as `countersign velocity void` does) could record a void as

@@ -68,7 +68,7 @@ describe("countersign velocity void NAME", () => {
     expect(rows).toHaveLength(1);
   });
 
-  // Found by an adversarial review: the events endpoint keeps the charges of a transaction the
+  // The events endpoint keeps the charges of a transaction the
   // platform reported CONFIRMED (the money moved), and the README's "effects never completed" query
   // listed such a late failure for voiding by hand; `velocity void` freed the room of a confirmed
   // payment, so the wallet could spend it again inside the window.

@@ -1,5 +1,5 @@
 /**
- * COUNTERSIGN_DECISION_TIMEOUT (issue 8, finding 10): a decision held up past its deadline — by a
+ * COUNTERSIGN_DECISION_TIMEOUT: a decision held up past its deadline — by a
  * lock, by a pool with no free connection, by the embedded database's single connection — answers
  * 503 at the deadline, and the transaction it had started is rolled back, never committed once the
  * hold is released. Each hold lasts until the answer arrives or HOLD_MS (well past the deadline),

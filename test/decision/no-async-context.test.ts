@@ -14,7 +14,7 @@ function sourceFiles(dir: string): string[] {
 
 // On Node 20 one AsyncLocalStorage (or async hook) anywhere turns on async_hooks' promise hook for
 // every promise in the process: about a tenth of the service's CPU per decision, measured under
-// `npm run bench` (issue 13). The decision's guard and a request's id are passed instead
+// `npm run bench`. The decision's guard and a request's id are passed instead
 // (src/db/checkout-guard.ts, src/http/request-context.ts). OpenTelemetry's SDK brings its own
 // context manager, and that cost, only when telemetry is turned on.
 describe("the service's own code keeps async_hooks off", () => {

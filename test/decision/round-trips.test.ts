@@ -1,5 +1,5 @@
 /**
- * Issue 13: a decision costs two database round trips of two statements each — `begin` and the
+ * A decision costs two database round trips of two statements each — `begin` and the
  * read (which sets the timeouts) pipelined; then the write (which ends with the server's deadline
  * check) and `commit` pipelined (src/decision/session.ts) — whichever way it goes. Counted on the
  * real pg client of the running service by the bench's statement recorder (bench/capture.ts): a

@@ -1,5 +1,5 @@
 /**
- * Issue 13: deliveries that wait for the database together share one transaction
+ * Deliveries that wait for the database together share one transaction
  * (src/decision/batches.ts). What must not change: every answer has its own committed row and
  * charges; deliveries of one wallet (one window group) or one name never share a transaction, so
  * a limit holds exactly under a burst and a name is decided once; and no member of a shared

@@ -77,7 +77,7 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     expect(await policyCheck(bundle, (line) => lines.push(line), { allowNoTests }), lines.join("\n")).toBe(0);
   });
 
-  // Found by a second review of the day's changes: minimal.yaml's allow rule read only the
+  // minimal.yaml's allow rule read only the
   // transfer's asset and amount, so an unlimited USDC approval to any spender beside a 120.5 USDC
   // transfer (the shared example body) was signed. README: payloads fail closed, a policy allows them explicitly.
   it.each(["(defaults)", "minimal.yaml"])("ships a bundle that, if it signs anything, denies a token allowance beside a transfer: %s", async (name) => {

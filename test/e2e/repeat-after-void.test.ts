@@ -1,5 +1,5 @@
 /**
- * A transaction allowed, then voided, then delivered again (found by an adversarial review). Voiding
+ * A transaction allowed, then voided, then delivered again. Voiding
  * frees the window room on the premise that the transaction moved no money: the platform reported
  * it CANCELED (or FAILED, DECLINED…), or an operator ran `countersign velocity void`. Before the
  * fix, a later delivery of that name repeated the first allow: the co-signer signed it again and no

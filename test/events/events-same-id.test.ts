@@ -1,5 +1,5 @@
 /**
- * One event id, two different signed bodies (found by an adversarial review). The platform's id is
+ * One event id, two different signed bodies. The platform's id is
  * the event's identity: countersign stores the first body and answers every later delivery of the
  * id as a duplicate. But the effect was chosen from the body of the delivery at hand, not from the
  * stored event, so a second body under a stored id (a platform that re-serialises or reuses an id,

@@ -1,6 +1,6 @@
 /**
  * A Postgres crash loses no answered decision, whatever synchronous_commit the database was given
- * (found by a review of the audit trail). `synchronous_commit = off` (a common tuning, set for a
+ *. `synchronous_commit = off` (a common tuning, set for a
  * database or a role) makes COMMIT return before its WAL reaches disk: the service answered 200
  * signTransaction true, the co-signer signed, and a crash right after lost the decision row and its
  * velocity charges, so the trail held no decision for a signed transaction and the wallet's windows

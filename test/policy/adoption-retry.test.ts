@@ -1,5 +1,5 @@
 /**
- * A change whose adoption could not be written (found by a review of this stop's changes): a
+ * A change whose adoption could not be written: a
  * revert to an older digest reached a pod while its database connection blipped; the reload's
  * adoption failed and the heartbeat adopted nothing (a known digest is no change), so the revert
  * stayed older than the bundle it reverted. The pod stood down for as long as a pod whose

@@ -1,8 +1,7 @@
 /**
  * Replicas on different policy bundles (src/policy/adoption.ts). A merged pull request reaches the
  * pods one by one, a pod whose git-sync keeps failing never gets it, and the co-signer's polls land
- * on any pod: a pod still on the replaced bundle signed what the new one defers or denies (found
- * by a review of replicas). Now a process that sees a newer bundle in force on a live process
+ * on any pod: a pod still on the replaced bundle signed what the new one defers or denies. Now a process that sees a newer bundle in force on a live process
  * decides nothing until it loads it, or until no live process decides by it.
  */
 import { writeFileSync } from "node:fs";
@@ -48,7 +47,7 @@ describe("replicas deciding by different policy bundles", () => {
     writeFileSync(path.join(dir, "policy.yaml"), policy(n, limit));
     expect(await s.policy.reload()).toBe(true);
     // The reload's own adoption runs unawaited: wait for it, as the other replicas' heartbeats do
-    // (found by a review of this stop's changes: adopting here in its place tested no reload's).
+    // (adopting here in its place tested no reload's).
     const digest = s.policy.current().digest;
     const adopted = async () => (await sql<{ n: number }>`select count(*)::int as n from policy_adoptions where digest = ${digest} and adopted_at >= ${rows[0]!.now}`.execute(tdb.handle.db)).rows[0]!.n;
     for (let i = 0; i < 100 && (await adopted()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
@@ -128,7 +127,7 @@ describe("the rows of processes that are gone", () => {
   });
 });
 
-// Found by a review of this stop's changes: a service that failed to start after recording its
+// A service that failed to start after recording its
 // bundle (here its port is taken) left its heartbeat running and its row live, so the replicas on
 // the bundle it replaced stood down for a process that never decided anything.
 describe("a service that fails to start", () => {
@@ -147,7 +146,7 @@ describe("a service that fails to start", () => {
   });
 });
 
-// Found by a review of this stop's changes: a process on the newest bundle that cannot decide (its
+// A process on the newest bundle that cannot decide (its
 // clock out of step, or not listening yet) made every other process stand down too, and nobody
 // decided anything.
 describe("a process on the newest bundle that cannot decide", () => {

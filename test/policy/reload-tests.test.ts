@@ -260,7 +260,7 @@ describe("the reload metric", () => {
  * Pods take a merged bundle one by one (ConfigMap sync, git-sync, then the reload poll), and one
  * whose git-sync is stuck keeps the old bundle for good while answering the co-signer's polls as
  * readily as the rest. Each pod's /v1/policy said what it ran, but through the Service it reaches
- * any one pod: nothing told an operator that pods disagree (found by a review of replicas). Each
+ * any one pod: nothing told an operator that pods disagree. Each
  * pod now reports its bundle in force as a gauge, so a scrape of every pod shows the disagreement.
  */
 describe("the bundle-in-force metric", () => {

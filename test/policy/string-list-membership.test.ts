@@ -3,7 +3,7 @@
  * it is one of them, never when it is only part of one. Through the real service: under an
  * allowlist naming the Hedera account 0.0.12345 and the NEAR account treasury.near, a transfer to
  * 0.0.1234 (another Hedera account) or sury.near (a NEAR account anyone can register) is canceled,
- * while the accounts named are signed (found by a review of `in` over a string).
+ * while the accounts named are signed.
  */
 import { describe, expect, it } from "vitest";
 import { assetTransfer } from "../support/bodies.js";
@@ -37,7 +37,7 @@ describe("an allowlist written as one string", () => {
   });
 });
 
-// Found by a review of this stop's changes: a number looked for among a list written as one string
+// A number looked for among a list written as one string
 // was silently never in it (its items are text), and loading refuses only a plain {"var": …}. This
 // deny rule, its list chosen by ?:, loaded; every day is in either list, yet it never denied and
 // every transfer was signed. Now the evaluation fails, which a deny rule counts as matched.

@@ -1,6 +1,6 @@
 /**
- * The oracle's own classification, on the shared example bodies and on one body per class of
- * finding in issue 8: what it reads as a plain transfer, and what it refuses to call signable.
+ * The oracle's own classification, on the shared example bodies and on one body per kind of
+ * hostile body: what it reads as a plain transfer, and what it refuses to call signable.
  */
 import { describe, expect, it } from "vitest";
 import { examplePolicyAllows, permissiveAllows, read } from "./support/oracle.js";

@@ -1,5 +1,5 @@
 /**
- * The Stellar envelope is the truth (issue 8), as a property: for generated operation lists, a body
+ * The Stellar envelope is the truth, as a property: for generated operation lists, a body
  * whose decoded operations say what its signed envelope holds is read exactly as without the
  * envelope, and a body whose decoded operations differ in any way — an amount, a destination, an
  * asset, a dropped, added or reordered operation — is refused with 400; with none decoded, the

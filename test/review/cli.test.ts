@@ -92,8 +92,7 @@ rules:
 `;
 
 /**
- * What `review show` prints is all a CLI reviewer sees before `review approve` (found by an
- * adversarial review): it printed the transfers and the note, never the kind or the payloads the
+ * What `review show` prints is all a CLI reviewer sees before `review approve`: it printed the transfers and the note, never the kind or the payloads the
  * page warns of, and printed the initiator's note as given, terminal control sequences included.
  */
 describe("countersign review show, of what the initiator wrote", () => {

@@ -94,7 +94,7 @@ describe("review notification", () => {
 
   // Slack truncates a message's text past 40,000 characters. A batch of 1,000 transfers (or a long
   // payload name, made of a body key) pushed what the transaction carries beside its transfers, and
-  // why and by whom it waits, out of the message (found by an adversarial review).
+  // why and by whom it waits, out of the message.
   it("keeps what the transaction carries, why and what it needs within what Slack shows", () => {
     const transfers = Array.from({ length: 1000 }, (_, i) => ({ amount: "10", asset: ETH, destination: `0x${i.toString(16).padStart(40, "0")}`, destinationName: null }));
     const padded = { ...review, explanation: { ...(review.explanation as object), transfers, payloads: [`["${"x".repeat(50_000)}"]`, "tokenAllowances"] } };

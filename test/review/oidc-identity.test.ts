@@ -2,8 +2,7 @@
  * An ID token's identity is compared with the bundle's members after lower-casing (docs/interface.md
  * section 9), and JavaScript lower-cases the Kelvin sign U+212A to an ASCII k and the Angstrom
  * sign U+212B to å. An identity provider that issues "\u212Aim@treasury.example" (another account
- * than kim's, if the provider allows the character) signed in as kim and approved as kim (found by
- * an adversarial review).
+ * than kim's, if the provider allows the character) signed in as kim and approved as kim.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ReviewerAuth } from "../../src/review/auth.js";

@@ -1,5 +1,5 @@
 /**
- * Human review end to end over HTTP (issue 12, must-show 1 and 2): the co-signer simulator
+ * Human review end to end over HTTP: the co-signer simulator
  * delivers a large transfer, reviewers act through the review API with reviewer tokens and OIDC
  * ID tokens, and the next delivery is signed or canceled; the rows record every step.
  */
@@ -299,7 +299,7 @@ describe("human review of a deferred transfer, over HTTP", () => {
   });
 
   it("a batch of small transfers that moves more than 5 ETH in all waits for review like one large transfer", async () => {
-    // Ten 5 ETH legs: none above the threshold alone; an adversarial review had this signed at once.
+    // Ten 5 ETH legs: none above the threshold alone, so each leg alone would be signed at once.
     // From a wallet of its own, whose daily window the other cases here have not spent.
     const batch = {
       ...INITIATED_BY_BOB,
@@ -369,7 +369,7 @@ describe("the review page behind a TLS-terminating proxy", () => {
     }
   });
 
-  // Found by a review: sign-out took a form from any site, and its answer cleared the cookie.
+  // Sign-out took a form from any site, and its answer cleared the cookie.
   it("signs out only on a form from its own origin", async () => {
     const w = await startReviewWorld();
     try {

@@ -1,6 +1,6 @@
 /**
  * A review's expiry under a bundle that shortens `expiresAfter`, with two replicas on one database
- * (found by a review of replicas). A pull request cuts the time approvers have from 24 h to 1 h;
+ *. A pull request cuts the time approvers have from 24 h to 1 h;
  * while it reaches the pods one by one, a pod still on the old bundle opens the review with 24 h.
  * The pods on the new bundle then accepted approvals two hours later and signed the transfer,
  * which a replica alone with the new bundle would have opened with 1 h, found expired, and denied.

@@ -1,6 +1,5 @@
 /**
- * A reviewer sees the memo and the network fee of what they release (found by an adversarial
- * review). An exchange credits a deposit to the account its memo names, and a fee leaves the
+ * A reviewer sees the memo and the network fee of what they release. An exchange credits a deposit to the account its memo names, and a fee leaves the
  * wallet as a transfer does; both are facts the policy reads (tx.memo, tx.fee) but the review's
  * explanation, page, CLI and notification showed neither. Two approvers read "90,000 XLM → the
  * exchange" and released a deposit credited to the initiator's own account at the exchange; or
@@ -111,7 +110,7 @@ describe("a review of a transfer with a memo or a network fee", () => {
 
   // Slack reads <…> in a message's text as a link or a mention: a memo and a body's own key (a
   // payload is named by its path) put '<!channel>' and a link titled as the security team's in the
-  // reviewers' channel. Found by an adversarial review.
+  // reviewers' channel.
   it("puts no markup of the body's in the notification", async () => {
     const body = {
       ...deposit(),

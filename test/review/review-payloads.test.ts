@@ -1,5 +1,5 @@
 /**
- * What a reviewer sees is what they release (found by an adversarial review): a transaction that
+ * What a reviewer sees is what they release: a transaction that
  * carries a payload beside its transfers (here an unlimited ERC-20 allowance to 0x…dEaD beside a
  * 120.5 USDC transfer) and a rule that sends such transactions to review. The review's explanation
  * and page listed only the transfers — never the kind, the type or the payloads — so two approvers

@@ -1,6 +1,6 @@
 /**
  * Who reads reviews (docs/interface.md section 9, NOT_A_REVIEWER): a valid reviewer credential only says
- * who someone is. Found by a review: every user of the OIDC provider with an ID token for the
+ * who someone is. Every user of the OIDC provider with an ID token for the
  * audience, and a token-file identity in no group, listed and read every review (amounts, assets,
  * source and destination, initiator, note, window use) through the API and the review page; only
  * approve and reject checked the groups. Now someone in no reviewer group of the bundle in force is

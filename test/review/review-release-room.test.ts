@@ -1,6 +1,6 @@
 /**
  * An approved review releases one rule, not the windows (docs/interface.md section 9: "every other rule
- * applies as usual at that delivery"; found safe by a review of velocity windows): while a large
+ * applies as usual at that delivery"): while a large
  * transfer waits for its reviewers, the same wallet spends the rest of its daily room, and the
  * approved transfer is then denied by the daily limit, read when it is released, not when it was
  * deferred.

@@ -2,7 +2,7 @@
  * A review's end is final across bundle reloads (docs/interface.md section 9: "the first of those to
  * happen is final"). Its state counts approvals under the bundle in force, so a reviewer-group
  * change can make earlier approvals count for more; a recorded rejection or expiry must still
- * stand. Found by an adversarial review: two identities of one platform user approve with a third,
+ * stand. Two identities of one platform user approve with a third,
  * a fourth rejects, and a bundle giving one of the two an account of their own turned the rejected
  * review into an approved one, and the next delivery was signed. The other way round, a bundle
  * that counts a signed transaction's approvals for less must not let a reviewer record a rejection

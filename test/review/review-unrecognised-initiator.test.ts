@@ -1,5 +1,5 @@
 /**
- * An initiator the body names but no member is recognised as (found by an adversarial review): the
+ * An initiator the body names but no member is recognised as: the
  * members are listed by email alone, the body names `users/9f3k2`, and docs/interface.md section 9 refuses
  * only an approver whose `user`, or `users/<identity>`, is the initiator. So no one was refused, and
  * alice, who may well be users/9f3k2 on the platform, released her own transfer with a quorum of 1.

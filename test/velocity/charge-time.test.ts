@@ -1,7 +1,6 @@
 /**
  * A charge counts in a window from when its decision was written (just before the answer that
- * lets the co-signer sign), not from when the decision began (found by a review of velocity
- * windows). Between the two a decision waits for its wallet's lock — held by another delivery from
+ * lets the co-signer sign), not from when the decision began. Between the two a decision waits for its wallet's lock — held by another delivery from
  * the same wallet, which whoever initiates transfers from it can line up — and for the custody
  * API (asset decimals), up to COUNTERSIGN_DECISION_TIMEOUT (60 s at most). Stamped with its start,
  * the charge left a 24 h window that long before the payment it allowed was 24 h old: the wallet

@@ -2,7 +2,7 @@
  * A window longer than the fine buckets are kept, in a bundle another replica runs (a rollout, a
  * replica whose reload lags) or loaded after pruning ran, reads its oldest partial day from the
  * charges (src/velocity/window-plan.ts), not from minute and hour buckets the pruner deletes
- * (found by an adversarial review: the pruner kept them for its own bundle's longest window, and a
+ * (the pruner kept them for its own bundle's longest window, and a
  * 60-day window lost the spend of its first day, so 20 left a wallet against a limit of 10).
  *
  * Sequence: replica A runs a 60 d window (limit 10). 60 d − 2 h ago 10 was charged. Replica B

@@ -2,7 +2,7 @@
  * The database refuses to prune what a window in force reads (velocity_window_claims,
  * migrations/sql/functions/velocity.sql; src/velocity/claims.ts).
  *
- * Found by review: retention was a process setting. The service ran with
+ * Retention was a process setting. The service ran with
  * COUNTERSIGN_LEDGER_RETENTION=1000d and a 900 d window; an operator's `countersign velocity prune`
  * with the default 400d deleted the charges the 900 d window read, and it approved past its limit.
  */

@@ -1,6 +1,6 @@
 /**
  * `aptosTransaction.chainId` and `substrateTransaction.genesisHash` say which chain the signature
- * is valid on, and the policy judges the body by its `network`. Found by a review: nothing compared
+ * is valid on, and the policy judges the body by its `network`. Nothing compared
  * them, so a transfer labelled `networks/aptos-testnet` carrying Aptos mainnet's chain id (1) was
  * signed by a policy that lets test networks through, and the signature moved mainnet APT. Now a
  * chain the network contradicts is refused (400) and left pending. Through the real service.

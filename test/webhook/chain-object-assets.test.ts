@@ -1,6 +1,6 @@
 /**
  * A chain object (`evmTransaction`, `btcTransaction`) says what the co-signer signs on its chain;
- * the transfers say which asset the policy judges. Found by a review of value: the two were matched
+ * the transfers say which asset the policy judges. The two were matched
  * by address and amount only, so a Bitcoin object that moves mainnet BTC (its `asset`) beside
  * transfers of testnet coins, or an EVM object that sends 100 ether (in wei) beside a transfer of
  * 100 lumens (or 100 ADA, whose decimals the body does not say), was signed as the cheaper asset. A

@@ -1,6 +1,6 @@
 /**
  * The sender and the fee a Sui, Aptos or Tron chain object states are what the platform signs
- * from, so they are part of what was decided. Found by a review of hostile bodies: they were
+ * from, so they are part of what was decided. They were
  * delivery metadata, so after an allow of 1 SUI from the hot wallet with a 0.005 SUI gas budget, a
  * redelivery of the same name naming another sender and a 1,000 SUI budget had the same content
  * digest and was signed again as a repeat; no rule could cap these fees (`tx.fee` was null), and

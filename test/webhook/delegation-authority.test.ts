@@ -3,7 +3,7 @@
  * chain when its chainId is 0. The initiator names the contract (InitiateTransaction
  * `details.evmAccountDelegation.contractAddress`), and a vault that sponsors transfers needs its
  * delegations to the platform's contract signed, so a policy allows the kind for that contract
- * only, reading `tx.authorizations` (README, facts). Found by a review of authority: the
+ * only, reading `tx.authorizations` (README, facts). The
  * delegation's own contract, chain and signer were not among `tx.authorizations` (only an
  * `evmTransaction`'s authorization list was), so such a policy signed a delegation to any contract.
  * Over HTTP against the real service.

@@ -1,7 +1,6 @@
 /**
  * A network fee leaves the wallet as surely as a transfer does: the body's stated fee is the
- * `tx.fee` fact (src/transaction/fee.ts), so a policy can cap it. Found by an adversarial review:
- * a 0.001 BTC transfer spending a 3 BTC input with no change, and a 1 ETH transfer allowed up to
+ * `tx.fee` fact (src/transaction/fee.ts), so a policy can cap it. A 0.001 BTC transfer spending a 3 BTC input with no change, and a 1 ETH transfer allowed up to
  * 21 ETH of gas, were both signed while no rule could see the fee. Against the real service over
  * HTTP, with the address book synced from the fake custody API.
  */
@@ -176,7 +175,7 @@ describe("network fees: tx.fee, over HTTP with a synced address book", () => {
     expect((await cosigner.deliver(lie)).status).toBe(400);
   });
 
-  // Found by a review (value): an amount the body leaves out is one the fee cannot be read from. An
+  // An amount the body leaves out is one the fee cannot be read from. An
   // input of unstated amount can be worth any sum, and all of it beyond the outputs goes to the
   // miner; a change output of unstated amount can be worth nothing, and then all of the inputs
   // beyond the payments go to the miner; inputs listed with no outputs at all say nothing of where
@@ -209,7 +208,7 @@ describe("network fees: tx.fee, over HTTP with a synced address book", () => {
     expect((await charges(body.name)).map((c) => c.amount)).toEqual(["1"]);
   });
 
-  // Found by a review (idempotency): the fee fields were delivery metadata, so a redelivery of an
+  // The fee fields were delivery metadata, so a redelivery of an
   // allowed name that raised the fee past the fee rule was answered with the first allow.
   it("a redelivery of an allowed name whose stated fee rose past the fee rule is a conflicting snapshot, not a repeat", async () => {
     const body = ethBody("ethfee-raised", { gasLimit: "21000", maxFeePerGas: "0x6fc23ac00" });

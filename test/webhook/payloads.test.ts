@@ -1,5 +1,5 @@
 /**
- * Issue 8 end to end, through the webhook of the real service on a Postgres server, with the policy
+ * End to end: through the webhook of the real service on a Postgres server, with the policy
  * the review used: allow any asset transfer or Stellar payment of at most 100,000, deny anything
  * else, and at most 100,000 a day per wallet and asset. Each body here was signed before the
  * transaction model classified every field.
@@ -83,7 +83,7 @@ function stellarPayment(shape: "reference" | "api", stroops: string, operations:
   };
 }
 
-describe("co-signer webhook: payloads fail closed (issue 8)", () => {
+describe("co-signer webhook: payloads fail closed", () => {
   let tdb: TestDatabase;
   let service: Awaited<ReturnType<typeof startTestService>>;
   let cosigner: CosignerSimulator;
@@ -124,14 +124,14 @@ describe("co-signer webhook: payloads fail closed (issue 8)", () => {
     ["an EIP-7702 authorization list", { evmTransaction: { authorizationDetails: { authorizationList: [{ contractAddress: { value: DEST }, chainId: "1" }] } } }, ["evmAuthorizations"]],
     ["an evmMessage", { evmMessage: { message: "permit" } }, ["evmMessage"]],
     ["a field nobody classified", { somethingNew: { kept: true } }, ["somethingNew"]],
-  ])("finding 3: %s is denied as unknown, naming the payload", async (_what, top, payloads) => {
+  ])("%s is denied as unknown, naming the payload", async (_what, top, payloads) => {
     const body = usdcTransfer("1", top);
     const delivery = await cosigner.deliver(body);
     expect(delivery.verdict).toBe("canceled");
     expect(await factsOf(body.name)).toMatchObject({ kind: "unknown", payloads });
   });
 
-  it("finding 1: a Stellar payment beside a sep41TokenApproval is denied; a decoded 20,000 beside a listed 1 is refused", async () => {
+  it("a Stellar payment beside a sep41TokenApproval is denied; a decoded 20,000 beside a listed 1 is refused", async () => {
     const approval = { sep41TokenApproval: { spenderAddress: { value: "GSPENDER" }, contractAddress: "CCONTRACTXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", rawAmount: "1" } };
     const withApproval = stellarPayment("api", "10000000", [approval]);
     expect((await cosigner.deliver(withApproval)).verdict).toBe("canceled");
@@ -141,14 +141,14 @@ describe("co-signer webhook: payloads fail closed (issue 8)", () => {
     expect(refused).toMatchObject({ verdict: "pending", status: 400 });
   });
 
-  it("finding 4: one wallet's Stellar USDC is one window in both shapes (70,000 + 60,000 > 100,000)", async () => {
+  it("one wallet's Stellar USDC is one window in both shapes (70,000 + 60,000 > 100,000)", async () => {
     expect((await cosigner.deliver(stellarPayment("reference", "700000000000"))).verdict).toBe("signed");
     const second = await cosigner.deliver(stellarPayment("api", "600000000000"));
     expect(second.verdict).toBe("canceled");
     expect(second.body).toMatchObject({ reasons: ["daily limit"] });
   });
 
-  it("finding 7: after a signature, a redelivery with a changed value or an added allowance is a conflicting snapshot", async () => {
+  it("after a signature, a redelivery with a changed value or an added allowance is a conflicting snapshot", async () => {
     const original = usdcTransfer("2", { evmTransaction: { value: "0" } });
     expect((await cosigner.deliver(original)).verdict).toBe("signed");
     for (const changed of [
@@ -161,7 +161,7 @@ describe("co-signer webhook: payloads fail closed (issue 8)", () => {
     expect((await cosigner.deliver({ ...original, state: "SIGNED", createTime: "2026-11-21T09:00:00Z" })).body).toMatchObject({ signTransaction: true, replayOf: expect.any(String) });
   });
 
-  it("finding 9: an empty asset id is refused, never signed", async () => {
+  it("an empty asset id is refused, never signed", async () => {
     expect(await cosigner.deliver(usdcTransfer("1", { transfers: [{ sourceAddress: { value: DEST }, destinationAddress: { value: DEST }, amount: "1", asset: "assets/" }] }))).toMatchObject({
       verdict: "pending",
       status: 400,

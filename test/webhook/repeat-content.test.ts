@@ -1,8 +1,7 @@
 /**
  * A redelivery of a decided transaction name is a repeat only when what would be signed is the
  * same (src/decision/content-digest.ts): each case here is a body allowed once, then redelivered
- * under its name with more value, which was signed as a repeat of the first allow (found by a
- * review of repeats and the content digest). Against the real service over HTTP.
+ * under its name with more value, which was signed as a repeat of the first allow. Against the real service over HTTP.
  */
 import { describe, expect, it } from "vitest";
 import { HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";

@@ -1,7 +1,6 @@
 /**
  * A chain object's sender beside a source named by wallet is checked against the synced copy
- * (verify-claims.ts): the copy looks an address up on a network. Found by a review of hostile
- * bodies: a transfer whose network is unknown — an opaque asset id and no `network` — skipped the
+ * (verify-claims.ts): the copy looks an address up on a network. A transfer whose network is unknown — an opaque asset id and no `network` — skipped the
  * check, so a transfer "from the hot wallet" that the cold wallet's `evmTransaction.fromAddress`
  * pays was signed under a policy that refuses the cold wallet's; so was a raw source the copy gives
  * to the cold wallet, claimed for the hot wallet. Through the real service, with address-book sync.

@@ -1,5 +1,5 @@
 /**
- * Issue 8 end to end: a Stellar transaction's signed envelope (`rawXdrEnvelope`) is decoded and must
+ * End to end: a Stellar transaction's signed envelope (`rawXdrEnvelope`) is decoded and must
  * agree with the decoded operations countersign evaluates. Before, the envelope was not read, so
  * each refused body below was signed as the milder decoded list said. Envelopes are real, built and
  * signed with the network's library (src/transaction/test-envelopes.ts).
@@ -40,7 +40,7 @@ const name = () => `${VAULT}/transactions/x${randomUUID().replaceAll("-", "")}`;
 /** 1 USDC as the decoded list and transfers[] say it, with the given envelope. */
 const oneUsdc = (raw: string) => apiEnvelopeBody([decodedPayment("10000000")], raw, [listedTransfer("1")], name());
 
-describe("co-signer webhook: the Stellar envelope is the truth (issue 8)", () => {
+describe("co-signer webhook: the Stellar envelope is the truth", () => {
   const suite = serviceWithPolicy(POLICY);
 
   it("signs 1 USDC whose envelope pays 1 USDC, plain or fee-bumped (the control)", async () => {
