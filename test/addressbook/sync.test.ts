@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createCustodyClient, type CustodyClient } from "../../src/addressbook/custody-client.js";
 import { createServiceAccountTokenSource } from "../../src/addressbook/service-account-token.js";
 import { readVaultView } from "../../src/addressbook/store.js";
@@ -276,8 +276,5 @@ describe("address-book sync", () => {
   });
 });
 
-/** Polls for a condition the code under test reaches asynchronously (bounded, not a timing assertion). */
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!condition()) throw new Error("condition not reached");
-}
+/** Once a condition the code under test reaches asynchronously holds (polled, not a timing assertion). */
+const waitFor = (condition: () => boolean) => vi.waitFor(() => expect(condition()).toBe(true), { timeout: 30_000, interval: 5 });

@@ -4,9 +4,8 @@
  * so its owner could rewrite it under an anchored checkpoint. On both backends.
  */
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { latestCheckpoint } from "../../src/audit/checkpoint.js";
 import { sealPending } from "../../src/audit/sealer.js";
 import { verifyChain } from "../../src/audit/verify.js";
@@ -28,9 +27,9 @@ describe.each(backends)("audit verify --from on $name", (backend) => {
     await db.insertInto("decisions").values(future).execute();
     await db.insertInto("decisions").values(decisionRow()).execute();
     expect(await sealPending(db)).toBe(2);
-    await sleep(20);
+    await clockPastNow();
     const from = new Date();
-    await sleep(20);
+    await clockPastNow();
     await db.insertInto("decisions").values(decisionRow()).execute();
     expect(await sealPending(db)).toBe(1);
     const anchor = await latestCheckpoint(db);
@@ -45,3 +44,9 @@ describe.each(backends)("audit verify --from on $name", (backend) => {
     expect(report.breaks).toEqual([expect.objectContaining({ kind: "changed", source: "decisions", rowKey: future.id })]);
   });
 });
+
+/** Once the clock has moved past this millisecond: what was sealed before is earlier than what is read after. */
+async function clockPastNow(): Promise<void> {
+  const now = Date.now();
+  await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(now), { interval: 1 });
+}

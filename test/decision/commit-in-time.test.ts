@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../src/db/connect.js";
 import { migrateToLatest } from "../../src/db/migrate.js";
 import { withinDeadline } from "../../src/decision/deadline.js";
@@ -110,14 +110,12 @@ async function untilNoDecisionWork(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    for (let i = 0; i < 100; i++) {
+    await vi.waitFor(async () => {
       const { rows } = await client.query<{ n: string }>(
         "select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle' and query like '%countersign_decision_%'",
       );
-      if (rows[0]!.n === "0") return;
-      await sleep(50);
-    }
-    throw new Error("the late write never finished");
+      expect(rows[0]!.n, "sessions still running the late write").toBe("0");
+    }, { timeout: 30_000, interval: 50 });
   } finally {
     await client.end();
   }

@@ -37,7 +37,8 @@ for (const backend of ["postgres", "pglite"] as const) {
       const others = [newTransactionName(), newTransactionName(), newTransactionName()];
       const members = [{ name: expiring, budgetMs: 100 }, ...others.map((name) => ({ name }))];
       // The late member's deadline passes while all four wait behind the held transaction.
-      const { members: settled } = await afterAHeldOne(handle.db, members, () => sleep(300));
+      const heldPastTheDeadline = () => sleep(300);
+      const { members: settled } = await afterAHeldOne(handle.db, members, heldPastTheDeadline);
       const [late, ...rest] = settled.map((s) => (s.status === "fulfilled" ? s.value : null));
       expect(late?.done).toBe(false);
       expect(rest).toEqual(others.map(() => ({ done: true, attempts: 1 })));

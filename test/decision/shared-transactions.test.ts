@@ -201,11 +201,15 @@ describe("members of a shared transaction on a Postgres server", () => {
   it("a member held past its deadline is not committed; the others are", async () => {
     const names = namesOf(4);
     const late = names[1]!;
-    const members = names.map((name) => (name === late ? { name, budgetMs: 300, beforeWrite: () => sleep(600) } : { name }));
+    // The late member is held before its write for twice its budget: the scenario, not a wait.
+    let lateHold: Promise<void> = Promise.resolve();
+    const members = names.map((name) => (name === late ? { name, budgetMs: 300, beforeWrite: () => (lateHold = sleep(600)) } : { name }));
     const { value, batched } = await shared(() => afterAHeldOne(oneConnection.db, members));
     expect(batched).toBe(true);
     expect(outcomes(value.members)).toEqual(names.map((name) => (name === late ? "deadline" : "committed")));
-    await sleep(700); // the late member's write, had it been sent, would be in by now
+    // A write the late member sent after its hold would go over the one connection before this query.
+    await lateHold;
+    await sql`select 1`.execute(oneConnection.db);
     const rows = await rowsOf(tdb.handle.db, names);
     expect(rows.map((r) => r.name).sort()).toEqual(names.filter((n) => n !== late).sort());
   });

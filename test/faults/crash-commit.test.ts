@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../src/db/connect.js";
 import { findPostgresBinaries, startLocalCluster, type LocalCluster } from "../support/local-cluster.js";
 import { writeBundle } from "../support/service.js";
@@ -32,15 +32,15 @@ async function admin(url: string, statements: string[]): Promise<void> {
 async function crash(cluster: LocalCluster): Promise<void> {
   const pid = Number(readFileSync(path.join(cluster.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
   process.kill(pid, "SIGQUIT");
-  for (let i = 0; i < 100; i++) {
+  const alive = () => {
     try {
       process.kill(pid, 0);
+      return true;
     } catch {
-      return;
+      return false;
     }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("postgres did not stop");
+  };
+  await vi.waitFor(() => expect(alive(), "postgres stopped").toBe(false), { timeout: 10_000, interval: 50 });
 }
 
 describe("a Postgres crash after answers", () => {

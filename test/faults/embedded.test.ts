@@ -9,7 +9,7 @@
 import { cpSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../../src/db/connect.js";
 import { STORE_MARKER } from "../../src/db/embedded-store.js";
 import { runCli } from "../support/cli.js";
@@ -18,7 +18,6 @@ import { scratchDir } from "../support/scratch.js";
 import { writeBundle } from "../support/service.js";
 import { checkInvariants, countByStatus, POLICY, startLoad, startServiceProcess, type Answer, type ServiceProcess } from "./support.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // PGlite's start is most of each test's time and grows with the machine's load (seven starts in
 // one test). Every start waits for the service's own line or its exit and every load is bounded in
@@ -126,7 +125,7 @@ describe("embedded database faults", { timeout: 600_000 }, () => {
     const wallets = Array.from({ length: 20 }, (_, i) => `vaults/5c3f1a2b9d7e/wallets/crash${i}`);
     let service = await serve(dataDir);
     const load = startLoad(() => service.url, { concurrency: 8, maxDeliveries: 2_000, timeoutMs: 5_000, wallets });
-    while (load.answers.filter((a) => a.delivery.status === 200).length < 100) await sleep(10);
+    await vi.waitFor(() => expect(load.answers.filter((a) => a.delivery.status === 200).length).toBeGreaterThanOrEqual(100), { timeout: 120_000, interval: 10 });
     service.child.kill("SIGKILL");
     await service.exited;
     const before = await load.stop();

@@ -70,9 +70,13 @@ describe("a change whose adoption could not be written", () => {
   });
 });
 
-/** The database, with the next raw query (a heartbeat's look for newer bundles) held until released. */
-function holding(db: Db): { db: Db; hold: () => Promise<() => void> } {
+/**
+ * The database, with the next raw query (a heartbeat's look for newer bundles) held until released;
+ * `reached` resolves once that query is at the gate.
+ */
+function holding(db: Db): { db: Db; hold: () => Promise<{ release: () => void; reached: Promise<void> }> } {
   let gate: Promise<void> | null = null;
+  let arrived: () => void = () => undefined;
   const proxy = new Proxy(db, {
     get(target, property, receiver) {
       if (property === "getExecutor") {
@@ -87,6 +91,7 @@ function holding(db: Db): { db: Db; hold: () => Promise<() => void> } {
               const waitFor = gate;
               gate = null;
               return async (...args: Parameters<typeof executor.executeQuery>) => {
+                arrived();
                 await waitFor;
                 return executor.executeQuery.call(executor, ...args);
               };
@@ -102,7 +107,8 @@ function holding(db: Db): { db: Db; hold: () => Promise<() => void> } {
     hold: async () => {
       let release!: () => void;
       gate = new Promise((resolve) => (release = resolve));
-      return release;
+      const reached = new Promise<void>((resolve) => (arrived = resolve));
+      return { release, reached };
     },
   };
 }
@@ -126,9 +132,9 @@ describe("a heartbeat under way when a reload applies a newer bundle", () => {
     await pod.adopt(false);
     expect(pod.problem()).toBeNull();
     // A heartbeat for X records the pod on X, then waits before its look for newer bundles.
-    const release = await held.hold();
+    const { release, reached } = await held.hold();
     const heartbeat = pod.check();
-    await new Promise((r) => setTimeout(r, 50));
+    await reached;
     // Meanwhile the merge of Y reaches this pod and is adopted.
     current = Y;
     await pod.adopt(true);

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CosignerSimulator, type Delivery } from "../support/cosigner.js";
 import { assetTransfer } from "../support/bodies.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
@@ -50,8 +50,7 @@ describe("replicas deciding by different policy bundles", () => {
     // (adopting here in its place tested no reload's).
     const digest = s.policy.current().digest;
     const adopted = async () => (await sql<{ n: number }>`select count(*)::int as n from policy_adoptions where digest = ${digest} and adopted_at >= ${rows[0]!.now}`.execute(tdb.handle.db)).rows[0]!.n;
-    for (let i = 0; i < 100 && (await adopted()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await adopted()).toBe(1);
+    await vi.waitFor(async () => expect(await adopted()).toBe(1), { timeout: 30_000, interval: 20 });
   };
   const checkAll = () => Promise.all(started.map((s) => s.adoption.check()));
 

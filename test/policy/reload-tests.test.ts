@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { metrics } from "@opentelemetry/api";
 import { AggregationTemporality, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CollectingReader as GaugeReader } from "../support/metric-reader.js";
 import { silentLogger } from "../../src/log.js";
 import { loadBundle } from "../../src/policy/load.js";
@@ -80,19 +80,17 @@ class ServeProcess {
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child = child;
-    child.stdout!.on("data", (d: Buffer) => (this.output += d.toString()));
-    child.stderr!.on("data", (d: Buffer) => (this.output += d.toString()));
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const url = this.output.match(/"url":"(http:\/\/[^"]+)"/);
-      if (this.output.includes('"msg":"countersign serving"') && url) {
-        this.url = url[1]!;
-        return;
-      }
-      if (child.exitCode !== null) throw new Error(`serve exited: ${this.output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`serve did not start: ${this.output}`);
+    // Serving once it says so: read on each chunk of its output, failed when it exits first.
+    this.url = await new Promise<string>((resolve, reject) => {
+      const read = (d: Buffer) => {
+        this.output += d.toString();
+        const url = this.output.match(/"url":"(http:\/\/[^"]+)"/);
+        if (this.output.includes('"msg":"countersign serving"') && url) resolve(url[1]!);
+      };
+      child.stdout!.on("data", read);
+      child.stderr!.on("data", read);
+      child.once("exit", () => reject(new Error(`serve exited: ${this.output}`)));
+    });
   }
 
   sighup(): void {
@@ -104,18 +102,20 @@ class ServeProcess {
   }
 
   /** Waits until a reload (the SIGHUP's) has produced the state looked for. */
-  async until(done: (s: PolicyStatus) => boolean): Promise<PolicyStatus> {
-    for (let i = 0; i < 300; i++) {
-      const status = await this.status();
-      if (done(status)) return status;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error("no reload happened");
+  until(done: (s: PolicyStatus) => boolean): Promise<PolicyStatus> {
+    return vi.waitFor(
+      async () => {
+        const status = await this.status();
+        if (!done(status)) throw new Error(`no reload happened: ${JSON.stringify(status)}`);
+        return status;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
   }
 
   /** Waits until the process has printed `text`: a log line may reach the pipe after the state it reports. */
   async printed(text: string): Promise<string> {
-    for (let i = 0; i < 100 && !this.output.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(this.output).toContain(text), { timeout: 30_000, interval: 50 });
     return this.output;
   }
 

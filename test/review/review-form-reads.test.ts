@@ -8,7 +8,7 @@
  * approval is read only under a valid session: without one they hold no read.
  */
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_FORM_READS, MAX_FORM_READS_PER_CLIENT } from "../../src/http/routes/review-page.js";
 import { holdRequest, within, type HeldRequest } from "../support/held-requests.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
@@ -66,16 +66,13 @@ describe("review page: forms held by unfinished senders are bounded", () => {
 
     // The slots come back as their senders go away: a sign-in form is read (and its token refused:
     // 403, as this service has no reviewer credentials configured).
-    let status = 0;
-    for (let attempt = 0; attempt < 50 && status !== 403; attempt++) {
+    await vi.waitFor(async () => {
       const answer = await fetch(`${service.url}/review/login`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: "token=not-a-reviewer-token",
       });
-      status = answer.status;
-      if (status !== 403) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).toBe(403);
+      expect(answer.status).toBe(403);
+    }, { timeout: 10_000, interval: 100 });
   }, 30_000);
 });

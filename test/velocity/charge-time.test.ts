@@ -7,7 +7,7 @@
  * could send its whole daily limit twice within less than 24 hours.
  */
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { assetTransfer, ETH } from "../support/bodies.js";
 import { dailyLimitPolicy, serviceWithEvents } from "../support/events-service.js";
 import { groupLockId } from "../../src/velocity/group-hash.js";
@@ -49,10 +49,8 @@ describe("the time a charge counts from", () => {
 
 /** Until some session waits for an advisory lock. */
 async function waitForLockWaiter(client: pg.Client): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  await vi.waitFor(async () => {
     const { rows } = await client.query<{ n: string }>("select count(*)::text as n from pg_locks where locktype = 'advisory' and not granted");
-    if (rows[0]!.n !== "0") return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error("no delivery waited for the wallet's lock");
+    expect(rows[0]!.n, "a delivery waiting for the wallet's lock").not.toBe("0");
+  }, { timeout: 30_000, interval: 25 });
 }
