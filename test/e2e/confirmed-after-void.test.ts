@@ -12,7 +12,7 @@ import { assetTransfer } from "../support/bodies.js";
 import { runCli } from "../support/cli.js";
 import { postDelivery, signedDelivery } from "../support/event-sender.js";
 import { dailyLimitPolicy, serviceWithEvents } from "../support/events-service.js";
-import { stateUpdated } from "../events/harness.js";
+import { stateUpdated } from "../support/events/harness.js";
 
 describe("a transaction voided, then reported CONFIRMED", () => {
   const suite = serviceWithEvents(dailyLimitPolicy("confirmed-after-void.1"));

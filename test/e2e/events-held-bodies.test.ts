@@ -16,7 +16,7 @@ import { holdRequest, within, type HeldRequest } from "../support/held-requests.
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { writeTempPem } from "../support/service-account.js";
 import { startTestService } from "../support/service.js";
-import { eventId } from "../events/harness.js";
+import { eventId } from "../support/events/harness.js";
 
 /** A gzip stream decoding to just under the body limit, without its last bytes: it never ends. */
 const unfinishedBomb = (): Buffer => {

@@ -15,7 +15,7 @@ import { assetTransfer } from "../support/bodies.js";
 import { runCli } from "../support/cli.js";
 import { postDelivery, signedDelivery } from "../support/event-sender.js";
 import { dailyLimitPolicy, serviceWithEvents } from "../support/events-service.js";
-import { stateUpdated } from "../events/harness.js";
+import { stateUpdated } from "../support/events/harness.js";
 
 describe("a delivery of an allowed transaction whose charges were voided", () => {
   const suite = serviceWithEvents(dailyLimitPolicy("repeat-after-void.1"));
