@@ -3,7 +3,7 @@
  * (text, parameters exactly as pg sends them, the protocol — simple or extended — and the round
  * trip it went in) while the service's own `decide()` runs in this process. The SQL ceiling
  * replays what was captured, so it follows any change to the decision's statements without anyone
- * retyping them. test/decision/round-trips.test.ts counts the service's round trips with it.
+ * retyping them. test/integration/decision/round-trips.test.ts counts the service's round trips with it.
  */
 import { createRequire } from "node:module";
 import pg from "pg";

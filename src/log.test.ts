@@ -57,7 +57,7 @@ describe("log lines", () => {
     const app = express();
     app.use(requestContext);
     app.post("/x", express.raw({ type: () => true }), async (_req, res) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 5)); // the handler's asynchronous work: the scenario, not a wait
       logger.info({ requestId: requestIdOf(res) }, "handled");
       res.end();
     });

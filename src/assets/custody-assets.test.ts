@@ -1,6 +1,6 @@
 /**
  * What the decimals lookup believes of an answer (the HTTP side, with the fake custody API's JWT
- * checks, is test/addressbook/custody-assets.test.ts): only integer decimals of the asset asked about.
+ * checks, is test/integration/addressbook/custody-assets.test.ts): only integer decimals of the asset asked about.
  */
 import { describe, expect, it } from "vitest";
 import type { CustodyGet, RequestTarget } from "../addressbook/custody-http.js";

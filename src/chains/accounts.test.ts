@@ -38,20 +38,19 @@ describe("normaliseAddress", () => {
     ["bc1Qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "bc1Qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"],
     ["1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"],
     // A Tron address in hex (41 and the account's 20 bytes, in either case) is its base58 address
-    // (found by a review of aliasing: the API takes both spellings).
+    // (the API takes both spellings).
     [TRON_HEX, TRON],
     [TRON_HEX.toUpperCase(), TRON],
     [TRON, TRON],
     ["418840E6C55B9ADA326D211D818C34A994AECED808", "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL"],
     // Any bech32 address in capitals is its lower-case address (BIP-173), whatever its prefix
-    // (found by a review of aliasing: only bc, tb and bcrt were read so, and LTC1… missed ltc1…).
+    // (only bc, tb and bcrt were read so, and LTC1… missed ltc1…).
     [LTC.toUpperCase(), LTC],
     [COSMOS.toUpperCase(), COSMOS],
     // Not bech32 (its checksum fails), or in mixed case: left as is.
     [LTC.toUpperCase().replace(/X$/, "Y"), LTC.toUpperCase().replace(/X$/, "Y")],
     [`L${LTC.slice(1)}`, `L${LTC.slice(1)}`],
-    // A TON account in any of its spellings is its raw address in lower case (found by a review of
-    // aliasing: a deny rule naming UQ… let EQ… and 0:… through).
+    // A TON account in any of its spellings is its raw address in lower case (a deny rule naming UQ… let EQ… and 0:… through).
     [TON_EQ, TON_RAW],
     [TON_UQ, TON_RAW],
     [TON_RAW.toUpperCase(), TON_RAW],
@@ -61,15 +60,15 @@ describe("normaliseAddress", () => {
     // Its checksum fails: not an address, left as is.
     [`${TON_UQ.slice(0, -1)}J`, `${TON_UQ.slice(0, -1)}J`],
     // An X-address without a tag is its classic address; one with a tag names a sub-account and is
-    // left as is, as a Stellar muxed address is (found by a review of aliasing).
+    // left as is, as a Stellar muxed address is.
     [XRP_X, XRP],
     [XRP_X1, XRP_X1],
     [XRP, XRP],
     [`${XRP_X.slice(0, -1)}c`, `${XRP_X.slice(0, -1)}c`],
-    // 0x and 32 bytes of hex (Sui, Aptos) is hex: either case is the same account (found by a review of aliasing).
+    // 0x and 32 bytes of hex (Sui, Aptos) is hex: either case is the same account.
     [SUI.toUpperCase().replace("0X", "0x"), SUI],
     [SUI, SUI],
-    // A Substrate account in any network's SS58 format is its generic one (found by a review of aliasing).
+    // A Substrate account in any network's SS58 format is its generic one.
     [POLKADOT, SUBSTRATE],
     [KUSAMA, SUBSTRATE],
     [SUBSTRATE, SUBSTRATE],
@@ -125,7 +124,7 @@ describe("sameAddress", () => {
   });
 });
 
-// Found by a review of this stop's changes: X-addresses were decoded (two SHA-256 and a base58
+// X-addresses were decoded (two SHA-256 and a base58
 // number) at every comparison, twice or four times for each item of a rule's list, where the
 // other spellings' decodings are memoised: a deny list of a thousand X-addresses cost ~20 ms a
 // transfer. The same text decodes to the same (memoised) answer.

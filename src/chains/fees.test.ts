@@ -40,7 +40,7 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
       { asset: "assets/native.polygon-mainnet", amount: "0.00063" },
     ],
     ["EVM without a price says nothing", { evmTransaction: { fee: { gasLimit: "21000", gasUsed: "21000" } } }, "ethereum-mainnet", null],
-    // Found by a review of repeats: a priority fee without a maximum was not read (tx.fee null).
+    // A priority fee without a maximum was not read (tx.fee null).
     [
       "EVM with only a priority fee: at least gasLimit × maxPriorityFeePerGas (21,000 × 10^15 wei)",
       { evmTransaction: { fee: { gasLimit: "21000", maxPriorityFeePerGas: "0x38d7ea4c68000" } } },
@@ -63,7 +63,7 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
     ["Solana lamports", { solanaTransaction: { fee: "5000" } }, "solana-mainnet", { asset: "assets/native.solana-mainnet", amount: "0.000005" }],
     ["Stellar stroops", { stellarTransaction: { fee: "100" } }, "stellar-mainnet", { asset: "assets/native.stellar-mainnet", amount: "0.00001" }],
     ["Aleo microcredits", { aleoTransaction: { feeMicrocredits: "2500" } }, "aleo-mainnet", { asset: "assets/native.aleo-mainnet", amount: "0.0025" }],
-    // Found by a review of repeats: only the total was read, never the fee transition that is signed.
+    // Only the total was read, never the fee transition that is signed.
     [
       "Aleo: the fee transition's base and priority fees when above the total",
       { aleoTransaction: { feeMicrocredits: "2500", feeOperation: { amountMicrocredits: "2500", priorityFeeMicrocredits: "900000000000" } } },
@@ -78,7 +78,7 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
       { asset: "assets/native.aleo-mainnet", amount: "0.005" },
     ],
     ["no network: the amount without an asset", { solanaTransaction: { fee: "5000" } }, null, { asset: null, amount: "0.000005" }],
-    // Found by a review of hostile bodies: these were metadata, so tx.fee was null and no rule could cap them.
+    // These were metadata, so tx.fee was null and no rule could cap them.
     ["Sui: at most the gas budget, in MIST", { suiTransaction: { gasBudget: "5000000", gasPrice: "750" } }, "sui-mainnet", { asset: "assets/native.sui-mainnet", amount: "0.005" }],
     ["Sui: a budget of 1,000 SUI whatever the price", { suiTransaction: { gasBudget: "1000000000000", gasPrice: "999999999" } }, "sui-mainnet", { asset: "assets/native.sui-mainnet", amount: "1000" }],
     ["Sui without a budget says nothing", { suiTransaction: { gasPrice: "750" } }, "sui-mainnet", null],

@@ -4,8 +4,7 @@
  * transaction under way; at most `maxShared` shared transactions at once; a failed shared
  * transaction sends each member once more alone, and a failure alone is the member's own.
  */
-import { describe, expect, it } from "vitest";
-import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it, vi } from "vitest";
 import { DecisionBatcher, Deferred, MembersGuard, MIN_MEMBERS_BESIDE, SharedTransactionFailed, type Member, type Transact } from "./batches.js";
 import { Deadline, DeadlinePassed } from "./deadline.js";
 import { LockShare, LockShareWaitExpired } from "../db/lock-share.js";
@@ -138,9 +137,10 @@ describe("DecisionBatcher", () => {
     const r = recordingBatcher(1);
     const first = r.decide(args("a", [1]));
     await tick();
-    const late = batcherRunWithDeadline(r, args("late", [2]), new Deadline(performance.now() + 20, 20));
+    const deadline = new Deadline(performance.now() + 20, 20);
+    const late = batcherRunWithDeadline(r, args("late", [2]), deadline);
     const others = [r.decide(args("b", [3])), r.decide(args("c", [4]))];
-    await sleep(40);
+    await vi.waitFor(() => expect(deadline.expired).toBe(true));
     await r.finishAll();
     expect(r.transactions).toEqual([["a"], ["b", "c"]]);
     await expect(late).rejects.toBeInstanceOf(DeadlinePassed);

@@ -11,7 +11,7 @@ const parsed = (body: unknown): Transaction => {
 };
 
 describe("contentDigest", () => {
-  // Found by a review: an Aleo operation's program and transition were delivery metadata, so a
+  // An Aleo operation's program and transition were delivery metadata, so a
   // redelivery calling another program repeated the decision made for the first.
   it("covers which program and transition an undecoded Aleo operation calls", () => {
     const call = (program: string, transition: string) =>

@@ -167,7 +167,7 @@ describe("address-book matching of the destination", () => {
     expect(f.transfer?.destination.addressBook?.address ?? null).toBe(inBook ? entry.address : null);
   });
 
-  // Found by a review of aliasing: a rule on transfer.network or transfer.assetStandard missed ETH spelt assets/NATIVE.Ethereum-Mainnet.
+  // A rule on transfer.network or transfer.assetStandard missed ETH spelt assets/NATIVE.Ethereum-Mainnet.
   it("an asset's standard and network in capitals are read as the lower-case ones", () => {
     const f = only(facts(assetTransferBody({ destination: checksummed, asset: "assets/NATIVE.Ethereum-Mainnet" })));
     expect(f.transfer).toMatchObject({ network: "ethereum-mainnet", assetStandard: "native", asset: "assets/native.ethereum-mainnet", assetAsGiven: "assets/NATIVE.Ethereum-Mainnet" });
@@ -191,7 +191,7 @@ describe("address-book matching of the destination", () => {
     expect(xrp).toMatchObject({ address: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii", baseAccount: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf", muxedId: "12345" });
   });
 
-  // Found by a review of aliasing: a rule naming an XRP account catches its X-addresses, so the tag must be a fact a rule can pin.
+  // A rule naming an XRP account catches its X-addresses, so the tag must be a fact a rule can pin.
   it("an XRP X-address's tag is the destination's muxedId; one without a tag has none", () => {
     const xrp = (destination: string) => only(facts(assetTransferBody({ destination, asset: "assets/native.xrpl-mainnet" }))).transfer?.destination;
     expect(xrp("XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii")).toMatchObject({ muxedId: "12345", address: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" });
@@ -308,7 +308,7 @@ describe("addressBook freshness facts", () => {
   });
 });
 
-describe("internal wallet names with a synced copy that lists the vault's wallets (issue 8, finding 2)", () => {
+describe("internal wallet names with a synced copy that lists the vault's wallets", () => {
   const known = `${VAULT}/wallets/known`;
   const synced = { ...view({ external: [`${VAULT}/wallets/tracked`] }), wallets: [known] };
   const eth = "assets/native.ethereum-mainnet";

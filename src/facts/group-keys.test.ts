@@ -56,13 +56,13 @@ describe("groupKey: what makes two transfers share a group", () => {
     { what: "Solana destinations differing in case", a: assetTransferBody({ asset: "assets/native.solana-mainnet", destination: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" }), b: assetTransferBody({ asset: "assets/native.solana-mainnet", destination: "epjfwdd5aufqssqem2qn1xzybapc8g4weggkzwytdt1v" }), groupBy: ["destination"], same: false },
     { what: "another asset", a: assetTransferBody(), b: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }), groupBy: ["sourceWallet", "asset"], same: false },
     { what: "an asset's standard and network in another case", a: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }), b: assetTransferBody({ asset: "assets/Native.Ethereum-Mainnet" }), groupBy: ["asset"], same: true },
-    // Found by a review of aliasing: the network came from the asset id as spelt, so a window grouped by network had a group per spelling.
+    // The network came from the asset id as spelt, so a window grouped by network had a group per spelling.
     { what: "an asset's network in another case, grouped by network", a: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }), b: assetTransferBody({ asset: "assets/NATIVE.Ethereum-Mainnet" }), groupBy: ["sourceWallet", "network"], same: true },
     { what: "a Solana token under spl and spl-token", a: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl-token.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), groupBy: ["sourceWallet", "asset"], same: true },
     { what: "a Solana token under spl-token-2022", a: assetTransferBody({ asset: `assets/spl-token-2022.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl-token.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), groupBy: ["asset"], same: true },
     { what: "an ERC-20 contract with 0X or no prefix", a: assetTransferBody({ asset: USDC_LOWER.replace(".0x", ".0X") }), b: assetTransferBody({ asset: USDC_LOWER.replace(".0x", ".") }), groupBy: ["asset"], same: true },
     { what: "a Solana mint in another case", a: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT.toLowerCase()}`, destination: SOL_DEST }), groupBy: ["asset"], same: false },
-    // Found by a review of aliasing: BIP-173's one-case rule holds for every bech32 prefix.
+    // BIP-173's one-case rule holds for every bech32 prefix.
     {
       what: "a Litecoin destination in capitals",
       a: assetTransferBody({ asset: "assets/native.litecoin-mainnet", destination: "ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x" }),
@@ -70,7 +70,7 @@ describe("groupKey: what makes two transfers share a group", () => {
       groupBy: ["destination", "asset"],
       same: true,
     },
-    // Found by a review of aliasing: one TON account is written raw, bounceable or non-bounceable.
+    // One TON account is written raw, bounceable or non-bounceable.
     {
       what: "a TON destination raw and non-bounceable",
       a: assetTransferBody({ asset: "assets/native.ton-mainnet", destination: "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8" }),
@@ -78,14 +78,14 @@ describe("groupKey: what makes two transfers share a group", () => {
       groupBy: ["destination", "asset"],
       same: true,
     },
-    // Found by a review of aliasing: an X-address is an XRP Ledger account with an optional tag.
+    // An X-address is an XRP Ledger account with an optional tag.
     { what: "an XRP destination as an X-address with a tag and as its account", a: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" }), b: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf" }), groupBy: ["destination", "asset"], same: true },
     { what: "an XRP destination under two tags", a: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC" }), b: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" }), groupBy: ["destination"], same: true },
-    // Found by a review of aliasing: a Sui or Aptos account is 0x and 32 bytes of hex, in either case.
+    // A Sui or Aptos account is 0x and 32 bytes of hex, in either case.
     { what: "a Sui destination in either case", a: assetTransferBody({ asset: "assets/native.sui-mainnet", destination: "0x5c8f4b6e1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9bafe1d2c3b4a5f6e7d8" }), b: assetTransferBody({ asset: "assets/native.sui-mainnet", destination: "0x5C8F4B6E1D2A3F4E5D6C7B8A9F0E1D2C3B4A5F6E7D8C9BAFE1D2C3B4A5F6E7D8" }), groupBy: ["destination", "asset"], same: true },
-    // Found by a review of aliasing: one Substrate account in each network's SS58 format.
+    // One Substrate account in each network's SS58 format.
     { what: "a Polkadot destination in the Polkadot and generic formats", a: assetTransferBody({ asset: "assets/native.polkadot-mainnet", destination: "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5" }), b: assetTransferBody({ asset: "assets/native.polkadot-mainnet", destination: "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY" }), groupBy: ["destination", "asset"], same: true },
-    // Found by a review of aliasing: the API takes a Tron address in hex as well as in base58.
+    // The API takes a Tron address in hex as well as in base58.
     {
       what: "a Tron destination in hex and in base58",
       a: assetTransferBody({ asset: "assets/native.tron-mainnet", destination: "41a614f803b6fd780986a42c78ec9c7f77e6ded13c" }),
@@ -155,13 +155,13 @@ describe("groupKey: what makes two transfers share a group", () => {
   });
 });
 
-describe("issue 8: one asset identity and one wallet identity, whatever the shape", () => {
+describe("one asset identity and one wallet identity, whatever the shape", () => {
   const daily = win(["sourceWallet", "asset"]);
   const A = `${VAULT}/wallets/A`;
   const B = `${VAULT}/wallets/B`;
   const ownA = { wallet: A, walletAddress: null, address: "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", network: "ethereum-mainnet" };
 
-  it("finding 4: Stellar USDC from one wallet, in shape 1 and in the API shape, is one group", () => {
+  it("Stellar USDC from one wallet, in shape 1 and in the API shape, is one group", () => {
     const stellarOwn = { wallet: A, walletAddress: null, address: STELLAR_SENDER, network: "stellar-mainnet" };
     const reference = stellarBody([stellarPayment("1")]);
     // The API body names a wallet in request.sourceWallet: it must not open a second window.
@@ -221,11 +221,11 @@ describe("issue 8: one asset identity and one wallet identity, whatever the shap
     expect(keyOf(pay(muxed("7")), toDest)).toBe(keyOf(pay(G), toDest));
   });
 
-  it("finding 4: an EVM transfer from a wallet by name and by raw address with request.sourceWallet is one group", () => {
+  it("an EVM transfer from a wallet by name and by raw address with request.sourceWallet is one group", () => {
     expect(keyOf(apiBody([apiTransfer()], { request: { sourceWallet: WALLET } }), daily)).toBe(keyOf(assetTransferBody(), daily));
   });
 
-  it("finding 5: the wallet the synced copy knows for the source address wins over request.sourceWallet", () => {
+  it("the wallet the synced copy knows for the source address wins over request.sourceWallet", () => {
     const body = apiBody([apiTransfer({ sourceAddress: { value: ownA.address } })], { request: { sourceWallet: B } });
     const book = view({ own: [ownA] });
     expect(keyOf(body, daily, book)).toBe(keyOf(assetTransferBody({ source: A }), daily));
@@ -234,7 +234,7 @@ describe("issue 8: one asset identity and one wallet identity, whatever the shap
     expect(facts?.source).toMatchObject({ wallet: A, kind: "address" });
   });
 
-  it("finding 6: the short source form wallets/{w} groups with the full wallet name", () => {
+  it("the short source form wallets/{w} groups with the full wallet name", () => {
     expect(keyOf(assetTransferBody({ source: "wallets/7a8b9c0d1e2f" }), daily)).toBe(keyOf(assetTransferBody({ source: WALLET }), daily));
   });
 });

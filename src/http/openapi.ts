@@ -1,7 +1,7 @@
 /**
  * `GET /openapi.json`, generated from the zod schemas that validate requests (src/transaction/
  * schemas.ts) and describe answers (./answers.ts). The routes write their answers themselves, so
- * test/webhook/openapi-answers.test.ts holds real answers to the document: each status listed,
+ * test/integration/webhook/openapi-answers.test.ts holds real answers to the document: each status listed,
  * each field declared.
  */
 import { z } from "zod";

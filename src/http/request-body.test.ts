@@ -135,6 +135,7 @@ describe("readRequestBody", () => {
       const req = request({ host: "127.0.0.1", port, method: "POST", path: "/", headers: { "content-length": "1000" } });
       req.on("error", () => resolve());
       req.write(Buffer.alloc(100, 0x61));
+      // The client goes away mid-body, a moment after its first bytes: the scenario, not a wait.
       setTimeout(() => req.destroy(), 50);
     });
     await expect.poll(() => outcomes.length).toBe(before + 1);

@@ -6,7 +6,7 @@ const destination = { var: "transfer.destination.address" };
 const to = (address: unknown) => ({ transfer: { destination: { address } } });
 const ALLOWLIST = "0.0.12345, treasury.near";
 
-// Found by a review of `in` over a string: json-logic-js searched a list written as one string as
+// json-logic-js searched a list written as one string as
 // text, so a destination that is part of an account named (0.0.1234, sury.near) was in the list.
 describe("a list written as one string is a list of its items", () => {
   it.each([
@@ -39,7 +39,7 @@ describe("a list written as one string is a list of its items", () => {
     expect(applyLogic({ in: [destination, "null, undefined, 0.0.12345"] }, { transfer: { destination: {} } })).toBe(false);
   });
 
-  // Found by a review of this stop's changes: json-logic-js found the hour 23 in "22, 23, 0" as
+  // json-logic-js found the hour 23 in "22, 23, 0" as
   // text; read as a list of text items, a number was silently never in it, and loading refuses only
   // a plain {"var": "nowHour"}. A deny rule choosing its list with if, reading an item of some or a
   // var with a default loaded and never denied.
@@ -110,8 +110,8 @@ describe("listItems and withStringLists", () => {
     expect(listItems(" , ;")).toEqual([]);
     // Full-width separators and the ideographic comma, as a CJK keyboard types a list.
     expect(listItems("0.0.12345，treasury.near；a｜b、c")).toEqual(["0.0.12345", "treasury.near", "a", "b", "c"]);
-    // Typographic quotes and CJK brackets, as an editor or a chat client rewrites "…" and (…): found
-    // by a second review of this stop's changes (a deny list so quoted named no item).
+    // Typographic quotes and CJK brackets, as an editor or a chat client rewrites "…" and (…): a deny
+    // list so quoted must name its items.
     expect(listItems("“0.0.12345”, “treasury.near” «a» 「b」『c』【d】（e）［f］〈g〉《h》｛i｝＜j＞＂k＂＇l＇｀m｀„n“‹p›､q")).toEqual(
       ["0.0.12345", "treasury.near", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "p", "q"],
     );

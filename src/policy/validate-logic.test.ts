@@ -50,7 +50,7 @@ describe("validateLogic refuses", () => {
     ["negative var index", { var: -1 }, "rules[2].when.var", /non-negative integer/],
     ["a fact looked for in a list built by cat", { in: [{ var: "transfer.destination.address" }, { cat: ["0.0.12345, ", "treasury.near"] }] }, "rules[2].when.in[1]", /built by cat, which is searched as text.*write the list as an array/],
     ["a value looked for in text built by substr", { in: [{ var: "k" }, { substr: ["0.0.12345,treasury.near", 0] }] }, "rules[2].when.in[1]", /built by substr/],
-    // Found by a second review of this stop's changes: the text chosen by if, ?:, or, and loaded.
+    // The text chosen by if, ?:, or, and loaded.
     ["a fact looked for in a list built by cat that if chooses", { in: [{ var: "k" }, { if: [true, { cat: ["0.0.12345, ", "treasury.near"] }, []] }] }, "rules[2].when.in[1]", /built by cat/],
     ["a fact looked for in a list built by cat that ?: chooses as its else", { in: [{ var: "k" }, { "?:": [{ var: "c" }, ["a"], { cat: ["0.0.12345, ", "treasury.near"] }] }] }, "rules[2].when.in[1]", /built by cat/],
     ["a fact looked for in a list built by substr that or returns", { in: [{ var: "k" }, { or: [{ and: [{ substr: ["0.0.12345,treasury.near", 0] }] }] }] }, "rules[2].when.in[1]", /built by substr/],
@@ -123,12 +123,12 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
     ["a flag against text under ==", { "==": [{ var: "transfer.destination.inAddressBook" }, "false"] }, '["=="][1]', /true or false, with the text "false".*\(write false\)/],
     ["a count against words under ==", { "==": [{ var: "velocity.hourly_count.count" }, "zero"] }, null, null],
     ["a number against words under !=", { "!=": [{ var: "nowHour" }, "noon"] }, '["!="][1]', /nowHour, which is a number, with the text "noon": they always differ$/],
-    // Found by a review of `in` over a string: a list written as one string is a list of text items
+    // A list written as one string is a list of text items
     // (string-lists.ts), where json-logic-js found the hour 1 in "9,10,11" as a digit of "10".
     ["a number fact in a list written as one string", { in: [{ var: "nowHour" }, "9,10,11"] }, "in[1]", /nowHour, which is a number, among the items of the text "9,10,11", which are text: they are never equal \(write \[9, 10, 11\]\)/],
     ["a flag in a list written as one string", { in: [{ var: "transfer.destination.internal" }, "true"] }, "in[1]", /true or false, among the items .*\(write \[true\]\)/],
     ["a number looked for in a text fact", { in: [1, { var: "tx.note" }] }, "in[0]", /looks for the number 1 in tx\.note, which is text: it is never found \(write "1"\)/],
-    // Found by a review of `in`: a list or object fact is compared with each item as a whole, never found.
+    // A list or object fact is compared with each item as a whole, never found.
     ["a list fact in a list", { in: [{ var: "tx.designatedSigners" }, ["users/a"]] }, "in[0]", /"in" looks for tx\.designatedSigners, which is a list, as one item: it is never found \(to find any of its items, write \{"some": \[\{"var": "tx\.designatedSigners"\}, \{"in": \[\{"var": ""\}, …\]\}\]\}\)/],
     ["a list fact in a list written as one string", { in: [{ var: "tx.payloads" }, "evmMessage, evmCall"] }, "in[0]", /tx\.payloads, which is a list, as one item/],
     ["an object fact in a list", { in: [{ var: "tx.memo" }, ["991"]] }, "in[0]", /tx\.memo, which is an object, as one item: it is never found \(read one of its fields \(type, data\)\)/],

@@ -1,7 +1,7 @@
 /**
  * `aptosTransaction.chainId` and `substrateTransaction.genesisHash` decide which chain the
  * signature is valid on; they must not contradict the network the policy judges the body by
- * (chain-ids.ts). Found by a review: an `aptos-testnet` body with Aptos mainnet's chain id was
+ * (chain-ids.ts). An `aptos-testnet` body with Aptos mainnet's chain id was
  * judged as testnet while its signature moved mainnet coins.
  */
 import { describe, expect, it } from "vitest";
@@ -151,7 +151,7 @@ describe("substrateTransaction.genesisHash against the network", () => {
   });
 });
 
-// Found by a review of hostile bodies: an EIP-7702 authorization's chain id was compared with
+// An EIP-7702 authorization's chain id was compared with
 // nothing, so an `ethereum-sepolia` delegation (where policies are often lax) carrying chain id 1
 // was judged as a test network's while its signature delegated the mainnet account.
 describe("an EIP-7702 authorization's chainId against the network", () => {

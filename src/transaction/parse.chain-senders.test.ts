@@ -1,7 +1,7 @@
 /**
  * The sender a TON, Sui, Aptos or Substrate chain object names is the account the platform signs
  * from (chain-senders.ts): it must be the transfers' raw source, compared as its chain reads
- * accounts, and it is part of the content digest. Found by a review of hostile bodies: these
+ * accounts, and it is part of the content digest. These
  * senders were delivery metadata, never compared, and left out of the digest.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The signed envelope is the truth (issue 8): `rawXdrEnvelope` is decoded and must agree with the
+ * The signed envelope is the truth: `rawXdrEnvelope` is decoded and must agree with the
  * decoded operations, in both shapes; every envelope here is built and signed with the network's
  * own library (test-envelopes.ts).
  */

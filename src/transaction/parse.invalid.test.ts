@@ -144,7 +144,7 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
       body: stellarBody([{ sep41Payment: { destinationAddress: "G", sourceAddress: "GOTHER", contractAddress: "C", rawAmount: "1" } }]),
       path: "details.stellarTransaction.operations[0].body.sep41Payment.sourceAddress",
     },
-    // Found by the property tests: a Stellar payment read as a movement of another chain's asset.
+    // A Stellar payment read as a movement of another chain's asset.
     { what: "Stellar: payment of another chain's asset", body: stellarBody([stellarPayment("1", "GDESTA", "assets/native.ethereum-mainnet")]), path: "details.stellarTransaction.operations[0].body.payment.asset" },
     { what: "Stellar: classic payment of a contract token", body: stellarBody([stellarPayment("1", "GDESTA", SEP41_TOKEN)]), path: "details.stellarTransaction.operations[0].body.payment.asset" },
     {
@@ -205,7 +205,7 @@ describe("never throws", () => {
   });
 });
 
-// Found by a review of aliasing: go-ethereum reads `0X…` and the bare 40 digits as the 0x address,
+// go-ethereum reads `0X…` and the bare 40 digits as the 0x address,
 // but rules, the address book and the windows compare only `0x…` without case, so a deny rule
 // naming 0x5290… let `0X5290…` through and a per-destination window opened a fresh group.
 describe("an EVM address spelt otherwise than 0x + 40 hex digits (INVALID_TRANSACTION)", () => {
@@ -233,7 +233,7 @@ describe("an EVM address spelt otherwise than 0x + 40 hex digits (INVALID_TRANSA
   });
 });
 
-// Found by a review of hostile bodies: on an EVM network any other raw address is a spelling a
+// On an EVM network any other raw address is a spelling a
 // client may resolve to an account (an ENS name; 32 bytes whose last 20 go-ethereum's HexToAddress
 // keeps; an ICAP; an EIP-681 URI) while rules, the address book and the windows see other text: a
 // deny rule naming 0x5290… let them through and each opened a per-destination window group.
@@ -257,7 +257,7 @@ describe("an EVM account in an authorization or a token allowance that is not 0x
     authorized.evmTransaction = { ...authorized.evmTransaction, authorizationDetails: { authorizationList: [{ contractAddress: { value }, chainId: "1" }] } };
     expect(refusal(authorized).message).toBe(message("evmTransaction.authorizationDetails.authorizationList[0].contractAddress.value"));
   });
-  // Found by a second review of this stop's changes: only an asset id naming an EVM network (or
+  // Only an asset id naming an EVM network (or
   // an ERC-20) made the allowance an EVM one, so on an Ethereum transaction an allowance of
   // `assets/USDC`, or of no asset, kept its spender spelt 0X… past a deny rule naming it.
   it.each([["an asset id that names no network", "assets/USDC"], ["no asset", undefined]])("%s on an EVM transaction: the transaction's network decides", (_what, asset) => {
@@ -281,7 +281,7 @@ describe("an EVM account in an authorization or a token allowance that is not 0x
   });
 });
 
-// Found by a review of hostile bodies: only an EVM allowance's accounts were checked, so on Sui or
+// Only an EVM allowance's accounts were checked, so on Sui or
 // Aptos a spender written short (`0xbad`, which their SDKs pad to 32 bytes) or `0X…` passed a deny
 // rule naming the account as `0x` and 64 digits.
 describe("a Sui or Aptos account in a token allowance that is not 0x + 64 hex digits (INVALID_TRANSACTION)", () => {
@@ -343,7 +343,7 @@ describe("a raw address on an EVM network that is not 0x + 40 hex digits (INVALI
   });
 });
 
-// Found by a review of this stop's changes: a Sui or Aptos account (0x + 64 hex) compares without
+// A Sui or Aptos account (0x + 64 hex) compares without
 // case, but `0X…` was compared as written, though Sui's SDK reads it as the 0x account: a deny rule
 // naming 0x5c8f… let `0X5C8F…` through and a per-destination window opened a fresh group.
 describe("a 32-byte hex account spelt 0X (INVALID_TRANSACTION)", () => {
@@ -363,7 +363,7 @@ describe("a 32-byte hex account spelt 0X (INVALID_TRANSACTION)", () => {
   });
 });
 
-// Found by a review of hostile bodies: Sui's and Aptos's SDKs read `0xa` as `0x`, 63 zeros and `a`,
+// Sui's and Aptos's SDKs read `0xa` as `0x`, 63 zeros and `a`,
 // but a deny rule naming the 64 digits did not see it, and it opened a per-destination window of its own.
 describe("a Sui or Aptos account written short (INVALID_TRANSACTION)", () => {
   const SHORT = "0x5c8f";
@@ -379,7 +379,7 @@ describe("a Sui or Aptos account written short (INVALID_TRANSACTION)", () => {
   });
 });
 
-// Found by a review of hostile bodies: polkadot-js takes an account as its 32-byte public key in
+// polkadot-js takes an account as its 32-byte public key in
 // hex, but a transfer's raw source or destination so written was compared as hex text: a deny rule
 // naming Bob's SS58 account did not see `0x8eaf…`, and it opened a per-destination window of its own.
 describe("a Tron account written other than base58 or 41-hex (INVALID_TRANSACTION)", () => {

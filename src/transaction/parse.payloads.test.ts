@@ -1,5 +1,5 @@
 /**
- * Issue 8's findings at the parser: payloads fail closed, Stellar operations in both shapes, kind
+ * At the parser: payloads fail closed, Stellar operations in both shapes, kind
  * confusion, request.sourceWallet, the short source form and resource names. Each case here was
  * read as a plain transfer (or accepted) before the field classification table.
  */
@@ -44,7 +44,7 @@ const erc20Approve = (spender: string, raw: bigint) => `0x095ea7b3${word(spender
 const usdcWith = (evmTransaction: Body, top: Body = {}) =>
   apiBody([apiTransfer({ amount: "1" })], { evmTransaction: { fromAddress: { value: FROM }, toAddress: { value: USDC_CONTRACT }, value: "0", ...evmTransaction }, ...top });
 
-describe("finding 1: a Stellar transaction's decoded operations (API shape)", () => {
+describe("a Stellar transaction's decoded operations (API shape)", () => {
   it("derives the transfers from the operations and checks transfers[] against them", () => {
     const tx = parsed(apiStellarBody([apiStellarPayment("12345678")], [apiStellarTransfer("1.2345678")]));
     expect(tx.kind).toBe("stellarTransaction");
@@ -96,7 +96,7 @@ describe("finding 1: a Stellar transaction's decoded operations (API shape)", ()
   });
 });
 
-describe("finding 1: the same Stellar transaction in both shapes", () => {
+describe("the same Stellar transaction in both shapes", () => {
   const bodies = (ops: { ref: Body; api: Body }[]) => ({
     reference: stellarBody(ops.map((o) => o.ref)),
     api: apiStellarBody(ops.map((o) => o.api)),
@@ -120,7 +120,7 @@ describe("finding 1: the same Stellar transaction in both shapes", () => {
   });
 });
 
-describe("finding 3: payloads signed as transfers", () => {
+describe("payloads signed as transfers", () => {
   it("the shared examples: an exact ERC-20 evmTransaction is no payload; an outside allowance is", () => {
     expect(parsed(example("api-shape-token-transfer-evm"))).toMatchObject({ kind: "assetTransfer", payloads: [] });
     expect(parsed(example("api-shape-token-transfer-with-allowance"))).toMatchObject({ kind: "unknown", payloads: ["tokenAllowances"] });
@@ -212,7 +212,7 @@ describe("finding 3: payloads signed as transfers", () => {
   });
 });
 
-describe("finding 3: kind confusion is refused", () => {
+describe("kind confusion is refused", () => {
   const cases: { what: string; body: Body }[] = [
     { what: "details.assetTransfer beside a delegation subType", body: assetTransferBody({}, { subType: "EVM_ACCOUNT_DELEGATION" }) },
     { what: "details.assetTransfer beside an evmAccountDelegation object", body: assetTransferBody({}, { evmAccountDelegation: { chainId: "1" } }) },
@@ -238,7 +238,7 @@ describe("finding 3: kind confusion is refused", () => {
   });
 });
 
-describe("finding 5: request.sourceWallet is a claim, never an override", () => {
+describe("request.sourceWallet is a claim, never an override", () => {
   it("a transfer source naming another wallet than request.sourceWallet is refused", () => {
     expect(refused(apiBody([apiTransfer({ sourceAddress: { value: `${VAULT}/wallets/A` } })], { request: { sourceWallet: `${VAULT}/wallets/B` } }))).toMatch(
       /contradicts request.sourceWallet/,
@@ -254,7 +254,7 @@ describe("finding 5: request.sourceWallet is a claim, never an override", () => 
   });
 });
 
-describe("finding 6: the short wallet form", () => {
+describe("the short wallet form", () => {
   it.each(["source", "destination"])("%s wallets/{w} is the vault's wallet", (field) => {
     const tx = parsed(assetTransferBody({ [field]: "wallets/7a8b9c0d1e2f" }));
     expect(tx.transfers[0]?.[field as "source" | "destination"]).toEqual({ value: "wallets/7a8b9c0d1e2f", kind: "wallet", wallet: WALLET, address: null });
@@ -264,7 +264,7 @@ describe("finding 6: the short wallet form", () => {
   });
 });
 
-describe("finding 9: resource names follow the platform's grammar", () => {
+describe("resource names follow the platform's grammar", () => {
   const cases: { what: string; body: Body }[] = [
     { what: "asset assets/", body: assetTransferBody({ asset: "assets/" }) },
     { what: "asset assets/.", body: assetTransferBody({ asset: "assets/erc20..0x1" }) },

@@ -173,7 +173,7 @@ describe("address book end to end: the example policy on a synced copy", () => {
   });
 });
 
-describe("address book end to end: internal means known to the synced copy (issue 8, finding 2)", () => {
+describe("address book end to end: internal means known to the synced copy", () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
@@ -196,7 +196,7 @@ describe("address book end to end: internal means known to the synced copy (issu
     expect((await h.cosigner.deliver(usdcTransfer(fresh))).verdict).toBe("signed");
   });
 
-  // Found by a review: the API marks `signed` "output only"; a JSON gateway over protobuf leaves a
+  // The API marks `signed` "output only"; a JSON gateway over protobuf leaves a
   // false boolean out, and an entry without the field counted as approved.
   it("an entry the API serves without `signed` (or with null) does not count until it is signed", async () => {
     const pending = `0x${"5e".repeat(20)}`;

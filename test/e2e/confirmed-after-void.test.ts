@@ -6,13 +6,13 @@
  * Also: a void that takes the groups' locks after a CONFIRMED was stored voids nothing.
  */
 import { sql } from "kysely";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { voidCharges } from "../../src/velocity/ledger.js";
 import { assetTransfer } from "../support/bodies.js";
 import { runCli } from "../support/cli.js";
 import { postDelivery, signedDelivery } from "../support/event-sender.js";
 import { dailyLimitPolicy, serviceWithEvents } from "../support/events-service.js";
-import { stateUpdated } from "../events/harness.js";
+import { stateUpdated } from "../support/events/harness.js";
 
 describe("a transaction voided, then reported CONFIRMED", () => {
   const suite = serviceWithEvents(dailyLimitPolicy("confirmed-after-void.1"));
@@ -86,8 +86,11 @@ describe("a CONFIRMED delivered while a void of the same transaction is under wa
 
     const delivery = await signedDelivery(stateUpdated(first.name, "CONFIRMED"));
     const confirming = postDelivery(`${suite.service.url}/v1/events`, delivery);
-    // Long enough for the count-again to have run to its end while the void is still open.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The count-again waits for the groups' locks the open void holds (it cannot count before the void commits).
+    await vi.waitFor(async () => {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`.execute(suite.tdb.handle.db);
+      expect(rows[0]!.n, "sessions waiting for the void's locks").toBeGreaterThan(0);
+    }, { timeout: 30_000, interval: 25 });
     commitVoid();
     await voiding;
     expect(await confirming).toMatchObject({ status: 200 });

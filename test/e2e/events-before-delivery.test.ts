@@ -10,7 +10,7 @@ import { eventKeys, sendEvent } from "../support/event-sender.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { writeTempPem } from "../support/service-account.js";
 import { startTestService } from "../support/service.js";
-import { stateUpdated, transactionCreated } from "../events/harness.js";
+import { stateUpdated, transactionCreated } from "../support/events/harness.js";
 
 describe("events end to end: a failure reported before the first delivery", () => {
   let tdb: TestDatabase;

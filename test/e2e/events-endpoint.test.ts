@@ -11,7 +11,7 @@ import { eventKeys, sendEvent, type Tamper } from "../support/event-sender.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { writeTempPem } from "../support/service-account.js";
 import { startTestService } from "../support/service.js";
-import { eventId, stateUpdated } from "../events/harness.js";
+import { eventId, stateUpdated } from "../support/events/harness.js";
 
 describe("events end to end: the endpoint on the real service", () => {
   let tdb: TestDatabase;

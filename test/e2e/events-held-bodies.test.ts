@@ -9,14 +9,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_READS, DEFAULT_MAX_EVENT_READS_PER_CLIENT } from "../../src/events/raw-body.js";
 import { eventKeys, sendEvent } from "../support/event-sender.js";
 import { holdRequest, within, type HeldRequest } from "../support/held-requests.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { writeTempPem } from "../support/service-account.js";
 import { startTestService } from "../support/service.js";
-import { eventId } from "../events/harness.js";
+import { eventId } from "../support/events/harness.js";
 
 /** A gzip stream decoding to just under the body limit, without its last bytes: it never ends. */
 const unfinishedBomb = (): Buffer => {
@@ -70,11 +70,6 @@ describe("events: bodies held by unfinished deliveries are bounded", () => {
     }
 
     // The slots come back as their senders go away: a signed event is taken again.
-    let status = 0;
-    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
-      status = (await sendEvent(`${service.url}/v1/events`, { id: eventId(), type: "TEST" })).status;
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).toBe(200);
+    await vi.waitFor(async () => expect((await sendEvent(`${service.url}/v1/events`, { id: eventId(), type: "TEST" })).status).toBe(200), { timeout: 10_000, interval: 100 });
   }, 30_000);
 });

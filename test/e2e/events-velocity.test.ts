@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { assetTransfer } from "../support/bodies.js";
 import { postDelivery, signedDelivery } from "../support/event-sender.js";
 import { dailyLimitPolicy, serviceWithEvents } from "../support/events-service.js";
-import { stateUpdated } from "../events/harness.js";
+import { stateUpdated } from "../support/events/harness.js";
 
 const DAILY_LIMIT_REASON = "At most 100 ETH a day from one wallet";
 

@@ -11,7 +11,7 @@ import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/f
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { createTestServiceAccount, writeTempPem } from "../support/service-account.js";
 import { startTestService } from "../support/service.js";
-import { eventId } from "../events/harness.js";
+import { eventId } from "../support/events/harness.js";
 
 const VAULT_ID = VAULT.slice("vaults/".length);
 const ADMIN_TOKEN = "admin-token-for-events-e2e";

@@ -1,5 +1,5 @@
 /**
- * A transaction allowed, then voided, then delivered again (found by an adversarial review). Voiding
+ * A transaction allowed, then voided, then delivered again. Voiding
  * frees the window room on the premise that the transaction moved no money: the platform reported
  * it CANCELED (or FAILED, DECLINED…), or an operator ran `countersign velocity void`. Before the
  * fix, a later delivery of that name repeated the first allow: the co-signer signed it again and no
@@ -15,7 +15,7 @@ import { assetTransfer } from "../support/bodies.js";
 import { runCli } from "../support/cli.js";
 import { postDelivery, signedDelivery } from "../support/event-sender.js";
 import { dailyLimitPolicy, serviceWithEvents } from "../support/events-service.js";
-import { stateUpdated } from "../events/harness.js";
+import { stateUpdated } from "../support/events/harness.js";
 
 describe("a delivery of an allowed transaction whose charges were voided", () => {
   const suite = serviceWithEvents(dailyLimitPolicy("repeat-after-void.1"));

@@ -1,5 +1,5 @@
 /**
- * Token decimals end to end (issue 8): a body states a token transfer's size twice — `amount` in
+ * Token decimals end to end: a body states a token transfer's size twice — `amount` in
  * whole units and `rawAmount` (or the ERC-20 calldata) in smallest units — and only the token's
  * decimals say whether they agree. The real service asks the fake custody API (real HTTP, its JWT
  * checks) before deciding; a disagreement is refused, an unknown size defers, and a pin in

@@ -179,6 +179,7 @@ export async function startLocalCluster(installedBinDir: string, options: LocalC
     ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
   ]);
   let child: ChildProcess = spawn(cmd, args, { stdio: "ignore", detached: false });
+  const forgetSignals = stopPostmasterOnSignals(dataDir);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   await waitUntilAccepting(url, child);
   const shutdown = async () => {
@@ -205,10 +206,33 @@ export async function startLocalCluster(installedBinDir: string, options: LocalC
       await waitUntilAccepting(url, child);
     },
     stop: async () => {
+      forgetSignals();
       await shutdown();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+const ENDING_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+
+/**
+ * A process ended by SIGINT or SIGTERM (Ctrl-C, a cancelled CI job, vitest's own teardown of a
+ * worker) runs no teardown, and the postmaster (behind runuser as root, which passes no signal on)
+ * would outlive it, holding its port and data directory. On either signal the postmaster is asked
+ * for a fast shutdown, which it finishes on its own; a signal no other listener takes then ends
+ * this process as it would have without this one.
+ */
+function stopPostmasterOnSignals(dataDir: string): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    forget();
+    signalPostmaster(dataDir, "SIGINT");
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const forget = () => {
+    for (const signal of ENDING_SIGNALS) process.off(signal, onSignal);
+  };
+  for (const signal of ENDING_SIGNALS) process.on(signal, onSignal);
+  return forget;
 }
 
 function signalPostmaster(dataDir: string, signal: NodeJS.Signals): boolean {

@@ -12,7 +12,7 @@ CREATE OR REPLACE FUNCTION public.audit_canonical_row(r anyelement) RETURNS json
 
 -- The sealer's way to the same canonical text: an expression printed column by column from the
 -- catalog, without building the row's jsonb, which cost the sealer nearly three times the
--- instructions a row (test/audit/seal-digest.test.ts holds it to audit_canonical_row).
+-- instructions a row (test/integration/audit/seal-digest.test.ts holds it to audit_canonical_row).
 CREATE OR REPLACE FUNCTION public.audit_canonical_text_sql(source text) RETURNS text
     LANGUAGE sql STABLE
     SET search_path TO 'public', 'pg_temp'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normaliseAddress } from "../accounts.js";
+import { asRuleNames, destinationAsRead } from "../test-readings.js";
 import { isOneCaseBech32 } from "./bech32.js";
 
 const COSMOS = "cosmos1pvc9275lcn5suv6c0k3v0mq3xedcpfw282gvdm";
@@ -42,5 +43,27 @@ describe("isOneCaseBech32", () => {
   it("a look-alike in capitals with the Kelvin sign is not the address it resembles", () => {
     expect(normaliseAddress(COSMOS_KELVIN)).toBe(COSMOS_KELVIN);
     expect(normaliseAddress(COSMOS.toUpperCase())).toBe(COSMOS);
+  });
+});
+
+describe("a Cardano address in capitals", () => {
+  // CIP-19's test vectors: a base address (payment key hash and stake key hash) on mainnet and
+  // testnet, longer than BIP-173's 90 characters and, on the testnet, with `_` in its prefix (CIP-5).
+  const MAINNET = "addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x";
+  const TESTNET = "addr_test1qz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs68faae";
+
+  it.each([
+    ["cardano-mainnet", MAINNET, MAINNET],
+    ["cardano-mainnet", MAINNET.toUpperCase(), MAINNET],
+    ["cardano-testnet", TESTNET, TESTNET],
+    ["cardano-testnet", TESTNET.toUpperCase(), TESTNET],
+  ])("on %s, %s is the address a rule naming it in lower case compares", (network, destination, named) => {
+    expect(destinationAsRead(network, destination)).toEqual(asRuleNames(named));
+  });
+
+  it("naming another address is not the named one", () => {
+    const other = "addr1w8phkx6acpnf78fuvxn0mkew3l0fd058hzquvz7w36x4gtcyjy7wx";
+    expect(destinationAsRead("cardano-mainnet", other)).toEqual({ account: other });
+    expect(asRuleNames(MAINNET)).not.toEqual({ account: other });
   });
 });
