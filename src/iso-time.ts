@@ -1,8 +1,7 @@
 /**
  * `Date.prototype.toISOString`, faster on the decision path, where a delivery formats about twenty
  * instants (its window pieces, its row's time, its log line): V8 formats each through vsnprintf,
- * ~7,000 instructions a call, a twentieth of the service's instructions per decision under a
- * callgrind count. Instants of one minute share everything up to the seconds, so that prefix is
+ * a measurable share of the service's instructions per decision (docs/performance.md). Instants of one minute share everything up to the seconds, so that prefix is
  * formatted once and kept.
  */
 

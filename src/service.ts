@@ -155,8 +155,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   } catch (error) {
     stopPolicyGauge();
     // Its row would stay live (for good, on a database the caller keeps open), and the replicas on
-    // the bundle it replaces would stand down for a process that never decides (found by a review
-    // of this stop's changes).
+    // the bundle it replaces would stand down for a process that never decides.
     await adoption?.stop().catch(() => undefined);
     await background?.stop().catch(() => undefined);
     if (!options.database) await database.close().catch(() => undefined);

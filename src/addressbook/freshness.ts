@@ -41,7 +41,7 @@ export function addressBookFreshness(
  * A copy dated further ahead than this was synced by a process whose clock runs ahead. Taken as
  * fresh, it would stay "fresh" for the maximum age plus that lead, and since a later sync that
  * started before its date is refused as superseded (store.ts), an entry removed on the platform
- * would keep counting for as long (found by a review): so it is stale until the clocks agree.
+ * would keep counting for as long: so it is stale until the clocks agree.
  */
 export const CLOCK_SKEW_TOLERATED_MS = 60_000;
 

@@ -1,7 +1,6 @@
 /**
  * Functions, procedures, aggregates, operators, types and casts in schema public (and the schema
- * verified) that a role other than the trail's owner or a superuser owns (found by a review of the
- * audit trail). The owner's SECURITY DEFINER functions (audit_seal, which the writer calls every
+ * verified) that a role other than the trail's owner or a superuser owns. The owner's SECURITY DEFINER functions (audit_seal, which the writer calls every
  * second, the window claims, partition creation, the final_decisions trigger) look names up on a
  * path that holds public, and Postgres takes the best-matching overload whatever its schema: such
  * an object runs its owner's code with the trail owner's rights, which can rewrite sealed rows and

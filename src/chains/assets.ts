@@ -24,8 +24,7 @@ function assetIdParts(asset: string): string[] | null {
 /**
  * `ethereum-mainnet` from `assets/erc20.ethereum-mainnet.0x…`; null for opaque ids (`assets/e72ff35a5b15`).
  * In lower case, as the asset's identity reads it: `assets/native.Ethereum-Mainnet` is ETH on
- * `ethereum-mainnet`, for the address book and for a rule or window on the network too (found by a
- * review of aliasing: the network as spelt opened a window group of its own).
+ * `ethereum-mainnet`, for the address book and for a rule or window on the network too (the network as spelt opened a window group of its own).
  */
 export function networkFromAsset(asset: string): string | null {
   const network = assetIdParts(asset)?.[1];

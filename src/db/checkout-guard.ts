@@ -8,7 +8,7 @@
  *
  * The guard is passed, not found in an AsyncLocalStorage scope: on Node 20 any AsyncLocalStorage
  * turns on async_hooks' promise hook for every promise in the process, which cost the service
- * about a tenth of its CPU per decision (issue 13's note). Only the decision's transaction needs
+ * a measurable share of its CPU per decision (docs/performance.md). Only the decision's transaction needs
  * the guard; its other reads (the address-book copy) commit nothing.
  */
 

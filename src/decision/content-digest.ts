@@ -10,7 +10,7 @@
  * the value it is read as (asset and whole-unit amount), not as the fields it is read from: a fee
  * leaves the wallet as a transfer does, and a policy caps it, so a redelivery that raises it (a
  * higher gas price, a bigger BTC input with the same outputs) is a conflicting snapshot, never a
- * repeat of an allow given to the lower fee (found by a review). The same fee spelled otherwise
+ * repeat of an allow given to the lower fee. The same fee spelled otherwise
  * (`gasPrice` for `maxFeePerGas`, another priority fee) is the same content. A transaction that
  * states no fee digests as before.
  */

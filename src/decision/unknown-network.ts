@@ -5,7 +5,7 @@
  * accepts for `assets/native.ethereum-mainnet`) in a body that states no `network` — or whose
  * network is not written as the API writes network ids, `chain-net` (`assets/native.ethereum`,
  * which countersign's own spelling checks already read as Ethereum's), would be charged under a
- * group of its own, with the whole limit again (found by a review of velocity windows: a count of 3
+ * group of its own, with the whole limit again (a count of 3
  * a wallet may send per network an hour let 6 through). While such a window is in force, the
  * transfer is denied: no later delivery would say more, and the initiator can name the network.
  * Windows grouped by neither are unaffected.

@@ -79,7 +79,7 @@ function senderContradiction(tx: Transaction, view: AddressBookView): AppError |
  * Whether the copy gives `address` to another wallet of the vault than `named`: on the transfer's
  * network, or, when no network is known (an opaque asset id and no `network`), on any network the
  * copy lists it on. Skipping the look-up there let a transfer "from" the hot wallet that the cold
- * wallet pays be judged as the hot wallet's (found by a review of hostile bodies).
+ * wallet pays be judged as the hot wallet's.
  */
 function otherOwner(view: AddressBookView, vault: string, address: string, network: string | null, named: string): boolean {
   if (network !== null) {

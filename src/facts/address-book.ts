@@ -63,7 +63,7 @@ export function findOwnAddress(
 /**
  * The wallets of `vault` that own `address` on any network, for a transfer whose network is unknown
  * (an opaque asset id and no `network`): there findOwnAddress finds nothing, and a contradiction
- * the copy would show on the transfer's network went unseen (found by a review of hostile bodies).
+ * the copy would show on the transfer's network went unseen.
  */
 export function ownWalletsOnAnyNetwork(view: AddressBookView, vault: string, address: string): string[] {
   const owners = indexed(ownAccountIndexes, view.ownAddresses, undefined, (own) => normaliseAddress(own.address)).get(normaliseAddress(address)) ?? [];
@@ -96,7 +96,7 @@ export function isInternalWallet(view: AddressBookView, wallet: string): boolean
  * JSON gateway over protobuf does, and such a gateway leaves a false boolean out of its answer (as
  * this copy already reads a missing wallet `external`); an entry created unsigned
  * (`BatchCreateUnsignedAddressBookEntries`) would then count as approved. An answer without the
- * field fails closed: the entry does not count (found by a review).
+ * field fails closed: the entry does not count.
  */
 export function findAddressBookEntry(
   view: AddressBookView,

@@ -5,9 +5,8 @@
  * size alone would read it until the socket's timeout.
  *
  * Our own, not body-parser's raw reader, which wraps each read in raw-body, on-finished and charset
- * handling the co-signer's bytes never need: with this reader, and without ETags (src/http/app.ts),
- * the running service spent 4% fewer instructions per decision (3.28 → 3.14 million, callgrind over
- * ~700 webhook decisions each; README "What a decision costs").
+ * handling the co-signer's bytes never need: a measurable share of the instructions per decision
+ * (docs/performance.md).
  */
 import type { IncomingMessage } from "node:http";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";

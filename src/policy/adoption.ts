@@ -110,8 +110,7 @@ export function startPolicyAdoption(o: PolicyAdoptionOptions): PolicyAdoption {
   let state: AdoptionState = { kind: "unknown" };
   let failing = false;
   // A reload applied a bundle whose adoption as a change failed (a database blip): written at the
-  // next check, or a revert to a known digest would stay older than the bundle it reverted (found
-  // by a review of this stop's changes).
+  // next check, or a revert to a known digest would stay older than the bundle it reverted.
   let changePending: number | null = null;
   const own = () => ({ version: o.current().version, digest: o.current().digest });
   const deciding = o.deciding ?? (() => true);
@@ -131,8 +130,7 @@ export function startPolicyAdoption(o: PolicyAdoptionOptions): PolicyAdoption {
       const checked = own();
       const newer = await newerInForce(o.db, o.holder, checked, HOLDER_LIVE_SECONDS, pending === null ? null : (performance.now() - pending) / 1000, deciding());
       if (pending !== null && changePending === pending) changePending = null;
-      // A reload applied another bundle meanwhile: this answer was for the one it replaced (found
-      // by a review of this stop's changes: it made a pod stand down for its own new bundle), and
+      // A reload applied another bundle meanwhile: this answer was for the one it replaced (it made a pod stand down for its own new bundle), and
       // the reload's adoption checks again.
       if (own().digest !== checked.digest) return;
       settle(newer ? { kind: "superseded", newer } : { kind: "newest" });

@@ -3,7 +3,7 @@
  * "0.0.12345, treasury.near"]}` — is a list of items, as its author means, not text to search.
  * json-logic-js's `in` over a string is a substring search, so under that allowlist `0.0.1234` (another
  * Hedera account) and `sury.near` (a NEAR account anyone can register) were allowed, and the hour 1
- * was found in "9, 10, 11" as a digit of "10" (found by a review of `in` over a string). Every
+ * was found in "9, 10, 11" as a digit of "10". Every
  * evaluation (applyLogic: the webhook, `policy check`, replay, shadow) reads such a string
  * as the array of its items, each in the canonical spelling the facts use, compared one by one as
  * an array's are (membership.ts), so an item is found whole and never as part of another item.
@@ -16,8 +16,7 @@
  * found the hour 23 in "22, 23, 0" as text, and read as a list a deny rule so written would never
  * deny, silently. Loading refuses the plain `{"var": "nowHour"}` (validate-logic.ts); a needle
  * whose type loading cannot tell (a `var` with a default, an item of `some`, a list chosen by `if`)
- * makes the evaluation fail instead (membership.ts), which a deny rule counts as matched (found by a
- * review of this stop's changes: such rules loaded and never matched).
+ * makes the evaluation fail instead (membership.ts), which a deny rule counts as matched (such rules loaded and never matched).
  */
 
 import { canonicalLiteral } from "../chains/canonical.js";
@@ -26,10 +25,8 @@ import { canonicalLiteral } from "../chains/canonical.js";
  * What separates the items: commas, semicolons, line breaks, quotes, brackets and `|`, so a list
  * quoted item by item or a JSON list pasted into the string is read item by item, their full-width
  * forms (`，`, `；`, `｜`, `（`, `＂`, …) and the ideographic commas `、` `､`, which a list typed with a CJK keyboard
- * holds (read as part of an item, a deny list so written stopped naming its items: found by a
- * review of this stop's changes), typographic double quotes (`“…”`, `„…“`, `«…»`, `‹…›`), which an
- * editor or a chat client puts for `"`, and CJK brackets (`「」`, `『』`, `【】`, `〈〉`, `《》`) (found
- * by a second review of this stop's changes: `"“0xbad…”, “0xevil…”"` named no item); and white
+ * holds (read as part of an item, a deny list so written stopped naming its items), typographic double quotes (`“…”`, `„…“`, `«…»`, `‹…›`), which an
+ * editor or a chat client puts for `"`, and CJK brackets (`「」`, `『』`, `【】`, `〈〉`, `《》`) (`"“0xbad…”, “0xevil…”"` named no item); and white
  * space. Not the typographic single quotes: `’` is the apostrophe of a name (`McDonald’s Corp`),
  * which a deny list of names must still find whole.
  * `.`, `/`, `:`, `-`, `_` and `+` stay inside an item: a NEAR account (`treasury.near`), a Hedera

@@ -157,10 +157,9 @@ class Validator {
    * A list built as text (`{"in": [fact, {"cat": ["0.0.12345, ", "treasury.near"]}]}`): only a
    * string written in the rule is read as a list of items (string-lists.ts); text a rule computes is
    * searched as text, so an allowlist so written let in any part of an item (`0.0.1234`), as lists
-   * written as one string did (found by a review of this stop's changes). A literal looked for in
+   * written as one string did. A literal looked for in
    * it is a substring search on purpose, as in text read from the facts. Such text chosen by `if`,
-   * `?:`, `or` or `and` is searched the same way (found by a second review of this stop's changes:
-   * `{"if": [true, {"cat": [...]}, []]}` loaded and let 0.0.1234 in).
+   * `?:`, `or` or `and` is searched the same way (`{"if": [true, {"cat": [...]}, []]}` loaded and let 0.0.1234 in).
    */
   checkBuiltList(needle: unknown, haystack: unknown, at: PathSegment[]): boolean {
     const builder = typeof needle === "string" ? null : textBuilder(haystack);
@@ -172,7 +171,7 @@ class Validator {
   /**
    * A list or an object of facts looked for as one item (`{"in": [{"var": "tx.designatedSigners"},
    * ["users/…"]]}`): `in` compares it with each item as a whole, so it is never found and a deny rule
-   * written so signed what it names (found by a review of `in`). Its items are looked for with `some`.
+   * written so signed what it names. Its items are looked for with `some`.
    */
   checkWholeListNeedle(needle: unknown, at: PathSegment[], scope: Scope): boolean {
     const path = plainVarPath(needle);

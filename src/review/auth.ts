@@ -107,7 +107,7 @@ export class ReviewerAuth {
  * Whether an identity has one spelling: in Unicode's compatibility normal form (NFKC) and without
  * control or format characters. Identities compare after lower-casing, which turns the Kelvin sign
  * U+212A into an ASCII k and the Angstrom sign U+212B into å: an ID token for "\u212Aim@…", another
- * account at a provider that allows the character, was kim (found by an adversarial review).
+ * account at a provider that allows the character, was kim.
  */
 const singleSpelling = (identity: string): boolean => identity === identity.normalize("NFKC") && !/[\p{Cc}\p{Cf}]/u.test(identity);
 

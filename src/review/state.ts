@@ -59,7 +59,7 @@ function bundleWhenOpened(review: StoredReview, bundle: ReviewBundle): ReviewBun
  * bundle can shorten the time approvers have, not lengthen it. The expiry is set by the bundle of
  * the pod that opened the review, and while a pull request reaches the pods one by one that may
  * be the bundle it replaces: without this a pod on the new bundle took approvals past the new
- * expiry and signed (found by a review of replicas).
+ * expiry and signed.
  */
 export function expiryInForce(review: StoredReview, bundle: ReviewBundle): Date {
   const asked = review.requirements.flatMap((req) => {

@@ -142,7 +142,7 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   // What an input is worth: one that states none is `btcInputs` (chain-objects.ts), so whether and
   // what it states is content (in the digest). As metadata, a redelivery of an allowed transfer
   // whose input no longer stated its amount, the same fee stated, was a repeat of the allow where
-  // a first delivery is not signed (found by a review of repeats).
+  // a first delivery is not signed.
   x("btcTransaction.inputs[].amount", "btcInputs"),
   m("btcTransaction.inputs[].signingSession"),
   m("btcTransaction.inputs[].userSelected"),
@@ -196,7 +196,7 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   m("aleoTransaction.feeMicrocredits"),
   // The fee transition: its fees are read into `tx.fee` (fee.ts), so they are in the digest as read. Its
   // payer is the account whose key signs the fee: content (in the digest), so a redelivery naming
-  // another payer is a conflict, never a repeat (found by a review of repeats).
+  // another payer is a conflict, never a repeat.
   m("aleoTransaction.feeOperation.amountMicrocredits"),
   m("aleoTransaction.feeOperation.priorityFeeMicrocredits"),
   ...address("aleoTransaction.feeOperation.payer", t),

@@ -226,8 +226,7 @@ function allowancesAndAuthorizations(
   const allowanceList = allowances.value ?? [];
   for (const [i, a] of allowanceList.entries()) {
     // The asset's network, else the transaction's: an allowance of an asset whose id names no
-    // network (`assets/USDC`), or of none, on an Ethereum transaction is an EVM approval too (found
-    // by a second review of this stop's changes: its spender spelt 0X… passed a deny rule naming it).
+    // network (`assets/USDC`), or of none, on an Ethereum transaction is an EVM approval too (its spender spelt 0X… passed a deny rule naming it).
     const family = accountFamily(a.asset ?? "", network);
     const accounts = { approverAddress: a.approverAddress?.value, spenderAddress: a.spenderAddress?.value };
     const holder = `${at(path, "tokenAllowances")}[${i}]`;
@@ -252,7 +251,7 @@ function allowancesAndAuthorizations(
  * them in canonical spelling (src/chains/canonical.ts), as a rule's literals are read. Their clients also read
  * other spellings (`0X…` or an ENS name on EVM, `0xbad` on Sui or Aptos, `0x` and 20 bytes on
  * Tron, a public key in hex on Substrate) as the account, which a deny rule naming it by its own
- * spelling would not see (found by reviews of this stop's changes and of hostile bodies).
+ * spelling would not see.
  */
 function accountsSpelt(fields: Record<string, string | null | undefined>, family: AccountFamily, holder: string, leaf: string): Result<null, AppError> {
   for (const [field, value] of Object.entries(fields)) {
@@ -269,7 +268,7 @@ const notATransaction = (message: string): AppError => new AppError("NOT_A_TRANS
  * contract's code from then on, on every chain when its chainId is 0, and the initiator names the
  * contract. Its signer, contract, chain and nonce are `tx.authorizations` like an
  * `evmTransaction`'s authorization list, so a policy that allows delegations can pin the contract
- * (found by a review: they were no fact, and a policy could only allow every delegation or none).
+ * (they were no fact, and a policy could only allow every delegation or none).
  * A delegation that the body marks only by its subType is one authorization of unknown contract,
  * every field null: a rule that compares it errs to the safe side, and one that looks for an
  * authorization to another contract than its own finds it.

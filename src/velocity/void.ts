@@ -86,7 +86,7 @@ export async function countChargesAgain(db: Kysely<Database>, transactionName: s
     // Every charge's groups, voided or not, locked before looking for voided ones: a void under
     // way has checked for CONFIRMED under these locks and voided without committing yet, so its
     // charges still read as live; looked for before the locks, they were not found, nothing was
-    // counted again, and the void then committed with the payment mined (found by a review).
+    // counted again, and the void then committed with the payment mined.
     const keys = await groupsOfCharges(trx, transactionName, "all");
     if (keys.length === 0) return { counted: 0 };
     await lockWindowGroups(trx, keys);
