@@ -59,7 +59,7 @@ export function serviceWithSyncedWallets(policy: string, vaultId: string, wallet
     });
     const synced = await suite.service.background.sync!.syncAll();
     if (!synced.every((result) => result.ok)) throw new Error(`the first sync of ${vaultId} failed`);
-    suite.cosigner = new CosignerSimulator({ webhookUrl: `${suite.service.url}/v1/cosigner/webhook` });
+    suite.cosigner = new CosignerSimulator({ webhookUrl: `${suite.service.url}/v1/cosigner/webhook`, platform: suite.custody.api });
   });
   afterAll(async () => {
     await suite.service?.stop();
