@@ -60,7 +60,10 @@ export function createDeliveryCheck(options: DeliveryCheckOptions): DeliveryChec
     check: async (tx, digest, requestId, until) => {
       if ((await finalDigestOf(db, tx.name)) === digest) return { kind: "confirmed", tx };
       if (!circuit.allow()) return { kind: "unavailable", cause: "platform_unavailable" };
-      const answer = await read(tx, until);
+      const answer = await read(tx, until).catch((error: unknown) => {
+        circuit.failed(); // else a trial that threw would hold a half-open circuit shut for good
+        throw error;
+      });
       if (answer.kind === "unavailable") {
         circuit.failed();
         logger.warn({ requestId, transaction: tx.name, error: answer.error.toJSON(), circuit: circuit.state() }, "platform check unavailable; deferring");

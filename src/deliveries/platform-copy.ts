@@ -23,12 +23,22 @@ export function createPlatformCopyReader(get: CustodyGet): ReadPlatformCopy {
     const path = `/v2/vaults/${vaultId}/transactions/${encodeURIComponent(tx.id)}`;
     const answer = await get({ operation: OPERATION, vault: tx.vault, path, query: new URLSearchParams({ view: "FULL" }), until });
     if (!answer.ok) return answer.error.code === "NOT_FOUND" ? { kind: "absent" } : { kind: "unavailable", error: answer.error };
-    const body = answer.value as { transaction?: unknown } | null;
-    const parsed = typeof body === "object" && body !== null ? parseTransaction(body.transaction) : null;
+    const parsed = readCopy(answer.value);
     if (parsed === null || !parsed.ok) return unavailable(tx, "BAD_RESPONSE", "the answer is not a transaction countersign can read");
     if (parsed.value.name !== tx.name) return unavailable(tx, "INCONSISTENT", "the answer names another transaction");
     return { kind: "held", copy: parsed.value };
   };
+}
+
+/** The answer's `transaction`, parsed as a delivery is; null for anything the parser cannot take. */
+function readCopy(body: unknown): ReturnType<typeof parseTransaction> | null {
+  if (typeof body !== "object" || body === null) return null;
+  try {
+    return parseTransaction((body as { transaction?: unknown }).transaction);
+  } catch {
+    // An answer the parser fails on is no copy to decide on: the API answered badly, not the delivery.
+    return null;
+  }
 }
 
 function unavailable(tx: Transaction, code: "BAD_RESPONSE" | "INCONSISTENT", detail: string): PlatformAnswer {
