@@ -217,6 +217,21 @@ describe("the platform check when the custody API fails: the delivery defers ins
     expect(await rowsOf(suite, name)).toMatchObject({ decisions: [], refusals: [] });
     expect((await suite.cosigner.deliver(transfer(name))).verdict).toBe("signed");
   });
+
+  // Last in this block: the circuit stays open for seconds after it.
+  it("stops asking an API that failed five checks in a row: the next delivery defers without a read, and /v1/policy shows the circuit open", async () => {
+    suite.custody.api.failNext(1_000, 500, TRANSACTION_READ);
+    try {
+      for (let i = 0; i < 5; i++) expectCheckDeferred(await suite.cosigner.deliver(transfer(transactionName("burst"))));
+      const name = transactionName("unasked");
+      expectCheckDeferred(await suite.cosigner.deliver(transfer(name)));
+      expect(readsOf(suite, name)).toBe(0);
+      const policy = (await (await fetch(`${suite.service.url}/v1/policy`)).json()) as Record<string, unknown>;
+      expect(policy.verifyDeliveries).toEqual({ mode: "platform", circuit: "open" });
+    } finally {
+      suite.custody.api.failNext(0);
+    }
+  });
 });
 
 describe("COUNTERSIGN_VERIFY_DELIVERIES=off", () => {
