@@ -16,14 +16,24 @@ import { summarize, type Summary } from "./stats.js";
 
 const VAULT = "vaults/bench";
 
+/**
+ * A distinct transfer from one of `wallets` hot wallets; its id ends in `_<wallet>`, so that the
+ * bench's simulated custody API (platform-api.ts) can answer the same transaction for its name.
+ */
 export function benchTransaction(i: number, wallets = 10_000) {
+  return benchTransactionNamed(`${VAULT}/transactions/${randomUUID().replaceAll("-", "")}_${i % wallets}`);
+}
+
+/** The transaction benchTransaction built under `name`. */
+export function benchTransactionNamed(name: string) {
+  const wallet = /_([0-9]+)$/.exec(name)?.[1] ?? "0";
   return {
-    name: `${VAULT}/transactions/${randomUUID().replaceAll("-", "")}`,
+    name,
     details: {
       assetTransfer: {
         asset: "assets/native.ethereum-mainnet",
         amount: "0.001",
-        source: `${VAULT}/wallets/hot${i % wallets}`,
+        source: `${VAULT}/wallets/hot${wallet}`,
         destination: `${VAULT}/wallets/cold`,
       },
     },

@@ -7,6 +7,7 @@
  *   latency     decide() in-process, Postgres and PGlite
  *   velocity    a window's read with 1,000 vs 1,000,000 charges
  *   webhook     in-process webhook throughput with and without windows
+ *   platform    webhook throughput with the platform check off, and on against an API at 1 ms and 50 ms
  *   replay      policy replay over recorded decisions
  *   audit       audit sealing and audit queries
  */
@@ -20,13 +21,14 @@ import { benchAuditQueries, benchSealing, reportQueries } from "./audit.js";
 import { benchReplay } from "./replay.js";
 import { cleanUpAll, cleanUpOnSignals } from "./processes.js";
 import { throughputFigures } from "./throughput.js";
+import { benchPlatformCheck } from "./platform-check.js";
 
 const POLICIES = path.resolve(import.meta.dirname, "../policies");
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 10_000);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const AUDIT_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 const REPLAY_ROWS = Number(process.env.BENCH_REPLAY_ROWS ?? 100_000);
-const GROUPS = ["throughput", "latency", "velocity", "webhook", "replay", "audit"] as const;
+const GROUPS = ["throughput", "latency", "velocity", "webhook", "platform", "replay", "audit"] as const;
 type Group = (typeof GROUPS)[number];
 const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? "32c2789";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
     if (groups.has("latency")) await latencyFigures();
     if (groups.has("velocity")) await velocityFigures();
     if (groups.has("webhook")) await webhookFigures();
+    if (groups.has("platform")) await platformCheckFigures();
     if (groups.has("replay")) await replayFigures();
     if (groups.has("audit")) await auditFigures();
   } finally {
@@ -120,6 +123,17 @@ async function webhookFigures(): Promise<void> {
       console.log(`  ${r.label.padEnd(34)} ${r.perSecond.toFixed(0).padStart(6)} decisions/s   p50 ${r.latencyP50} ms   p99 ${r.latencyP99} ms   non-2xx ${r.non2xx}`);
     }
     console.log(`  ratio with/without windows: ${(windows.perSecond / baseline.perSecond).toFixed(2)}`);
+  });
+}
+
+async function platformCheckFigures(): Promise<void> {
+  const seconds = Math.min(LOAD_SECONDS, 12);
+  console.log(`\nthe platform check (COUNTERSIGN_VERIFY_DELIVERIES): webhook decisions with the example policy, 16 connections from a second process, ${seconds} s each after a 3 s warm-up, same run`);
+  await withDatabase(postgresBenchDatabase, async (db) => {
+    const results = await benchPlatformCheck(db.handle, POLICIES, seconds);
+    for (const r of results) {
+      console.log(`  ${r.label.padEnd(36)} ${r.perSecond.toFixed(0).padStart(6)} decisions/s   p50 ${r.latencyP50.toFixed(1)} ms   p99 ${r.latencyP99.toFixed(1)} ms   non-2xx ${r.non2xx}`);
+    }
   });
 }
 

@@ -8,6 +8,7 @@ import { DEFAULT_SYNC_LIMITS, type SyncLimits } from "./addressbook/sync-budget.
 import { parseDecimalsPins, type DecimalsPins } from "./assets/decimals-pins.js";
 import { MAX_POLICY_DURATION_DAYS, parseDuration } from "./duration.js";
 import { hasCredentials, HTTPS_OR_LOOPBACK, isHttpsOrLoopback, NO_CREDENTIALS_IN_URL } from "./https-only.js";
+import type { DeliveryMode } from "./deliveries/check.js";
 import { reviewConfig, type ReviewConfig } from "./review/config.js";
 import { parseTrustProxy, type TrustProxy } from "./http/trust-proxy.js";
 
@@ -191,6 +192,7 @@ const envSchema = z.object({
   COUNTERSIGN_REVIEW_WEBHOOK_URL: optionalString,
   COUNTERSIGN_TRUST_PROXY: optionalString,
   COUNTERSIGN_ALLOW_EMBEDDED_DATABASE: boolean(false),
+  COUNTERSIGN_VERIFY_DELIVERIES: z.enum(["platform", "off"]).optional(),
 });
 
 export interface CustodyApiConfig {
@@ -242,6 +244,8 @@ export interface Config {
   review: ReviewConfig;
   /** COUNTERSIGN_ASSET_DECIMALS: the operator's token decimals (src/assets/decimals-pins.ts). */
   assetDecimalsPins: DecimalsPins;
+  /** Whether each delivery is cross-checked with the platform's copy (src/deliveries/). */
+  verifyDeliveries: DeliveryMode;
 }
 
 export class ConfigError extends Error {
@@ -271,7 +275,7 @@ export function ledgerRetention(env: NodeJS.ProcessEnv = process.env): { seconds
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
-  const problems = [...missingCompanions(env), ...openWebhook(env), ...sharedAdminToken(env), ...sharedMetricsToken(env), ...embeddedInProduction(env)];
+  const problems = [...missingCompanions(env), ...verifyWithoutApi(env), ...openWebhook(env), ...sharedAdminToken(env), ...sharedMetricsToken(env), ...embeddedInProduction(env)];
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     // Every problem at start, not one batch per attempt: the variables that did parse are checked
@@ -309,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     maxClockSkewMs: e.COUNTERSIGN_MAX_CLOCK_SKEW,
     review,
     assetDecimalsPins: pins.pins,
+    verifyDeliveries: e.COUNTERSIGN_VERIFY_DELIVERIES ?? (custodyApi === undefined ? "off" : "platform"),
   });
 }
 
@@ -324,6 +329,12 @@ function derivedSettings(e: Env, problems: string[]) {
   const trustProxy = parseTrustProxy(e.COUNTERSIGN_TRUST_PROXY);
   if ("problem" in trustProxy) problems.push(`COUNTERSIGN_TRUST_PROXY: ${trustProxy.problem}`);
   return { custodyApi, eventsPublicKeyPem, review, pins, trustProxy };
+}
+
+/** The platform check asks the custody API: asked for by name without one, it could never run. */
+function verifyWithoutApi(env: NodeJS.ProcessEnv): string[] {
+  if (env.COUNTERSIGN_VERIFY_DELIVERIES !== "platform" || env.COUNTERSIGN_API_URL?.trim()) return [];
+  return ["COUNTERSIGN_VERIFY_DELIVERIES: platform needs COUNTERSIGN_API_URL and its service account (the check reads each transaction with GetTransaction); set them, or set off"];
 }
 
 /** Whether `host` only accepts connections from this machine. */

@@ -16,6 +16,10 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REVIEW_CLOSED: 409,
+  /** The delivery differs from the platform's copy, or names a transaction the platform does not have. */
+  DELIVERY_MISMATCH: 409,
+  /** The platform's copy is no longer awaiting a signature (canceled, failed, signed, ...). */
+  NOT_AWAITING_SIGNATURE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   DEFERRED: 503,

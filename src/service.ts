@@ -11,6 +11,8 @@ import { establishLockBudget, neededMaxLocksPerTransaction } from "./db/lock-bud
 import { migrateAsOwner } from "./db/migrate.js";
 import type { DecisionDeps } from "./decision/deps.js";
 import { createApp } from "./http/app.js";
+import type { DeliveryCheck } from "./deliveries/check.js";
+import { deliveryCheckFromConfig } from "./deliveries/from-config.js";
 import { createHttpServer } from "./http/server.js";
 import type { Logger } from "./log.js";
 import { ActivePolicy, type ApplyGuard, type ReloadListener } from "./policy/active-policy.js";
@@ -97,6 +99,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     });
     adoption = adopted;
     await adopted.adopt(false);
+    const deliveries = deliveryCheckFromConfig(config, { db: database.db, logger, clock, refused: (code) => metrics.deliveryRefused(code) });
     const notifier = config.review.webhookUrl ? new ReviewNotifier({ url: config.review.webhookUrl, logger }) : undefined;
     const decision: DecisionDeps = {
       db: database.db,
@@ -110,12 +113,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       maxWindowGroups: config.maxWindowGroups,
       ...(shadow ? { shadow } : {}),
       ...(notifier ? { reviews: notifier } : {}),
+      ...(deliveries ? { deliveries } : {}),
     };
     const review = { desk: new ReviewDesk({ db: database.db, policy, clock }), auth: new ReviewerAuth(config.review, [config.webhookToken, config.adminToken]) };
     const app = createApp({
       decision,
       webhook: { webhookToken: config.webhookToken, metrics },
-      status: { policyStatus: () => policy.status(), policyExtras: async (detailed) => ({ ...(await running.policyExtras(detailed)), newerBundleElsewhere: adopted.newerElsewhere(), shadow: shadow?.status() ?? null }), readiness: [schemaReadiness(database.db), ...background.readiness] },
+      status: { policyStatus: () => policy.status(), policyExtras: async (detailed) => ({ ...(await running.policyExtras(detailed)), newerBundleElsewhere: adopted.newerElsewhere(), shadow: shadow?.status() ?? null, verifyDeliveries: deliveryStatus(config, deliveries) }), verifyDeliveries: config.verifyDeliveries, readiness: [schemaReadiness(database.db), ...background.readiness] },
       adminToken: config.adminToken,
       metricsToken: config.metricsToken,
       bodyLimitBytes: config.bodyLimitBytes,
@@ -132,7 +136,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     poll.unref();
     const address = server.address() as AddressInfo;
     const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
-    logger.info({ url, database: database.kind, policyVersion: policy.current().version }, "countersign serving");
+    logger.info({ url, database: database.kind, policyVersion: policy.current().version, verifyDeliveries: config.verifyDeliveries }, "countersign serving");
     return {
       url,
       server,
@@ -212,6 +216,11 @@ async function claimWindowsInForce(
     });
   }
   return claims;
+}
+
+/** Which mode of the platform check is in force, and whether its circuit is letting checks through. */
+function deliveryStatus(config: Readonly<Config>, deliveries: DeliveryCheck | undefined): Record<string, string> {
+  return { mode: config.verifyDeliveries, ...(deliveries ? { circuit: deliveries.circuit() } : {}) };
 }
 
 /** SIGHUP and the file poll: the live bundle, and the shadow candidate beside it. */

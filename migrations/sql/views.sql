@@ -92,7 +92,7 @@ CREATE OR REPLACE VIEW public.transaction_states AS
    FROM public.events e
   WHERE ((e.resource IS NOT NULL) AND ((e.type = 'TRANSACTION_CREATED'::text) OR ((e.type = 'TRANSACTION_STATE_UPDATED'::text) AND (e.new_state IS NOT NULL))));
 
--- Decisions, events, review actions and voids of each transaction; order by (at, seq).
+-- Decisions, events, review actions, voids and refused deliveries of each transaction; order by (at, seq).
 CREATE OR REPLACE VIEW public.transaction_timeline AS
  SELECT d.transaction_name,
     d.vault,
@@ -141,7 +141,18 @@ UNION ALL
     'velocity_voids'::text AS source,
     (v.id)::text AS row_key,
     v.seq
-   FROM public.velocity_voids v;
+   FROM public.velocity_voids v
+UNION ALL
+ SELECT r.transaction_name,
+    r.vault,
+    r.refused_at AS at,
+    'refusal'::text AS kind,
+    r.code AS outcome,
+    concat_ws(', '::text, ('delivered '::text || r.delivered_digest), ('platform '::text || COALESCE(r.platform_digest, 'has no such transaction'::text)), ('state '::text || r.platform_state)) AS detail,
+    'delivery_refusals'::text AS source,
+    (r.id)::text AS row_key,
+    r.seq
+   FROM public.delivery_refusals r;
 
 -- Per velocity group: live use in the last hour and day, voided charges, the last charge.
 CREATE OR REPLACE VIEW public.velocity_usage AS

@@ -39,6 +39,11 @@ export interface RequestTarget {
   query: URLSearchParams;
   /** The sync this read belongs to: a successful answer's bytes count against its total. */
   budget?: SyncBudget;
+  /**
+   * A performance.now() instant the read must be over by (a decision's deadline): each attempt's
+   * timeout is cut to it, and a retry whose back-off would end past it is not made.
+   */
+  until?: number;
 }
 
 export type CustodyGet = (target: RequestTarget) => Promise<Result<unknown, CustodyApiError>>;
@@ -72,14 +77,17 @@ export function createCustodyGet(options: CustodyHttpOptions): CustodyGet {
         return err(asCredentialsError(cause, target));
       }
       const url = `${options.baseUrl}${target.path}?${target.query.toString()}`;
-      const outcome = await attemptOnce(fetchFn, url, token, { timeoutMs, maxBytes, budget: target.budget });
+      const left = target.until === undefined ? timeoutMs : Math.floor(target.until - performance.now());
+      const outcome = left <= 0 ? noTimeLeft() : await attemptOnce(fetchFn, url, token, { timeoutMs: Math.min(timeoutMs, left), maxBytes, budget: target.budget });
       if (outcome.ok) return ok(outcome.body);
       if (outcome.status === 401) options.tokens.invalidate();
-      if (!outcome.retryable || attempt >= retry.maxAttempts) {
+      const pause = backoffMs(attempt, retry, random, outcome.retryAfterMs);
+      const pastDeadline = target.until !== undefined && performance.now() + pause >= target.until;
+      if (!outcome.retryable || attempt >= retry.maxAttempts || pastDeadline) {
         const detail = `${redact(outcome.detail, [token])} (after ${attempt} attempt${attempt === 1 ? "" : "s"})`;
         return err(new CustodyApiError(outcome.code, target.operation, target.vault, detail, outcome.status, attempt));
       }
-      await sleep(backoffMs(attempt, retry, random, outcome.retryAfterMs));
+      await sleep(pause);
     }
   };
 }
@@ -113,6 +121,11 @@ async function attemptOnce(fetchFn: typeof fetch, url: string, token: string, { 
     if (timedOut) return { ok: false, code: "TIMEOUT", detail: `no answer within ${timeoutMs} ms`, status, retryable: true };
     return { ok: false, code: "NETWORK", detail: `network error: ${describeNetworkError(cause)}`, status, retryable: true };
   }
+}
+
+/** A read whose deadline came before its attempt could start. */
+function noTimeLeft(): Attempt {
+  return { ok: false, code: "TIMEOUT", detail: "no time left before the deadline", status: null, retryable: false };
 }
 
 const ANSWER_TOO_LARGE = Symbol("answer too large");

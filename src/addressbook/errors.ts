@@ -12,7 +12,8 @@ export type CustodyOperation =
   | "ServiceAccountToken"
   | "SyncVault"
   | "GetAsset"
-  | "GetVaultAsset";
+  | "GetVaultAsset"
+  | "GetTransaction";
 
 export type CustodyErrorCode =
   /** The service-account key cannot sign (unreadable PEM, not RSA). */

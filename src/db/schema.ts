@@ -4,6 +4,7 @@
  */
 import type { ColumnType, Generated } from "kysely";
 import type { AddressBookTables } from "../addressbook/tables.js";
+import type { DeliveryTables } from "../deliveries/refusals.js";
 import type { EventTables } from "../events/tables.js";
 import type { ReviewTables } from "../review/tables.js";
 import type { VelocityTables } from "../velocity/tables.js";
@@ -51,6 +52,6 @@ export interface DecisionsTable {
   shadow_error: NullableText;
 }
 
-export interface Database extends AddressBookTables, EventTables, ReviewTables, VelocityTables {
+export interface Database extends AddressBookTables, DeliveryTables, EventTables, ReviewTables, VelocityTables {
   decisions: DecisionsTable;
 }

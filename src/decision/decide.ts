@@ -1,7 +1,9 @@
 /**
  * The decision path of the co-signer webhook:
  *
- *   gather (address book, asset decimals: outside any lock)
+ *   the platform check (src/deliveries/: the platform's copy, read outside any lock, is what is
+ *   decided on; a delivery that is not what the platform holds is refused with 409)
+ *   → gather (address book, asset decimals: outside any lock)
  *   → one database transaction in two round trips (session.ts):
  *     1. lock the transaction name; read its final decision, or its review, a reported failure,
  *        and (when it can be evaluated) lock the window groups and read their totals;
@@ -28,8 +30,9 @@ import type { Transaction } from "../transaction/types.js";
 import type { WindowQuery, WindowTotal } from "../velocity/ledger.js";
 import { assess, planVelocity, situationOf, totalsByWindow, type PlannedCharge, type Situation, type VelocityPlan } from "./assess.js";
 import { contentDigest } from "./content-digest.js";
-import { DEFAULT_DECISION_TIMEOUT_MS, withinDeadline } from "./deadline.js";
-import { NO_ASSET_DECIMALS, type DecisionDeps, type StandDownCause } from "./deps.js";
+import { DEFAULT_DECISION_TIMEOUT_MS, withinDeadline, type Deadline } from "./deadline.js";
+import { checkHorizon } from "../deliveries/check.js";
+import { NO_ASSET_DECIMALS, type DecisionDeps, type UnavailableCause } from "./deps.js";
 import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
 import { lockBudgetOf, lockBudgetReason } from "../db/lock-budget.js";
 import { reportedFailure } from "./reported-failure.js";
@@ -66,11 +69,14 @@ export interface Decided {
 
 export interface Unavailable {
   kind: "unavailable";
-  /** Set when this process stands down (DecisionDeps.standDown). */
-  cause?: StandDownCause;
+  /** Set when this process stands down (DecisionDeps.standDown), or the platform check could not be made. */
+  cause?: UnavailableCause;
 }
 
-/** The body contradicts facts outside it (src/decision/verify-claims.ts): 400, nothing recorded, like a parse error. */
+/**
+ * The body contradicts facts outside it (src/decision/verify-claims.ts): 400, nothing recorded, like
+ * a parse error; or it is not what the platform holds (src/deliveries/check.ts): 409, the refusal recorded.
+ */
 export interface Refused {
   kind: "refused";
   error: AppError;
@@ -89,32 +95,11 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
   if (standDown) return { kind: "unavailable", cause: standDown };
   const opened: OpenedReview[] = [];
   try {
-    const result = await withinDeadline(deps.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, startedAt, async (deadline) => {
-      const bundle = deps.policy.current();
-      const now = deps.clock();
-      const addressBook = await traced("countersign.facts.address_book", () => deps.addressBook.viewFor(tx.vault));
-      const claims = await verifyClaims(tx, addressBook, deps.assetDecimals ?? NO_ASSET_DECIMALS);
-      const situation = situationOf(tx, now, addressBook);
-      const shadow = shadowBundle(deps.shadow);
-      const plan = planVelocity(bundle, situation);
-      const maxGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
-      const queries = [...plan.queries, ...shadowQueries(shadow, situation, maxGroups)];
-      // Known before any lock: why this delivery cannot be evaluated, if it cannot.
-      const stale = deps.addressBook.staleReason(addressBook, now);
-      const tooMany = windowGroupCapReason(plan.keys.length, maxGroups);
-      // Its name's lock and one per group, held until it commits (src/db/lock-budget.ts).
-      const overBudget = lockBudgetReason(plan.keys.length + 1, lockBudgetOf(deps.db));
-      const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ?? opaqueAssetHold(bundle.windows, situation.transfers) ?? unknownNetworkHold(bundle.windows, situation.transfers);
-      const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || overBudget !== null || unknownSource !== null;
-      const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, maxGroups, review: null, opened, clock: deps.clock };
-      return withDecisionSession(deps.db, deadline, async (session) => {
-        const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
-        // A decided name is answered as decided, whatever the copy learned since; otherwise a body
-        // the facts contradict is refused (400) and nothing is written.
-        if (claims.kind === "refused" && !read.final) return { kind: "refused", error: claims.error } satisfies Refused;
-        const step = await nextStep(record, read, { claims, stale, tooMany, overBudget, unknownSource });
-        return write(session, record, step);
-      });
+    const result = await withinDeadline(deps.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, startedAt, async (deadline): Promise<DecisionResult> => {
+      // Before any lock: with the platform check on, only the platform's copy is decided on.
+      const checked = deps.deliveries ? await deps.deliveries.check(tx, contentDigest(tx), requestId, checkHorizon(deadline)) : null;
+      if (checked !== null && checked.kind !== "confirmed") return checked;
+      return decideOn(deps, checked?.tx ?? tx, requestId, startedAt, deadline, opened);
     });
     if (result.done) {
       for (const { review, bundle } of opened) deps.reviews?.opened(review, bundle); // committed; never awaited
@@ -126,6 +111,35 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
     deps.logger.error({ requestId, transaction: tx.name, ...describeError(error) }, "decision unavailable; deferring");
     return { kind: "unavailable" };
   }
+}
+
+/** The decision on `tx` (the platform's copy when the check is on), within `deadline`. */
+async function decideOn(deps: DecisionDeps, tx: Transaction, requestId: string, startedAt: number, deadline: Deadline, opened: OpenedReview[]): Promise<DecisionResult> {
+  const bundle = deps.policy.current();
+  const now = deps.clock();
+  const addressBook = await traced("countersign.facts.address_book", () => deps.addressBook.viewFor(tx.vault));
+  const claims = await verifyClaims(tx, addressBook, deps.assetDecimals ?? NO_ASSET_DECIMALS);
+  const situation = situationOf(tx, now, addressBook);
+  const shadow = shadowBundle(deps.shadow);
+  const plan = planVelocity(bundle, situation);
+  const maxGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
+  const queries = [...plan.queries, ...shadowQueries(shadow, situation, maxGroups)];
+  // Known before any lock: why this delivery cannot be evaluated, if it cannot.
+  const stale = deps.addressBook.staleReason(addressBook, now);
+  const tooMany = windowGroupCapReason(plan.keys.length, maxGroups);
+  // Its name's lock and one per group, held until it commits (src/db/lock-budget.ts).
+  const overBudget = lockBudgetReason(plan.keys.length + 1, lockBudgetOf(deps.db));
+  const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ?? opaqueAssetHold(bundle.windows, situation.transfers) ?? unknownNetworkHold(bundle.windows, situation.transfers);
+  const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || overBudget !== null || unknownSource !== null;
+  const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, maxGroups, review: null, opened, clock: deps.clock };
+  return withDecisionSession(deps.db, deadline, async (session) => {
+    const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
+    // A decided name is answered as decided, whatever the copy learned since; otherwise a body
+    // the facts contradict is refused (400) and nothing is written.
+    if (claims.kind === "refused" && !read.final) return { kind: "refused", error: claims.error } satisfies Refused;
+    const step = await nextStep(record, read, { claims, stale, tooMany, overBudget, unknownSource });
+    return write(session, record, step);
+  });
 }
 
 interface Recording {

@@ -2,6 +2,7 @@
 import type { AddressBookView } from "../addressbook/types.js";
 import { createAssetDecimals, type AssetDecimals } from "../assets/decimals.js";
 import type { Db } from "../db/connect.js";
+import type { DeliveryCheck } from "../deliveries/check.js";
 import type { Logger } from "../log.js";
 import type { PolicyBundle } from "../policy/types.js";
 import type { StoredReview } from "../review/store.js";
@@ -14,6 +15,9 @@ export interface AddressBookSource {
 }
 
 export type StandDownCause = "clock_skew" | "policy_superseded";
+
+/** Why a delivery could not be decided: this process stands down, or the platform could not be asked. */
+export type UnavailableCause = StandDownCause | "platform_unavailable";
 
 export interface DecisionDeps {
   db: Db;
@@ -35,6 +39,8 @@ export interface DecisionDeps {
   decisionTimeoutMs?: number;
   /** COUNTERSIGN_MAX_WINDOW_GROUPS (default 256): see group-cap.ts. */
   maxWindowGroups?: number;
+  /** The platform check of each delivery (COUNTERSIGN_VERIFY_DELIVERIES=platform); absent when off. */
+  deliveries?: DeliveryCheck;
   /** Told of each review a delivery opened, after its commit (src/review/notify.ts); must not block. */
   reviews?: { opened(review: StoredReview, bundle: PolicyBundle): void };
 }

@@ -107,6 +107,13 @@ export const policyStatus = z.object({
     .optional()
     .describe("a bundle adopted after this one that a live process decides by (this process then decides nothing), else null"),
   shadow: shadowStatus.nullable().optional().describe("null when COUNTERSIGN_SHADOW_POLICIES is not set"),
+  verifyDeliveries: z
+    .object({
+      mode: z.enum(["platform", "off"]).describe("COUNTERSIGN_VERIFY_DELIVERIES in force"),
+      circuit: z.enum(["closed", "open", "half-open"]).optional().describe("with the check on: open while the custody API is not asked (deliveries defer)"),
+    })
+    .optional()
+    .describe("the platform check of each delivery (docs/interface.md section 11)"),
 });
 
 export const health = z.object({ status: z.literal("ok") });
@@ -116,6 +123,7 @@ export const eventReceipt = z.object({ received: z.literal(true), duplicate: z.b
 export const readiness = z.object({
   status: z.enum(["ready", "not ready"]),
   policy: z.object({ version: z.string() }),
+  verifyDeliveries: z.enum(["platform", "off"]).optional().describe("COUNTERSIGN_VERIFY_DELIVERIES in force"),
   checks: z.record(z.string(), z.string()),
 });
 

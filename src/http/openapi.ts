@@ -121,8 +121,11 @@ function build(): object {
             "200": answer("allow (signTransaction true) or deny (false, cancels for good)", json("SignAnswer")),
             "400": errorAnswer("malformed JSON or not a valid transaction"),
             "401": unauthorizedAnswer("missing or wrong webhook token"),
+            "409": errorAnswer(
+              "DELIVERY_MISMATCH: the body is not what the custody platform holds for its name, or names a transaction it does not have; NOT_AWAITING_SIGNATURE: the platform's copy no longer awaits a signature. Nothing is decided; the refusal is recorded (details.refusalId) and the transaction stays pending",
+            ),
             ...bodyErrors,
-            "503": unavailableAnswer("DEFERRED: the transaction stays pending; the co-signer asks again"),
+            "503": unavailableAnswer("DEFERRED: the transaction stays pending; the co-signer asks again (reason \"platform check unavailable\" when the custody API could not be asked)"),
           },
         },
       },

@@ -11,7 +11,7 @@ import { ensureMeterProvider } from "./scrape.js";
 export type DecisionOutcome = "allow" | "deny" | "defer" | "unavailable" | "refused";
 
 /** Why a webhook answer was a 503: the bounded reason of `countersign.defers`. */
-export type DeferCause = "policy_rule" | "policy_default" | "address_book_stale" | "asset_decimals_unknown" | "source_wallet_unknown" | "lock_budget" | "clock_skew" | "policy_superseded" | "unavailable";
+export type DeferCause = "policy_rule" | "policy_default" | "address_book_stale" | "asset_decimals_unknown" | "source_wallet_unknown" | "lock_budget" | "clock_skew" | "policy_superseded" | "platform_unavailable" | "unavailable";
 
 export interface DecisionMeasure {
   outcome: DecisionOutcome;
@@ -36,6 +36,8 @@ export interface ServiceMetrics {
   decision(measure: DecisionMeasure): void;
   /** An event delivery refused for its signature. */
   eventSignatureRejected(): void;
+  /** A webhook delivery the platform check refused (DELIVERY_MISMATCH, NOT_AWAITING_SIGNATURE). */
+  deliveryRefused(code: string): void;
   /** A policy reload that took effect, or was refused (invalid, tests_failed, unreadable, unclaimed). */
   policyReload(result: "applied" | "refused", reason?: string): void;
   /** A vault's address-book sync: `ok`, or the failure's code (NETWORK, NOT_A_LIST, TOO_LARGE, …). */
@@ -73,6 +75,10 @@ export function createServiceMetrics(): ServiceMetrics {
   });
   const rejected = meter.createCounter("countersign.events.signature_rejected", {
     description: "Event deliveries refused because x-service-signature was missing or wrong",
+  });
+  // Any DELIVERY_MISMATCH means someone other than the co-signer holds the webhook token: alert on it.
+  const refusals = meter.createCounter("countersign.delivery.refusals", {
+    description: "Webhook deliveries refused because they are not what the custody platform holds, by code (DELIVERY_MISMATCH, NOT_AWAITING_SIGNATURE)",
   });
   const reloads = meter.createCounter("countersign.policy.reloads", {
     description: "Policy bundle reloads by result; a refused one says why (invalid, tests_failed, unreadable, unclaimed)",
@@ -112,6 +118,7 @@ export function createServiceMetrics(): ServiceMetrics {
       if (m.deferCause) defers.add(1, { reason: m.deferCause, ...(m.deferRule ? { rule: m.deferRule } : {}) });
     },
     eventSignatureRejected: () => rejected.add(1),
+    deliveryRefused: (code) => refusals.add(1, { code }),
     ledgerPruned: (rows) => pruned.add(rows),
     addressBookSync: (vault, result) => syncs.add(1, { vault, result }),
     policyReload: (result, reason) => reloads.add(1, reason ? { result, reason } : { result }),

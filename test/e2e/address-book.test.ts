@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assetTransfer, HOT_WALLET, VAULT, transactionName } from "../support/bodies.js";
 import { CosignerSimulator, type Delivery } from "../support/cosigner.js";
-import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
+import { fakeData, LIST_PATHS, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { createTestServiceAccount, writeTempPem } from "../support/service-account.js";
 import { readExample, startTestService } from "../support/service.js";
@@ -83,7 +83,7 @@ async function startHarness(beforeStart: (api: FakeCustodyApi) => void = () => u
     tdb,
     api,
     service,
-    cosigner: new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` }),
+    cosigner: new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook`, platform: api }),
     setNow: (at) => void (now = at),
     stop: async () => {
       await service.stop();
@@ -254,8 +254,8 @@ describe("address book end to end: the custody API down past the maximum age", (
     const name = transactionName("stale");
     expect((await h.cosigner.deliver(usdcTransfer(EXCHANGE_ADDRESS, transactionName("fresh")))).verdict).toBe("signed");
 
-    // The API fails every request (503, retried by the client, then given up) ...
-    h.api.failNext(1_000_000, 503);
+    // The API fails every list request (503, retried by the client, then given up) ...
+    h.api.failNext(1_000_000, 503, LIST_PATHS); // the lists only: GetTransaction still answers
     const late = new Date(T0.getTime() + (MAX_AGE_SECONDS + 1) * 1000);
     h.setNow(late);
     const [failed] = await h.service.background.sync!.syncAll();
@@ -313,7 +313,7 @@ describe("address book end to end: the custody API down past the maximum age", (
 describe("address book end to end: never synced (the API fails from the start)", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness((api) => api.failNext(1_000_000, 503));
+    h = await startHarness((api) => api.failNext(1_000_000, 503, LIST_PATHS));
     // Joins the sync the service started: it fails like every other.
     expect((await h.service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([false]);
   });

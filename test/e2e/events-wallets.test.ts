@@ -67,7 +67,7 @@ describe("events end to end: WALLET_ADDRESS_CREATED re-syncs the vault's own add
     // The service started a sync of every vault; this joins it.
     const initial = await service.background.sync!.syncAll();
     expect(initial.map((r) => r.ok)).toEqual([true]);
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook`, platform: api });
     eventsUrl = `${service.url}/v1/events`;
   });
   afterAll(async () => {

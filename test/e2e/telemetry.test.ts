@@ -65,7 +65,7 @@ describe("telemetry: spans and metrics of the running service", () => {
       },
     });
     expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook`, platform: api });
   });
 
   afterAll(async () => {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HOT_WALLET, USDC, VAULT, transactionName } from "../support/bodies.js";
 import { CosignerSimulator, type Delivery } from "../support/cosigner.js";
-import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
+import { ASSET_PATHS, fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { createTestServiceAccount, writeTempPem } from "../support/service-account.js";
 import { readExample, startTestService } from "../support/service.js";
@@ -81,7 +81,7 @@ async function startHarness(env: Record<string, string> = {}): Promise<Harness> 
     service,
     tdb,
     api,
-    cosigner: new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` }),
+    cosigner: new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook`, platform: api }),
     stop: async () => {
       await service.stop();
       await api.close();
@@ -220,7 +220,7 @@ describe("token decimals unknown or in doubt: the decision defers", () => {
   it("defers, recorded with its reason, while the API fails", async () => {
     h = await startHarness();
     const body = usdcTransfer("5", "5000000");
-    h.api.failNext(10, 503);
+    h.api.failNext(10, 503, ASSET_PATHS);
     await expectDeferred(h, await h.cosigner.deliver(body), body.name, /the decimals of assets\/erc20\.ethereum-mainnet\.0xa0b8.* are unknown \(custody API: unavailable\)/);
   });
 

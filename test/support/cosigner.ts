@@ -3,6 +3,11 @@
  * awaits its signature, per the custody reference — POST the transaction object, then sign on
  * 200 + `signTransaction: true`, cancel on 200 + `false`, and leave it pending on anything else
  * (another status, a timeout, an unreachable URL), to ask again on the next poll.
+ *
+ * With a `platform` (the simulated custody API), each transaction it delivers is one the platform
+ * holds: handed to the platform first, as the real co-signer only delivers what the platform asks
+ * it to sign. Without one, or with a raw `body`, it posts what it is given, as anyone holding the
+ * webhook token could.
  */
 export type CosignerVerdict = "signed" | "canceled" | "pending";
 
@@ -18,12 +23,15 @@ export interface CosignerOptions {
   /** Added as `Authorization: Bearer` when set. */
   token?: string;
   timeoutMs?: number;
+  /** The simulated custody platform that holds what this co-signer delivers. */
+  platform?: { holdTransaction(transaction: unknown): void };
 }
 
 export class CosignerSimulator {
   constructor(private readonly options: CosignerOptions) {}
 
   async deliver(transaction: unknown, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Delivery> {
+    if (init.body === undefined) this.options.platform?.holdTransaction(transaction);
     const headers: Record<string, string> = { "content-type": "application/json", ...init.headers };
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     let response: Response;

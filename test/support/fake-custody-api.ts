@@ -1,6 +1,8 @@
 /**
  * A fake custody API (reference/custody-api-v2.md) over real HTTP on 127.0.0.1, serving
- * ListAddressBookEntries, ListWallets and ListWalletAddresses from in-memory data.
+ * ListAddressBookEntries, ListWallets, ListWalletAddresses, GetAsset and GetTransaction from
+ * in-memory data. It holds the transactions the tests deliver (the co-signer simulator hands each
+ * to it before posting, as the real platform holds whatever its co-signer is asked to sign).
  *
  * It is strict where the real API is: the bearer JWT is verified (RS256 against the service
  * account's public key, `aud` = its own base URL + "/", `sub` = the account email, `exp` present,
@@ -41,8 +43,21 @@ export interface FakeCustodyApi {
   setWallets(vaultId: string, wallets: FakeWallet[]): void;
   /** The platform's asset `assets/{id}` (GetAsset), or a vault-scoped one (GetVaultAsset) when `vaultId` is given. */
   setAsset(asset: Record<string, unknown> & { name: string }, vaultId?: string): void;
-  /** The next `count` requests answer `status` (default 500) before authentication. */
-  failNext(count: number, status?: number): void;
+  /**
+   * The platform holds `transaction` (a transaction object, or a body wrapping one in `transaction`)
+   * under its name in `state` (what the platform's copy says when its co-signer is asked),
+   * replacing what it held: GetTransaction answers it.
+   */
+  holdTransaction(transaction: unknown, state?: string): void;
+  /** The GetTransaction requests answered so far (authenticated or not). */
+  transactionReads(): RecordedRequest[];
+  /** Every answer waits `ms` first (0: none), as an API farther away would. */
+  delayAnswers(ms: number): void;
+  /**
+   * The next `count` requests answer `status` (default 500) before authentication; with `only`,
+   * the next `count` requests whose path it matches (the others are answered as usual).
+   */
+  failNext(count: number, status?: number, only?: RegExp): void;
   rateLimitNext(count: number): void;
   /** The next `count` requests get no answer until close(). */
   stallNext(count?: number): void;
@@ -68,7 +83,8 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
   const vaults = new Map<string, VaultData>();
   const assets = new Map<string, Record<string, unknown>>();
   const requests: RecordedRequest[] = [];
-  const faults = { failCount: 0, failStatus: 500, stallCount: 0, echo: false };
+  const faults = { failCount: 0, failStatus: 500, failOnly: null as RegExp | null, stallCount: 0, echo: false, delayMs: 0 };
+  const transactions = new Map<string, Record<string, unknown>>();
   const answers = new Map<string, unknown>();
   const now = options.now ?? (() => new Date());
   let baseUrl = "";
@@ -95,6 +111,7 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
       status: 0,
     };
     requests.push(record);
+    if (faults.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.delayMs));
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       record.status = status;
       send(res, status, body, headers);
@@ -104,7 +121,7 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
       record.status = "stalled";
       return;
     }
-    if (faults.failCount > 0) {
+    if (faults.failCount > 0 && (faults.failOnly === null || faults.failOnly.test(url.pathname))) {
       faults.failCount--;
       const headers: Record<string, string> = faults.failStatus === 429 ? { "retry-after": "1" } : {};
       return answer(faults.failStatus, rpcError(faults.failStatus, errorText("injected failure", req)), headers);
@@ -150,6 +167,10 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
     if (parts[1] !== "v2" || parts[2] !== "vaults" || parts[3] === undefined) return [404, rpcError(404, "not found")];
     const vault = vaults.get(parts[3]);
     if (vault === undefined) return [403, rpcError(403, `permission denied on vaults/${parts[3]}`)];
+    if (parts.length === 6 && parts[4] === "transactions") {
+      const transaction = transactions.get(`vaults/${parts[3]}/transactions/${parts[5]}`);
+      return transaction === undefined ? [404, rpcError(404, "transaction not found")] : [200, { transaction }];
+    }
     if (parts.length === 6 && parts[4] === "assets") {
       const asset = vault.assets.get(`assets/${parts[5]}`);
       return asset === undefined ? [404, rpcError(404, "asset not found")] : [200, { asset }];
@@ -179,8 +200,16 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
     setAddressBook: (vaultId, entries) => void (vaultData(vaultId).entries = entries),
     setWallets: (vaultId, wallets) => void (vaultData(vaultId).wallets = wallets),
     setAsset: (asset, vaultId) => void (vaultId === undefined ? assets : vaultData(vaultId).assets).set(asset.name, asset),
-    failNext: (count, status = 500) => Object.assign(faults, { failCount: count, failStatus: status }),
-    rateLimitNext: (count) => Object.assign(faults, { failCount: count, failStatus: 429 }),
+    holdTransaction: (body, state = "AWAITING_SIGNATURE") => {
+      const transaction = heldTransaction(body);
+      if (transaction === null) return;
+      vaultData(String(transaction.name).split("/")[1]!);
+      transactions.set(String(transaction.name), { ...structuredClone(transaction), state });
+    },
+    transactionReads: () => requests.filter((r) => /^\/v2\/vaults\/[^/]+\/transactions\/[^/]+$/.test(r.path)),
+    delayAnswers: (ms) => void (faults.delayMs = ms),
+    failNext: (count, status = 500, only) => Object.assign(faults, { failCount: count, failStatus: status, failOnly: only ?? null }),
+    rateLimitNext: (count) => Object.assign(faults, { failCount: count, failStatus: 429, failOnly: null }),
     stallNext: (count = Number.POSITIVE_INFINITY) => void (faults.stallCount = count),
     echoAuthorizationInErrors: (on) => void (faults.echo = on),
     answerWith: (path, body) => void (body === undefined ? answers.delete(path) : answers.set(path, body)),
@@ -190,6 +219,14 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
         server.close(() => resolve());
       }),
   };
+}
+
+/** The transaction object of a delivered body (either shape, or wrapped), when it names one. */
+function heldTransaction(body: unknown): Record<string, unknown> | null {
+  if (typeof body !== "object" || body === null) return null;
+  const inner = (body as { transaction?: unknown }).transaction;
+  const transaction = (typeof inner === "object" && inner !== null ? inner : body) as Record<string, unknown>;
+  return typeof transaction.name === "string" && /^vaults\/[^/]+\/transactions\/[^/]+$/.test(transaction.name) ? transaction : null;
 }
 
 /** One page of `items`, following the documented paging rules. */
@@ -246,6 +283,10 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
+
+/** The paths of the address-book sync's lists, and of GetAsset and GetVaultAsset: for `failNext(…, only)`. */
+export const LIST_PATHS = /\/(addressBookEntries|wallets|addresses)$/;
+export const ASSET_PATHS = /\/assets\/[^/]+$/;
 
 /** API-shaped test data. */
 export const fakeData = {

@@ -5,6 +5,7 @@
  * test/e2e/address-book.test.ts.
  */
 import { afterAll, beforeAll } from "vitest";
+import type { Logger } from "../../src/log.js";
 import { CosignerSimulator } from "./cosigner.js";
 import { startFakeCustodyApi, type FakeCustodyApi, type FakeWallet } from "./fake-custody-api.js";
 import { createTestDatabase } from "./postgres.js";
@@ -45,9 +46,10 @@ export interface SyncedService extends PolicyService {
 /**
  * A service on a fresh database with `policy`, syncing `vaultId`'s `wallets` from a fake custody
  * API (synced once before the tests; the next sync an hour later), and a co-signer pointed at it,
- * for one describe block: started before its tests, stopped after them.
+ * for one describe block: started before its tests, stopped after them. `env` adds settings;
+ * `logger` receives the service's log.
  */
-export function serviceWithSyncedWallets(policy: string, vaultId: string, wallets: FakeWallet[]): SyncedService {
+export function serviceWithSyncedWallets(policy: string, vaultId: string, wallets: FakeWallet[], options: { env?: Record<string, string>; logger?: Logger } = {}): SyncedService {
   const suite = {} as SyncedService;
   beforeAll(async () => {
     suite.tdb = await createTestDatabase();
@@ -55,11 +57,12 @@ export function serviceWithSyncedWallets(policy: string, vaultId: string, wallet
     suite.service = await startTestService({
       database: suite.tdb.handle,
       policiesDir: writeBundle(policy),
-      env: { ...suite.custody.env, COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h" },
+      env: { ...suite.custody.env, COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h", ...options.env },
+      ...(options.logger ? { logger: options.logger } : {}),
     });
     const synced = await suite.service.background.sync!.syncAll();
     if (!synced.every((result) => result.ok)) throw new Error(`the first sync of ${vaultId} failed`);
-    suite.cosigner = new CosignerSimulator({ webhookUrl: `${suite.service.url}/v1/cosigner/webhook` });
+    suite.cosigner = new CosignerSimulator({ webhookUrl: `${suite.service.url}/v1/cosigner/webhook`, platform: suite.custody.api });
   });
   afterAll(async () => {
     await suite.service?.stop();

@@ -21,6 +21,8 @@ export interface StatusOptions {
   policyExtras?(detailed: boolean): Promise<Record<string, unknown>>;
   readiness: ReadinessCheck[];
   adminToken?: string | undefined;
+  /** COUNTERSIGN_VERIFY_DELIVERIES in force, said by /readyz. */
+  verifyDeliveries?: string;
 }
 
 export function databaseReadiness(db: Db): ReadinessCheck {
@@ -49,6 +51,7 @@ export function statusRouter(options: StatusOptions): Router {
     res.status(problems.length === 0 ? 200 : 503).json({
       status: problems.length === 0 ? "ready" : "not ready",
       policy: { version: options.policyStatus().version },
+      ...(options.verifyDeliveries ? { verifyDeliveries: options.verifyDeliveries } : {}),
       checks: Object.fromEntries(results.map((r) => [r.name, r.problem ?? "ok"])),
     });
   });

@@ -10,7 +10,7 @@
  */
 import { Router, type ErrorRequestHandler, type RequestHandler, type Response } from "express";
 import { decide, type Decided } from "../../decision/decide.js";
-import type { DecisionDeps, StandDownCause } from "../../decision/deps.js";
+import type { DecisionDeps, UnavailableCause } from "../../decision/deps.js";
 import { AppError } from "../../errors.js";
 import { describeError } from "../../log.js";
 import { decisionMeasure, shadowDisagreement, traceDecision } from "../../telemetry/decision.js";
@@ -24,8 +24,9 @@ import { parseJsonBody, rawBody } from "../json-body.js";
 export const WEBHOOK_PATH = "/v1/cosigner/webhook";
 
 /** Why a delivery that could not be decided waits, in the answer's words. */
-const STAND_DOWN: Record<StandDownCause | "unavailable", string> = {
+const STAND_DOWN: Record<UnavailableCause | "unavailable", string> = {
   clock_skew: "this replica's clock is out of step with the database's",
+  platform_unavailable: "platform check unavailable",
   policy_superseded: "this replica's policy bundle has been replaced on another replica, and it has not loaded the new one yet",
   unavailable: "the decision cannot be made right now",
 };

@@ -2,9 +2,10 @@
  * Configuration errors stop the process with one message per problem (docs/interface.md section 8):
  * blank secrets, an open webhook on a non-loopback address, bad timeouts and caps.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, isLoopbackHost, loadConfig } from "../../../src/config.js";
 import { runCli } from "../../support/cli.js";
+import { createTestServiceAccount, writeTempPem } from "../../support/service-account.js";
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -277,5 +278,22 @@ describe("countersign serve", () => {
     const result = await runCli(["serve"], { env: { COUNTERSIGN_HOST: "0.0.0.0", COUNTERSIGN_DATA_DIR: ":memory:", COUNTERSIGN_PORT: "0" } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/COUNTERSIGN_WEBHOOK_TOKEN: required when COUNTERSIGN_HOST is not a loopback address \(0\.0\.0\.0\)/);
+  });
+});
+
+describe("COUNTERSIGN_VERIFY_DELIVERIES", () => {
+  const key = writeTempPem(createTestServiceAccount().privateKeyPem);
+  afterAll(() => key.remove());
+  const withApi = { COUNTERSIGN_API_URL: "https://api.custody.example", COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "countersign@example.com", COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: key.path, COUNTERSIGN_VAULTS: "v1" };
+
+  it("is platform when COUNTERSIGN_API_URL is set, off when it is not, and either when named", () => {
+    expect(loadConfig(withApi).verifyDeliveries).toBe("platform");
+    expect(loadConfig({}).verifyDeliveries).toBe("off");
+    expect(loadConfig({ ...withApi, COUNTERSIGN_VERIFY_DELIVERIES: "off" }).verifyDeliveries).toBe("off");
+  });
+
+  it("refuses platform without a custody API to ask, and any other value", () => {
+    expect(problemsOf({ COUNTERSIGN_VERIFY_DELIVERIES: "platform" })).toEqual([expect.stringMatching(/^COUNTERSIGN_VERIFY_DELIVERIES: platform needs COUNTERSIGN_API_URL/)]);
+    expect(problemsOf({ ...withApi, COUNTERSIGN_VERIFY_DELIVERIES: "on" })).toEqual([expect.stringMatching(/^COUNTERSIGN_VERIFY_DELIVERIES: /)]);
   });
 });

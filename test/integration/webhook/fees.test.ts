@@ -82,7 +82,7 @@ describe("network fees: tx.fee, over HTTP with a synced address book", () => {
       env: { ...custody.env, COUNTERSIGN_ADDRESS_BOOK_REFRESH: "1h" },
     });
     expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook`, platform: custody.api });
   });
   afterAll(async () => {
     await service?.stop();

@@ -100,7 +100,7 @@ describe("co-signer webhook: payloads fail closed", () => {
     ]);
     service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(POLICY), env: custody.env });
     expect((await service.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook`, platform: custody.api });
   });
   afterAll(async () => {
     await service?.stop();

@@ -63,7 +63,7 @@ describe("a source spelt as a raw address, with address-book sync", () => {
     custody.api.setAsset({ name: USDC, symbol: "USDC", decimals: 6 });
     custody.api.setAddressBook(VAULT_ID, [fakeData.entry(VAULT_ID, 1, { address: BOOK })]);
     service = await startTestService({ database: tdb.handle, env: custody.env });
-    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+    cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook`, platform: custody.api });
     await sync();
   });
   afterAll(async () => {
