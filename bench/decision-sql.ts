@@ -7,7 +7,7 @@
 import pg from "pg";
 import { openDatabase } from "../src/db/connect.js";
 import { decide } from "../src/decision/decide.js";
-import { parseTransaction } from "../src/transaction/parse.js";
+import { parseTransaction } from "../src/core/transaction/parse.js";
 import { connectClient } from "./durable-server.js";
 import { installStatementRecorder, type CapturedStatement } from "./capture.js";
 import { benchDecisionDeps, benchTransaction } from "./decision-latency.js";

@@ -9,7 +9,7 @@ import { createAddressBookSource } from "./addressbook/source.js";
 import { PUBLIC_SYNC_ERRORS, type CustodyErrorCode } from "./addressbook/errors.js";
 import { createAddressBookSync, type AddressBookSync } from "./addressbook/sync.js";
 import type { VaultSyncStatus } from "./addressbook/sync-status.js";
-import { notConfiguredView } from "./addressbook/types.js";
+import { notConfiguredView } from "./core/addressbook/types.js";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connect.js";
 import type { AddressBookSource } from "./decision/deps.js";

@@ -10,7 +10,7 @@ import type { ApiWallet } from "./custody-schemas.js";
 import type { CustodyApiError } from "./errors.js";
 import { createSyncBudget, type SyncLimits } from "./sync-budget.js";
 import { isCustodiedWallet, toAddressBookEntries, toOwnAddresses, walletIdOf } from "./sync-mapping.js";
-import type { AddressBookEntry, OwnWalletAddress } from "./types.js";
+import type { AddressBookEntry, OwnWalletAddress } from "../core/addressbook/types.js";
 
 export interface FetchedCopy {
   entries: AddressBookEntry[];

@@ -7,7 +7,7 @@
 import { err, ok, type Result } from "../errors.js";
 import { CustodyApiError, type CustodyOperation } from "./errors.js";
 import type { ApiAddressBookEntry, ApiWallet, ApiWalletAddress } from "./custody-schemas.js";
-import type { AddressBookEntry, OwnWalletAddress } from "./types.js";
+import type { AddressBookEntry, OwnWalletAddress } from "../core/addressbook/types.js";
 
 /** `networks/ethereum-mainnet` → `ethereum-mainnet` */
 export const networkId = (network: string): string => network.replace(/^networks\//, "");

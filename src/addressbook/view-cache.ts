@@ -12,7 +12,7 @@
 import type { Db } from "../db/connect.js";
 import { vaultName } from "./copy.js";
 import { readVaultSnapshot } from "./store.js";
-import { notConfiguredView, type AddressBookView } from "./types.js";
+import { notConfiguredView, type AddressBookView } from "../core/addressbook/types.js";
 
 export interface AddressBookReader {
   /** The vault's view; `configured: false` for a vault outside COUNTERSIGN_VAULTS. Rejects when the database fails. */

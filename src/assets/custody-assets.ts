@@ -9,7 +9,7 @@ import { err, ok } from "../errors.js";
 import type { CustodyGet } from "../addressbook/custody-http.js";
 import { CustodyApiError, type CustodyOperation } from "../addressbook/errors.js";
 import type { CustodyResult } from "../addressbook/custody-client.js";
-import { canonicalAssetName } from "../chains/assets.js";
+import { canonicalAssetName } from "../core/chains/assets.js";
 import { MAX_ASSET_DECIMALS } from "./decimals-pins.js";
 
 const assetResponse = z.object({

@@ -5,7 +5,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
 import { isoDate } from "../iso-time.js";
-import type { Decision, RuleMatch } from "../policy/types.js";
+import type { Decision, RuleMatch } from "../core/policy/types.js";
 
 export interface DecisionRow {
   id: string;

@@ -37,7 +37,7 @@ export interface DecisionsTable {
   /** Insertion order, for the integrity chain and for stable ordering. */
   seq: Generated<string>;
   /**
-   * Per evaluation, every rule with its comparisons' operand values (src/policy/trace.ts); null on
+   * Per evaluation, every rule with its comparisons' operand values (src/core/policy/trace.ts); null on
    * a row the policy did not evaluate (a repeat, a conflict, a decision made outright).
    */
   trace: NullableJson;

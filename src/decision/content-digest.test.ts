@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseTransaction } from "../transaction/parse.js";
-import { apiBody, apiTransfer } from "../transaction/test-bodies.js";
-import type { Transaction } from "../transaction/types.js";
+import { parseTransaction } from "../core/transaction/parse.js";
+import { apiBody, apiTransfer } from "../core/transaction/test-bodies.js";
+import type { Transaction } from "../core/transaction/types.js";
 import { contentDigest } from "./content-digest.js";
 
 const parsed = (body: unknown): Transaction => {

@@ -1,9 +1,9 @@
 /** What the decision path needs from the rest of the service; tests pass their own. */
-import type { AddressBookView } from "../addressbook/types.js";
+import type { AddressBookView } from "../core/addressbook/types.js";
 import { createAssetDecimals, type AssetDecimals } from "../assets/decimals.js";
 import type { Db } from "../db/connect.js";
 import type { Logger } from "../log.js";
-import type { PolicyBundle } from "../policy/types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 import type { StoredReview } from "../review/store.js";
 
 export interface AddressBookSource {

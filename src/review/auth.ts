@@ -11,7 +11,7 @@ import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, t
 import { AppError, err, ok, type Result } from "../errors.js";
 import { hasCredentials, httpsOrLoopback } from "../https-only.js";
 import type { OidcConfig, ReviewConfig } from "./config.js";
-import { normalIdentity } from "./types.js";
+import { normalIdentity } from "../core/review/types.js";
 
 export interface Reviewer {
   identity: string;

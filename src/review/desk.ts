@@ -9,11 +9,11 @@
  */
 import type { Db } from "../db/connect.js";
 import { AppError, err, ok, type Result } from "../errors.js";
-import type { PolicyBundle } from "../policy/types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 import { actOnReview, notAReviewerOf, readReview, requiredGroupsOf, type ReviewVerb } from "./actions.js";
-import { groupsOf } from "./requirement.js";
+import { groupsOf } from "../core/review/requirement.js";
 import { actionsOf, listReviews } from "./store.js";
-import { normalIdentity, type ReviewState } from "./types.js";
+import { normalIdentity, type ReviewState } from "../core/review/types.js";
 import { reviewView, type ReviewView } from "./view.js";
 
 /** The most reviews one list answer holds (newest first). */

@@ -4,7 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
-import type { ReviewerMember } from "./types.js";
+import type { ReviewerMember } from "../core/review/types.js";
 
 /** One defer rule's requirement, fixed when the review opens. */
 export interface Requirement {

@@ -6,7 +6,7 @@
 import { SpanStatusCode, type Attributes } from "@opentelemetry/api";
 import type { DecisionResult } from "../decision/decide.js";
 import type { ShadowVerdict } from "../decision/shadow.js";
-import type { Decision } from "../policy/types.js";
+import type { Decision } from "../core/policy/types.js";
 import type { DecisionMeasure, DeferCause } from "./metrics.js";
 import { traced } from "./tracing.js";
 

@@ -6,7 +6,7 @@
 import { Router, type RequestHandler } from "express";
 import { decisionsOfTransaction, readDecision } from "../../audit/decision-view.js";
 import type { Db } from "../../db/connect.js";
-import { TRANSACTION_NAME } from "../../transaction/resource-names.js";
+import { TRANSACTION_NAME } from "../../core/transaction/resource-names.js";
 import { requireAdminToken } from "../auth.js";
 import { sendError } from "../envelope.js";
 

@@ -19,7 +19,7 @@ import { AppError, ERROR_STATUS, type ErrorCode } from "../../errors.js";
 import { describeError } from "../../log.js";
 import { decisionMeasure, shadowDisagreement, traceDecision } from "../../telemetry/decision.js";
 import type { ServiceMetrics } from "../../telemetry/metrics.js";
-import { parseTransaction } from "../../transaction/parse.js";
+import { parseTransaction } from "../../core/transaction/parse.js";
 import { WEBHOOK_CHALLENGE, webhookCredentials, webhookTokenOffered } from "../auth.js";
 import { errorBody, RETRY_AFTER_SECONDS } from "../envelope.js";
 import { bodyReadError, parseJsonBody } from "../json-body.js";
