@@ -4,7 +4,7 @@
  * address book allow transfers of another, so such an answer fails the sync rather than being
  * filtered silently.
  */
-import { err, ok, type Result } from "../errors.js";
+import { err, ok, type Result } from "../core/errors.js";
 import { CustodyApiError, type CustodyOperation } from "./errors.js";
 import type { ApiAddressBookEntry, ApiWallet, ApiWalletAddress } from "./custody-schemas.js";
 import type { AddressBookEntry, OwnWalletAddress } from "../core/addressbook/types.js";

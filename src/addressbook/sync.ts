@@ -6,7 +6,7 @@
  * until freshness.ts declares it stale and transfers defer.
  */
 import type { Db } from "../db/connect.js";
-import { err, ok, type Result } from "../errors.js";
+import { err, ok, type Result } from "../core/errors.js";
 import type { CustodyClient } from "./custody-client.js";
 import { vaultName } from "./copy.js";
 import { CustodyApiError } from "./errors.js";

@@ -4,7 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
-import { isoDate } from "../iso-time.js";
+import { isoDate } from "../core/iso-time.js";
 import type { Decision, RuleMatch } from "../core/policy/types.js";
 
 export interface DecisionRow {

@@ -18,7 +18,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { toFinalDecision, type ArchivedFinalDecision, type DecisionEvidence, type DecisionRow, type FinalDecision } from "../audit/decision-rows.js";
-import type { AppError } from "../errors.js";
+import type { AppError } from "../core/errors.js";
 import { describeError } from "../log.js";
 import type { Decision, Outcome, PolicyBundle, RuleMatch } from "../core/policy/types.js";
 import { expiredWhileDeferred, REVIEW_EXPIRED, reviewGate, reviewOpening } from "../review/decision-step.js";

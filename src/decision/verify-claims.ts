@@ -11,7 +11,7 @@
  */
 import type { AddressBookView } from "../core/addressbook/types.js";
 import type { AssetDecimals } from "../assets/decimals.js";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { findOwnAddress, ownWalletsOnAnyNetwork } from "../core/facts/address-book.js";
 import { signingAccount } from "../core/chains/accounts.js";
 import { traced } from "../telemetry/tracing.js";

@@ -9,7 +9,7 @@
  * precisely because we answered 5xx.
  */
 import type { Db } from "../db/connect.js";
-import { AppError, err, ok, type Result } from "../errors.js";
+import { AppError, err, ok, type Result } from "../core/errors.js";
 import { effectOf, type EventEffect, type EventEffectHandlers } from "./effects.js";
 import { parseEvent, type PlatformEvent } from "./event.js";
 import { effectCompleted, recordEffectCompleted, storedEventBody, storeEvent, transactionConfirmed } from "./store.js";

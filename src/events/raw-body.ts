@@ -15,7 +15,7 @@
  * were renewed.
  */
 import type { Request, Response } from "express";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { clientOf } from "../http/client-address.js";
 import { ReadSlots, type ReadBounds } from "../http/read-slots.js";
 import { readRequestBody, RequestBodyError } from "../http/request-body.js";

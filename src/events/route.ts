@@ -13,7 +13,7 @@
 import type { KeyObject } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import type { Db } from "../db/connect.js";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import type { EventEffectHandlers } from "./effects.js";
 import { processVerifiedEvent, type ProcessedEvent } from "./process.js";
 import { assertEventsPublicKey } from "./public-key.js";

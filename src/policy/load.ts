@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { parseDuration } from "../duration.js";
-import { type Result, err, ok } from "../errors.js";
+import { type Result, err, ok } from "../core/errors.js";
 import { type BundleFile, type FileProblem, type ReadOptions, readBundleFiles, readBundleFilesSync } from "./bundle-files.js";
 import { type PolicyDocument, duplicateProblems, isRecord, policySchema } from "./bundle-schema.js";
 import { bundleDigest } from "./digest.js";

@@ -8,7 +8,7 @@
  * its requirements name (those who may approve or reject it), and the list holds only those.
  */
 import type { Db } from "../db/connect.js";
-import { AppError, err, ok, type Result } from "../errors.js";
+import { AppError, err, ok, type Result } from "../core/errors.js";
 import type { PolicyBundle } from "../core/policy/types.js";
 import { actOnReview, notAReviewerOf, readReview, requiredGroupsOf, type ReviewVerb } from "./actions.js";
 import { groupsOf } from "../core/review/requirement.js";

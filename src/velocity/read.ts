@@ -7,7 +7,7 @@
 import Big from "big.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
-import { isoDate } from "../iso-time.js";
+import { isoDate } from "../core/iso-time.js";
 import { groupHashHex } from "./group-hash.js";
 import { BUCKET_WIDTHS, planWindow } from "./window-plan.js";
 

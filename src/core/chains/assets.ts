@@ -3,7 +3,7 @@
  * `assets/{standard}.{network}[.{contract}]` (custody API "Resource names"); a bare Stellar
  * `CODE-ISSUER` or contract `C…` comes from a Stellar operation and takes the Stellar network.
  */
-import { err, ok, type AppError, type Result } from "../../errors.js";
+import { err, ok, type AppError, type Result } from "../errors.js";
 import { invalidAt } from "../transaction/issues.js";
 import { isAssetName } from "../transaction/resource-names.js";
 import type { AssetStandard } from "../transaction/types.js";

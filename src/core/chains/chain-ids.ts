@@ -6,7 +6,7 @@
  * transfer's asset on another network is; what a name does not say is not guessed. A chain id or
  * hash written any other way than the chain reads it is refused: it cannot be compared.
  */
-import { ok, type AppError, type Result } from "../../errors.js";
+import { ok, type AppError, type Result } from "../errors.js";
 import { FAMILIES } from "./registry.js";
 
 export function chainAgreesWithNetworks(tx: Record<string, unknown>, networks: readonly string[], path: string): Result<void, AppError> {

@@ -4,7 +4,7 @@
  * whatever they do beyond the transfers is a payload (README, "Chains"). A sender (senders.ts) that
  * is not the transfers' source is a contradiction (400).
  */
-import { ok, type AppError, type Result } from "../../errors.js";
+import { ok, type AppError, type Result } from "../errors.js";
 import type { ChainSender, ChangeOutput, Transfer } from "../transaction/types.js";
 import type { ObjectReading } from "./family.js";
 import { FAMILIES } from "./registry.js";

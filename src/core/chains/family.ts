@@ -4,7 +4,7 @@
  * interface, and the registry (registry.ts) maps a network to its family; nothing outside src/core/chains/
  * knows one chain's spellings. Adding a chain is one folder and one line in the registry.
  */
-import type { AppError, Result } from "../../errors.js";
+import type { AppError, Result } from "../errors.js";
 import type { ChangeOutput, Fee, Transfer } from "../transaction/types.js";
 
 /** An account read as its family writes it, or refused with the reason it cannot be compared. */

@@ -8,7 +8,7 @@
  * a redelivery that states another fee is a conflicting snapshot, never a repeat of an allow given
  * to a lower one.
  */
-import { err, ok, type AppError, type Result } from "../../errors.js";
+import { err, ok, type AppError, type Result } from "../errors.js";
 import type { Fee } from "../transaction/types.js";
 import { FAMILIES } from "./registry.js";
 import { envelopeFee } from "./stellar/index.js";

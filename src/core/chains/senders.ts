@@ -8,7 +8,7 @@
  * reads it; a sender written any other way than its chain reads accounts is refused: it cannot be
  * compared.
  */
-import { err, ok, type AppError, type Result } from "../../errors.js";
+import { err, ok, type AppError, type Result } from "../errors.js";
 import { check, invalidAt } from "../transaction/issues.js";
 import { optionalApiAddress } from "../transaction/schemas.js";
 import { at, isRecord } from "../transaction/transfer.js";

@@ -1,5 +1,5 @@
 /** A fee a chain object states as a count of the native coin's smallest units (lamports, stroops). */
-import { ok } from "../../errors.js";
+import { ok } from "../errors.js";
 import { check } from "../transaction/issues.js";
 import { rawAmount } from "../transaction/schemas.js";
 import { at, isRecord } from "../transaction/transfer.js";

@@ -1,5 +1,5 @@
 /** now, nowHour, nowWeekday: the decision time in UTC, so a policy reads the same hour anywhere. */
-import { isoTime } from "../../iso-time.js";
+import { isoTime } from "../iso-time.js";
 
 export interface TimeFacts {
   now: string;

@@ -4,7 +4,7 @@
  * operations and are reconciled with `transfers[]` (stellar-api.ts). Hints such as `infoRef` and
  * `referencedAddressesInfo` are never read (docs/interface.md section 1).
  */
-import { err, ok, type AppError, type Result } from "../../errors.js";
+import { err, ok, type AppError, type Result } from "../errors.js";
 import { amountsAgree, knownDecimals } from "./amounts.js";
 import { assetAt } from "../chains/assets.js";
 import { accountFamily } from "../chains/registry.js";

@@ -1,7 +1,7 @@
 /** Endpoints read at a JSON path: a malformed one is a 400 naming the path. */
 import type { ChainFamily } from "../chains/family.js";
 import { endpointSpellingIssue } from "../chains/spelling.js";
-import { err, ok, type AppError, type Result } from "../../errors.js";
+import { err, ok, type AppError, type Result } from "../errors.js";
 import { parseEndpoint } from "./endpoint.js";
 import { invalidAt } from "./issues.js";
 import type { ShapeContext } from "./shape.js";

@@ -3,7 +3,7 @@
  * field (`details.assetTransfer.amount`) and never echo input, which may be large or sensitive.
  */
 import type { z } from "zod";
-import { AppError } from "../../errors.js";
+import { AppError } from "../errors.js";
 
 /** Path of a field in the body as received: `transaction.` is prefixed when the body was wrapped. */
 export function jsonPath(prefix: string, path: readonly PropertyKey[]): string {

@@ -5,7 +5,7 @@
  * transfer" (`type` MESSAGE, a subType such as TOKEN_APPROVAL or CONTRACT_CALL) are payloads
  * (`type:MESSAGE`, `subType:TOKEN_APPROVAL`): the kind is then `unknown` whatever else the body holds.
  */
-import { err, ok, type AppError, type Result } from "../../errors.js";
+import { err, ok, type AppError, type Result } from "../errors.js";
 import { networkId } from "../chains/assets.js";
 import { invalidAt } from "./issues.js";
 import { at, isRecord } from "./transfer.js";

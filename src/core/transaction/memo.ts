@@ -9,7 +9,7 @@
  * Types are upper case; a HASH or RETURN memo is `0x` and lower-case hex, as the envelope gives it.
  */
 import { z } from "zod";
-import { err, ok, type AppError, type Result } from "../../errors.js";
+import { err, ok, type AppError, type Result } from "../errors.js";
 import { invalidAt } from "./issues.js";
 import { at, isRecord } from "./transfer.js";
 import type { Memo } from "./types.js";

@@ -8,7 +8,7 @@
  * the classification table (field-classes.ts) names as one, every field it does not classify, and
  * whatever the chain objects do beyond the transfers. Any payload makes the kind `unknown`.
  */
-import { AppError, err, ok, type Result } from "../../errors.js";
+import { AppError, err, ok, type Result } from "../errors.js";
 import { fromApi } from "./api-shape.js";
 import { networkId } from "../chains/assets.js";
 import { canonicalAccountOrNull, canonicalAssetOrNull } from "../chains/canonical.js";

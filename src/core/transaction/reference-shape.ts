@@ -4,7 +4,7 @@
  * is a kind countersign does not know: not malformed, evaluated as `unknown` (docs/interface.md section 1;
  * the field scan lists it as a payload).
  */
-import { err, ok, type AppError, type Result } from "../../errors.js";
+import { err, ok, type AppError, type Result } from "../errors.js";
 import { assetAt } from "../chains/assets.js";
 import { accountFamily } from "../chains/registry.js";
 import { endpointAt } from "./endpoint-at.js";

@@ -7,7 +7,7 @@
  * A transaction spends from its own vault's wallets only: a source or sponsor wallet of another
  * vault is refused.
  */
-import { err, ok, type AppError, type Result } from "../../errors.js";
+import { err, ok, type AppError, type Result } from "../errors.js";
 import { endpointAt, type AccountFamily } from "./endpoint-at.js";
 import { qualifyWallet, vaultOf, walletEndpoint } from "./endpoint.js";
 import { invalidAt } from "./issues.js";

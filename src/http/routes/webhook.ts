@@ -15,7 +15,7 @@ import { context } from "@opentelemetry/api";
 import { getRPCMetadata, RPCType } from "@opentelemetry/core";
 import { decide, type Decided } from "../../decision/decide.js";
 import type { DecisionDeps, StandDownCause } from "../../decision/deps.js";
-import { AppError, ERROR_STATUS, type ErrorCode } from "../../errors.js";
+import { AppError, ERROR_STATUS, type ErrorCode } from "../../core/errors.js";
 import { describeError } from "../../log.js";
 import { decisionMeasure, shadowDisagreement, traceDecision } from "../../telemetry/decision.js";
 import type { ServiceMetrics } from "../../telemetry/metrics.js";

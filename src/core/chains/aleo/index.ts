@@ -6,7 +6,7 @@
  * `program`, `transition`, ...) is a call countersign cannot read: the payload `aleo:unknown`.
  */
 import { z } from "zod";
-import { ok, type AppError, type Result } from "../../../errors.js";
+import { ok, type AppError, type Result } from "../../errors.js";
 import { ALEO_OPERATIONS } from "../../transaction/field-classes.js";
 import { isPresent } from "../../transaction/fields.js";
 import { check } from "../../transaction/issues.js";

@@ -6,7 +6,7 @@
  */
 import Big from "big.js";
 import { z } from "zod";
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { check, invalidAt } from "../../transaction/issues.js";
 import { decimalAmount } from "../../transaction/schemas.js";
 import { at, isRecord } from "../../transaction/transfer.js";

@@ -6,7 +6,7 @@
  * Change is only a mark here: its addresses go to the facts, which accept them only as the vault's own.
  */
 import type { z } from "zod";
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { sameDecimal } from "../../transaction/amounts.js";
 import { check, invalidAt } from "../../transaction/issues.js";
 import { btcTransaction } from "../../transaction/schemas.js";

@@ -3,7 +3,7 @@
  * `transfer(to, amount)` a transfer describes is the payload `evmCalldata`; native value the
  * transfers do not describe is `evmValue`.
  */
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { amountsAgree, knownDecimals, sameDecimal, transferMovesRaw } from "../../transaction/amounts.js";
 import { check, invalidAt } from "../../transaction/issues.js";
 import { evmTransaction } from "../../transaction/schemas.js";

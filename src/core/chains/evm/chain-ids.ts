@@ -6,7 +6,7 @@
  * account. 0, valid on every chain, is no contradiction: it is the policy's fact to pin (README).
  */
 import { z } from "zod";
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { check, invalidAt } from "../../transaction/issues.js";
 import { at, isRecord } from "../../transaction/transfer.js";
 import { isTestNetwork } from "../networks.js";

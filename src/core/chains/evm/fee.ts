@@ -6,7 +6,7 @@
  * transfer's gas must not be a null fee.
  */
 import { z } from "zod";
-import { ok, type AppError, type Result } from "../../../errors.js";
+import { ok, type AppError, type Result } from "../../errors.js";
 import { check } from "../../transaction/issues.js";
 import { rawAmount } from "../../transaction/schemas.js";
 import { at, isRecord } from "../../transaction/transfer.js";

@@ -5,7 +5,7 @@
  * APT. A contradiction, as far as the network's name says, is refused (400).
  */
 import { z } from "zod";
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { check, invalidAt } from "../../transaction/issues.js";
 import { at, isRecord } from "../../transaction/transfer.js";
 import { isTestNetwork } from "../networks.js";

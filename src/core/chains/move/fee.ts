@@ -5,7 +5,7 @@
  * redelivery raising a Sui gas budget a thousandfold would be a repeat of the first allow.
  */
 import { z } from "zod";
-import { ok, type AppError, type Result } from "../../../errors.js";
+import { ok, type AppError, type Result } from "../../errors.js";
 import { check } from "../../transaction/issues.js";
 import { rawAmount } from "../../transaction/schemas.js";
 import { at, isRecord } from "../../transaction/transfer.js";

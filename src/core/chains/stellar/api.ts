@@ -7,7 +7,7 @@
  * (`rawXdrEnvelope`), the decoded operations must agree with it, or are read from it when none are
  * given (stellar-envelope.ts).
  */
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { transferMovesRaw } from "../../transaction/amounts.js";
 import { assetIdentity, networkId } from "../assets.js";
 import { endpointAt } from "../../transaction/endpoint-at.js";

@@ -3,7 +3,7 @@
  * Soroban contract `C…`, beside the API's names for them (`assets/asset.stellar-mainnet.…`).
  */
 import Big from "big.js";
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { invalidAt } from "../../transaction/issues.js";
 import { isAssetName } from "../../transaction/resource-names.js";
 import { networkFromAsset } from "../assets.js";

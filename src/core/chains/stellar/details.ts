@@ -4,7 +4,7 @@
  * `rawAmount`) and `sep41Payment` (contract token, raw amount only) are transfers, anything else a
  * payload (stellar-operations.ts).
  */
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { networkId } from "../assets.js";
 import { endpointAt } from "../../transaction/endpoint-at.js";
 import { classicAssetAt, stellarAssetAt } from "./assets.js";

@@ -8,7 +8,7 @@
  * account, fee and memo, where given); any difference is refused with 400. With no decoded operations, the envelope's are the operations.
  */
 import Big from "big.js";
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { sameAddress } from "../accounts.js";
 import { assetIdentity } from "../assets.js";
 import { invalidAt } from "../../transaction/issues.js";

@@ -10,7 +10,7 @@
  * and nothing beneath it. Every other operation, or a token call authorising more, is `unknown`.
  */
 import { Address, Asset, encodeMuxedAccountToAddress, scValToNative, StrKey, xdr } from "@stellar/stellar-base";
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { endpointAt } from "../../transaction/endpoint-at.js";
 import { invalidAt } from "../../transaction/issues.js";
 import type { ShapeContext } from "../../transaction/shape.js";

@@ -6,7 +6,7 @@
  * with nothing.
  */
 import { z } from "zod";
-import { err, ok, type AppError, type Result } from "../../../errors.js";
+import { err, ok, type AppError, type Result } from "../../errors.js";
 import { check, invalidAt } from "../../transaction/issues.js";
 import { at, isRecord } from "../../transaction/transfer.js";
 import { isTestNetwork } from "../networks.js";

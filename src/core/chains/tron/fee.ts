@@ -6,7 +6,7 @@
  */
 import Big from "big.js";
 import { z } from "zod";
-import { ok, type AppError, type Result } from "../../../errors.js";
+import { ok, type AppError, type Result } from "../../errors.js";
 import { check } from "../../transaction/issues.js";
 import { decimalAmount, rawAmount } from "../../transaction/schemas.js";
 import { at, isRecord } from "../../transaction/transfer.js";
