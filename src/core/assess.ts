@@ -5,12 +5,12 @@
 import type { AddressBookView } from "./addressbook/types.js";
 import { buildFacts, buildTransferFacts } from "./facts/build.js";
 import { groupKey } from "./facts/group-keys.js";
-import type { Facts, TransferFacts, WindowTotals } from "./facts/types.js";
+import type { Facts, TransferFacts, WindowTotal, WindowTotals } from "./facts/types.js";
+import { windowTotalId, type WindowQuery } from "./facts/window-query.js";
 import { evaluate, type EvaluateOptions } from "./policy/evaluate.js";
 import type { Outcome, PolicyBundle } from "./policy/types.js";
 import type { ReviewFacts } from "./review/types.js";
 import type { Transaction } from "./transaction/types.js";
-import { windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/ledger.js";
 
 export interface Situation {
   tx: Transaction;
