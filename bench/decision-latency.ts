@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { notConfiguredView } from "../src/core/addressbook/types.js";
-import type { Db } from "../src/db/connect.js";
+import type { Db } from "../src/database.js";
 import { decide } from "../src/decision/decide.js";
 import type { DecisionDeps } from "../src/decision/deps.js";
 import { silentLogger } from "../src/log.js";

@@ -5,7 +5,7 @@
  * decision row that capture wrote, inserted alone (autocommitted) with every stored value.
  */
 import pg from "pg";
-import { openDatabase } from "../src/db/connect.js";
+import { openDatabase } from "../src/database.js";
 import { decide } from "../src/decision/decide.js";
 import { parseTransaction } from "../src/core/transaction/parse.js";
 import { connectClient } from "./durable-server.js";

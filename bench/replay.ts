@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { notConfiguredView } from "../src/core/addressbook/types.js";
-import type { Db } from "../src/db/connect.js";
+import type { Db } from "../src/database.js";
 import { factsFor, situationOf } from "../src/core/assess.js";
 import type { Facts } from "../src/core/facts/types.js";
 import { evaluate } from "../src/core/policy/evaluate.js";

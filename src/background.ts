@@ -11,7 +11,7 @@ import { createAddressBookSync, type AddressBookSync } from "./addressbook/sync.
 import type { VaultSyncStatus } from "./addressbook/sync-status.js";
 import { notConfiguredView } from "./core/addressbook/types.js";
 import type { Config } from "./config.js";
-import type { Db } from "./db/connect.js";
+import type { Db } from "./database.js";
 import type { AddressBookSource } from "./decision/deps.js";
 import { parseEventsPublicKey } from "./events/public-key.js";
 import { createEventsHandler } from "./events/route.js";

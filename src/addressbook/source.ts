@@ -5,7 +5,7 @@
  * tell its wallets or address book, so its transactions defer rather than be judged by names.
  */
 import type { CustodyApiConfig } from "../config.js";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import type { AddressBookSource } from "../decision/deps.js";
 import { addressBookFreshness } from "./freshness.js";
 import { createAddressBookReader } from "./view-cache.js";

@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import type { InsertObject } from "kysely";
-import type { Db } from "../db/connect.js";
-import type { Database } from "../db/schema.js";
+import type { Db } from "../database.js";
+import type { Database } from "../database.js";
 import { canonicalCopy, vaultName, type CanonicalCopy } from "./copy.js";
 import { notConfiguredView, type AddressBookEntry, type AddressBookView, type OwnWalletAddress } from "../core/addressbook/types.js";
 

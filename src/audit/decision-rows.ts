@@ -3,7 +3,7 @@
  * transaction, so the caller owns the boundary ("no 200 without a committed row").
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { isoDate } from "../core/iso-time.js";
 import type { Decision, RuleMatch } from "../core/policy/types.js";
 

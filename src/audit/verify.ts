@@ -26,7 +26,7 @@
  *              trail with the owner's rights, seals included (planted-objects.ts; one per object)
  */
 import { sql, type RawBuilder } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { linkHash, ZERO_HASH } from "./link-hash.js";
 import { plantedObjects } from "./planted-objects.js";
 import { SEAL_GRACE_SECONDS } from "./seal-watch.js";

@@ -7,7 +7,8 @@
  */
 import { existsSync } from "node:fs";
 import { loadConfig } from "../config.js";
-import { embeddedDataPath, openDatabase, type Db } from "../db/connect.js";
+import { embeddedDataPath } from "../db/connect.js";
+import { openDatabase, type Db } from "../database.js";
 
 export type WithDatabase = <T>(run: (db: Db) => Promise<T>) => Promise<T>;
 

@@ -5,10 +5,10 @@
  * so a rolling update skipping the migration replaced working pods with ones that cannot decide.
  */
 import type { ReadinessCheck } from "../http/routes/status.js";
-import type { Db } from "./connect.js";
+import type { AnyDb } from "./connect.js";
 import { createMigrator } from "./migrate.js";
 
-export function schemaReadiness(db: Db): ReadinessCheck {
+export function schemaReadiness(db: AnyDb): ReadinessCheck {
   let current = false;
   return {
     name: "schema",

@@ -1,7 +1,7 @@
 /** What the decision path needs from the rest of the service; tests pass their own. */
 import type { AddressBookView } from "../core/addressbook/types.js";
 import { createAssetDecimals, type AssetDecimals } from "../assets/decimals.js";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import type { Logger } from "../log.js";
 import type { PolicyBundle } from "../core/policy/types.js";
 import type { StoredReview } from "../review/store.js";

@@ -23,7 +23,7 @@
  * planned once per connection, their arguments bound as parameters. Anything that fails rolls
  * back; a connection whose rollback fails is not queryable and the pool discards it.
  */
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { lockBudgetOf } from "../db/lock-budget.js";
 import { LockShare } from "../db/lock-share.js";
 import { pipelineConnections, withPipeline, type Pipeline, type Statement } from "../db/pipeline.js";

@@ -12,7 +12,7 @@
  */
 import type { KeyObject } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { AppError } from "../core/errors.js";
 import type { EventEffectHandlers } from "./effects.js";
 import { processVerifiedEvent, type ProcessedEvent } from "./process.js";

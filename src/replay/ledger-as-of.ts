@@ -11,7 +11,7 @@
  * not replayable instead.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import type { GroupDimension, PolicyBundle } from "../core/policy/types.js";
 import { groupHashHex } from "../velocity/group-hash.js";
 

@@ -5,7 +5,7 @@
  * deliveries (`replay_of`) were never evaluated.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import type { Facts } from "../core/facts/types.js";
 import type { Decision, RuleMatch, WindowSpec } from "../core/policy/types.js";
 

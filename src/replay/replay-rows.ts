@@ -6,7 +6,7 @@
  * recomputed from the charge ledger as of the decision's time; when the ledger cannot give it, the
  * decision is not replayable — it is never evaluated without it.
  */
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import type { Facts, TransferFacts, WindowFacts, WindowTotal } from "../core/facts/types.js";
 import { groupKey } from "../core/facts/group-keys.js";
 import { velocityFacts } from "../core/facts/velocity.js";

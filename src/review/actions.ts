@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { findFinalDecision, lockTransactionName, type ArchivedFinalDecision, type FinalDecision } from "../audit/decision-rows.js";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { AppError, err, ok, type Result } from "../core/errors.js";
 import type { PolicyBundle } from "../core/policy/types.js";
 import { recordExpiry } from "./decision-step.js";

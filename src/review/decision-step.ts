@@ -8,7 +8,7 @@
  *   opens the review (once per name and content digest).
  */
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import type { Outcome, PolicyBundle } from "../core/policy/types.js";
 import type { Transaction } from "../core/transaction/types.js";
 import { explain } from "./explanation.js";

@@ -7,7 +7,7 @@
  * refused everything, reading or acting, before any review is looked up; a review is read by the members of the groups
  * its requirements name (those who may approve or reject it), and the list holds only those.
  */
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { AppError, err, ok, type Result } from "../core/errors.js";
 import type { PolicyBundle } from "../core/policy/types.js";
 import { actOnReview, notAReviewerOf, readReview, requiredGroupsOf, type ReviewVerb } from "./actions.js";

@@ -3,7 +3,7 @@
  * caller's `db` or transaction, so the caller owns the boundary.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import type { ReviewerMember } from "../core/review/types.js";
 
 /** One defer rule's requirement, fixed when the review opens. */

@@ -8,7 +8,7 @@ import Big from "big.js";
 import { sql, type Kysely } from "kysely";
 import type { WindowTotal } from "../core/facts/types.js";
 import { windowTotalId, type WindowQuery } from "../core/facts/window-query.js";
-import type { Database } from "../db/schema.js";
+import type { Database } from "../database.js";
 import { isoDate } from "../core/iso-time.js";
 import { groupHashHex } from "./group-hash.js";
 import { BUCKET_WIDTHS, planWindow } from "./window-plan.js";

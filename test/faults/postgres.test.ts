@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type DatabaseHandle } from "../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../src/database.js";
 import { findPostgresBinaries, startLocalCluster, type LocalCluster } from "../support/local-cluster.js";
 import { writeBundle } from "../support/service.js";
 import { checkInvariants, countByStatus, pausePostgres, POLICY, secondsUntilAnswering, startLoad, startServiceProcess, type ServiceProcess } from "./support.js";

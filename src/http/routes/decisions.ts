@@ -5,7 +5,7 @@
  */
 import { Router, type RequestHandler } from "express";
 import { decisionsOfTransaction, readDecision } from "../../audit/decision-view.js";
-import type { Db } from "../../db/connect.js";
+import type { Db } from "../../database.js";
 import { TRANSACTION_NAME } from "../../core/transaction/resource-names.js";
 import { requireAdminToken } from "../auth.js";
 import { sendError } from "../envelope.js";

@@ -1,7 +1,7 @@
 /** `GET /healthz` (the process answers), `GET /readyz` (it can decide), `GET /v1/policy`. */
 import { sql } from "kysely";
 import { Router } from "express";
-import type { Db } from "../../db/connect.js";
+import type { Db } from "../../database.js";
 import type { PolicyStatus } from "../../policy/active-policy.js";
 import { bearerToken, tokensEqual } from "../auth.js";
 

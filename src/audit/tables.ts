@@ -1,12 +1,8 @@
 /**
- * The kysely `Database` type: one interface per table, owned by the module that uses it.
+ * The audit trail's table as kysely reads it (src/database.ts composes every feature's tables).
  * Column types follow what pg and PGlite return: `numeric` comes back as a string and stays one.
  */
 import type { ColumnType, Generated } from "kysely";
-import type { AddressBookTables } from "../addressbook/tables.js";
-import type { EventTables } from "../events/tables.js";
-import type { ReviewTables } from "../review/tables.js";
-import type { VelocityTables } from "../velocity/tables.js";
 
 type Json = ColumnType<unknown, string, never>;
 type NullableJson = ColumnType<unknown, string | null, never>;
@@ -51,6 +47,6 @@ export interface DecisionsTable {
   shadow_error: NullableText;
 }
 
-export interface Database extends AddressBookTables, EventTables, ReviewTables, VelocityTables {
+export interface AuditTables {
   decisions: DecisionsTable;
 }
