@@ -15,7 +15,7 @@ import type { Db } from "./database.js";
 import type { AddressBookSource } from "./decision/deps.js";
 import { parseEventsPublicKey } from "./events/public-key.js";
 import { createEventsHandler } from "./events/route.js";
-import type { ReadinessCheck } from "./http/routes/status.js";
+import type { ReadinessCheck } from "./readiness.js";
 import { describeError, type Logger } from "./log.js";
 import type { ServiceMetrics } from "./telemetry/metrics.js";
 import { countChargesAgain, voidCharges } from "./velocity/ledger.js";

@@ -10,7 +10,7 @@
  */
 import { sql } from "kysely";
 import type { AnyDb } from "./connect.js";
-import type { ReadinessCheck } from "../http/routes/status.js";
+import type { ReadinessCheck } from "../readiness.js";
 import { describeError, type Logger } from "../log.js";
 
 /** Where the database's clock stood against ours, and how far the round trip leaves that open. */

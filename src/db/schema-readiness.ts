@@ -4,7 +4,7 @@
  * database its migrations never reached answered every decision 503 while `/readyz` said ready,
  * so a rolling update skipping the migration replaced working pods with ones that cannot decide.
  */
-import type { ReadinessCheck } from "../http/routes/status.js";
+import type { ReadinessCheck } from "../readiness.js";
 import type { AnyDb } from "./connect.js";
 import { createMigrator } from "./migrate.js";
 

@@ -3,13 +3,8 @@ import { sql } from "kysely";
 import { Router } from "express";
 import type { Db } from "../../database.js";
 import type { PolicyStatus } from "../../policy/active-policy.js";
+import type { ReadinessCheck } from "../../readiness.js";
 import { bearerToken, tokensEqual } from "../auth.js";
-
-export interface ReadinessCheck {
-  name: string;
-  /** Null when ready, else why not (safe to show). */
-  check(): Promise<string | null>;
-}
 
 export interface StatusOptions {
   db: Db;
