@@ -14,7 +14,7 @@ import type { Config } from "./config.js";
 import type { Db } from "./database.js";
 import type { AddressBookSource } from "./decision/deps.js";
 import { parseEventsPublicKey } from "./events/public-key.js";
-import { createEventsHandler } from "./events/route.js";
+import { createEventsHandler } from "./http/routes/events.js";
 import type { ReadinessCheck } from "./readiness.js";
 import { describeError, type Logger } from "./log.js";
 import type { ServiceMetrics } from "./telemetry/metrics.js";

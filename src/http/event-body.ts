@@ -16,9 +16,9 @@
  */
 import type { Request, Response } from "express";
 import { AppError } from "../core/errors.js";
-import { clientOf } from "../http/client-address.js";
-import { ReadSlots, type ReadBounds } from "../http/read-slots.js";
-import { readRequestBody, RequestBodyError } from "../http/request-body.js";
+import { clientOf } from "./client-address.js";
+import { ReadSlots, type ReadBounds } from "./read-slots.js";
+import { readRequestBody, RequestBodyError } from "./request-body.js";
 
 /** Platform events are a few hundred bytes; this leaves room for fields the platform may add. */
 export const DEFAULT_MAX_EVENT_BYTES = 256 * 1024;

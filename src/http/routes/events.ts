@@ -12,15 +12,15 @@
  */
 import type { KeyObject } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
-import type { Db } from "../database.js";
-import { AppError } from "../core/errors.js";
-import type { EventEffectHandlers } from "./effects.js";
-import { processVerifiedEvent, type ProcessedEvent } from "./process.js";
-import { assertEventsPublicKey } from "./public-key.js";
-import type { ReadBounds } from "../http/read-slots.js";
-import { createRawBodyReader, DEFAULT_EVENT_READ_BOUNDS, DEFAULT_MAX_EVENT_BYTES } from "./raw-body.js";
-import { requestIdOf, sendAppError } from "../http/envelope.js";
-import { SIGNATURE_HEADER, signatureFromHeader, verifyEventSignature, type SignatureRejection } from "./signature.js";
+import type { Db } from "../../database.js";
+import { AppError } from "../../core/errors.js";
+import type { EventEffectHandlers } from "../../events/effects.js";
+import { processVerifiedEvent, type ProcessedEvent } from "../../events/process.js";
+import { assertEventsPublicKey } from "../../events/public-key.js";
+import type { ReadBounds } from "../read-slots.js";
+import { createRawBodyReader, DEFAULT_EVENT_READ_BOUNDS, DEFAULT_MAX_EVENT_BYTES } from "../event-body.js";
+import { requestIdOf, sendAppError } from "../envelope.js";
+import { SIGNATURE_HEADER, signatureFromHeader, verifyEventSignature, type SignatureRejection } from "../../events/signature.js";
 
 export interface EventsLogger {
   warn(obj: object, msg: string): void;
