@@ -17,7 +17,7 @@ import { decide, type Decided } from "../../decision/decide.js";
 import type { DecisionDeps, StandDownCause } from "../../decision/deps.js";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../../core/errors.js";
 import { describeError } from "../../log.js";
-import { decisionMeasure, shadowDisagreement, traceDecision } from "../../telemetry/decision.js";
+import { decisionMeasure, shadowDisagreement, traceDecision } from "../../decision/telemetry.js";
 import type { ServiceMetrics } from "../../telemetry/metrics.js";
 import { parseTransaction } from "../../core/transaction/parse.js";
 import { WEBHOOK_CHALLENGE, webhookCredentials, webhookTokenOffered } from "../auth.js";

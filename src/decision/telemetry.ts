@@ -1,14 +1,15 @@
 /**
  * What a decision tells telemetry: the `countersign.decision` span around decide() (its children,
  * made inside decide, are the facts, evaluation and audit-write spans) and the measure for the
- * decision metrics. Kept here so the decision path itself only names its steps.
+ * decision metrics. Kept beside the decision path, which itself only names its steps; src/telemetry/
+ * imports nothing of the decision path.
  */
 import { SpanStatusCode, type Attributes } from "@opentelemetry/api";
-import type { DecisionResult } from "../decision/decide.js";
-import type { ShadowVerdict } from "../decision/shadow.js";
+import type { DecisionResult } from "./decide.js";
+import type { ShadowVerdict } from "./shadow.js";
 import type { Decision } from "../core/policy/types.js";
-import type { DecisionMeasure, DeferCause } from "./metrics.js";
-import { traced } from "./tracing.js";
+import type { DecisionMeasure, DeferCause } from "../telemetry/metrics.js";
+import { traced } from "../telemetry/tracing.js";
 
 export const DECISION_SPAN = "countersign.decision";
 
