@@ -5,14 +5,13 @@
  */
 import type { RequestHandler } from "express";
 import { custodyClientFromConfig } from "./addressbook/custody-client.js";
-import { createAddressBookSource } from "./addressbook/source.js";
+import { createAddressBookSource, type AddressBookSource } from "./addressbook/source.js";
 import { PUBLIC_SYNC_ERRORS, type CustodyErrorCode } from "./addressbook/errors.js";
 import { createAddressBookSync, type AddressBookSync } from "./addressbook/sync.js";
 import type { VaultSyncStatus } from "./addressbook/sync-status.js";
 import { notConfiguredView } from "./core/addressbook/types.js";
 import type { Config } from "./config.js";
 import type { Db } from "./database.js";
-import type { AddressBookSource } from "./decision/deps.js";
 import { parseEventsPublicKey } from "./events/public-key.js";
 import { createEventsHandler } from "./http/routes/events.js";
 import type { ReadinessCheck } from "./readiness.js";
