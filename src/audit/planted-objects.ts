@@ -16,7 +16,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../database.js";
-import type { Break } from "./verify.js";
+import type { Break } from "./breaks.js";
 
 const DROP_ORDER = ["cast", "operator", "aggregate", "function", "procedure", "domain", "type"];
 
