@@ -9,7 +9,7 @@
  * another replica) and `/readyz` says why.
  */
 import { sql } from "kysely";
-import type { AnyDb } from "./connect.js";
+import type { AnyDb } from "./any-db.js";
 import type { ReadinessCheck } from "../readiness.js";
 import { describeError, type Logger } from "../log.js";
 

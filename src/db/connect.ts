@@ -11,13 +11,6 @@ import { checkEmbeddedStore, describeStoreError, markEmbeddedStore } from "./emb
 import { PGliteDialect } from "./pglite-dialect.js";
 import { pglitePipeline, pgPipeline, registerPipelines } from "./pipeline.js";
 
-/**
- * A connection whatever its tables: src/db/ runs its own SQL and names no feature's table (the
- * service's `Database` type is composed above the features, in src/database.ts). Kysely's own
- * Migrator takes `Kysely<any>` for the same reason.
- */
-export type AnyDb = Kysely<any>;
-
 export interface Connection<DB> {
   db: Kysely<DB>;
   kind: "postgres" | "pglite";

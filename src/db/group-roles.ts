@@ -6,7 +6,7 @@
  * before anything is changed, with the statements an administrator runs first.
  */
 import { sql } from "kysely";
-import type { AnyDb } from "./connect.js";
+import type { AnyDb } from "./any-db.js";
 import { GROUP_ROLES, groupRoleStatements, type GroupRole } from "./role-statements.js";
 
 /** SQLSTATEs of a role created meanwhile by another database's migration on the same cluster. */

@@ -24,7 +24,7 @@
  * budget is the whole table.
  */
 import { sql } from "kysely";
-import type { AnyDb } from "./connect.js";
+import type { AnyDb } from "./any-db.js";
 import { pipelineConnections } from "./pipeline.js";
 
 /**

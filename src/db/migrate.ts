@@ -8,7 +8,8 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from "kysely";
-import { openConnection, type AnyDb } from "./connect.js";
+import type { AnyDb } from "./any-db.js";
+import { openConnection } from "./connect.js";
 import { ensureGroupRoles, GroupRolesMissing } from "./group-roles.js";
 import { applySqlSources } from "./sql-sources.js";
 

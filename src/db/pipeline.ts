@@ -12,7 +12,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import type { CheckoutGuard } from "./checkout-guard.js";
-import type { AnyDb } from "./connect.js";
+import type { AnyDb } from "./any-db.js";
 
 export interface Statement {
   /** Prepared once per connection under this name (the text must never change for a name). */

@@ -5,7 +5,7 @@
  * so a rolling update skipping the migration replaced working pods with ones that cannot decide.
  */
 import type { ReadinessCheck } from "../readiness.js";
-import type { AnyDb } from "./connect.js";
+import type { AnyDb } from "./any-db.js";
 import { createMigrator } from "./migrate.js";
 
 export function schemaReadiness(db: AnyDb): ReadinessCheck {
