@@ -33,7 +33,8 @@ import { NO_ASSET_DECIMALS, type DecisionDeps, type StandDownCause } from "./dep
 import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
 import { lockBudgetOf, lockBudgetReason } from "../db/lock-budget.js";
 import { reportedFailure } from "./reported-failure.js";
-import { withDecisionSession, type DecisionSession, type ReadResult } from "./session.js";
+import { withDecisionSession } from "./session.js";
+import type { DecisionSession, ReadResult } from "./session-types.js";
 import { readArgs, totalsRead, writeArgs } from "./session-args.js";
 import { shadowBundle, shadowOutcome, shadowQueries, shadowVerdict, type ShadowVerdict } from "./shadow.js";
 import { opaqueAssetHold } from "./opaque-asset.js";

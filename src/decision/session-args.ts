@@ -11,7 +11,7 @@ import { actionRecord, reviewRecord, type ReviewAction, type StoredReview } from
 import { groupHashHex, lockIdOfHash } from "../velocity/group-hash.js";
 import { addTotals, piecesOf, toTotal } from "../velocity/read.js";
 import { BUCKET_WIDTHS } from "../velocity/window-plan.js";
-import type { ReadArgs, ReadResult } from "./session.js";
+import type { ReadArgs, ReadResult } from "./session-types.js";
 
 /** The failed states as a Postgres text[] literal: plain identifiers, so nothing needs quoting. */
 const FAILED_STATES = `{${[...FAILED_TRANSACTION_STATES].map((state) => {
