@@ -7,30 +7,14 @@ import { err, ok, type AppError, type Result } from "../errors.js";
 import { invalidAt } from "../transaction/issues.js";
 import { isAssetName } from "../transaction/resource-names.js";
 import type { AssetStandard } from "../transaction/types.js";
+import { assetIdParts } from "./asset-ids.js";
 import { isChainNetwork, networkId } from "./networks.js";
 import { isStellarBareAsset, isStellarNetwork, STELLAR_CLASSIC, STELLAR_CONTRACT } from "./stellar/assets.js";
 import { tonBounceable } from "./ton/address.js";
 import { tronBase58Of } from "./tron/hex.js";
 
 export { isChainNetwork, networkId } from "./networks.js";
-
-const NETWORK_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-function assetIdParts(asset: string): string[] | null {
-  if (!asset.startsWith("assets/")) return null;
-  return asset.slice("assets/".length).split(".");
-}
-
-/**
- * `ethereum-mainnet` from `assets/erc20.ethereum-mainnet.0x…`; null for opaque ids (`assets/e72ff35a5b15`).
- * In lower case, as the asset's identity reads it: `assets/native.Ethereum-Mainnet` is ETH on
- * `ethereum-mainnet`, for the address book and for a rule or window on the network too (found by a
- * review of aliasing: the network as spelt opened a window group of its own).
- */
-export function networkFromAsset(asset: string): string | null {
-  const network = assetIdParts(asset)?.[1];
-  return network !== undefined && NETWORK_ID.test(network) ? network.toLowerCase() : null;
-}
+export { networkFromAsset } from "./asset-ids.js";
 
 /**
  * The standard named by an `assets/…` id's prefix; `other` when it names none countersign knows. A

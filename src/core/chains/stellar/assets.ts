@@ -6,7 +6,7 @@ import Big from "big.js";
 import { err, ok, type AppError, type Result } from "../../errors.js";
 import { invalidAt } from "../../transaction/issues.js";
 import { isAssetName } from "../../transaction/resource-names.js";
-import { networkFromAsset } from "../assets.js";
+import { networkFromAsset } from "../asset-ids.js";
 
 /** A Soroban contract address (strkey: `C` + 55 base32 characters). */
 export const STELLAR_CONTRACT = /^C[A-Z2-7]{55}$/;
