@@ -12,7 +12,7 @@
  */
 import { sql } from "kysely";
 import pg from "pg";
-import type { DatabaseHandle, Db } from "../src/db/connect.js";
+import type { DatabaseHandle, Db } from "../src/database.js";
 import { sealPending } from "../src/audit/sealer.js";
 import { fmt, summarize } from "./stats.js";
 import { benchThroughput, type ThroughputResult } from "./webhook-throughput.js";

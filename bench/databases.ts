@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openDatabase, type DatabaseHandle } from "../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../src/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { freshDatabase } from "./durable-server.js";
 import { findPostgresBinaries, startLocalCluster } from "../test/support/local-cluster.js";

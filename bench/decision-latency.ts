@@ -4,13 +4,13 @@
  * two velocity windows). No HTTP: this is the cost the service adds per decision.
  */
 import { randomUUID } from "node:crypto";
-import { notConfiguredView } from "../src/addressbook/types.js";
-import type { Db } from "../src/db/connect.js";
+import { notConfiguredView } from "../src/core/addressbook/types.js";
+import type { Db } from "../src/database.js";
 import { decide } from "../src/decision/decide.js";
 import type { DecisionDeps } from "../src/decision/deps.js";
 import { silentLogger } from "../src/log.js";
 import { loadBundleSync } from "../src/policy/load.js";
-import { parseTransaction } from "../src/transaction/parse.js";
+import { parseTransaction } from "../src/core/transaction/parse.js";
 import type { BenchDatabase } from "./databases.js";
 import { summarize, type Summary } from "./stats.js";
 

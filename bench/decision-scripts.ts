@@ -11,7 +11,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { openDatabase } from "../src/db/connect.js";
+import { openDatabase } from "../src/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { captureDecisionSql } from "./decision-sql.js";
 import { renderPgbenchScript } from "./replay-script.js";

@@ -5,9 +5,9 @@
  * decision row that capture wrote, inserted alone (autocommitted) with every stored value.
  */
 import pg from "pg";
-import { openDatabase } from "../src/db/connect.js";
+import { openDatabase } from "../src/database.js";
 import { decide } from "../src/decision/decide.js";
-import { parseTransaction } from "../src/transaction/parse.js";
+import { parseTransaction } from "../src/core/transaction/parse.js";
 import { connectClient } from "./durable-server.js";
 import { installStatementRecorder, type CapturedStatement } from "./capture.js";
 import { benchDecisionDeps, benchTransaction } from "./decision-latency.js";

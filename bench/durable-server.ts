@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { openDatabase } from "../src/db/connect.js";
+import { openDatabase } from "../src/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { findPostgresBinaries, startLocalCluster } from "../test/support/local-cluster.js";
 import { parentIfNamed } from "./cpu-split.js";

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "../src/config.js";
-import type { DatabaseHandle } from "../src/db/connect.js";
+import type { DatabaseHandle } from "../src/database.js";
 import { silentLogger } from "../src/log.js";
 import { startService } from "../src/service.js";
 import { startHttpProcess } from "./processes.js";

@@ -8,15 +8,15 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { notConfiguredView } from "../src/addressbook/types.js";
-import type { Db } from "../src/db/connect.js";
-import { factsFor, situationOf } from "../src/decision/assess.js";
-import type { Facts } from "../src/facts/types.js";
-import { evaluate } from "../src/policy/evaluate.js";
+import { notConfiguredView } from "../src/core/addressbook/types.js";
+import type { Db } from "../src/database.js";
+import { factsFor, situationOf } from "../src/core/assess.js";
+import type { Facts } from "../src/core/facts/types.js";
+import { evaluate } from "../src/core/policy/evaluate.js";
 import { loadBundle } from "../src/policy/load.js";
-import type { PolicyBundle } from "../src/policy/types.js";
+import type { PolicyBundle } from "../src/core/policy/types.js";
 import { replay } from "../src/replay/replay.js";
-import { parseTransaction } from "../src/transaction/parse.js";
+import { parseTransaction } from "../src/core/transaction/parse.js";
 
 export interface ReplayFigures {
   rows: number;

@@ -10,7 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { parse, stringify } from "yaml";
 import { loadConfig } from "../src/config.js";
-import type { DatabaseHandle } from "../src/db/connect.js";
+import type { DatabaseHandle } from "../src/database.js";
 import { silentLogger } from "../src/log.js";
 import { startService } from "../src/service.js";
 import { withCpuSplit, type CpuSplit, type TicksReader } from "./cpu-split.js";

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { openDatabase } from "../src/db/connect.js";
+import { openDatabase } from "../src/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { findPostgresBinaries, startLocalCluster } from "../test/support/local-cluster.js";
 import { dumpSchema, findPgDump, fixtureHeader, serverMajor } from "../test/support/schema-dump.js";

@@ -5,17 +5,16 @@
  */
 import type { RequestHandler } from "express";
 import { custodyClientFromConfig } from "./addressbook/custody-client.js";
-import { createAddressBookSource } from "./addressbook/source.js";
+import { createAddressBookSource, type AddressBookSource } from "./addressbook/source.js";
 import { PUBLIC_SYNC_ERRORS, type CustodyErrorCode } from "./addressbook/errors.js";
 import { createAddressBookSync, type AddressBookSync } from "./addressbook/sync.js";
 import type { VaultSyncStatus } from "./addressbook/sync-status.js";
-import { notConfiguredView } from "./addressbook/types.js";
+import { notConfiguredView } from "./core/addressbook/types.js";
 import type { Config } from "./config.js";
-import type { Db } from "./db/connect.js";
-import type { AddressBookSource } from "./decision/deps.js";
+import type { Db } from "./database.js";
 import { parseEventsPublicKey } from "./events/public-key.js";
-import { createEventsHandler } from "./events/route.js";
-import type { ReadinessCheck } from "./http/routes/status.js";
+import { createEventsHandler } from "./http/routes/events.js";
+import type { ReadinessCheck } from "./readiness.js";
 import { describeError, type Logger } from "./log.js";
 import type { ServiceMetrics } from "./telemetry/metrics.js";
 import { countChargesAgain, voidCharges } from "./velocity/ledger.js";

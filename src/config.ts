@@ -10,7 +10,7 @@ import { MAX_POLICY_DURATION_DAYS, parseDuration } from "./duration.js";
 import { hasCredentials, HTTPS_OR_LOOPBACK, isHttpsOrLoopback, NO_CREDENTIALS_IN_URL } from "./https-only.js";
 import type { DeliveryMode } from "./deliveries/check.js";
 import { reviewConfig, type ReviewConfig } from "./review/config.js";
-import { parseTrustProxy, type TrustProxy } from "./http/trust-proxy.js";
+import { parseTrustProxy, type TrustProxy } from "./trust-proxy.js";
 
 const MIB = 1024 * 1024;
 
@@ -230,7 +230,7 @@ export interface Config {
   /** How long velocity charges (and day buckets) are kept; never less than the fine buckets' horizon (src/velocity/prune.ts). */
   ledgerRetentionSeconds: number;
   bodyLimitBytes: number;
-  /** Proxies whose X-Forwarded-Proto/-Host express believes (src/http/trust-proxy.ts); false: none. */
+  /** Proxies whose X-Forwarded-Proto/-Host express believes (src/trust-proxy.ts); false: none. */
   trustProxy: TrustProxy;
   custodyApi: CustodyApiConfig | undefined;
   eventsPublicKeyPem: string | undefined;

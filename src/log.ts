@@ -15,7 +15,7 @@
  * its audit row, which is committed before any answer.
  */
 import { pino, type DestinationStream, type LevelWithSilent } from "pino";
-import { isoTime } from "./iso-time.js";
+import { isoTime } from "./core/iso-time.js";
 import { redactSecrets } from "./log-redaction.js";
 import { activeTraceIds } from "./telemetry/tracing.js";
 
@@ -42,7 +42,7 @@ export function createLogger(options: { level?: Level; write?: (line: string) =>
   const log = pino(
     {
       level: options.level ?? logLevelFrom(process.env),
-      // pino's stdTimeFunctions.isoTime, with the faster formatter (src/iso-time.ts).
+      // pino's stdTimeFunctions.isoTime, with the faster formatter (src/core/iso-time.ts).
       timestamp: () => `,"time":"${isoTime(Date.now())}"`,
       formatters: { level: (label) => ({ level: label }) },
       // Fields passed by the caller win over these.

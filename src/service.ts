@@ -6,7 +6,7 @@ import { assetDecimalsFromConfig } from "./assets/from-config.js";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "./config.js";
-import { openDatabase, type DatabaseHandle } from "./db/connect.js";
+import { openDatabase, type DatabaseHandle } from "./database.js";
 import { establishLockBudget, neededMaxLocksPerTransaction } from "./db/lock-budget.js";
 import { migrateAsOwner } from "./db/migrate.js";
 import type { DecisionDeps } from "./decision/deps.js";

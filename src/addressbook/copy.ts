@@ -5,7 +5,7 @@
  * duplicate is harmless and is dropped here, by the table's key.
  */
 import { createHash } from "node:crypto";
-import type { AddressBookEntry, OwnWalletAddress } from "./types.js";
+import type { AddressBookEntry, OwnWalletAddress } from "../core/addressbook/types.js";
 
 export interface CanonicalCopy {
   entries: AddressBookEntry[];

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { CustodyApiConfig } from "../config.js";
-import { err, ok, type Result } from "../errors.js";
+import { err, ok, type Result } from "../core/errors.js";
 import { CustodyApiError, redact, type CustodyOperation } from "./errors.js";
 import {
   LIST_RESPONSE_FIELDS,

@@ -5,7 +5,7 @@
  * answer. Every failure is a CustodyApiError naming the operation and the vault; server text is
  * redacted so the token never reaches a log or a status endpoint.
  */
-import { err, ok, type Result } from "../errors.js";
+import { err, ok, type Result } from "../core/errors.js";
 import { CustodyApiError, redact, type CustodyErrorCode, type CustodyOperation } from "./errors.js";
 import type { ServiceAccountTokenSource } from "./service-account-token.js";
 import type { SyncBudget } from "./sync-budget.js";

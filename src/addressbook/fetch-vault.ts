@@ -3,14 +3,14 @@
  * included), each custodied wallet's addresses, read a few wallets at a time, and the names of
  * its external wallets (so that naming one never makes a transfer internal).
  */
-import { err, ok, type Result } from "../errors.js";
+import { err, ok, type Result } from "../core/errors.js";
 import type { CustodyClient } from "./custody-client.js";
 import { vaultId } from "./copy.js";
 import type { ApiWallet } from "./custody-schemas.js";
 import type { CustodyApiError } from "./errors.js";
 import { createSyncBudget, type SyncLimits } from "./sync-budget.js";
 import { isCustodiedWallet, toAddressBookEntries, toOwnAddresses, walletIdOf } from "./sync-mapping.js";
-import type { AddressBookEntry, OwnWalletAddress } from "./types.js";
+import type { AddressBookEntry, OwnWalletAddress } from "../core/addressbook/types.js";
 
 export interface FetchedCopy {
   entries: AddressBookEntry[];

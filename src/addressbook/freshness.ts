@@ -3,7 +3,7 @@
  * was never synced, or is older than the maximum age, is stale: its transfers defer (503) rather
  * than be decided on an address book that may have lost or gained entries since.
  */
-import type { AddressBookView } from "./types.js";
+import type { AddressBookView } from "../core/addressbook/types.js";
 
 export interface Freshness {
   stale: boolean;

@@ -6,10 +6,10 @@
  */
 import { createHash } from "node:crypto";
 import type { InsertObject } from "kysely";
-import type { Db } from "../db/connect.js";
-import type { Database } from "../db/schema.js";
+import type { Db } from "../database.js";
+import type { Database } from "../database.js";
 import { canonicalCopy, vaultName, type CanonicalCopy } from "./copy.js";
-import { notConfiguredView, type AddressBookEntry, type AddressBookView, type OwnWalletAddress } from "./types.js";
+import { notConfiguredView, type AddressBookEntry, type AddressBookView, type OwnWalletAddress } from "../core/addressbook/types.js";
 
 export interface ReplaceOutcome {
   /** `replaced`: new generation written; `unchanged`: same content, only the sync time moved;

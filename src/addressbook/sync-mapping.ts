@@ -4,10 +4,10 @@
  * address book allow transfers of another, so such an answer fails the sync rather than being
  * filtered silently.
  */
-import { err, ok, type Result } from "../errors.js";
+import { err, ok, type Result } from "../core/errors.js";
 import { CustodyApiError, type CustodyOperation } from "./errors.js";
 import type { ApiAddressBookEntry, ApiWallet, ApiWalletAddress } from "./custody-schemas.js";
-import type { AddressBookEntry, OwnWalletAddress } from "./types.js";
+import type { AddressBookEntry, OwnWalletAddress } from "../core/addressbook/types.js";
 
 /** `networks/ethereum-mainnet` → `ethereum-mainnet` */
 export const networkId = (network: string): string => network.replace(/^networks\//, "");

@@ -2,7 +2,7 @@
  * Per-vault sync status, read from the database so that it reports what every service process
  * did (any of them may have synced the vault), for `GET /v1/policy` and `/readyz`.
  */
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { vaultName } from "./copy.js";
 import { addressBookFreshness } from "./freshness.js";
 

@@ -5,8 +5,8 @@
  * Any failure leaves the last good copy in place and records the error; the copy then ages
  * until freshness.ts declares it stale and transfers defer.
  */
-import type { Db } from "../db/connect.js";
-import { err, ok, type Result } from "../errors.js";
+import type { Db } from "../database.js";
+import { err, ok, type Result } from "../core/errors.js";
 import type { CustodyClient } from "./custody-client.js";
 import { vaultName } from "./copy.js";
 import { CustodyApiError } from "./errors.js";

@@ -1,5 +1,5 @@
 /**
- * Tables owned by src/addressbook/ (merged into the kysely Database in src/db/schema.ts).
+ * Tables owned by src/addressbook/ (composed into the kysely Database in src/database.ts).
  *
  * Each vault's copy is stored under a generation number: a sync writes the new copy as
  * generation N+1 and moves the status row's `generation` to it in the same transaction. Rows of a

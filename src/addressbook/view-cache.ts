@@ -9,10 +9,10 @@
  * The sync time always comes from that fresh lookup, because an unchanged copy moves it without
  * a new generation.
  */
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { vaultName } from "./copy.js";
 import { readVaultSnapshot } from "./store.js";
-import { notConfiguredView, type AddressBookView } from "./types.js";
+import { notConfiguredView, type AddressBookView } from "../core/addressbook/types.js";
 
 export interface AddressBookReader {
   /** The vault's view; `configured: false` for a vault outside COUNTERSIGN_VAULTS. Rejects when the database fails. */

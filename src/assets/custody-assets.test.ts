@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { CustodyGet, RequestTarget } from "../addressbook/custody-http.js";
 import { CustodyApiError } from "../addressbook/errors.js";
-import { err, ok } from "../errors.js";
+import { err, ok } from "../core/errors.js";
 import { createDecimalsFetcher } from "./custody-assets.js";
 
 const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";

@@ -5,11 +5,11 @@
  * BAD_RESPONSE, never a guess.
  */
 import { z } from "zod";
-import { err, ok } from "../errors.js";
+import { err, ok } from "../core/errors.js";
 import type { CustodyGet } from "../addressbook/custody-http.js";
 import { CustodyApiError, type CustodyOperation } from "../addressbook/errors.js";
 import type { CustodyResult } from "../addressbook/custody-client.js";
-import { canonicalAssetName } from "../chains/assets.js";
+import { canonicalAssetName } from "../core/chains/assets.js";
 import { MAX_ASSET_DECIMALS } from "./decimals-pins.js";
 
 const assetResponse = z.object({

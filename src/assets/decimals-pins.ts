@@ -5,8 +5,8 @@
  * that disagrees with the API's answer fails closed (decimals.ts). An EVM contract part is matched
  * whatever its case (a checksum), so a pin copied from a block explorer matches a lower-case body.
  */
-import { canonicalAssetName } from "../chains/assets.js";
-import { ASSET_NAME } from "../transaction/resource-names.js";
+import { canonicalAssetName } from "../core/chains/assets.js";
+import { ASSET_NAME } from "../core/transaction/resource-names.js";
 
 /** ERC-20 stores decimals in a uint8. */
 export const MAX_ASSET_DECIMALS = 255;

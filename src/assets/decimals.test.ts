@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CustodyApiError } from "../addressbook/errors.js";
-import { err, ok } from "../errors.js";
+import { err, ok } from "../core/errors.js";
 import type { FetchDecimals } from "./custody-assets.js";
 import { createAssetDecimals } from "./decimals.js";
 import { parseDecimalsPins } from "./decimals-pins.js";

@@ -3,7 +3,7 @@
  * outside the database, and what `audit verify --checkpoint POSITION:HASH` checks against.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import type { Checkpoint } from "./verify.js";
 import { hex } from "./sources.js";
 import { pinSession, relation } from "./trusted-tables.js";

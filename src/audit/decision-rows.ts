@@ -3,9 +3,9 @@
  * transaction, so the caller owns the boundary ("no 200 without a committed row").
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
-import { isoDate } from "../iso-time.js";
-import type { Decision, RuleMatch } from "../policy/types.js";
+import type { Db } from "../database.js";
+import { isoDate } from "../core/iso-time.js";
+import type { Decision, RuleMatch } from "../core/policy/types.js";
 
 export interface DecisionRow {
   id: string;

@@ -4,9 +4,9 @@
  * --decision`, whichever of the two reaches the database.
  */
 import type { Selectable } from "kysely";
-import type { Db } from "../db/connect.js";
-import type { DecisionsTable } from "../db/schema.js";
-import type { Decision, RuleMatch } from "../policy/types.js";
+import type { Db } from "../database.js";
+import type { DecisionsTable } from "./tables.js";
+import type { Decision, RuleMatch } from "../core/policy/types.js";
 
 export const DECISION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -4,7 +4,7 @@
  * A month without its partition is not an outage: its rows land in `decisions_default`.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { describeError, type Logger } from "../log.js";
 
 export const MONTHS_AHEAD = 3;

@@ -14,8 +14,8 @@
  * internal parts of another object (an array type, a range type's constructors) are left out.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
-import type { Break } from "./verify.js";
+import type { Db } from "../database.js";
+import type { Break } from "./breaks.js";
 
 const DROP_ORDER = ["cast", "operator", "aggregate", "function", "procedure", "domain", "type"];
 

@@ -6,7 +6,7 @@
  * decision path never waits on it: rows are inserted freely.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { describeError, type Logger } from "../log.js";
 import { SealWatch, type WatchNotice } from "./seal-watch.js";
 

@@ -2,7 +2,7 @@
  * The tables in the hash chain (`audit_sources`, filled by `audit_chain_register` in migrations).
  */
 import { sql, type RawBuilder } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 
 export interface AuditSource {
   source: string;

@@ -16,7 +16,7 @@
  * that path sees something else.
  */
 import { sql, type RawBuilder } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import type { AuditSource } from "./sources.js";
 
 export interface ChainedTable extends AuditSource {

@@ -4,7 +4,7 @@
  * or through the running service's `POST /v1/audit/verify`, which answers it as JSON.
  */
 import { z } from "zod";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { verifyChain, VerifyRefused, type RefusalCode, type VerifyOptions, type VerifyReport } from "./verify.js";
 
 export type VerifyOutcome = { report: VerifyReport } | { refused: { code: RefusalCode; message: string } };

@@ -26,8 +26,9 @@
  *              trail with the owner's rights, seals included (planted-objects.ts; one per object)
  */
 import { sql, type RawBuilder } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { linkHash, ZERO_HASH } from "./link-hash.js";
+import type { Break, BreakKind } from "./breaks.js";
 import { plantedObjects } from "./planted-objects.js";
 import { SEAL_GRACE_SECONDS } from "./seal-watch.js";
 import { auditSources, hex } from "./sources.js";
@@ -35,18 +36,7 @@ import { pinSession, relation, trustedNames, type ChainedTable, type TrustedName
 
 export { VerifyRefused, type RefusalCode } from "./trusted-tables.js";
 
-export type BreakKind = "changed" | "missing" | "inserted" | "reordered" | "unsealed" | "json_null" | "planted";
-
-export interface Break {
-  kind: BreakKind;
-  /** Chain position, when the break is in the chain. */
-  position: number | null;
-  source: string;
-  rowKey: string;
-  /** The column concerned (json_null). */
-  column?: string;
-  detail: string;
-}
+export type { Break, BreakKind } from "./breaks.js";
 
 export interface Checkpoint {
   position: number;

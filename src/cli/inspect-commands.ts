@@ -3,7 +3,7 @@ import { Option, type Command } from "commander";
 import { explain } from "../commands/explain.js";
 import { REVIEW_STATES, reviewCommand, type ReviewRequest, type ReviewState } from "../commands/review.js";
 import { defaultPolicies, type Cli } from "./program.js";
-import { withDatabase } from "./with-database.js";
+import { withDatabase } from "../commands/with-database.js";
 
 interface ExplainOptions {
   now?: string;

@@ -5,7 +5,7 @@ import { CHECK_FORMATS, policyCheck, type CheckFormat } from "../commands/policy
 import { SCHEMA_KINDS, type SchemaKind } from "../policy/json-schema.js";
 import { FORMATS, type ReplayFormat } from "../replay/format.js";
 import { defaultPolicies, type Cli } from "./program.js";
-import { withDatabase } from "./with-database.js";
+import { withDatabase } from "../commands/with-database.js";
 
 export function policyCommands(program: Command, cli: Cli): void {
   const policy = program.command("policy").description("check a policy bundle, replay it on recorded decisions, print its files' JSON Schemas");

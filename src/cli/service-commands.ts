@@ -5,7 +5,7 @@ import { loadConfig } from "../config.js";
 import { migrateToLatest } from "../db/migrate.js";
 import { serve } from "../main.js";
 import type { Cli } from "./program.js";
-import { withDatabase } from "./with-database.js";
+import { withDatabase } from "../commands/with-database.js";
 
 export function serviceCommands(program: Command, cli: Cli): void {
   program

@@ -2,7 +2,7 @@
 import { custodyClientFromConfig } from "../addressbook/custody-client.js";
 import { syncVault } from "../addressbook/sync.js";
 import type { Config } from "../config.js";
-import { openDatabase } from "../db/connect.js";
+import { openDatabase } from "../database.js";
 import { migrateAsOwner } from "../db/migrate.js";
 
 export async function addressBookSync(config: Readonly<Config>, out: (line: string) => void): Promise<number> {

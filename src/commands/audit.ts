@@ -2,7 +2,7 @@
 import { formatCheckpoint, latestCheckpoint, parseCheckpoint, type SealedCheckpoint } from "../audit/checkpoint.js";
 import { VerifyRefused, type Break, type Checkpoint } from "../audit/verify.js";
 import type { VerifyTrail } from "../audit/verify-outcome.js";
-import type { WithDatabase } from "../cli/with-database.js";
+import type { WithDatabase } from "./with-database.js";
 
 export interface AuditVerifyOptions {
   from?: string | undefined;

@@ -6,8 +6,8 @@
  * also shows what the candidate said.
  */
 import { DECISION_ID, type DecisionView, type ShadowView } from "../audit/decision-view.js";
-import type { Facts } from "../facts/types.js";
-import type { EvaluationTrace, RuleMatch } from "../policy/types.js";
+import type { Facts } from "../core/facts/types.js";
+import type { EvaluationTrace, RuleMatch } from "../core/policy/types.js";
 import { printTrace } from "./explain-trace.js";
 
 /** Where the row is read: the database (readDecision), or the running service's GET /v1/decisions/{id}. */

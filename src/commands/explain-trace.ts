@@ -4,9 +4,9 @@
  * `velocity.daily_out.amountAfter = 120500 > 100000 → true`. Shared by `explain FILE` and
  * `explain --decision ID`.
  */
-import type { Facts } from "../facts/types.js";
-import type { EvaluationTrace, RuleTrace } from "../policy/types.js";
-import type { Comparison } from "../policy/trace.js";
+import type { Facts } from "../core/facts/types.js";
+import type { EvaluationTrace, RuleTrace } from "../core/policy/types.js";
+import type { Comparison } from "../core/policy/trace.js";
 
 export interface TraceView {
   decision: string;

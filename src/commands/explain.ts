@@ -5,11 +5,11 @@
  * is named, so an offline "allow" is not read as the service's answer.
  */
 import { readFile } from "node:fs/promises";
-import { notConfiguredView } from "../addressbook/types.js";
-import { assess, situationOf } from "../decision/assess.js";
+import { notConfiguredView } from "../core/addressbook/types.js";
+import { assess, situationOf } from "../core/assess.js";
 import { loadBundle } from "../policy/load.js";
-import { parseTransaction } from "../transaction/parse.js";
-import { unitClaims, type UnitClaim } from "../transaction/unit-claims.js";
+import { parseTransaction } from "../core/transaction/parse.js";
+import { unitClaims, type UnitClaim } from "../core/transaction/unit-claims.js";
 import { printTrace } from "./explain-trace.js";
 
 export interface ExplainOptions {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { ledgerRetention } from "../config.js";
 import { type CaseResult, TEST_FILE, runPolicyTests } from "../policy/check.js";
 import { loadBundle } from "../policy/load.js";
-import type { PolicyBundle } from "../policy/types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 import { windowPastRetention } from "../policy/window-retention.js";
 import { CHECK_FORMATS, failedCount, printCheck, type CheckFormat, type PolicyCheckReport } from "./policy-check-output.js";
 

@@ -8,7 +8,7 @@
 import { parseDuration } from "../duration.js";
 import { readBundleFiles } from "../policy/bundle-files.js";
 import { bundleFromFiles } from "../policy/load.js";
-import type { PolicyBundle } from "../policy/types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 import { formatReport, type ReplayFormat } from "../replay/format.js";
 import type { ReplayRange } from "../replay/recorded.js";
 import type { SentBundle } from "../replay/replay-request.js";

@@ -6,7 +6,7 @@
  * bundle and retention (src/velocity/claims.ts); the command says so when it did.
  */
 import type { Config } from "../config.js";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { loadBundle } from "../policy/load.js";
 import { formatDuration } from "../duration.js";
 import { pruneHorizon, pruneLedger, type KeptForWindow } from "../velocity/prune.js";

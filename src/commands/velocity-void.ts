@@ -7,7 +7,7 @@
  * else the OS user running the command.
  */
 import { userInfo } from "node:os";
-import type { WithDatabase } from "../cli/with-database.js";
+import type { WithDatabase } from "./with-database.js";
 import { voidCharges, type ManualVoid } from "../velocity/void.js";
 
 const NAME = /^vaults\/[A-Za-z0-9_-]+\/transactions\/[A-Za-z0-9_-]+$/;

@@ -9,8 +9,8 @@
  * another replica) and `/readyz` says why.
  */
 import { sql } from "kysely";
-import type { Db } from "./connect.js";
-import type { ReadinessCheck } from "../http/routes/status.js";
+import type { AnyDb } from "./any-db.js";
+import type { ReadinessCheck } from "../readiness.js";
 import { describeError, type Logger } from "../log.js";
 
 /** Where the database's clock stood against ours, and how far the round trip leaves that open. */
@@ -39,7 +39,7 @@ export function judgeClock(previous: ClockState, reading: ClockReading, toleranc
 }
 
 /** One reading, on a connection of its own so that no wait for the pool counts as round trip. */
-export async function readClock(db: Db, hostNow: () => number): Promise<ClockReading> {
+export async function readClock(db: AnyDb, hostNow: () => number): Promise<ClockReading> {
   return db.connection().execute(async (conn) => {
     const before = hostNow();
     const { rows } = await sql<{ at: string | number }>`select extract(epoch from clock_timestamp()) * 1000 as at`.execute(conn);
@@ -69,7 +69,7 @@ export interface ClockCheck {
 }
 
 export interface ClockCheckOptions {
-  db: Db;
+  db: AnyDb;
   logger: Logger;
   toleranceMs: number;
   intervalMs?: number;

@@ -8,14 +8,11 @@ import pg from "pg";
 import { guardCheckout } from "./checkout-guard.js";
 import { describeLockError, lockDataDir } from "./data-dir-lock.js";
 import { checkEmbeddedStore, describeStoreError, markEmbeddedStore } from "./embedded-store.js";
-import type { Database } from "./schema.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import { pglitePipeline, pgPipeline, registerPipelines } from "./pipeline.js";
 
-export type Db = Kysely<Database>;
-
-export interface DatabaseHandle {
-  db: Db;
+export interface Connection<DB> {
+  db: Kysely<DB>;
   kind: "postgres" | "pglite";
   close: () => Promise<void>;
 }
@@ -53,12 +50,12 @@ const STATEMENT_TIMEOUT_MS = 10_000;
 const SESSION_OPTIONS = "-c search_path=public,pg_temp -c synchronous_commit=on";
 
 // Keep int8 as strings too (pg's default), numeric as strings (exact amounts).
-export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10, options.unboundedStatements === true);
-  return openPGlite(options.dataDir ?? "./.countersign");
+export async function openConnection<DB>(options: OpenDatabaseOptions): Promise<Connection<DB>> {
+  if (options.url) return openPostgres<DB>(options.url, options.maxConnections ?? 10, options.unboundedStatements === true);
+  return openPGlite<DB>(options.dataDir ?? "./.countersign");
 }
 
-function openPostgres(url: string, max: number, unbounded: boolean): DatabaseHandle {
+function openPostgres<DB>(url: string, max: number, unbounded: boolean): Connection<DB> {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -79,7 +76,7 @@ function openPostgres(url: string, max: number, unbounded: boolean): DatabaseHan
   // would emit an unhandled 'error' and kill the process. The client is then not queryable: its
   // next query fails (the decision defers) and the pool discards it on release.
   pool.on("connect", (client) => client.on("error", () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   // The decision's checkout passes its deadline's guard (checkout-guard.ts), which destroys the
   // client if the deadline strikes while the decision holds it.
   registerPipelines(db, async (work, guard) => {
@@ -102,10 +99,10 @@ export class EmbeddedDatabaseInUse extends Error {
 /** Where the embedded database keeps its files under COUNTERSIGN_DATA_DIR. */
 export const embeddedDataPath = (dataDir: string): string => `${dataDir}/pgdata`;
 
-async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
+async function openPGlite<DB>(dataDir: string): Promise<Connection<DB>> {
   const { PGlite } = await import("@electric-sql/pglite");
   const inMemory = dataDir === ":memory:";
-  if (inMemory) return openPGliteAt(PGlite, undefined, () => undefined);
+  if (inMemory) return openPGliteAt<DB>(PGlite, undefined, () => undefined);
   mkdirSync(dataDir, { recursive: true });
   // Before PGlite touches a file: a second process on these files corrupts them (data-dir-lock.ts).
   const lock = lockDataDir(dataDir);
@@ -113,7 +110,7 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
   try {
     const store = checkEmbeddedStore(dataDir, embeddedDataPath(dataDir));
     if (!store.ok) throw new Error(describeStoreError(store.error));
-    const handle = await openPGliteAt(PGlite, embeddedDataPath(dataDir), lock.value.release).catch((error: unknown) => {
+    const handle = await openPGliteAt<DB>(PGlite, embeddedDataPath(dataDir), lock.value.release).catch((error: unknown) => {
       throw new Error(describeUnopenable(dataDir, error));
     });
     try {
@@ -144,10 +141,10 @@ function describeUnopenable(dataDir: string, error: unknown): string {
   return `the embedded database under ${dataDir} could not be opened (${found}): damaged, or written by a PGlite of another Postgres major; restore it, or remove ${dataDir} to start afresh on purpose (PGlite said: ${said})`;
 }
 
-async function openPGliteAt(PGlite: typeof import("@electric-sql/pglite").PGlite, dataPath: string | undefined, release: () => void): Promise<DatabaseHandle> {
+async function openPGliteAt<DB>(PGlite: typeof import("@electric-sql/pglite").PGlite, dataPath: string | undefined, release: () => void): Promise<Connection<DB>> {
   const pglite = new PGlite(dataPath);
   await pglite.waitReady;
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   // Holding kysely's connection is holding the dialect's mutex: PGlite is then this work's alone.
   registerPipelines(db, (work) => db.connection().execute(() => work(pglitePipeline(pglite))), 1);
   const close = async () => {

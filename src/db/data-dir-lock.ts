@@ -18,7 +18,7 @@
 import { linkSync, readFileSync, unlinkSync, writeFileSync, openSync, closeSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
-import { err, ok, type Result } from "../errors.js";
+import { err, ok, type Result } from "../core/errors.js";
 
 export const LOCK_FILE = "countersign.lock";
 

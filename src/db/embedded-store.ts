@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { err, ok, type Result } from "../errors.js";
+import { err, ok, type Result } from "../core/errors.js";
 
 /** Written beside pgdata once a database opened there; its content is when. */
 export const STORE_MARKER = "embedded-database";

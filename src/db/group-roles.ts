@@ -6,7 +6,7 @@
  * before anything is changed, with the statements an administrator runs first.
  */
 import { sql } from "kysely";
-import type { Db } from "./connect.js";
+import type { AnyDb } from "./any-db.js";
 import { GROUP_ROLES, groupRoleStatements, type GroupRole } from "./role-statements.js";
 
 /** SQLSTATEs of a role created meanwhile by another database's migration on the same cluster. */
@@ -35,7 +35,7 @@ interface RoleState {
   missing: GroupRole[];
 }
 
-async function roleState(db: Db): Promise<RoleState> {
+async function roleState(db: AnyDb): Promise<RoleState> {
   const { rows } = await sql<{ user: string; may_create_roles: boolean; present: string[] }>`
     select current_user::text as user,
       (select rolsuper or rolcreaterole from pg_roles where rolname = current_user) as may_create_roles,
@@ -45,7 +45,7 @@ async function roleState(db: Db): Promise<RoleState> {
 }
 
 /** Creates the missing group roles, or throws GroupRolesMissing when the migrating user may not. */
-export async function ensureGroupRoles(db: Db): Promise<void> {
+export async function ensureGroupRoles(db: AnyDb): Promise<void> {
   const { user, mayCreateRoles, missing } = await roleState(db);
   if (missing.length === 0) return;
   if (!mayCreateRoles) throw new GroupRolesMissing(user, missing);

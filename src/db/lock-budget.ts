@@ -24,7 +24,7 @@
  * budget is the whole table.
  */
 import { sql } from "kysely";
-import type { Db } from "./connect.js";
+import type { AnyDb } from "./any-db.js";
 import { pipelineConnections } from "./pipeline.js";
 
 /**
@@ -76,7 +76,7 @@ export function neededMaxLocksPerTransaction(maxWindowGroups: number, budget: Lo
 }
 
 /** Reads the settings the lock table is sized from (each is fixed until the server restarts). */
-export async function readLockSettings(db: Db): Promise<LockSettings> {
+export async function readLockSettings(db: AnyDb): Promise<LockSettings> {
   const { rows } = await sql<{ l: number; c: number; p: number }>`
     select current_setting('max_locks_per_transaction')::int as l, current_setting('max_connections')::int as c,
       current_setting('max_prepared_transactions')::int as p`.execute(db);
@@ -84,17 +84,17 @@ export async function readLockSettings(db: Db): Promise<LockSettings> {
   return { maxLocksPerTransaction: row.l, maxConnections: row.c, maxPreparedTransactions: row.p };
 }
 
-const budgets = new WeakMap<Db, LockBudget>();
+const budgets = new WeakMap<AnyDb, LockBudget>();
 
 /** Reads `db`'s settings and makes its lock budget the one every decision on it keeps to. */
-export async function establishLockBudget(db: Db, kind: "postgres" | "pglite"): Promise<LockBudget> {
+export async function establishLockBudget(db: AnyDb, kind: "postgres" | "pglite"): Promise<LockBudget> {
   const budget = lockBudget(await readLockSettings(db), kind, pipelineConnections(db));
   budgets.set(db, budget);
   return budget;
 }
 
 /** The budget establishLockBudget read for `db`; Postgres's defaults' where none was (tests deciding without a service). */
-export function lockBudgetOf(db: Db): LockBudget {
+export function lockBudgetOf(db: AnyDb): LockBudget {
   return budgets.get(db) ?? lockBudget(DEFAULT_LOCK_SETTINGS, "postgres", pipelineConnections(db));
 }
 

@@ -8,7 +8,8 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from "kysely";
-import { openDatabase, type Db } from "./connect.js";
+import type { AnyDb } from "./any-db.js";
+import { openConnection } from "./connect.js";
 import { ensureGroupRoles, GroupRolesMissing } from "./group-roles.js";
 import { applySqlSources } from "./sql-sources.js";
 
@@ -33,7 +34,7 @@ class MigrationFolder implements MigrationProvider {
   }
 }
 
-export function createMigrator(db: Db): Migrator {
+export function createMigrator(db: AnyDb): Migrator {
   return new Migrator({ db, provider: new MigrationFolder() });
 }
 
@@ -58,7 +59,7 @@ export class MigrationError extends Error {
  * Ensures the group roles (src/db/group-roles.ts), applies every pending migration, then the SQL
  * sources; returns the names of the migrations applied.
  */
-export async function migrateToLatest(db: Db): Promise<string[]> {
+export async function migrateToLatest(db: AnyDb): Promise<string[]> {
   try {
     await ensureGroupRoles(db);
   } catch (error) {
@@ -84,10 +85,10 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
  * of its own without the service's 10 s statement timeout: a migration that fills a table from the
  * audit trail takes longer on a large one, and failing it would keep every replica from starting. On the embedded PGlite (no URL), through `db`.
  */
-export async function migrateAsOwner(db: Db, ownerUrl: string | undefined, serviceUrl?: string): Promise<string[]> {
+export async function migrateAsOwner(db: AnyDb, ownerUrl: string | undefined, serviceUrl?: string): Promise<string[]> {
   const url = ownerUrl ?? serviceUrl;
   if (!url) return migrateToLatest(db);
-  const owner = await openDatabase({ url, maxConnections: 1, unboundedStatements: true });
+  const owner = await openConnection({ url, maxConnections: 1, unboundedStatements: true });
   try {
     return await migrateToLatest(owner.db);
   } finally {

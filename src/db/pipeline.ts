@@ -12,7 +12,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import type { CheckoutGuard } from "./checkout-guard.js";
-import type { Db } from "./connect.js";
+import type { AnyDb } from "./any-db.js";
 
 export interface Statement {
   /** Prepared once per connection under this name (the text must never change for a name). */
@@ -29,25 +29,25 @@ export interface Pipeline {
 /** Holds one connection for `work`, then hands it back; a guard's expiry destroys it (checkout-guard.ts). */
 export type PipelineOpener = <T>(work: (pipeline: Pipeline) => Promise<T>, guard?: CheckoutGuard) => Promise<T>;
 
-const openers = new WeakMap<Db, { opener: PipelineOpener; connections: number }>();
+const openers = new WeakMap<AnyDb, { opener: PipelineOpener; connections: number }>();
 
 /** Called by connect.ts for each database it opens, with how many connections its pool holds. */
-export function registerPipelines(db: Db, opener: PipelineOpener, connections: number): void {
+export function registerPipelines(db: AnyDb, opener: PipelineOpener, connections: number): void {
   openers.set(db, { opener, connections });
 }
 
 /** How many pipelines `db` can have open at once. */
-export function pipelineConnections(db: Db): number {
+export function pipelineConnections(db: AnyDb): number {
   return registered(db).connections;
 }
 
-function registered(db: Db): { opener: PipelineOpener; connections: number } {
+function registered(db: AnyDb): { opener: PipelineOpener; connections: number } {
   const found = openers.get(db);
   if (!found) throw new Error("this database was not opened by openDatabase: it has no pipeline");
   return found;
 }
 
-export function withPipeline<T>(db: Db, work: (pipeline: Pipeline) => Promise<T>, guard?: CheckoutGuard): Promise<T> {
+export function withPipeline<T>(db: AnyDb, work: (pipeline: Pipeline) => Promise<T>, guard?: CheckoutGuard): Promise<T> {
   return registered(db).opener(work, guard);
 }
 

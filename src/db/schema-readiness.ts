@@ -4,11 +4,11 @@
  * database its migrations never reached answered every decision 503 while `/readyz` said ready,
  * so a rolling update skipping the migration replaced working pods with ones that cannot decide.
  */
-import type { ReadinessCheck } from "../http/routes/status.js";
-import type { Db } from "./connect.js";
+import type { ReadinessCheck } from "../readiness.js";
+import type { AnyDb } from "./any-db.js";
 import { createMigrator } from "./migrate.js";
 
-export function schemaReadiness(db: Db): ReadinessCheck {
+export function schemaReadiness(db: AnyDb): ReadinessCheck {
   let current = false;
   return {
     name: "schema",

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { DecisionBatcher, Deferred, MembersGuard, MIN_MEMBERS_BESIDE, SharedTransactionFailed, type Member, type Transact } from "./batches.js";
 import { Deadline, DeadlinePassed } from "./deadline.js";
 import { LockShare, LockShareWaitExpired } from "../db/lock-share.js";
-import type { ReadArgs, ReadResult } from "./session.js";
+import type { ReadArgs, ReadResult } from "./session-types.js";
 
 const EMPTY_READ: ReadResult = { final: null, review: null, actions: null, failure: null, total_ords: null, total_amounts: null, total_counts: null };
 

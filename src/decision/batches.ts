@@ -42,7 +42,7 @@
 import type { CheckoutGuard } from "../db/checkout-guard.js";
 import type { LockShare, ReleaseLockIds } from "../db/lock-share.js";
 import { DeadlinePassed, type Deadline } from "./deadline.js";
-import type { DecisionSession, ReadArgs, ReadResult } from "./session.js";
+import type { DecisionSession, ReadArgs, ReadResult } from "./session-types.js";
 
 /** At most this many deliveries in one shared transaction (the read's and the write's arguments grow with each). */
 export const MAX_MEMBERS = 32;

@@ -1,18 +1,11 @@
 /** What the decision path needs from the rest of the service; tests pass their own. */
-import type { AddressBookView } from "../addressbook/types.js";
+import type { AddressBookSource } from "../addressbook/source.js";
 import { createAssetDecimals, type AssetDecimals } from "../assets/decimals.js";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import type { DeliveryCheck } from "../deliveries/check.js";
 import type { Logger } from "../log.js";
-import type { PolicyBundle } from "../policy/types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 import type { StoredReview } from "../review/store.js";
-
-export interface AddressBookSource {
-  /** The vault's synced copy (or a not-configured view when sync is off). */
-  viewFor(vault: string): Promise<AddressBookView>;
-  /** Why the copy is too old to judge by (its transfers then defer), or null when it is usable. */
-  staleReason(view: AddressBookView, now: Date): string | null;
-}
 
 export type StandDownCause = "clock_skew" | "policy_superseded";
 

@@ -3,8 +3,8 @@
  * which asset it is, so it would be charged under a group of its own, with the whole limit again.
  */
 import { describe, expect, it } from "vitest";
-import type { TransferFacts } from "../facts/types.js";
-import type { WindowSpec } from "../policy/types.js";
+import type { TransferFacts } from "../core/facts/types.js";
+import type { WindowSpec } from "../core/policy/types.js";
 import { opaqueAssetHold } from "./opaque-asset.js";
 
 const OPAQUE = "assets/e72ff35a5b15";

@@ -1,14 +1,14 @@
 /**
- * A window grouped by `asset` charges a transfer to its asset's identity (src/transaction/assets.ts
+ * A window grouped by `asset` charges a transfer to its asset's identity (src/core/transaction/assets.ts
  * `assetIdentity`). The custody API also accepts an opaque asset id (`assets/e72ff35a5b15`) for an
  * asset it names elsewhere as `assets/native.ethereum-mainnet`: nothing in the id says which asset
  * it is, so it would be charged under a group of its own, with the whole limit again. While a window
  * groups by asset, such a transfer is denied (no later delivery would say more; the initiator can
  * name the asset by its structured name). Windows grouped without `asset` are unaffected.
  */
-import type { TransferFacts } from "../facts/types.js";
-import type { WindowSpec } from "../policy/types.js";
-import { isOpaqueAssetId } from "../chains/assets.js";
+import type { TransferFacts } from "../core/facts/types.js";
+import type { WindowSpec } from "../core/policy/types.js";
+import { isOpaqueAssetId } from "../core/chains/assets.js";
 import type { UnknownSource } from "./unknown-source.js";
 
 export function opaqueAssetHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[]): UnknownSource | null {

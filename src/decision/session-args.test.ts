@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { DecisionRow } from "../audit/decision-rows.js";
 import { groupHashHex, groupLockId } from "../velocity/group-hash.js";
-import { windowTotalId, type WindowQuery } from "../velocity/read.js";
-import type { ReadResult } from "./session.js";
+import { windowTotalId, type WindowQuery } from "../core/facts/window-query.js";
+import type { ReadResult } from "./session-types.js";
 import { readArgs, totalsRead, writeArgs } from "./session-args.js";
 
 const queries: WindowQuery[] = [

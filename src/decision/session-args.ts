@@ -4,12 +4,14 @@
  * row records of src/audit and src/review.
  */
 import { decisionRecord, type DecisionRow } from "../audit/decision-rows.js";
+import type { WindowTotal } from "../core/facts/types.js";
+import { windowTotalId, type WindowQuery } from "../core/facts/window-query.js";
 import { FAILED_TRANSACTION_STATES } from "../events/effects.js";
 import { actionRecord, reviewRecord, type ReviewAction, type StoredReview } from "../review/store.js";
 import { groupHashHex, lockIdOfHash } from "../velocity/group-hash.js";
-import { addTotals, piecesOf, toTotal, windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/read.js";
+import { addTotals, piecesOf, toTotal } from "../velocity/read.js";
 import { BUCKET_WIDTHS } from "../velocity/window-plan.js";
-import type { ReadArgs, ReadResult } from "./session.js";
+import type { ReadArgs, ReadResult } from "./session-types.js";
 
 /** The failed states as a Postgres text[] literal: plain identifiers, so nothing needs quoting. */
 const FAILED_STATES = `{${[...FAILED_TRANSACTION_STATES].map((state) => {

@@ -23,47 +23,13 @@
  * planned once per connection, their arguments bound as parameters. Anything that fails rolls
  * back; a connection whose rollback fails is not queryable and the pool discards it.
  */
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { lockBudgetOf } from "../db/lock-budget.js";
 import { LockShare } from "../db/lock-share.js";
 import { pipelineConnections, withPipeline, type Pipeline, type Statement } from "../db/pipeline.js";
 import { DecisionBatcher, MemberBusy, type Member, type MembersGuard } from "./batches.js";
 import type { Deadline } from "./deadline.js";
-
-/** The pieces of each window query (by its index, `ord`): bucket ranges and the exact edge. */
-export interface WindowPiecesJson {
-  /** Each query's group hash, hex, by ord. */
-  hashes: string[];
-  buckets: { ord: number; width: number; from_at: string; until_at: string }[];
-  edges: { ord: number; after_at: string; until_at: string }[];
-}
-
-export interface ReadArgs extends WindowPiecesJson {
-  name: string;
-  /** A Postgres text[] literal: the transaction states that end it without moving money. */
-  failedStates: string;
-  /** Whether evaluation may follow: take the group locks and read the totals. */
-  evaluate: boolean;
-  /** A Postgres int8[] literal: the group lock ids, ascending. */
-  locks: string;
-}
-
-/** The read's columns; null where it found nothing or did not look. */
-export interface ReadResult {
-  final: Record<string, unknown> | null;
-  review: Record<string, unknown> | null;
-  actions: Record<string, unknown>[] | null;
-  failure: { id: string; new_state: string } | null;
-  /** The sum of each piece read, in three arrays in step: its query's ord (several per window query), amount, count. */
-  total_ords: number[] | null;
-  total_amounts: string[] | null;
-  total_counts: string[] | null;
-}
-
-export interface DecisionSession {
-  read(args: ReadArgs): Promise<ReadResult>;
-  write(args: Record<string, unknown>): Promise<void>;
-}
+import type { DecisionSession, ReadArgs, ReadResult } from "./session-types.js";
 
 const READ = { name: "countersign_decision_read_2", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
 const WRITE = { name: "countersign_decision_write_2", text: "select countersign_decision_write($1::jsonb, $2::float8)" };

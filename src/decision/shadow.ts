@@ -6,9 +6,9 @@
  * recorded as `shadow_error` and the request goes on.
  */
 import type { ShadowRecord } from "../audit/decision-rows.js";
-import type { Decision, PolicyBundle } from "../policy/types.js";
+import type { Decision, PolicyBundle } from "../core/policy/types.js";
 import { windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/ledger.js";
-import { assess, planVelocity, totalsByWindow, type Situation } from "./assess.js";
+import { assess, planVelocity, totalsByWindow, type Situation } from "../core/assess.js";
 import { windowGroupCapReason } from "./group-cap.js";
 
 /** What the shadow said of a fresh decision, as the log and metrics name it: "error" when it has no decision. */

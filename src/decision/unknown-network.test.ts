@@ -5,9 +5,9 @@
  * webhook's parser, as the facts read it.
  */
 import { describe, expect, it } from "vitest";
-import type { TransferFacts } from "../facts/types.js";
-import type { WindowSpec } from "../policy/types.js";
-import { parsed } from "../transaction/test-bodies.js";
+import type { TransferFacts } from "../core/facts/types.js";
+import type { WindowSpec } from "../core/policy/types.js";
+import { parsed } from "../core/transaction/test-bodies.js";
 import { unknownNetworkHold } from "./unknown-network.js";
 
 const OPAQUE = "assets/e72ff35a5b15";

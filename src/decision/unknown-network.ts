@@ -1,6 +1,6 @@
 /**
  * A window grouped by `network` charges a transfer to its network, and one grouped by `asset` to its
- * asset's identity, which holds the network (src/transaction/assets.ts `assetIdentity`). A transfer
+ * asset's identity, which holds the network (src/core/transaction/assets.ts `assetIdentity`). A transfer
  * whose network is unknown — an opaque asset id (`assets/e72ff35a5b15`, which the custody API
  * accepts for `assets/native.ethereum-mainnet`) in a body that states no `network` — or whose
  * network is not written as the API writes network ids, `chain-net` (`assets/native.ethereum`,
@@ -10,9 +10,9 @@
  * transfer is denied: no later delivery would say more, and the initiator can name the network.
  * Windows grouped by neither are unaffected.
  */
-import type { TransferFacts } from "../facts/types.js";
-import type { WindowSpec } from "../policy/types.js";
-import { isChainNetwork } from "../chains/assets.js";
+import type { TransferFacts } from "../core/facts/types.js";
+import type { WindowSpec } from "../core/policy/types.js";
+import { isChainNetwork } from "../core/chains/assets.js";
 import type { UnknownSource } from "./unknown-source.js";
 
 export function unknownNetworkHold(windows: readonly WindowSpec[], transfers: readonly TransferFacts[]): UnknownSource | null {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { notConfiguredView, type AddressBookView } from "../addressbook/types.js";
-import type { TransferFacts } from "../facts/types.js";
-import type { WindowSpec } from "../policy/types.js";
-import type { Transfer } from "../transaction/types.js";
+import { notConfiguredView, type AddressBookView } from "../core/addressbook/types.js";
+import type { TransferFacts } from "../core/facts/types.js";
+import type { WindowSpec } from "../core/policy/types.js";
+import type { Transfer } from "../core/transaction/types.js";
 import { unknownSourceHold } from "./unknown-source.js";
 
 const VAULT = "vaults/v1";

@@ -21,12 +21,12 @@
  * must list the sender (verify-claims.ts refuses a sender of another wallet), without sync it
  * cannot be shown. Windows grouped without `sourceWallet` are unaffected.
  */
-import type { AddressBookView } from "../addressbook/types.js";
-import { findOwnAddress } from "../facts/address-book.js";
-import { sameAddress, signingAccount } from "../chains/accounts.js";
-import type { TransferFacts } from "../facts/types.js";
-import type { WindowSpec } from "../policy/types.js";
-import type { ChainSender, Transaction } from "../transaction/types.js";
+import type { AddressBookView } from "../core/addressbook/types.js";
+import { findOwnAddress } from "../core/facts/address-book.js";
+import { sameAddress, signingAccount } from "../core/chains/accounts.js";
+import type { TransferFacts } from "../core/facts/types.js";
+import type { WindowSpec } from "../core/policy/types.js";
+import type { ChainSender, Transaction } from "../core/transaction/types.js";
 
 export type UnknownSource = { decision: "defer" | "deny"; reason: string };
 

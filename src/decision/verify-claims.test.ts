@@ -1,8 +1,8 @@
 import { Account, MuxedAccount } from "@stellar/stellar-base";
 import { describe, expect, it } from "vitest";
-import { tx, view } from "../facts/test-views.js";
-import { STELLAR_USDC, VAULT } from "../transaction/test-bodies.js";
-import { SENDER } from "../transaction/test-envelopes.js";
+import { tx, view } from "../core/facts/test-views.js";
+import { STELLAR_USDC, VAULT } from "../core/transaction/test-bodies.js";
+import { SENDER } from "../core/transaction/test-envelopes.js";
 import { verifyClaims } from "./verify-claims.js";
 
 const NO_DECIMALS = { decimalsOf: async () => ({ known: false as const, reason: "unused" }) };

@@ -5,19 +5,19 @@
  * - a raw source address that the synced copy knows as one wallet, beside a `request.sourceWallet`
  *   naming another: a contradiction, refused (400) like the ones the parser sees (docs/interface.md
  *   section 1), never decided as either wallet;
- * - a whole amount beside a smallest-unit amount (src/transaction/unit-claims.ts): at the asset's
+ * - a whole amount beside a smallest-unit amount (src/core/transaction/unit-claims.ts): at the asset's
  *   decimals they must be equal, else the body is refused (400); when the decimals cannot be
  *   established the transfer's size is unknown and the decision defers (recorded, 503).
  */
-import type { AddressBookView } from "../addressbook/types.js";
+import type { AddressBookView } from "../core/addressbook/types.js";
 import type { AssetDecimals } from "../assets/decimals.js";
-import { AppError } from "../errors.js";
-import { findOwnAddress, ownWalletsOnAnyNetwork } from "../facts/address-book.js";
-import { signingAccount } from "../chains/accounts.js";
+import { AppError } from "../core/errors.js";
+import { findOwnAddress, ownWalletsOnAnyNetwork } from "../core/facts/address-book.js";
+import { signingAccount } from "../core/chains/accounts.js";
 import { traced } from "../telemetry/tracing.js";
-import { amountsAgree } from "../transaction/amounts.js";
-import type { Transaction } from "../transaction/types.js";
-import { unitClaims, type UnitClaim } from "../transaction/unit-claims.js";
+import { amountsAgree } from "../core/transaction/amounts.js";
+import type { Transaction } from "../core/transaction/types.js";
+import { unitClaims, type UnitClaim } from "../core/transaction/unit-claims.js";
 
 export type ClaimCheck = { kind: "confirmed" } | { kind: "refused"; error: AppError } | { kind: "unknown"; reason: string };
 

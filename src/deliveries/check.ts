@@ -9,10 +9,10 @@
  * platform does not have, or a copy in another state is refused (409), recorded, counted and
  * logged, and nothing is decided. The platform unreachable, slow or failing defers (503).
  */
-import { AppError } from "../errors.js";
-import type { Db } from "../db/connect.js";
+import { AppError } from "../core/errors.js";
+import type { Db } from "../database.js";
 import type { Logger } from "../log.js";
-import type { Transaction } from "../transaction/types.js";
+import type { Transaction } from "../core/transaction/types.js";
 import type { Circuit, CircuitState } from "./circuit.js";
 import { compareWithPlatform, type Refusal, type RefusalCode } from "./compare.js";
 import type { ReadPlatformCopy } from "./platform-copy.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { contentDigest } from "../decision/content-digest.js";
-import { parseTransaction } from "../transaction/parse.js";
-import type { Transaction } from "../transaction/types.js";
+import { contentDigest } from "../core/transaction/content-digest.js";
+import { parseTransaction } from "../core/transaction/parse.js";
+import type { Transaction } from "../core/transaction/types.js";
 import { compareWithPlatform } from "./compare.js";
 
 const NAME = "vaults/v1/transactions/t1";

@@ -1,10 +1,10 @@
 /**
  * Whether a delivery is what the platform holds (docs/interface.md section 11): the same content
- * digest (src/decision/content-digest.ts, the repeat check's: state, timestamps and other delivery
+ * digest (src/core/transaction/content-digest.ts, the repeat check's: state, timestamps and other delivery
  * metadata left out) and the platform's copy awaiting a signature. Pure: the copy is an input.
  */
-import { contentDigest } from "../decision/content-digest.js";
-import type { Transaction } from "../transaction/types.js";
+import { contentDigest } from "../core/transaction/content-digest.js";
+import type { Transaction } from "../core/transaction/types.js";
 
 export const AWAITING_SIGNATURE = "AWAITING_SIGNATURE";
 

@@ -7,8 +7,8 @@
  */
 import type { CustodyGet } from "../addressbook/custody-http.js";
 import { CustodyApiError } from "../addressbook/errors.js";
-import { parseTransaction } from "../transaction/parse.js";
-import type { Transaction } from "../transaction/types.js";
+import { parseTransaction } from "../core/transaction/parse.js";
+import type { Transaction } from "../core/transaction/types.js";
 
 export type PlatformAnswer = { kind: "held"; copy: Transaction } | { kind: "absent" } | { kind: "unavailable"; error: CustodyApiError };
 

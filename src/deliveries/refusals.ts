@@ -4,35 +4,10 @@
  * what was sent in the co-signer's name can be read and compared later.
  */
 import { randomUUID } from "node:crypto";
-import { sql, type ColumnType, type Generated } from "kysely";
-import type { Db } from "../db/connect.js";
-import type { Transaction } from "../transaction/types.js";
+import { sql } from "kysely";
+import type { Db } from "../database.js";
+import type { Transaction } from "../core/transaction/types.js";
 import type { Refusal, RefusalCode } from "./compare.js";
-
-type Json = ColumnType<unknown, string, never>;
-type NullableJson = ColumnType<unknown, string | null, never>;
-
-/** Append-only: the database refuses UPDATE, DELETE and TRUNCATE. */
-export interface DeliveryRefusalsTable {
-  id: string;
-  seq: Generated<string>;
-  refused_at: ColumnType<Date, Date | string, never>;
-  transaction_name: string;
-  vault: string;
-  code: RefusalCode;
-  delivered_digest: string;
-  platform_digest: string | null;
-  platform_state: string | null;
-  /** The body as delivered (its transaction object). */
-  delivered: Json;
-  /** The platform's transaction object; null when it has none of that name. */
-  platform: NullableJson;
-  request_id: string;
-}
-
-export interface DeliveryTables {
-  delivery_refusals: DeliveryRefusalsTable;
-}
 
 /** Records the refusal; returns its id. */
 export async function recordRefusal(db: Db, delivered: Transaction, refusal: Refusal, requestId: string, at: Date): Promise<string> {

@@ -5,7 +5,7 @@
  * types it acts on, so an effect never runs on a guess.
  */
 import { z } from "zod";
-import { AppError, err, ok, type Result } from "../errors.js";
+import { AppError, err, ok, type Result } from "../core/errors.js";
 
 const MAX_IDENTIFIER = 512;
 

@@ -8,8 +8,8 @@
  * effect that failed on the first delivery must run on the redelivery, which the platform makes
  * precisely because we answered 5xx.
  */
-import type { Db } from "../db/connect.js";
-import { AppError, err, ok, type Result } from "../errors.js";
+import type { Db } from "../database.js";
+import { AppError, err, ok, type Result } from "../core/errors.js";
 import { effectOf, type EventEffect, type EventEffectHandlers } from "./effects.js";
 import { parseEvent, type PlatformEvent } from "./event.js";
 import { effectCompleted, recordEffectCompleted, storedEventBody, storeEvent, transactionConfirmed } from "./store.js";

@@ -3,7 +3,7 @@
  * an acknowledgement lost on the way back looks the same), so an insert of a known id is a no-op
  * that reports the duplicate; `on conflict` makes concurrent deliveries of one id store one row.
  */
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { CONFIRMED } from "./effects.js";
 import type { PlatformEvent } from "./event.js";
 

@@ -1,5 +1,5 @@
 /**
- * Tables owned by src/events/ (merged into the kysely Database in src/db/schema.ts); created by
+ * Tables owned by src/events/ (composed into the kysely Database in src/database.ts); created by
  * migrations/baseline/tables.sql. Both tables are append-only: the database refuses UPDATE,
  * DELETE and TRUNCATE.
  */

@@ -18,7 +18,7 @@ import type { ReviewerAuth } from "../review/auth.js";
 import type { ReviewDesk } from "../review/desk.js";
 import { statusRouter, type StatusOptions } from "./routes/status.js";
 import { webhookRouter, type WebhookOptions } from "./routes/webhook.js";
-import type { TrustProxy } from "./trust-proxy.js";
+import type { TrustProxy } from "../trust-proxy.js";
 
 export interface AppOptions {
   decision: DecisionDeps;

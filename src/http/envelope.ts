@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ErrorRequestHandler, Response } from "express";
-import { AppError, ERROR_STATUS, type ErrorCode } from "../errors.js";
+import { AppError, ERROR_STATUS, type ErrorCode } from "../core/errors.js";
 import { describeError, type Logger } from "../log.js";
 
 /** The request id set by the request-context middleware, or a fresh one for a handler mounted without it. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { parseJsonBody } from "./json-body.js";
 
 const parse = (text: string) => parseJsonBody(Buffer.from(text, "utf8"));

@@ -8,7 +8,7 @@
  * different bodies share one content digest and one recorded snapshot.
  */
 import type { RequestHandler } from "express";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { readRequestBody, RequestBodyError, type BodyFailure } from "./request-body.js";
 
 export const MAX_JSON_DEPTH = 64;

@@ -1,11 +1,11 @@
 /**
- * `GET /openapi.json`, generated from the zod schemas that validate requests (src/transaction/
+ * `GET /openapi.json`, generated from the zod schemas that validate requests (src/core/transaction/
  * schemas.ts) and describe answers (./answers.ts). The routes write their answers themselves, so
  * test/integration/webhook/openapi-answers.test.ts holds real answers to the document: each status listed,
  * each field declared.
  */
 import { z } from "zod";
-import * as tx from "../transaction/schemas.js";
+import * as tx from "../core/transaction/schemas.js";
 import { baseEvent } from "../events/event.js";
 import * as answers from "./answers.js";
 import { adminErrors, answer, bodyErrors, errorAnswer, HEADERS, htmlAnswer, json, OPEN, schema, unauthorizedAnswer, unavailableAnswer } from "./openapi-parts.js";

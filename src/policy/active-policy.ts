@@ -10,7 +10,7 @@
 import { describeError, type Logger } from "../log.js";
 import { admitBundle, admitFiles, filesDigest, unclaimed, unreadable, type AdmitOptions, type ApplyGuard, type FailedCase, type Refusal, type RefusalReason } from "./admission.js";
 import { readBundleFiles } from "./bundle-files.js";
-import type { PolicyBundle } from "./types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 
 export type { AdmitOptions, ApplyGuard, FailedCase, RefusalReason } from "./admission.js";
 

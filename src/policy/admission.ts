@@ -8,7 +8,7 @@ import { readBundleFiles, type BundleFiles, type ReadOptions } from "./bundle-fi
 import { runPolicyTests } from "./check.js";
 import { bundleDigest } from "./digest.js";
 import { bundleFromFiles } from "./load.js";
-import type { PolicyBundle } from "./types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 import { windowPastRetention } from "./window-retention.js";
 
 /** How a bundle is read, and what the service can keep for it (COUNTERSIGN_LEDGER_RETENTION). */

@@ -15,7 +15,7 @@
  * Not on the decision path: it reads a state this module refreshes every few seconds.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { describeError, type Logger } from "../log.js";
 
 /** How often this process says which bundle it decides by, and looks for a newer one. */

@@ -19,7 +19,6 @@ import { constants } from "node:fs";
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
-import { canonicalOrder } from "./digest.js";
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_FILES = 1000;
@@ -32,6 +31,11 @@ export interface BundleFile {
   /** POSIX path relative to the bundle directory, e.g. `tests/limits.yaml`. */
   path: string;
   bytes: Buffer;
+}
+
+/** Files in one order whatever the file system listed: by path, compared as UTF-8 bytes. */
+export function canonicalOrder<T extends { path: string }>(files: readonly T[]): T[] {
+  return [...files].sort((a, b) => Buffer.compare(Buffer.from(a.path, "utf8"), Buffer.from(b.path, "utf8")));
 }
 
 export interface FileProblem {

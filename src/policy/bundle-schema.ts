@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { MAX_POLICY_DURATION_DAYS, isPolicyDuration } from "../duration.js";
 import { reviewersSchema, reviewProblems, ruleReviewSchema } from "../review/policy-schema.js";
-import type { GroupDimension } from "./types.js";
+import type { GroupDimension } from "../core/policy/types.js";
 
 export const GROUP_DIMENSIONS = ["vault", "sourceWallet", "destination", "asset", "network", "initiator"] as const satisfies readonly GroupDimension[];
 

@@ -7,12 +7,12 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import type { AddressBookView } from "../addressbook/types.js";
-import { assess, planVelocity, situationOf, type Situation } from "../decision/assess.js";
-import type { WindowTotal, WindowTotals } from "../facts/types.js";
+import type { AddressBookView } from "../core/addressbook/types.js";
+import { assess, planVelocity, situationOf, type Situation } from "../core/assess.js";
+import type { WindowTotal, WindowTotals } from "../core/facts/types.js";
 import { statedReviewFacts } from "../review/facts.js";
-import { parseTransaction } from "../transaction/parse.js";
-import type { Decision, Outcome, PolicyBundle } from "./types.js";
+import { parseTransaction } from "../core/transaction/parse.js";
+import type { Decision, Outcome, PolicyBundle } from "../core/policy/types.js";
 
 const entry = z.strictObject({
   vault: z.string().regex(/^vaults\/[A-Za-z0-9_-]+$/),

@@ -5,13 +5,9 @@
  * length delimits the content, so renames, moves and content changes all change the digest.
  */
 import { createHash } from "node:crypto";
-import type { BundleFile } from "./bundle-files.js";
+import { canonicalOrder, type BundleFile } from "./bundle-files.js";
 
 const NUL = Buffer.from([0]);
-
-export function canonicalOrder<T extends { path: string }>(files: readonly T[]): T[] {
-  return [...files].sort((a, b) => Buffer.compare(Buffer.from(a.path, "utf8"), Buffer.from(b.path, "utf8")));
-}
 
 export function bundleDigest(files: readonly BundleFile[]): string {
   const hash = createHash("sha256");

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type BundleLoadError, bundleFromFiles, loadBundle, loadBundleSync } from "./load.js";
-import type { PolicyBundle } from "./types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 
 const made: string[] = [];
 

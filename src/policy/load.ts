@@ -5,16 +5,16 @@
  */
 import type { z } from "zod";
 import { parseDuration } from "../duration.js";
-import { type Result, err, ok } from "../errors.js";
+import { type Result, err, ok } from "../core/errors.js";
 import { type BundleFile, type FileProblem, type ReadOptions, readBundleFiles, readBundleFilesSync } from "./bundle-files.js";
 import { type PolicyDocument, duplicateProblems, isRecord, policySchema } from "./bundle-schema.js";
 import { bundleDigest } from "./digest.js";
-import { type PathSegment, formatPath } from "./json-path.js";
+import { type PathSegment, formatPath } from "../core/policy/json-path.js";
 import { BundleLoadError, type BundleProblem } from "./load-error.js";
 import { parsePolicyDocument } from "./policy-document.js";
-import type { PolicyBundle, WindowSpec } from "./types.js";
-import { FACTS_SHAPE } from "../facts/shape.js";
-import { validateLogic } from "./validate-logic.js";
+import type { PolicyBundle, WindowSpec } from "../core/policy/types.js";
+import { FACTS_SHAPE } from "../core/facts/shape.js";
+import { validateLogic } from "../core/policy/validate-logic.js";
 import { toReviewerGroups, toRuleReview } from "../review/policy-schema.js";
 
 export { BundleLoadError, type BundleProblem } from "./load-error.js";

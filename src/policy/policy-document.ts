@@ -6,8 +6,8 @@
  * JSON.parse accepts duplicate keys.
  */
 import { type Document, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
-import { isNumericLike, toDecimal } from "./decimal.js";
-import type { PathSegment } from "./json-path.js";
+import { isNumericLike, toDecimal } from "../core/policy/decimal.js";
+import type { PathSegment } from "../core/policy/json-path.js";
 
 export interface DocumentProblem {
   path?: PathSegment[];

@@ -12,7 +12,7 @@ import { describeError, type Logger } from "../log.js";
 import { admitFiles, filesDigest, unclaimed, unreadable, type AdmitOptions, type ApplyGuard, type FailedCase, type Refusal, type RefusalReason } from "./admission.js";
 import { ActivePolicy, type PolicyStatus, type ReloadListener } from "./active-policy.js";
 import { readBundleFiles } from "./bundle-files.js";
-import type { PolicyBundle } from "./types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 
 /** Why the candidate on disk is not the one evaluated. */
 export interface ShadowLoadError {

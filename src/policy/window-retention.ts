@@ -9,7 +9,7 @@
  * this process's own pruning, including what it pruned before the window was first claimed.)
  */
 import { formatDuration } from "../duration.js";
-import type { PolicyBundle } from "./types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 
 /** Why the bundle is refused, or null when every window fits the retention (or none is given). */
 export function windowPastRetention(bundle: Pick<PolicyBundle, "windows">, retentionSeconds: number | undefined): string | null {

@@ -11,8 +11,8 @@
  * not replayable instead.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
-import type { GroupDimension, PolicyBundle } from "../policy/types.js";
+import type { Db } from "../database.js";
+import type { GroupDimension, PolicyBundle } from "../core/policy/types.js";
 import { groupHashHex } from "../velocity/group-hash.js";
 
 export interface AsOfQuery {

@@ -5,9 +5,9 @@
  * deliveries (`replay_of`) were never evaluated.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
-import type { Facts } from "../facts/types.js";
-import type { Decision, RuleMatch, WindowSpec } from "../policy/types.js";
+import type { Db } from "../database.js";
+import type { Facts } from "../core/facts/types.js";
+import type { Decision, RuleMatch, WindowSpec } from "../core/policy/types.js";
 
 export interface RecordedDecision {
   id: string;

@@ -6,12 +6,12 @@
  * recomputed from the charge ledger as of the decision's time; when the ledger cannot give it, the
  * decision is not replayable — it is never evaluated without it.
  */
-import type { Db } from "../db/connect.js";
-import type { Facts, TransferFacts, WindowFacts, WindowTotal } from "../facts/types.js";
-import { groupKey } from "../facts/group-keys.js";
-import { velocityFacts } from "../facts/velocity.js";
-import { evaluate } from "../policy/evaluate.js";
-import type { Outcome, PolicyBundle, WindowSpec } from "../policy/types.js";
+import type { Db } from "../database.js";
+import type { Facts, TransferFacts, WindowFacts, WindowTotal } from "../core/facts/types.js";
+import { groupKey } from "../core/facts/group-keys.js";
+import { velocityFacts } from "../core/facts/velocity.js";
+import { evaluate } from "../core/policy/evaluate.js";
+import type { Outcome, PolicyBundle, WindowSpec } from "../core/policy/types.js";
 import { dimensionSet, totalsAsOf, type AsOfQuery } from "./ledger-as-of.js";
 import type { RecordedDecision } from "./recorded.js";
 

@@ -4,8 +4,8 @@
  * consistent snapshot; read only: the database itself refuses any write). Streams the rows.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
-import type { PolicyBundle } from "../policy/types.js";
+import type { Db } from "../database.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 import { chargeGaps, dimensionSet, windowsStartingShort } from "./ledger-as-of.js";
 import { recordedDecisions, PAGE_SIZE, type ReplayRange } from "./recorded.js";
 import { replayPage } from "./replay-rows.js";

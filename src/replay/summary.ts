@@ -2,7 +2,7 @@
  * What a replay found: exact counts over every row, and the changed (and not replayable)
  * decisions themselves up to a limit, so memory stays bounded at millions of rows.
  */
-import type { Decision, Outcome, PolicyBundle } from "../policy/types.js";
+import type { Decision, Outcome, PolicyBundle } from "../core/policy/types.js";
 import type { WindowStartingShort } from "./ledger-as-of.js";
 import type { RowResult } from "./replay-rows.js";
 import type { RecordedDecision, ReplayRange } from "./recorded.js";

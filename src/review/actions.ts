@@ -5,14 +5,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { findFinalDecision, lockTransactionName, type ArchivedFinalDecision, type FinalDecision } from "../audit/decision-rows.js";
-import type { Db } from "../db/connect.js";
-import { AppError, err, ok, type Result } from "../errors.js";
-import type { PolicyBundle } from "../policy/types.js";
+import type { Db } from "../database.js";
+import { AppError, err, ok, type Result } from "../core/errors.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 import { recordExpiry } from "./decision-step.js";
-import { groupMembers, isInitiator } from "./requirement.js";
+import { groupMembers, isInitiator } from "../core/review/requirement.js";
 import { reviewStatus } from "./state.js";
 import { actionsOf, findReview, insertActions, type ReviewAction, type StoredReview } from "./store.js";
-import { normalIdentity } from "./types.js";
+import { normalIdentity } from "../core/review/types.js";
 
 export type ReviewVerb = "approve" | "reject";
 

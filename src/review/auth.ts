@@ -8,10 +8,10 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
-import { AppError, err, ok, type Result } from "../errors.js";
+import { AppError, err, ok, type Result } from "../core/errors.js";
 import { hasCredentials, httpsOrLoopback } from "../https-only.js";
 import type { OidcConfig, ReviewConfig } from "./config.js";
-import { normalIdentity } from "./types.js";
+import { normalIdentity } from "../core/review/types.js";
 
 export interface Reviewer {
   identity: string;

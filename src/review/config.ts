@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { hasCredentials, HTTPS_OR_LOOPBACK, httpsOrLoopback, NO_CREDENTIALS_IN_URL } from "../https-only.js";
-import { normalIdentity } from "./types.js";
+import { normalIdentity } from "../core/review/types.js";
 
 export interface OidcConfig {
   issuer: string;

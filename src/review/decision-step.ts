@@ -8,16 +8,16 @@
  *   opens the review (once per name and content digest).
  */
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db/connect.js";
-import type { Outcome, PolicyBundle } from "../policy/types.js";
-import type { Transaction } from "../transaction/types.js";
+import type { Db } from "../database.js";
+import type { Outcome, PolicyBundle } from "../core/policy/types.js";
+import type { Transaction } from "../core/transaction/types.js";
 import { explain } from "./explanation.js";
 import { reviewFacts } from "./facts.js";
 import { initiatorNote, needs } from "./needs.js";
-import { groupMembers } from "./requirement.js";
+import { groupMembers } from "../core/review/requirement.js";
 import { expiryInForce, reviewStatus } from "./state.js";
 import { insertActions, type Requirement, type ReviewAction, type StoredReview } from "./store.js";
-import { NO_REVIEW, type ReviewFacts } from "./types.js";
+import { NO_REVIEW, type ReviewFacts } from "../core/review/types.js";
 
 export const REVIEW_EXPIRED = "review expired";
 export const rejectedReason = (identity: string, comment: string) => `rejected in review by ${identity}: ${comment}`;

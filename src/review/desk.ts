@@ -7,13 +7,13 @@
  * refused everything, reading or acting, before any review is looked up; a review is read by the members of the groups
  * its requirements name (those who may approve or reject it), and the list holds only those.
  */
-import type { Db } from "../db/connect.js";
-import { AppError, err, ok, type Result } from "../errors.js";
-import type { PolicyBundle } from "../policy/types.js";
+import type { Db } from "../database.js";
+import { AppError, err, ok, type Result } from "../core/errors.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 import { actOnReview, notAReviewerOf, readReview, requiredGroupsOf, type ReviewVerb } from "./actions.js";
-import { groupsOf } from "./requirement.js";
+import { groupsOf } from "../core/review/requirement.js";
 import { actionsOf, listReviews } from "./store.js";
-import { normalIdentity, type ReviewState } from "./types.js";
+import { normalIdentity, type ReviewState } from "../core/review/types.js";
 import { reviewView, type ReviewView } from "./view.js";
 
 /** The most reviews one list answer holds (newest first). */

@@ -3,9 +3,9 @@
  * address-book names), its window usage and the rules that deferred it, taken from the facts and
  * the outcome of the delivery that opened the review.
  */
-import type { Facts } from "../facts/types.js";
-import type { Outcome, PolicyBundle } from "../policy/types.js";
-import type { Fee, Memo } from "../transaction/types.js";
+import type { Facts } from "../core/facts/types.js";
+import type { Outcome, PolicyBundle } from "../core/policy/types.js";
+import type { Fee, Memo } from "../core/transaction/types.js";
 
 export interface ExplainedTransfer {
   index: number;

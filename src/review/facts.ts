@@ -3,9 +3,9 @@
  * policy test case states: the distinct identities whose approval is still valid under the
  * bundle in force — a member of the group they approved for, and not the initiator.
  */
-import type { PolicyBundle } from "../policy/types.js";
-import { groupMembers, isInitiator, withoutInitiator } from "./requirement.js";
-import { normalIdentity, type ReviewFacts, type ReviewState } from "./types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
+import { groupMembers, isInitiator, withoutInitiator } from "../core/review/requirement.js";
+import { normalIdentity, type ReviewFacts, type ReviewState } from "../core/review/types.js";
 
 export interface GroupApproval {
   identity: string;

@@ -4,8 +4,8 @@
  * When the body names an initiator no member is recognised as, the count depends on who approves
  * (requirement.ts), so the words give both counts rather than one that is wrong for some approvers.
  */
-import type { PolicyBundle } from "../policy/types.js";
-import { approvalsNeeded, groupMembers, initiatorUnknown, initiatorUnrecognised, userUndeclared } from "./requirement.js";
+import type { PolicyBundle } from "../core/policy/types.js";
+import { approvalsNeeded, groupMembers, initiatorUnknown, initiatorUnrecognised, userUndeclared } from "../core/review/requirement.js";
 
 type Reviewers = Pick<PolicyBundle, "reviewers">;
 

@@ -4,7 +4,7 @@
  * on network errors, 429 and 5xx. It never blocks or fails a decision: `opened` only queues.
  */
 import { describeError, type Logger } from "../log.js";
-import type { PolicyBundle } from "../policy/types.js";
+import type { PolicyBundle } from "../core/policy/types.js";
 import type { Explanation } from "./explanation.js";
 import { initiatorNote, needs } from "./needs.js";
 import { printable } from "./printable.js";

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { MAX_POLICY_DURATION_DAYS, isPolicyDuration, parseDuration } from "../duration.js";
-import { normalIdentity, type ReviewerGroups, type RuleReview } from "./types.js";
+import { normalIdentity, type ReviewerGroups, type RuleReview } from "../core/review/types.js";
 
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const USER_NAME = /^users\/[A-Za-z0-9_-]+$/;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Facts } from "../facts/types.js";
-import type { PolicyBundle, Rule } from "../policy/types.js";
+import type { Facts } from "../core/facts/types.js";
+import type { PolicyBundle, Rule } from "../core/policy/types.js";
 import { reviewFacts } from "./facts.js";
-import { reviewMet } from "./requirement.js";
+import { reviewMet } from "../core/review/requirement.js";
 import { reviewStatus } from "./state.js";
 import type { ReviewAction, StoredReview } from "./store.js";
 

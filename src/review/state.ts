@@ -4,10 +4,10 @@
  * `expiresAt` passes first (`expired`). The first of those to happen is final: a recorded rejection
  * or expiry stays, whatever a later bundle would count.
  */
-import type { PolicyBundle } from "../policy/types.js";
-import { countingApprovers } from "./requirement.js";
+import type { PolicyBundle } from "../core/policy/types.js";
+import { countingApprovers } from "../core/review/requirement.js";
 import type { ReviewAction, StoredReview } from "./store.js";
-import type { ReviewState } from "./types.js";
+import type { ReviewState } from "../core/review/types.js";
 
 export interface ReviewStatus {
   state: ReviewState;

@@ -3,8 +3,8 @@
  * caller's `db` or transaction, so the caller owns the boundary.
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
-import type { ReviewerMember } from "./types.js";
+import type { Db } from "../database.js";
+import type { ReviewerMember } from "../core/review/types.js";
 
 /** One defer rule's requirement, fixed when the review opens. */
 export interface Requirement {

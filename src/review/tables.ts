@@ -1,5 +1,5 @@
 /**
- * Tables owned by src/review/ (merged into the kysely Database in src/db/schema.ts); created by
+ * Tables owned by src/review/ (composed into the kysely Database in src/database.ts); created by
  * migrations/baseline/tables.sql. Both append-only.
  */
 import type { ColumnType, Generated } from "kysely";

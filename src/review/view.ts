@@ -1,8 +1,8 @@
 /** The `Review` object of the review API (docs/interface.md section 9), from a review and its actions. */
 import type { ReviewRecord } from "./actions.js";
-import { approvalsNeeded } from "./requirement.js";
+import { approvalsNeeded } from "../core/review/requirement.js";
 import { expiryInForce, reviewStatus, type ReviewBundle } from "./state.js";
-import type { ReviewState } from "./types.js";
+import type { ReviewState } from "../core/review/types.js";
 
 export interface ReviewActionView {
   identity: string;

@@ -4,7 +4,7 @@
  * took the groups' locks and read the totals it evaluated against.
  */
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../db/schema.js";
+import type { Database } from "../database.js";
 import { groupHashHex } from "./group-hash.js";
 import { assertGroupsLocked, requireTransaction } from "./locks.js";
 import { BUCKET_WIDTHS } from "./window-plan.js";

@@ -14,9 +14,9 @@
  */
 import { hostname } from "node:os";
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { formatDuration } from "../duration.js";
-import type { Result } from "../errors.js";
+import type { Result } from "../core/errors.js";
 import { describeError, type Logger } from "../log.js";
 
 /** How often a serving process refreshes its claims. */

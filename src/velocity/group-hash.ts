@@ -1,6 +1,6 @@
 /**
  * How the ledger names a group: the SHA-256 of its key. The key itself is opaque (built in
- * src/facts/group-keys.ts) and may be a few hundred bytes; its hash is a fixed 32 bytes for the
+ * src/core/facts/group-keys.ts) and may be a few hundred bytes; its hash is a fixed 32 bytes for the
  * indexes, and its first 8 bytes are the group's advisory-lock id.
  */
 import { createHash } from "node:crypto";

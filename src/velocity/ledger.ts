@@ -3,6 +3,8 @@
  * transaction: lockWindowGroups → readWindowTotals → evaluate → insert decision → recordCharges → commit.
  */
 export { lockWindowGroups } from "./locks.js";
-export { readWindowTotals, windowTotalId, type WindowQuery, type WindowTotal } from "./read.js";
+export { readWindowTotals } from "./read.js";
+export { windowTotalId, type WindowQuery } from "../core/facts/window-query.js";
+export type { WindowTotal } from "../core/facts/types.js";
 export { recordCharges, type ChargeInput } from "./charge.js";
 export { countChargesAgain, voidCharges } from "./void.js";

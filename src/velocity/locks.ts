@@ -16,7 +16,7 @@
  * the same groups then queue rather than deadlock.
  */
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../db/schema.js";
+import type { Database } from "../database.js";
 import { groupLockId } from "./group-hash.js";
 
 /** Which group locks each open transaction holds, so charging can insist on them (see recordCharges). */

@@ -17,7 +17,7 @@
  * when it kept more than asked (`PruneResult.kept`).
  */
 import { sql } from "kysely";
-import type { Db } from "../db/connect.js";
+import type { Db } from "../database.js";
 import { describeError, type Logger } from "../log.js";
 import { FINE_BUCKETS_KEPT_SECONDS } from "./window-plan.js";
 

@@ -6,26 +6,12 @@
  */
 import Big from "big.js";
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../db/schema.js";
-import { isoDate } from "../iso-time.js";
+import type { WindowTotal } from "../core/facts/types.js";
+import { windowTotalId, type WindowQuery } from "../core/facts/window-query.js";
+import type { Database } from "../database.js";
+import { isoDate } from "../core/iso-time.js";
 import { groupHashHex } from "./group-hash.js";
 import { BUCKET_WIDTHS, planWindow } from "./window-plan.js";
-
-export interface WindowQuery {
-  window: string;
-  key: string;
-  durationSeconds: number;
-}
-
-export interface WindowTotal {
-  amount: string;
-  count: number;
-}
-
-/** The map key of one window's total for one group (unambiguous whatever the names contain). */
-export function windowTotalId(window: string, key: string): string {
-  return JSON.stringify([window, key]);
-}
 
 /** Flattened per-query pieces (by the query's index, `ord`), as parallel arrays: one statement, any number of queries. */
 export interface Pieces {

@@ -1,5 +1,5 @@
 /**
- * Tables owned by src/velocity/ (merged into the kysely Database in src/db/schema.ts); created by
+ * Tables owned by src/velocity/ (composed into the kysely Database in src/database.ts); created by
  * migrations/baseline/tables.sql. Group keys are stored once, in `velocity_groups`; the
  * other tables refer to a group by the SHA-256 of its key (32 bytes, however long the key).
  * bytea comes back as a Buffer from pg and a Uint8Array from PGlite; numeric as a string from both.

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../db/schema.js";
+import type { Database } from "../database.js";
 import { transactionConfirmed } from "../events/store.js";
 import { groupHashHex } from "./group-hash.js";
 import { lockWindowGroups } from "./locks.js";

@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_READS, DEFAULT_MAX_EVENT_READS_PER_CLIENT } from "../../src/events/raw-body.js";
+import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_READS, DEFAULT_MAX_EVENT_READS_PER_CLIENT } from "../../src/http/event-body.js";
 import { eventKeys, sendEvent } from "../support/event-sender.js";
 import { holdRequest, within, type HeldRequest } from "../support/held-requests.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";

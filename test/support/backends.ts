@@ -2,7 +2,7 @@
  * The two databases countersign runs on, for suites that must hold on both: a fresh migrated
  * database on the run's Postgres server, and an in-memory embedded PGlite.
  */
-import { openDatabase, type Db } from "../../src/db/connect.js";
+import { openDatabase, type Db } from "../../src/database.js";
 import { migrateToLatest } from "../../src/db/migrate.js";
 import { createTestDatabase } from "./postgres.js";
 

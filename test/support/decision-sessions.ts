@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { DecisionRow } from "../../src/audit/decision-rows.js";
-import type { Db } from "../../src/db/connect.js";
+import type { Db } from "../../src/database.js";
 import { withinDeadline } from "../../src/decision/deadline.js";
 import { readArgs, writeArgs } from "../../src/decision/session-args.js";
 import { withDecisionSession } from "../../src/decision/session.js";

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import type { Db } from "../../src/db/connect.js";
+import type { Db } from "../../src/database.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, expect, vi } from "vitest";
 import { randomUUID } from "node:crypto";
-import type { Db } from "../../src/db/connect.js";
+import type { Db } from "../../src/database.js";
 import { assetTransfer, VAULT } from "./bodies.js";
 import { BIN } from "./cli.js";
 import { CosignerSimulator, type Delivery } from "./cosigner.js";

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { openDatabase, type DatabaseHandle } from "../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../src/database.js";
 import { migrateToLatest } from "../../src/db/migrate.js";
 
 export interface TestDatabase {

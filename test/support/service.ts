@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type Config } from "../../src/config.js";
-import type { DatabaseHandle } from "../../src/db/connect.js";
+import type { DatabaseHandle } from "../../src/database.js";
 import { silentLogger, type Logger } from "../../src/log.js";
 import { startService, type Service } from "../../src/service.js";
 import { afterAll, beforeAll } from "vitest";

@@ -3,7 +3,7 @@
  * to, and "charge like the recording transaction does" (lock → decision → charges, one transaction).
  */
 import { randomUUID } from "node:crypto";
-import type { Db } from "../../src/db/connect.js";
+import type { Db } from "../../src/database.js";
 import { lockWindowGroups, recordCharges, type ChargeInput } from "../../src/velocity/ledger.js";
 
 export { backends, type Backend } from "./backends.js";

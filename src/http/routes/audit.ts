@@ -5,7 +5,7 @@
  */
 import { Router } from "express";
 import { verifyOptionsOf, verifyOutcome, verifyRequestSchema } from "../../audit/verify-outcome.js";
-import type { Db } from "../../db/connect.js";
+import type { Db } from "../../database.js";
 import { describeError, type Logger } from "../../log.js";
 import { requireAdminToken } from "../auth.js";
 import { requestIdOf, sendError } from "../envelope.js";

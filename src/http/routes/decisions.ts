@@ -5,8 +5,8 @@
  */
 import { Router, type RequestHandler } from "express";
 import { decisionsOfTransaction, readDecision } from "../../audit/decision-view.js";
-import type { Db } from "../../db/connect.js";
-import { TRANSACTION_NAME } from "../../transaction/resource-names.js";
+import type { Db } from "../../database.js";
+import { TRANSACTION_NAME } from "../../core/transaction/resource-names.js";
 import { requireAdminToken } from "../auth.js";
 import { sendError } from "../envelope.js";
 

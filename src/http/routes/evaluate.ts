@@ -3,13 +3,13 @@
  * posted transaction, with current address book and window totals, and nothing written.
  */
 import { Router } from "express";
-import { assess, planVelocity, situationOf, totalsByWindow } from "../../decision/assess.js";
+import { assess, planVelocity, situationOf, totalsByWindow } from "../../core/assess.js";
 import { NO_ASSET_DECIMALS, type DecisionDeps } from "../../decision/deps.js";
 import { opaqueAssetHold } from "../../decision/opaque-asset.js";
 import { unknownNetworkHold } from "../../decision/unknown-network.js";
 import { unknownSourceHold } from "../../decision/unknown-source.js";
 import { verifyClaims } from "../../decision/verify-claims.js";
-import { parseTransaction } from "../../transaction/parse.js";
+import { parseTransaction } from "../../core/transaction/parse.js";
 import { readWindowTotals } from "../../velocity/ledger.js";
 import { requireAdminToken } from "../auth.js";
 import { requestIdOf, sendAppError, sendError } from "../envelope.js";

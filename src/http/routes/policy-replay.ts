@@ -6,7 +6,7 @@
  * transactions and amounts.
  */
 import { Router } from "express";
-import type { Db } from "../../db/connect.js";
+import type { Db } from "../../database.js";
 import { describeError, type Logger } from "../../log.js";
 import { bundleFromFiles } from "../../policy/load.js";
 import { replay } from "../../replay/replay.js";

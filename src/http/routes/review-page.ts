@@ -12,7 +12,7 @@ import type { Reviewer, ReviewerAuth } from "../../review/auth.js";
 import type { ReviewDesk } from "../../review/desk.js";
 import { loginPage, messagePage, pagePath, queuePage, REVIEW_CSS, reviewPage } from "../../review/page-html.js";
 import { actionComment, transactionNameOf } from "./review.js";
-import { AppError } from "../../errors.js";
+import { AppError } from "../../core/errors.js";
 import { clientOf } from "../client-address.js";
 import { ReadSlots } from "../read-slots.js";
 

@@ -6,7 +6,7 @@
  */
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
-import { AppError } from "../../errors.js";
+import { AppError } from "../../core/errors.js";
 import type { Reviewer, ReviewerAuth } from "../../review/auth.js";
 import { bearerToken } from "../auth.js";
 import type { ReviewDesk } from "../../review/desk.js";

@@ -1,15 +1,10 @@
 /** `GET /healthz` (the process answers), `GET /readyz` (it can decide), `GET /v1/policy`. */
 import { sql } from "kysely";
 import { Router } from "express";
-import type { Db } from "../../db/connect.js";
+import type { Db } from "../../database.js";
 import type { PolicyStatus } from "../../policy/active-policy.js";
+import type { ReadinessCheck } from "../../readiness.js";
 import { bearerToken, tokensEqual } from "../auth.js";
-
-export interface ReadinessCheck {
-  name: string;
-  /** Null when ready, else why not (safe to show). */
-  check(): Promise<string | null>;
-}
 
 export interface StatusOptions {
   db: Db;

@@ -11,12 +11,12 @@
 import { Router, type ErrorRequestHandler, type RequestHandler, type Response } from "express";
 import { decide, type Decided } from "../../decision/decide.js";
 import type { DecisionDeps, UnavailableCause } from "../../decision/deps.js";
-import { AppError } from "../../errors.js";
+import { AppError } from "../../core/errors.js";
 import { describeError } from "../../log.js";
-import { decisionMeasure, shadowDisagreement, traceDecision } from "../../telemetry/decision.js";
+import { decisionMeasure, shadowDisagreement, traceDecision } from "../../decision/telemetry.js";
 import type { ServiceMetrics } from "../../telemetry/metrics.js";
-import type { Transaction } from "../../transaction/types.js";
-import { parseTransaction } from "../../transaction/parse.js";
+import type { Transaction } from "../../core/transaction/types.js";
+import { parseTransaction } from "../../core/transaction/parse.js";
 import { requireWebhookToken } from "../auth.js";
 import { requestIdOf, sendAppError, sendError } from "../envelope.js";
 import { parseJsonBody, rawBody } from "../json-body.js";

@@ -3,9 +3,9 @@ import { canonicalCopy } from "../../../src/addressbook/copy.js";
 import { createAddressBookSource } from "../../../src/addressbook/source.js";
 import { readSyncStatus } from "../../../src/addressbook/sync-status.js";
 import { readVaultView, recordSyncFailure, replaceVaultCopy } from "../../../src/addressbook/store.js";
-import type { AddressBookEntry, OwnWalletAddress } from "../../../src/addressbook/types.js";
+import type { AddressBookEntry, OwnWalletAddress } from "../../../src/core/addressbook/types.js";
 import { createAddressBookReader } from "../../../src/addressbook/view-cache.js";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 
 const T0 = new Date("2026-11-21T12:00:00Z");

@@ -3,7 +3,7 @@ import { createCustodyClient, type CustodyClient } from "../../../src/addressboo
 import { createServiceAccountTokenSource } from "../../../src/addressbook/service-account-token.js";
 import { readVaultView } from "../../../src/addressbook/store.js";
 import { createAddressBookSync, syncVault } from "../../../src/addressbook/sync.js";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../../support/fake-custody-api.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { createTestServiceAccount, type TestServiceAccount } from "../../support/service-account.js";

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replaceVaultCopy, readVaultView } from "../../../src/addressbook/store.js";
-import { openDatabase, type DatabaseHandle } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../../src/database.js";
 import { createTestDatabase, serverUrl, type TestDatabase } from "../../support/postgres.js";
 
 const WRITER_LOGIN = `cs_ab_writer_${randomBytes(4).toString("hex")}`;

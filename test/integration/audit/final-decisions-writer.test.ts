@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../../src/db/connect.js";
+import type { DatabaseHandle } from "../../../src/database.js";
 import { assetTransfer } from "../../support/bodies.js";
 import { CosignerSimulator } from "../../support/cosigner.js";
 import { decisionRow } from "../../support/decision-rows.js";

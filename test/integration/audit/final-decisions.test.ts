@@ -8,7 +8,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFinalDecision } from "../../../src/audit/decision-rows.js";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { DECIDED_THEN_ARCHIVED } from "../../../src/decision/decide.js";
 import { backends } from "../../support/backends.js";
 import { assetTransfer } from "../../support/bodies.js";

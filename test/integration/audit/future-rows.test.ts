@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle, Db } from "../../../src/db/connect.js";
+import type { DatabaseHandle, Db } from "../../../src/database.js";
 import { decisionRow } from "../../support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { createLogin, type Login } from "../../support/audit/logins.js";

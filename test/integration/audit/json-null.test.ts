@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { latestCheckpoint } from "../../../src/audit/checkpoint.js";
 import { sealPending } from "../../../src/audit/sealer.js";
 import { verifyChain } from "../../../src/audit/verify.js";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { parseEvent } from "../../../src/events/event.js";
 import { storeEvent } from "../../../src/events/store.js";
 import { runCli } from "../../support/cli.js";

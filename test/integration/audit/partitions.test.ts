@@ -5,7 +5,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { decisionRow } from "../../support/decision-rows.js";
 

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyChain } from "../../../src/audit/verify.js";
-import { openDatabase } from "../../../src/db/connect.js";
+import { openDatabase } from "../../../src/database.js";
 import { migrateToLatest } from "../../../src/db/migrate.js";
 import { createTestDatabase, serverUrl, databaseUrl, type TestDatabase } from "../../support/postgres.js";
 import { asSuperuser, createLogin, urlAs, type Login } from "../../support/audit/logins.js";

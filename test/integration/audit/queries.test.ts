@@ -9,7 +9,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { latestCheckpoint } from "../../../src/audit/checkpoint.js";
 import { sealPending } from "../../../src/audit/sealer.js";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { voidCharges } from "../../../src/velocity/ledger.js";
 import { COLD, HOT, OTC_DESK, STRANGER, V1, V2, VAULT, name, seedTrail } from "../../support/audit/trail.js";

@@ -8,7 +8,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyChain } from "../../../src/audit/verify.js";
-import { openDatabase, type DatabaseHandle } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../../src/database.js";
 import { assetTransfer } from "../../support/bodies.js";
 import { CosignerSimulator } from "../../support/cosigner.js";
 import { decisionRow } from "../../support/decision-rows.js";

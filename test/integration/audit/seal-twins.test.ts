@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { latestCheckpoint } from "../../../src/audit/checkpoint.js";
 import { sealPending, sealRound } from "../../../src/audit/sealer.js";
 import { verifyChain } from "../../../src/audit/verify.js";
-import type { DatabaseHandle } from "../../../src/db/connect.js";
+import type { DatabaseHandle } from "../../../src/database.js";
 import { decisionRow } from "../../support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { createLogin, type Login } from "../../support/audit/logins.js";

@@ -11,7 +11,7 @@ import { sealPending, startSealer } from "../../../src/audit/sealer.js";
 import { verifyChain } from "../../../src/audit/verify.js";
 import { verifyOutcome } from "../../../src/audit/verify-outcome.js";
 import { auditVerify } from "../../../src/commands/audit.js";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import type { Logger } from "../../../src/log.js";
 import { backends } from "../../support/backends.js";
 import { decisionRow } from "../../support/decision-rows.js";

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { latestCheckpoint } from "../../../src/audit/checkpoint.js";
 import { sealPending } from "../../../src/audit/sealer.js";
 import { verifyChain, type Checkpoint } from "../../../src/audit/verify.js";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { decisionRow } from "../../support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 

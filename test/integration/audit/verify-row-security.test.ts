@@ -8,7 +8,7 @@ import { sql } from "kysely";
 import { afterAll, beforeEach, afterEach, describe, expect, it } from "vitest";
 import { sealPending } from "../../../src/audit/sealer.js";
 import { verifyChain, VerifyRefused } from "../../../src/audit/verify.js";
-import type { DatabaseHandle } from "../../../src/db/connect.js";
+import type { DatabaseHandle } from "../../../src/database.js";
 import { decisionRow } from "../../support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { asSuperuser, createLogin, type Login } from "../../support/audit/logins.js";

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { latestCheckpoint } from "../../../src/audit/checkpoint.js";
 import { sealPending } from "../../../src/audit/sealer.js";
 import { verifyChain, VerifyRefused } from "../../../src/audit/verify.js";
-import { openDatabase, type DatabaseHandle } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../../src/database.js";
 import { decisionRow } from "../../support/decision-rows.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { createLogin, urlAs, type Login } from "../../support/audit/logins.js";

@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPending } from "../../../src/audit/sealer.js";
 import { verifyChain } from "../../../src/audit/verify.js";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { backends } from "../../support/backends.js";
 import { decisionRow } from "../../support/decision-rows.js";
 import { docsFirstBreak } from "../../support/docs.js";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../../src/db/connect.js";
+import { openDatabase } from "../../../src/database.js";
 import { GROUP_ROLES, groupRoleStatements } from "../../../src/db/role-statements.js";
 import { runCli } from "../../support/cli.js";
 import { decisionRow } from "../../support/decision-rows.js";

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckoutRefused } from "../../../src/db/checkout-guard.js";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { withPipeline } from "../../../src/db/pipeline.js";
 import { Deadline } from "../../../src/decision/deadline.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";

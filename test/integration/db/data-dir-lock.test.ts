@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../../src/db/connect.js";
+import { openDatabase } from "../../../src/database.js";
 import { LOCK_FILE, lockDataDir } from "../../../src/db/data-dir-lock.js";
 import { scratchDir } from "../../support/scratch.js";
 

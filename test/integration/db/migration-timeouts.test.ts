@@ -5,7 +5,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../../src/db/connect.js";
+import { openDatabase } from "../../../src/database.js";
 import { migrateAsOwner } from "../../../src/db/migrate.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 

@@ -4,7 +4,7 @@
  * literals), and a failing statement rejects the batch and leaves a connection that rolls back.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { withPipeline } from "../../../src/db/pipeline.js";
 import { backends } from "../../support/backends.js";
 

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type DatabaseHandle } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../../src/database.js";
 import { migrateToLatest } from "../../../src/db/migrate.js";
 import { withinDeadline } from "../../../src/decision/deadline.js";
 import { readArgs, writeArgs } from "../../../src/decision/session-args.js";

@@ -7,7 +7,7 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type DatabaseHandle } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../../src/database.js";
 import { migrateToLatest } from "../../../src/db/migrate.js";
 import { assetTransfer } from "../../support/bodies.js";
 import { CosignerSimulator, type Delivery } from "../../support/cosigner.js";

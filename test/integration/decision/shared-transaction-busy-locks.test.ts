@@ -12,7 +12,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installStatementRecorder, type StatementRecorder } from "../../../bench/capture.js";
-import { openDatabase, type DatabaseHandle } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../../src/database.js";
 import { groupHashHex, lockIdOfHash } from "../../../src/velocity/group-hash.js";
 import { decideMember, holdingTheTransaction, newTransactionName } from "../../support/decision-sessions.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";

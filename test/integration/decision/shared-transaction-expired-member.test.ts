@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../../src/db/connect.js";
+import { openDatabase, type Db } from "../../../src/database.js";
 import { backends } from "../../support/backends.js";
 import { afterAHeldOne, newTransactionName } from "../../support/decision-sessions.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";

@@ -12,7 +12,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { installStatementRecorder, type StatementRecorder } from "../../../bench/capture.js";
 import type { DecisionRow } from "../../../src/audit/decision-rows.js";
-import { openDatabase, type DatabaseHandle, type Db } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle, type Db } from "../../../src/database.js";
 import { readArgs } from "../../../src/decision/session-args.js";
 import { groupHashHex, lockIdOfHash } from "../../../src/velocity/group-hash.js";
 import { backends } from "../../support/backends.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { postDelivery, sendEvent, signedDelivery, type Tamper } from "../../support/event-sender.js";
 import { eventId, startEventsApp, stateUpdated, type EventsApp } from "../../support/events/harness.js";

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { backends } from "../../support/backends.js";
 import { decisionRow } from "../../support/decision-rows.js";
 import { parseEvent } from "../../../src/events/event.js";

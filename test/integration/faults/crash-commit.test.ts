@@ -13,7 +13,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type DatabaseHandle } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../../src/database.js";
 import { findPostgresBinaries, startLocalCluster, type LocalCluster } from "../../support/local-cluster.js";
 import { writeBundle } from "../../support/service.js";
 import { checkInvariants, countByStatus, POLICY, startLoad, startServiceProcess, type ServiceProcess } from "../../support/faults.js";

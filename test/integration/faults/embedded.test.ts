@@ -10,7 +10,7 @@ import { cpSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:f
 import path from "node:path";
 import { sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
-import { openDatabase } from "../../../src/db/connect.js";
+import { openDatabase } from "../../../src/database.js";
 import { STORE_MARKER } from "../../../src/db/embedded-store.js";
 import { runCli } from "../../support/cli.js";
 import { CosignerSimulator } from "../../support/cosigner.js";

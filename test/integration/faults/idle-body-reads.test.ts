@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_FORM_READS, MAX_FORM_READS_PER_CLIENT } from "../../../src/http/routes/review-page.js";
-import { DEFAULT_MAX_EVENT_READS, DEFAULT_MAX_EVENT_READS_PER_CLIENT } from "../../../src/events/raw-body.js";
+import { DEFAULT_MAX_EVENT_READS, DEFAULT_MAX_EVENT_READS_PER_CLIENT } from "../../../src/http/event-body.js";
 import { eventKeys, signedDelivery } from "../../support/event-sender.js";
 import { holdRequest, postFrom, type HeldRequest } from "../../support/held-requests.js";
 import { writeTempPem } from "../../support/service-account.js";

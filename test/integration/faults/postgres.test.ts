@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type DatabaseHandle } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../../src/database.js";
 import { findPostgresBinaries, startLocalCluster, type LocalCluster } from "../../support/local-cluster.js";
 import { writeBundle } from "../../support/service.js";
 import { assetTransfer, VAULT } from "../../support/bodies.js";

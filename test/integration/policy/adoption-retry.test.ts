@@ -9,7 +9,7 @@
  * bundle replaced, was taken for the new one's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { silentLogger } from "../../../src/log.js";
 import { startPolicyAdoption, type PolicyAdoption } from "../../../src/policy/adoption.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";

@@ -3,7 +3,7 @@
  * `countersign explain --decision ID` all show every rule and each comparison's operand values.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EvaluationTrace } from "../../../src/policy/types.js";
+import type { EvaluationTrace } from "../../../src/core/policy/types.js";
 import { runCli } from "../../support/cli.js";
 import { CosignerSimulator } from "../../support/cosigner.js";
 import { assetTransfer, USDC } from "../../support/bodies.js";

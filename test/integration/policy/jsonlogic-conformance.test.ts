@@ -22,9 +22,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isNumericLike, toDecimal } from "../../../src/policy/decimal.js";
-import { applyLogic, truthy } from "../../../src/policy/decimal-logic.js";
-import { validateLogic } from "../../../src/policy/validate-logic.js";
+import { isNumericLike, toDecimal } from "../../../src/core/policy/decimal.js";
+import { applyLogic, truthy } from "../../../src/core/policy/decimal-logic.js";
+import { validateLogic } from "../../../src/core/policy/validate-logic.js";
 import { DOCS } from "../../support/docs.js";
 
 const SUITE = path.resolve(import.meta.dirname, "../../fixtures/jsonlogic/tests.json");

@@ -5,12 +5,12 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notConfiguredView } from "../../../src/addressbook/types.js";
+import { notConfiguredView } from "../../../src/core/addressbook/types.js";
 import { decide } from "../../../src/decision/decide.js";
 import type { DecisionDeps } from "../../../src/decision/deps.js";
 import { silentLogger } from "../../../src/log.js";
-import type { PolicyBundle } from "../../../src/policy/types.js";
-import { parseTransaction } from "../../../src/transaction/parse.js";
+import type { PolicyBundle } from "../../../src/core/policy/types.js";
+import { parseTransaction } from "../../../src/core/transaction/parse.js";
 import { CosignerSimulator } from "../../support/cosigner.js";
 import { sqlBlock } from "../../support/docs.js";
 import { assetTransfer, ETH, transactionName, VAULT } from "../../support/bodies.js";

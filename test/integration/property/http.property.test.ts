@@ -5,7 +5,7 @@
  * oracle allows it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notConfiguredView } from "../../../src/addressbook/types.js";
+import { notConfiguredView } from "../../../src/core/addressbook/types.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { startTestService } from "../../support/service.js";
 import { generatedBody } from "../../support/property/bodies.js";

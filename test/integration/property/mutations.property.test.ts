@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { contentDigest } from "../../../src/decision/content-digest.js";
+import { contentDigest } from "../../../src/core/transaction/content-digest.js";
 import { payload, plainApiEvm, plainReference, plainStellarDetails } from "../../support/property/bodies.js";
 import { mutatedBody, scale } from "../../support/property/mutations.js";
 import { read } from "../../support/property/oracle.js";

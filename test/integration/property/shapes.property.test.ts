@@ -8,8 +8,8 @@
 import Big from "big.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { planVelocity, situationOf } from "../../../src/decision/assess.js";
-import type { Transaction } from "../../../src/transaction/types.js";
+import { planVelocity, situationOf } from "../../../src/core/assess.js";
+import type { Transaction } from "../../../src/core/transaction/types.js";
 import { microToAmount } from "../../support/property/bodies.js";
 import { assetIdentity, normaliseAddress } from "../../support/property/oracle.js";
 import { parse } from "../../support/property/pipeline.js";

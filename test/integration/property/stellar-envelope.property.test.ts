@@ -9,9 +9,9 @@
 import { Asset, Operation, type xdr } from "@stellar/stellar-base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseTransaction } from "../../../src/transaction/parse.js";
-import { STELLAR_USDC } from "../../../src/transaction/test-bodies.js";
-import { apiEnvelopeBody, DEST, decodedPayment, envelope, OTHER, payment, SENDER, SPONSOR, USDC } from "../../../src/transaction/test-envelopes.js";
+import { parseTransaction } from "../../../src/core/transaction/parse.js";
+import { STELLAR_USDC } from "../../../src/core/transaction/test-bodies.js";
+import { apiEnvelopeBody, DEST, decodedPayment, envelope, OTHER, payment, SENDER, SPONSOR, USDC } from "../../../src/core/transaction/test-envelopes.js";
 import { check, counted, PROPERTY_TEST_TIMEOUT_MS } from "../../support/property/run.js";
 
 const RUNS = 2_000;

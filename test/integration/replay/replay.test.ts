@@ -6,9 +6,9 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Facts } from "../../../src/facts/types.js";
+import type { Facts } from "../../../src/core/facts/types.js";
 import { loadBundle } from "../../../src/policy/load.js";
-import type { PolicyBundle } from "../../../src/policy/types.js";
+import type { PolicyBundle } from "../../../src/core/policy/types.js";
 import { replay } from "../../../src/replay/replay.js";
 import type { ReplayReport } from "../../../src/replay/summary.js";
 import { runCli } from "../../support/cli.js";

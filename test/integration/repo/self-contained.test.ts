@@ -52,7 +52,7 @@ describe("vendored files match the checksum noted beside them", () => {
 
   it.each([
     ["test/fixtures/custody-api-v2/README.md", 1],
-    ["src/transaction/__fixtures__/README.md", 6],
+    ["src/core/transaction/__fixtures__/README.md", 6],
   ])("%s", (readme, count) => {
     const entries = noted(readme);
     expect(entries).toHaveLength(count);

@@ -1,6 +1,6 @@
 /** `countersign review list|show|approve|reject` against a running service, as a reviewer would use it. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { example } from "../../../src/transaction/test-bodies.js";
+import { example } from "../../../src/core/transaction/test-bodies.js";
 import { assetTransfer, ETH, transactionName, USDC } from "../../support/bodies.js";
 import { runCli } from "../../support/cli.js";
 import { writeBundle } from "../../support/service.js";

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ReviewerAuth } from "../../../src/review/auth.js";
-import { groupsOf } from "../../../src/review/requirement.js";
+import { groupsOf } from "../../../src/core/review/requirement.js";
 import { startTestIssuer, type TestIssuer } from "../../support/oidc.js";
 
 const bundle = { reviewers: { ops: [{ identity: "kim@treasury.example", user: null }, { identity: "åsa@treasury.example", user: null }] } };

@@ -3,12 +3,12 @@
  * how a met requirement changes evaluation.
  */
 import { describe, expect, it } from "vitest";
-import { assess, situationOf } from "../../../src/decision/assess.js";
+import { assess, situationOf } from "../../../src/core/assess.js";
 import { bundleFromFiles } from "../../../src/policy/load.js";
-import type { PolicyBundle } from "../../../src/policy/types.js";
+import type { PolicyBundle } from "../../../src/core/policy/types.js";
 import { reviewFacts, statedReviewFacts } from "../../../src/review/facts.js";
-import type { AddressBookView } from "../../../src/addressbook/types.js";
-import { tx as parsedTx } from "../../../src/facts/test-views.js";
+import type { AddressBookView } from "../../../src/core/addressbook/types.js";
+import { tx as parsedTx } from "../../../src/core/facts/test-views.js";
 
 const policy = (reviewers: string, ruleReview: string, decision = "defer") => `
 version: "r.1"

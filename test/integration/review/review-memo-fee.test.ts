@@ -8,7 +8,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { example } from "../../../src/transaction/test-bodies.js";
+import { example } from "../../../src/core/transaction/test-bodies.js";
 import { HOT_WALLET, transactionName, USDC } from "../../support/bodies.js";
 import { runCli } from "../../support/cli.js";
 import { writeBundle } from "../../support/service.js";

@@ -6,7 +6,7 @@
  * saw "120.5 USDC → 0x5290…" and released an unlimited allowance they were never shown.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { example } from "../../../src/transaction/test-bodies.js";
+import { example } from "../../../src/core/transaction/test-bodies.js";
 import { writeBundle } from "../../support/service.js";
 import { ALICE, api, approve, BOB, CAROL, reviewPath, startReviewWorld, type ReviewWorld } from "../../support/review.js";
 

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { insertActions, insertReview, type ReviewAction } from "../../../src/review/store.js";
 import { backends } from "../../support/backends.js";
 import { decisionRow } from "../../support/decision-rows.js";

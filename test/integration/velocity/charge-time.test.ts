@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from "vitest";
 import { assetTransfer, ETH } from "../../support/bodies.js";
 import { dailyLimitPolicy, serviceWithEvents } from "../../support/events-service.js";
 import { groupLockId } from "../../../src/velocity/group-hash.js";
-import { structuredIdentity } from "../../../src/chains/assets.js";
+import { structuredIdentity } from "../../../src/core/chains/assets.js";
 
 const HOUR = 3_600_000;
 

@@ -4,7 +4,7 @@
  * Exactly 100 fit; without the group lock several would read the same total and all charge.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type DatabaseHandle, type Db } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle, type Db } from "../../../src/database.js";
 import {
   lockWindowGroups,
   readWindowTotals,

@@ -1,7 +1,7 @@
 import Big from "big.js";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import {
   lockWindowGroups,
   readWindowTotals,

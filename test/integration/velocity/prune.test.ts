@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { createLogger } from "../../../src/log.js";
 import { pruneHorizon, pruneLedger, startLedgerPruner, type PruneHorizon } from "../../../src/velocity/prune.js";
 import { FINE_BUCKETS_KEPT_SECONDS } from "../../../src/velocity/window-plan.js";

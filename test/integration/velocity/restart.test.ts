@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../../src/db/connect.js";
+import { openDatabase, type Db } from "../../../src/database.js";
 import { migrateToLatest } from "../../../src/db/migrate.js";
 import { readWindowTotals, voidCharges, type WindowQuery } from "../../../src/velocity/ledger.js";
 import { createTestDatabase } from "../../support/postgres.js";

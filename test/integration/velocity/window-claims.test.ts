@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { createLogger } from "../../../src/log.js";
 import { pruneHorizon, pruneLedger, startLedgerPruner } from "../../../src/velocity/prune.js";
 import { readWindowTotals, windowTotalId } from "../../../src/velocity/ledger.js";

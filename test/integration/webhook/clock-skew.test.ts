@@ -10,7 +10,7 @@ import { CosignerSimulator } from "../../support/cosigner.js";
 import { assetTransfer } from "../../support/bodies.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { startTestService } from "../../support/service.js";
-import { openDatabase } from "../../../src/db/connect.js";
+import { openDatabase } from "../../../src/database.js";
 import { startClockCheck } from "../../../src/db/clock-check.js";
 import { silentLogger } from "../../../src/log.js";
 

@@ -1,6 +1,6 @@
 /**
  * A network fee leaves the wallet as surely as a transfer does: the body's stated fee is the
- * `tx.fee` fact (src/transaction/fee.ts), so a policy can cap it. A 0.001 BTC transfer spending a 3 BTC input with no change, and a 1 ETH transfer allowed up to
+ * `tx.fee` fact (src/core/transaction/fee.ts), so a policy can cap it. A 0.001 BTC transfer spending a 3 BTC input with no change, and a 1 ETH transfer allowed up to
  * 21 ETH of gas, were both signed while no rule could see the fee. Against the real service over
  * HTTP, with the address book synced from the fake custody API.
  */

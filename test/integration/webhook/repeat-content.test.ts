@@ -1,6 +1,6 @@
 /**
  * A redelivery of a decided transaction name is a repeat only when what would be signed is the
- * same (src/decision/content-digest.ts): each case here is a body allowed once, then redelivered
+ * same (src/core/transaction/content-digest.ts): each case here is a body allowed once, then redelivered
  * under its name with more value, which was signed as a repeat of the first allow. Against the real service over HTTP.
  */
 import { describe, expect, it } from "vitest";

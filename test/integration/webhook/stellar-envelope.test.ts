@@ -2,7 +2,7 @@
  * End to end: a Stellar transaction's signed envelope (`rawXdrEnvelope`) is decoded and must
  * agree with the decoded operations countersign evaluates. Before, the envelope was not read, so
  * each refused body below was signed as the milder decoded list said. Envelopes are real, built and
- * signed with the network's library (src/transaction/test-envelopes.ts).
+ * signed with the network's library (src/core/transaction/test-envelopes.ts).
  */
 import { randomUUID } from "node:crypto";
 import { Operation } from "@stellar/stellar-base";
@@ -18,7 +18,7 @@ import {
   referencePayment,
   SENDER,
   USDC,
-} from "../../../src/transaction/test-envelopes.js";
+} from "../../../src/core/transaction/test-envelopes.js";
 import { VAULT } from "../../support/bodies.js";
 import { serviceWithPolicy } from "../../support/service.js";
 

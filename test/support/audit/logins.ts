@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { openDatabase, type DatabaseHandle } from "../../../src/db/connect.js";
+import { openDatabase, type DatabaseHandle } from "../../../src/database.js";
 import { createTestDatabase, serverUrl, type TestDatabase } from "../postgres.js";
 
 export function urlAs(url: string, user: string): string {

@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import type { Db } from "../../../src/db/connect.js";
+import type { Db } from "../../../src/database.js";
 import { decide } from "../../../src/decision/decide.js";
-import { tx, view } from "../../../src/facts/test-views.js";
+import { tx, view } from "../../../src/core/facts/test-views.js";
 import { silentLogger } from "../../../src/log.js";
 import { ActivePolicy } from "../../../src/policy/active-policy.js";
 import { voidCharges } from "../../../src/velocity/ledger.js";

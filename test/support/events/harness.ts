@@ -5,8 +5,8 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
-import { createEventsHandler, type EventsHandlerDeps } from "../../../src/events/route.js";
-import type { Db } from "../../../src/db/connect.js";
+import { createEventsHandler, type EventsHandlerDeps } from "../../../src/http/routes/events.js";
+import type { Db } from "../../../src/database.js";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { eventKeys } from "../event-sender.js";
 import { createTestDatabase, type TestDatabase } from "../postgres.js";

@@ -1,12 +1,12 @@
 /**
  * The valid bodies the mutations and the oracle start from: the example policy's test bodies and
- * the platform's example bodies vendored under src/transaction/__fixtures__.
+ * the platform's example bodies vendored under src/core/transaction/__fixtures__.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
-const FOLDERS = ["policies/tests/transactions", "src/transaction/__fixtures__"];
+const FOLDERS = ["policies/tests/transactions", "src/core/transaction/__fixtures__"];
 
 /** Every `*.json` body in a folder, by file name. */
 function readBodies(dir: string): { file: string; body: Record<string, unknown> }[] {

@@ -1,5 +1,5 @@
 /**
- * Mutations of valid bodies (the examples in policies/tests/transactions and src/transaction/__fixtures__, and
+ * Mutations of valid bodies (the examples in policies/tests/transactions and src/core/transaction/__fixtures__, and
  * generated plain transfers): fields added, removed and altered anywhere, kinds swapped, amounts
  * and raw amounts changed, payloads added, sources contradicted, bodies wrapped and unwrapped.
  */

@@ -7,7 +7,7 @@
  * separate liveness property keeps it from refusing everything.
  */
 import Big from "big.js";
-import type { AddressBookView } from "../../../src/addressbook/types.js";
+import type { AddressBookView } from "../../../src/core/addressbook/types.js";
 import { KNOWN_DECIMALS } from "./world.js";
 
 /** Exact decimals with a private configuration. */

@@ -1,13 +1,13 @@
 /**
  * The webhook's decision, in process: parse → facts → evaluate through the functions the webhook
- * itself calls (src/transaction/parse.ts, src/decision/assess.ts), with no velocity spent before.
+ * itself calls (src/core/transaction/parse.ts, src/core/assess.ts), with no velocity spent before.
  * A throw propagates: in the service it would be a crash of the decision.
  */
-import type { AddressBookView } from "../../../src/addressbook/types.js";
-import { assess, planVelocity, situationOf, totalsByWindow } from "../../../src/decision/assess.js";
-import type { Outcome, PolicyBundle } from "../../../src/policy/types.js";
-import { parseTransaction } from "../../../src/transaction/parse.js";
-import type { Transaction } from "../../../src/transaction/types.js";
+import type { AddressBookView } from "../../../src/core/addressbook/types.js";
+import { assess, planVelocity, situationOf, totalsByWindow } from "../../../src/core/assess.js";
+import type { Outcome, PolicyBundle } from "../../../src/core/policy/types.js";
+import { parseTransaction } from "../../../src/core/transaction/parse.js";
+import type { Transaction } from "../../../src/core/transaction/types.js";
 import { NOW } from "./world.js";
 
 export type Parsed = { refused: string } | { tx: Transaction };

@@ -2,7 +2,7 @@
  * The two bundles the properties run: a permissive one that allows only transfer kinds with every
  * transfer at most 100 (the issue's attacker policy), and the project's example policy.
  */
-import type { PolicyBundle } from "../../../src/policy/types.js";
+import type { PolicyBundle } from "../../../src/core/policy/types.js";
 import { loadBundleSync } from "../../../src/policy/load.js";
 import { EXAMPLE_POLICIES, writeBundle } from "../service.js";
 

@@ -1,6 +1,6 @@
 /** Property (1) and (2) for one body, under each policy the suites run. */
-import type { AddressBookView } from "../../../src/addressbook/types.js";
-import type { PolicyBundle } from "../../../src/policy/types.js";
+import type { AddressBookView } from "../../../src/core/addressbook/types.js";
+import type { PolicyBundle } from "../../../src/core/policy/types.js";
 import { examplePolicyAllows, permissiveAllows, read } from "./oracle.js";
 import { evaluateParsed, parse, signed, type InProcess } from "./pipeline.js";
 

@@ -4,7 +4,7 @@
  * the quorum). The generators draw endpoints and assets from here so that many bodies are plausible
  * transfers, and the oracle reads the same world to say what is internal or trusted.
  */
-import type { AddressBookView } from "../../../src/addressbook/types.js";
+import type { AddressBookView } from "../../../src/core/addressbook/types.js";
 
 export const VAULT_ID = "5c3f1a2b9d7e";
 export const VAULT = `vaults/${VAULT_ID}`;
