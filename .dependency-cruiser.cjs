@@ -1,6 +1,6 @@
 /**
  * The layers of src/ (docs/ARCHITECTURE.md#layers), checked by `npm run lint:deps` and by
- * test/architecture/layers.test.ts. The pure core at the bottom, the I/O features and the database
+ * test/integration/architecture/layers.test.ts. The pure core at the bottom, the I/O features and the database
  * above it, the wiring (service, main, the command line) at the top.
  */
 

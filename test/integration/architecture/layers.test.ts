@@ -9,7 +9,7 @@ import extractDepcruiseOptions from "dependency-cruiser/config-utl/extract-depcr
 import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
 import { describe, expect, it } from "vitest";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 const FIXTURE = path.join(ROOT, "test/fixtures/layers");
 
 async function cruiseFrom(baseDir: string): Promise<ICruiseResult> {
