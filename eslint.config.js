@@ -43,5 +43,5 @@ export default defineConfig(
     },
   },
   // Plain JavaScript has no types for the type-aware rules to check.
-  { files: ["**/*.js", "**/*.mjs"], extends: [tseslint.configs.disableTypeChecked] },
+  { files: ["**/*.js", "**/*.mjs", "**/*.cjs"], extends: [tseslint.configs.disableTypeChecked] },
 );

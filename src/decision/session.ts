@@ -29,7 +29,7 @@ import { LockShare } from "../db/lock-share.js";
 import { pipelineConnections, withPipeline, type Pipeline, type Statement } from "../db/pipeline.js";
 import { DecisionBatcher, MemberBusy, type Member, type MembersGuard } from "./batches.js";
 import type { Deadline } from "./deadline.js";
-import type { DecisionSession, ReadArgs, ReadResult } from "./session-types.js";
+import type { DecisionSession, ReadResult } from "./session-types.js";
 
 const READ = { name: "countersign_decision_read_2", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
 const WRITE = { name: "countersign_decision_write_2", text: "select countersign_decision_write($1::jsonb, $2::float8)" };

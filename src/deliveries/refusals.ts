@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "../database.js";
 import type { Transaction } from "../core/transaction/types.js";
-import type { Refusal, RefusalCode } from "./compare.js";
+import type { Refusal } from "./compare.js";
 
 /** Records the refusal; returns its id. */
 export async function recordRefusal(db: Db, delivered: Transaction, refusal: Refusal, requestId: string, at: Date): Promise<string> {

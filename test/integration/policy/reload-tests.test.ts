@@ -87,8 +87,8 @@ class ServeProcess {
         const url = this.output.match(/"url":"(http:\/\/[^"]+)"/);
         if (this.output.includes('"msg":"countersign serving"') && url) resolve(url[1]!);
       };
-      child.stdout!.on("data", read);
-      child.stderr!.on("data", read);
+      child.stdout.on("data", read);
+      child.stderr.on("data", read);
       child.once("exit", () => reject(new Error(`serve exited: ${this.output}`)));
     });
   }
