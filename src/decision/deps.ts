@@ -1,6 +1,7 @@
 /** What the decision path needs from the rest of the service; tests pass their own. */
 import type { AddressBookView } from "../addressbook/types.js";
 import { createAssetDecimals, type AssetDecimals } from "../assets/decimals.js";
+import { createAssetPrices, type AssetPrices } from "../assets/prices.js";
 import type { Db } from "../db/connect.js";
 import type { Logger } from "../log.js";
 import type { PolicyBundle } from "../policy/types.js";
@@ -23,6 +24,8 @@ export interface DecisionDeps {
   addressBook: AddressBookSource;
   /** Token decimals for the unit check (src/decision/verify-claims.ts); without it, none are known. */
   assetDecimals?: AssetDecimals;
+  /** USD prices for the dollar facts and windows (src/assets/prices.ts); without it, none are known. */
+  assetPrices?: AssetPrices;
   clock: () => Date;
   /**
    * Why this process may not decide now, or null: its clock is out of step with the database's
@@ -41,3 +44,6 @@ export interface DecisionDeps {
 
 /** No custody API and no pins: every amount that needs a token's decimals stays unverified (defers). */
 export const NO_ASSET_DECIMALS: AssetDecimals = createAssetDecimals({ pins: new Map() });
+
+/** No custody API and no pins: every price is unknown (dollar facts null, dollar windows defer). */
+export const NO_ASSET_PRICES: AssetPrices = createAssetPrices({ pins: new Map(), maxAgeMs: 60_000 });

@@ -1,6 +1,7 @@
 /**
  * A fake custody API (reference/custody-api-v2.md) over real HTTP on 127.0.0.1, serving
- * ListAddressBookEntries, ListWallets and ListWalletAddresses from in-memory data.
+ * ListAddressBookEntries, ListWallets, ListWalletAddresses, GetAsset, BatchGetAssets and
+ * GetVaultAsset from in-memory data (an asset's price is its `convertedValue`, as the API has it).
  *
  * It is strict where the real API is: the bearer JWT is verified (RS256 against the service
  * account's public key, `aud` = its own base URL + "/", `sub` = the account email, `exp` present,
@@ -39,7 +40,10 @@ export interface FakeCustodyApi {
   readonly requests: RecordedRequest[];
   setAddressBook(vaultId: string, entries: Record<string, unknown>[]): void;
   setWallets(vaultId: string, wallets: FakeWallet[]): void;
-  /** The platform's asset `assets/{id}` (GetAsset), or a vault-scoped one (GetVaultAsset) when `vaultId` is given. */
+  /**
+   * The platform's asset `assets/{id}` (GetAsset, BatchGetAssets), or a vault-scoped one
+   * (GetVaultAsset) when `vaultId` is given; its USD price is `convertedValue: {amount, currencyCode}`.
+   */
   setAsset(asset: Record<string, unknown> & { name: string }, vaultId?: string): void;
   /** The next `count` requests answer `status` (default 500) before authentication. */
   failNext(count: number, status?: number): void;
@@ -142,6 +146,12 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
 
   function route(url: URL): [number, unknown] {
     const parts = url.pathname.split("/").map(decodeURIComponent);
+    // BatchGetAssets: the assets among `names` the platform knows, in no promised order.
+    if (parts[1] === "v2" && parts[2] === "assets:batchGet" && parts.length === 3) {
+      const names = url.searchParams.getAll("names");
+      if (names.length === 0) return [400, rpcError(400, "names is required")];
+      return [200, { assets: names.flatMap((n) => assets.get(n) ?? []) }];
+    }
     if (parts[1] === "v2" && parts[2] === "assets" && parts.length === 4) {
       const asset = assets.get(`assets/${parts[3]}`);
       return asset === undefined ? [404, rpcError(404, "asset not found")] : [200, { asset }];
