@@ -5,6 +5,7 @@
 import type { AddressBookView } from "../addressbook/types.js";
 import { buildFacts, buildTransferFacts } from "../facts/build.js";
 import { groupKey } from "../facts/group-keys.js";
+import { NO_PRICES, type PriceBook } from "../facts/dollars.js";
 import type { Facts, TransferFacts, WindowTotals } from "../facts/types.js";
 import { evaluate, type EvaluateOptions } from "../policy/evaluate.js";
 import type { Outcome, PolicyBundle } from "../policy/types.js";
@@ -20,10 +21,12 @@ export interface Situation {
   transfers: readonly TransferFacts[];
   /** The transaction's review for this content (src/review); none when omitted. */
   review?: ReviewFacts;
+  /** The USD prices gathered for this decision (src/decision/prices.ts). */
+  prices: PriceBook;
 }
 
-export function situationOf(tx: Transaction, now: Date, addressBook: AddressBookView): Situation {
-  return { tx, now, addressBook, transfers: buildTransferFacts(tx, addressBook) };
+export function situationOf(tx: Transaction, now: Date, addressBook: AddressBookView, prices: PriceBook = NO_PRICES): Situation {
+  return { tx, now, addressBook, transfers: buildTransferFacts(tx, addressBook, prices), prices };
 }
 
 /** One velocity charge per transfer and distinct group key. */
@@ -31,6 +34,8 @@ export interface PlannedCharge {
   transferIndex: number;
   key: string;
   amount: string | null;
+  /** transfer.usd: the dollars a `usd` window counts, recorded so a void subtracts exactly them. */
+  usd: string | null;
 }
 
 export interface VelocityPlan {
@@ -49,7 +54,7 @@ export function planVelocity(bundle: PolicyBundle, situation: Situation): Veloci
     for (const window of bundle.windows) {
       const key = groupKey(window, situation.tx, transfer);
       queries.set(windowTotalId(window.name, key), { window: window.name, key, durationSeconds: window.durationSeconds });
-      charges.set(`${transfer.index}\u0000${key}`, { transferIndex: transfer.index, key, amount: transfer.amount });
+      charges.set(`${transfer.index}\u0000${key}`, { transferIndex: transfer.index, key, amount: transfer.amount, usd: transfer.usd });
     }
   }
   const keys = [...new Set([...queries.values()].map((q) => q.key))].sort();
@@ -76,6 +81,7 @@ export function factsFor(bundle: PolicyBundle, situation: Situation, totals: Win
     windows: bundle.windows,
     totals,
     transfers: situation.transfers,
+    prices: situation.prices,
     ...(situation.review ? { review: situation.review } : {}),
   });
 }

@@ -54,10 +54,11 @@ export interface ReadResult {
   review: Record<string, unknown> | null;
   actions: Record<string, unknown>[] | null;
   failure: { id: string; new_state: string } | null;
-  /** The sum of each piece read, in three arrays in step: its query's ord (several per window query), amount, count. */
+  /** The sums of each piece read, in arrays in step: its query's ord (several per window query), amount, count, dollars. */
   total_ords: number[] | null;
   total_amounts: string[] | null;
   total_counts: string[] | null;
+  total_usds: string[] | null;
 }
 
 export interface DecisionSession {
@@ -65,10 +66,10 @@ export interface DecisionSession {
   write(args: Record<string, unknown>): Promise<void>;
 }
 
-const READ = { name: "countersign_decision_read_2", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
+const READ = { name: "countersign_decision_read_3", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
 const WRITE = { name: "countersign_decision_write_2", text: "select countersign_decision_write($1::jsonb, $2::float8)" };
 /** Never waits for a lock: a member whose lock is held elsewhere comes back busy (countersign_decision_read_batch). */
-const READ_BATCH = { name: "countersign_decision_read_batch_1", text: "select * from countersign_decision_read_batch($1::jsonb, $2::float8)" };
+const READ_BATCH = { name: "countersign_decision_read_batch_2", text: "select * from countersign_decision_read_batch($1::jsonb, $2::float8)" };
 const WRITE_BATCH = { name: "countersign_decision_write_batch_1", text: "select countersign_decision_write_batch($1::jsonb, $2::float8)" };
 
 /**
