@@ -36,6 +36,8 @@ export interface PlannedCharge {
   amount: string | null;
   /** transfer.usd: the dollars a `usd` window counts, recorded so a void subtracts exactly them. */
   usd: string | null;
+  /** transfer.asset, recorded so usage is shown per asset. */
+  asset: string;
 }
 
 export interface VelocityPlan {
@@ -54,7 +56,7 @@ export function planVelocity(bundle: PolicyBundle, situation: Situation): Veloci
     for (const window of bundle.windows) {
       const key = groupKey(window, situation.tx, transfer);
       queries.set(windowTotalId(window.name, key), { window: window.name, key, durationSeconds: window.durationSeconds });
-      charges.set(`${transfer.index}\u0000${key}`, { transferIndex: transfer.index, key, amount: transfer.amount, usd: transfer.usd });
+      charges.set(`${transfer.index}\u0000${key}`, { transferIndex: transfer.index, key, amount: transfer.amount, usd: transfer.usd, asset: transfer.asset });
     }
   }
   const keys = [...new Set([...queries.values()].map((q) => q.key))].sort();

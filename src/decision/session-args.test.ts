@@ -53,7 +53,7 @@ describe("the group hashes the two calls send", () => {
       { transferIndex: 2, key: "wallet-a", amount: "2.5", usd: null },
     ];
     const args = writeArgs({ decision: row, charges });
-    expect(args.charges).toEqual(charges.map((c) => ({ transfer_index: c.transferIndex, hash: groupHashHex(c.key), amount: c.amount, usd: c.usd })));
+    expect(args.charges).toEqual(charges.map((c) => ({ transfer_index: c.transferIndex, hash: groupHashHex(c.key), amount: c.amount, usd: c.usd, asset: null })));
     expect(args.groups).toEqual([
       { hash: groupHashHex("wallet-a"), key: "wallet-a" },
       { hash: groupHashHex("wallet-b"), key: "wallet-b" },

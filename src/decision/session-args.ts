@@ -60,6 +60,8 @@ export interface ChargeWrite {
   amount: string | null;
   /** Dollars at the decision's price; null or omitted when it had none. */
   usd?: string | null;
+  /** The transfer's asset (transfer.asset). */
+  asset?: string;
 }
 
 const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
@@ -81,7 +83,7 @@ export function writeArgs(w: WriteParts): Record<string, unknown> {
     if (c.usd != null && !PLAIN_DECIMAL.test(c.usd)) throw new Error("charge dollars are not a plain decimal");
     let hash = hashOf.get(c.key);
     if (hash === undefined) hashOf.set(c.key, (hash = groupHashHex(c.key)));
-    return { transfer_index: c.transferIndex, hash, amount: c.amount, usd: c.usd ?? null };
+    return { transfer_index: c.transferIndex, hash, amount: c.amount, usd: c.usd ?? null, asset: c.asset ?? null };
   });
   const groups = [...hashOf].map(([key, hash]) => ({ hash, key }));
   return {

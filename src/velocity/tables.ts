@@ -26,6 +26,8 @@ export interface VelocityChargesTable {
   amount: string | null;
   /** Dollars at the decision's price, exact; null when the decision had no price for it (counts no dollars). */
   usd: ColumnType<string | null, string | null | undefined, never>;
+  /** The transfer's asset (transfer.asset); null on charges recorded before charges kept it. */
+  asset: ColumnType<string | null, string | null | undefined, never>;
   charged_at: Timestamp;
   voided_at: ColumnType<Date | null, Date | string | null, Date | string>;
 }

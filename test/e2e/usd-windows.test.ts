@@ -195,3 +195,32 @@ describe("dollar windows priced by the custody platform", () => {
     expect(rows[0]!.usd).toBe("99.987");
   });
 });
+
+describe("velocity_usage", () => {
+  it("shows a group's use per asset and in dollars, never adding two assets' units together", async () => {
+    const tdb = await createTestDatabase();
+    try {
+      const policiesDir = writeBundle(POLICY);
+      const service = await startTestService({ database: tdb.handle, policiesDir, env: { COUNTERSIGN_ASSET_PRICES: JSON.stringify({ [USDC]: "1", [ETH]: "3000.5" }) } });
+      try {
+        const cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
+        // Two wallets, each within its dollar limit: the view's rows are per group and asset.
+        const bodies = [assetTransfer({ asset: USDC, amount: "900", source: `${VAULT}/wallets/a` }), assetTransfer({ asset: ETH, amount: "0.2", source: `${VAULT}/wallets/b` }), assetTransfer({ asset: USDC, amount: "50", source: `${VAULT}/wallets/b` })];
+        for (const body of bodies) expect(await cosigner.deliver(body)).toMatchObject({ verdict: "signed" });
+        const { rows } = await sql<{ group_key: string; asset: string; used_amount_24h: string; used_usd_24h: string }>`
+          select group_key, asset, trim_scale(used_amount_24h)::text as used_amount_24h, trim_scale(used_usd_24h)::text as used_usd_24h
+          from velocity_usage order by group_key collate "C", asset collate "C"`.execute(tdb.handle.db);
+        const group = (w: string) => JSON.stringify([["sourceWallet", ["wallet", `${VAULT}/wallets/${w}`]]]);
+        expect(rows).toEqual([
+          { group_key: group("a"), asset: USDC, used_amount_24h: "900", used_usd_24h: "900" },
+          { group_key: group("b"), asset: USDC, used_amount_24h: "50", used_usd_24h: "50" },
+          { group_key: group("b"), asset: ETH, used_amount_24h: "0.2", used_usd_24h: "600.1" },
+        ]);
+      } finally {
+        await service.stop();
+      }
+    } finally {
+      await tdb.drop();
+    }
+  });
+});

@@ -190,11 +190,11 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_write(args jsonb, budget_
           from jsonb_to_recordset(args->'groups') as g(hash text, key text)
           on conflict (group_hash) do nothing
         ), input as (
-          select c.transfer_index, decode(c.hash, 'hex') as group_hash, c.amount, c.usd
-          from jsonb_to_recordset(args->'charges') as c(transfer_index int, hash text, amount numeric, usd numeric)
+          select c.transfer_index, decode(c.hash, 'hex') as group_hash, c.amount, c.usd, c.asset
+          from jsonb_to_recordset(args->'charges') as c(transfer_index int, hash text, amount numeric, usd numeric, asset text)
         ), charged as (
-          insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, usd, charged_at)
-          select row_id, tx_name, tx_vault, transfer_index, group_hash, amount, usd, decided from input
+          insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, usd, asset, charged_at)
+          select row_id, tx_name, tx_vault, transfer_index, group_hash, amount, usd, asset, decided from input
         )
         insert into velocity_buckets as b (group_hash, width_seconds, bucket_start, amount, count, usd)
         select i.group_hash, w.width::int, velocity_bucket_start(w.width::int, decided), s.amount, s.count, s.usd
