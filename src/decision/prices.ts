@@ -9,7 +9,7 @@ import { canonicalAssetName } from "../chains/assets.js";
 import { NO_PRICES, type PriceBook } from "../facts/dollars.js";
 import type { TransferFacts } from "../facts/types.js";
 import { readsDollars } from "../policy/reads-dollars.js";
-import type { PolicyBundle, WindowSpec } from "../policy/types.js";
+import type { Outcome, PolicyBundle, WindowSpec } from "../policy/types.js";
 import type { Transaction } from "../transaction/types.js";
 
 export interface Pricing {
@@ -50,6 +50,15 @@ export function priceHold(bundle: PolicyBundle, pricing: Pricing, transfers: rea
   if (!readsDollars(bundle)) return null;
   if (pricing.unavailable !== null) return pricing.unavailable;
   return usdWindows(bundle.windows) ? unpricedTransfer(transfers) : null;
+}
+
+/**
+ * Offline (`policy check`, `explain`), with stated prices: the outcome the service would answer,
+ * which defers before any rule when a usd window must charge a transfer without a price.
+ */
+export function offlineOutcome(bundle: PolicyBundle, book: PriceBook, transfers: readonly TransferFacts[], evaluated: Outcome): Outcome {
+  const unpriced = priceHold(bundle, { book, quotes: [], unavailable: null }, transfers);
+  return unpriced === null ? evaluated : { ...evaluated, decision: "defer", reasons: [unpriced], matched: [] };
 }
 
 const usdWindows = (windows: readonly WindowSpec[]): boolean => windows.some((w) => w.measure === "usd");
