@@ -171,6 +171,8 @@ export const review = z.object({
           asset: z.string(),
           amount: z.string().nullable(),
           rawAmount: z.string().nullable(),
+          usd: z.string().nullable().optional().describe("transfer.usd at opening (exact dollars); null when unpriced, absent on reviews opened before prices"),
+          usdPrice: z.string().nullable().optional().describe("transfer.usdPrice: USD for one whole unit, as the decision priced it"),
           source: z.string(),
           destination: z.string(),
           destinationName: z.string().nullable().describe("the address-book entry's name, when the destination is one"),

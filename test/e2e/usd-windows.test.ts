@@ -8,6 +8,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { voidCharges } from "../../src/velocity/ledger.js";
+import { loadBundle } from "../../src/policy/load.js";
+import { replay } from "../../src/replay/replay.js";
+import { readDecision } from "../../src/audit/decision-view.js";
+import { explainDecision } from "../../src/commands/explain-decision.js";
 import { COLD_WALLET, ETH, HOT_WALLET, USDC, VAULT, assetTransfer } from "../support/bodies.js";
 import { CosignerSimulator, type Delivery } from "../support/cosigner.js";
 import { fakeData, startFakeCustodyApi, type FakeCustodyApi } from "../support/fake-custody-api.js";
@@ -120,6 +124,11 @@ describe("dollar windows priced by the custody platform", () => {
     expect(await chargesOf(body.name)).toEqual([{ amount: "123.456789", usd: "123.44073961743" }]);
     const batch = api.requests.filter((r) => r.path === "/v2/assets:batchGet").at(-1)!;
     expect(batch).toMatchObject({ status: 200, authorization: expect.stringMatching(/^Bearer /) });
+    // explain --decision shows the dollars the decision saw.
+    const id = (await tdb.handle.db.selectFrom("decisions").select("id").where("transaction_name", "=", body.name).executeTakeFirstOrThrow()).id;
+    const lines: string[] = [];
+    expect(await explainDecision((i) => readDecision(tdb.handle.db, i), id, { json: false }, (l) => lines.push(l))).toBe(0);
+    expect(lines).toContain(`  price ${USDC}: $0.99987 (custody platform, fetched ${(row!.prices as { fetchedAt: string }[])[0]!.fetchedAt})`);
   });
 
   it("sums two assets in one dollar window and denies the transfer that would pass its limit", async () => {
@@ -179,6 +188,18 @@ describe("dollar windows priced by the custody platform", () => {
     const rows = await tdb.handle.db.selectFrom("decisions").select(["decision", "replayed"]).where("transaction_name", "=", body.name).orderBy("seq").execute();
     expect(rows).toEqual([{ decision: "allow", replayed: false }, { decision: "allow", replayed: true }]);
     expect(await chargesOf(body.name)).toEqual([{ amount: "0.3", usd: "903.73701" }]);
+  });
+
+  it("policy replay judges the dollars each decision saw, never today's prices", async () => {
+    const body = transfer(USDC, "600"); // $599.922 at 0.99987
+    const from = new Date(Date.now() - 1000);
+    expect(await cosigner().deliver(body)).toMatchObject({ verdict: "signed" });
+    api.setAsset({ name: USDC, decimals: 6, ...usd("0.5") });
+    const tighter = await loadBundle(writeBundle(POLICY.replace('"1000"]', '"599.92"]').replace("usd-e2e.1", "usd-e2e.2")));
+    if (!tighter.ok) throw new Error(tighter.error.message);
+    const report = await replay(tdb.handle.db, tighter.value, { from, to: new Date(Date.now() + 1000), vault: VAULT });
+    const mine = report.changes.filter((c) => c.transactionName === body.name);
+    expect(mine).toEqual([expect.objectContaining({ from: { decision: "allow", rules: ["internal"] }, to: { decision: "deny", rules: ["daily-dollar-limit"] }, amounts: [`600 ${USDC} ($599.922)`] })]);
   });
 
   it("a void subtracts the dollars charged, not the dollars at today's price", async () => {
