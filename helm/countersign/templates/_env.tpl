@@ -51,6 +51,12 @@ Deployment checks that extraEnv names none of them. */}}
 - name: COUNTERSIGN_ADDRESS_BOOK_MAX_MIB
   value: {{ .Values.custodyApi.maxMiB | int64 | quote }}
 {{- end }}
+{{- with .Values.assetPrices }}
+- name: COUNTERSIGN_ASSET_PRICES
+  value: {{ toJson . | quote }}
+{{- end }}
+- name: COUNTERSIGN_PRICE_MAX_AGE
+  value: {{ .Values.priceMaxAge | quote }}
 {{- with .Values.assetDecimals }}
 - name: COUNTERSIGN_ASSET_DECIMALS
   value: {{ toJson . | quote }}
