@@ -63,7 +63,8 @@ function priceOf(convertedValue: unknown): string | null {
 /**
  * One BatchGetAssets for every asset asked; an asset the batch leaves out is asked of GetVaultAsset
  * (an imported token is known only in its vault). An answer naming an asset not asked about is
- * ignored: it prices nothing countersign asked for.
+ * ignored: it prices nothing countersign asked for. One naming an asset twice with two prices is
+ * not believed: countersign never picks one of two figures about money.
  */
 export function createPriceFetcher(get: CustodyGet): FetchPrices {
   return async (assets, vault) => {
@@ -78,7 +79,10 @@ export function createPriceFetcher(get: CustodyGet): FetchPrices {
       for (const item of parsed.data.assets ?? []) {
         const asset = pricedAsset.safeParse(item);
         const asked = asset.success ? wanted.get(canonicalAssetName(asset.data.name)) : undefined;
-        if (asked !== undefined) prices.set(asked, priceOf(asset.data!.convertedValue));
+        if (asked === undefined) continue;
+        const price = priceOf(asset.data!.convertedValue);
+        if (prices.has(asked) && prices.get(asked) !== price) return err(new CustodyApiError("INCONSISTENT", "BatchGetAssets", vault, "the answer prices one asset twice, differently"));
+        prices.set(asked, price);
       }
     }
     for (const asset of assets.filter((a) => !prices.has(a))) {

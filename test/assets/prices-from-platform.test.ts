@@ -101,6 +101,15 @@ describe("USD prices from the custody platform", () => {
     expect(warnings).toEqual([[ETH, "3000.25", "1"]]);
   });
 
+  it("does not believe an answer pricing one asset twice, differently", async () => {
+    api.answerWith("/v2/assets:batchGet", { assets: [{ name: ETH, ...usd("3000") }, { name: ETH, ...usd("1") }] });
+    try {
+      expect((await prices().pricesOf([ETH], VAULT)).get(ETH)).toEqual({ known: false, unavailable: true, reason: "custody API: inconsistent" });
+    } finally {
+      api.answerWith("/v2/assets:batchGet", undefined);
+    }
+  });
+
   it("is unavailable while the platform is down, even for a pinned asset, and asks again after a few seconds", async () => {
     const { pins } = parsePricePins(JSON.stringify({ [ETH]: "3000" }));
     const source = prices({ pins });
