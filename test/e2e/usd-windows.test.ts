@@ -237,6 +237,12 @@ describe("velocity_usage", () => {
           { group_key: group("b"), asset: USDC, used_amount_24h: "50", used_usd_24h: "50" },
           { group_key: group("b"), asset: ETH, used_amount_24h: "0.2", used_usd_24h: "600.1" },
         ]);
+        // The audit views show each transfer's dollars beside its amount.
+        const transfers = await sql<{ asset: string; amount: string; usd_price: string; usd: string }>`
+          select asset, amount::text, usd_price::text, usd::text from decision_transfers where transaction_name = ${bodies[1]!.name}`.execute(tdb.handle.db);
+        expect(transfers.rows).toEqual([{ asset: ETH, amount: "0.2", usd_price: "3000.5", usd: "600.1" }]);
+        const log = await sql<{ usd_amounts: string[] }>`select usd_amounts::text[] from decision_log where transaction_name = ${bodies[0]!.name}`.execute(tdb.handle.db);
+        expect(log.rows).toEqual([{ usd_amounts: ["900"] }]);
       } finally {
         await service.stop();
       }
