@@ -37,7 +37,8 @@ import { lockBudgetOf, lockBudgetReason } from "../db/lock-budget.js";
 import { reportedFailure } from "./reported-failure.js";
 import { withDecisionSession, type DecisionSession, type ReadResult } from "./session.js";
 import { readArgs, totalsRead, writeArgs } from "./session-args.js";
-import { shadowBundle, shadowOutcome, shadowQueries, shadowVerdict, type ShadowVerdict } from "./shadow.js";
+import { shadowBundle, shadowOutcome, shadowQueries, shadowReadsDollars, shadowVerdict, type ShadowVerdict } from "./shadow.js";
+import { readsDollars } from "../policy/reads-dollars.js";
 import { opaqueAssetHold } from "./opaque-asset.js";
 import { unknownNetworkHold } from "./unknown-network.js";
 import { unknownSourceHold, type UnknownSource } from "./unknown-source.js";
@@ -98,7 +99,7 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       const claims = await verifyClaims(tx, addressBook, deps.assetDecimals ?? NO_ASSET_DECIMALS);
       const shadow = shadowBundle(deps.shadow);
       const unpriced = situationOf(tx, now, addressBook);
-      const pricing = await traced("countersign.facts.prices", () => gatherPrices(deps.assetPrices ?? NO_ASSET_PRICES, [bundle, shadow], tx, unpriced.transfers));
+      const pricing = await traced("countersign.facts.prices", () => gatherPrices(deps.assetPrices ?? NO_ASSET_PRICES, readsDollars(bundle) || shadowReadsDollars(shadow), tx, unpriced.transfers));
       const situation = pricing.quotes.length > 0 ? situationOf(tx, now, addressBook, pricing.book) : unpriced;
       const plan = planVelocity(bundle, situation);
       const maxGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;

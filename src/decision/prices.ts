@@ -28,9 +28,10 @@ export function pricedAssets(tx: Transaction, transfers: readonly TransferFacts[
   return [...new Map(assets.map((a) => [canonicalAssetName(a), a])).values()];
 }
 
-export async function gatherPrices(prices: AssetPrices, bundles: readonly (PolicyBundle | null)[], tx: Transaction, transfers: readonly TransferFacts[]): Promise<Pricing> {
+/** `needed`: the live bundle or the shadow candidate reads dollars (readsDollars, shadowReadsDollars). */
+export async function gatherPrices(prices: AssetPrices, needed: boolean, tx: Transaction, transfers: readonly TransferFacts[]): Promise<Pricing> {
   const assets = pricedAssets(tx, transfers);
-  if (assets.length === 0 || !bundles.some((b) => b !== null && readsDollars(b))) return NO_PRICING;
+  if (assets.length === 0 || !needed) return NO_PRICING;
   const answers = await prices.pricesOf(assets, tx.vault);
   const quotes: PriceQuote[] = [];
   let unavailable: string | null = null;

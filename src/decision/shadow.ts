@@ -8,6 +8,7 @@
 import type { ShadowRecord } from "../audit/decision-rows.js";
 import type { Decision, PolicyBundle } from "../policy/types.js";
 import { windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/ledger.js";
+import { readsDollars } from "../policy/reads-dollars.js";
 import { assess, planVelocity, totalsByWindow, type Situation } from "./assess.js";
 import { windowGroupCapReason } from "./group-cap.js";
 
@@ -32,6 +33,15 @@ export function shadowBundle(source: ShadowSource | undefined): PolicyBundle | n
     return source?.current() ?? null;
   } catch {
     return null;
+  }
+}
+
+/** Whether the candidate reads dollars (its decisions then need prices too); a candidate that throws does not. */
+export function shadowReadsDollars(shadow: PolicyBundle | null): boolean {
+  try {
+    return shadow !== null && readsDollars(shadow);
+  } catch {
+    return false; // shadowOutcome meets the same failure and records it
   }
 }
 
