@@ -30,7 +30,7 @@ import { assess, planVelocity, situationOf, totalsByWindow, type PlannedCharge, 
 import { contentDigest } from "./content-digest.js";
 import { DEFAULT_DECISION_TIMEOUT_MS, withinDeadline } from "./deadline.js";
 import { NO_ASSET_DECIMALS, NO_ASSET_PRICES, type DecisionDeps, type StandDownCause } from "./deps.js";
-import { gatherPrices, priceHold } from "./prices.js";
+import { gatherPrices, NO_PRICING, priceHold } from "./prices.js";
 import type { PriceQuote } from "../assets/usd-price.js";
 import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
 import { lockBudgetOf, lockBudgetReason } from "../db/lock-budget.js";
@@ -99,7 +99,9 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
       const claims = await verifyClaims(tx, addressBook, deps.assetDecimals ?? NO_ASSET_DECIMALS);
       const shadow = shadowBundle(deps.shadow);
       const unpriced = situationOf(tx, now, addressBook);
-      const pricing = await traced("countersign.facts.prices", () => gatherPrices(deps.assetPrices ?? NO_ASSET_PRICES, readsDollars(bundle) || shadowReadsDollars(shadow), tx, unpriced.transfers));
+      const pricing = readsDollars(bundle) || shadowReadsDollars(shadow)
+        ? await traced("countersign.facts.prices", () => gatherPrices(deps.assetPrices ?? NO_ASSET_PRICES, tx, unpriced.transfers))
+        : NO_PRICING;
       const situation = pricing.quotes.length > 0 ? situationOf(tx, now, addressBook, pricing.book) : unpriced;
       const plan = planVelocity(bundle, situation);
       const maxGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;

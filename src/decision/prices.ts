@@ -28,10 +28,10 @@ export function pricedAssets(tx: Transaction, transfers: readonly TransferFacts[
   return [...new Map(assets.map((a) => [canonicalAssetName(a), a])).values()];
 }
 
-/** `needed`: the live bundle or the shadow candidate reads dollars (readsDollars, shadowReadsDollars). */
-export async function gatherPrices(prices: AssetPrices, needed: boolean, tx: Transaction, transfers: readonly TransferFacts[]): Promise<Pricing> {
+/** Asked only when the live bundle or the shadow candidate reads dollars (readsDollars, shadowReadsDollars). */
+export async function gatherPrices(prices: AssetPrices, tx: Transaction, transfers: readonly TransferFacts[]): Promise<Pricing> {
   const assets = pricedAssets(tx, transfers);
-  if (assets.length === 0 || !needed) return NO_PRICING;
+  if (assets.length === 0) return NO_PRICING;
   const answers = await prices.pricesOf(assets, tx.vault);
   const quotes: PriceQuote[] = [];
   let unavailable: string | null = null;

@@ -5,7 +5,7 @@
 import { Router } from "express";
 import { assess, planVelocity, situationOf, totalsByWindow } from "../../decision/assess.js";
 import { NO_ASSET_DECIMALS, NO_ASSET_PRICES, type DecisionDeps } from "../../decision/deps.js";
-import { gatherPrices, priceHold } from "../../decision/prices.js";
+import { gatherPrices, NO_PRICING, priceHold } from "../../decision/prices.js";
 import { readsDollars } from "../../policy/reads-dollars.js";
 import { opaqueAssetHold } from "../../decision/opaque-asset.js";
 import { unknownNetworkHold } from "../../decision/unknown-network.js";
@@ -31,7 +31,7 @@ export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string
       claims = await verifyClaims(parsed.value, view, deps.assetDecimals ?? NO_ASSET_DECIMALS);
       if (claims.kind === "refused") return sendAppError(res, claims.error);
       const unpriced = situationOf(parsed.value, now, view);
-      pricing = await gatherPrices(deps.assetPrices ?? NO_ASSET_PRICES, readsDollars(bundle), parsed.value, unpriced.transfers);
+      pricing = readsDollars(bundle) ? await gatherPrices(deps.assetPrices ?? NO_ASSET_PRICES, parsed.value, unpriced.transfers) : NO_PRICING;
       situation = situationOf(parsed.value, now, view, pricing.book);
       plan = planVelocity(bundle, situation);
       read = plan.queries.length > 0 ? await readWindowTotals(deps.db, plan.queries, now) : new Map();
