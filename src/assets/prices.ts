@@ -108,12 +108,12 @@ function platformPrices(fetch: FetchPrices, options: AssetPricesOptions) {
     const distinct = [...new Map(assets.map((a) => [keyOf(a), a])).values()];
     const missing = distinct.filter((a) => !fresh(kept.get(keyOf(a))) && !inFlight.has(keyOf(a)));
     if (missing.length > 0) ask(missing, vault, keyOf);
-    const answers = new Map<string, Answered>();
-    for (const asset of assets) {
+    // Each asset's answer is taken now, before any await: by then a kept answer may have aged out.
+    const taken = assets.map((asset): [string, Answered | Promise<Answered>] => {
       const key = keyOf(asset);
       const cached = kept.get(key);
-      answers.set(asset, fresh(cached) && !inFlight.has(key) ? cached : await inFlight.get(key)!);
-    }
-    return answers;
+      return [asset, fresh(cached) && !inFlight.has(key) ? cached : inFlight.get(key)!];
+    });
+    return new Map(await Promise.all(taken.map(async ([asset, answer]) => [asset, await answer] as const)));
   };
 }
