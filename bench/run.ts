@@ -10,9 +10,11 @@
  *   platform    webhook throughput with the platform check off, and on against an API at 1 ms and 50 ms
  *   replay      policy replay over recorded decisions
  *   audit       audit sealing and audit queries
+ *   dollars     decide() in-process with and without a dollar window
  */
 import path from "node:path";
 import { benchDecisionLatency } from "./decision-latency.js";
+import { benchDollarWindow } from "./dollar-window.js";
 import { pgliteBenchDatabase, postgresBenchDatabase, type BenchDatabase } from "./databases.js";
 import { fmt } from "./stats.js";
 import { benchVelocityWindow } from "./velocity-window.js";
@@ -28,7 +30,8 @@ const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 10_000);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const AUDIT_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 const REPLAY_ROWS = Number(process.env.BENCH_REPLAY_ROWS ?? 100_000);
-const GROUPS = ["throughput", "latency", "velocity", "webhook", "platform", "replay", "audit"] as const;
+const GROUPS = ["throughput", "latency", "velocity", "webhook", "platform", "replay", "audit", "dollars"] as const;
+const DOLLAR_SECONDS = Number(process.env.BENCH_DOLLAR_SECONDS ?? 20);
 type Group = (typeof GROUPS)[number];
 const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? "32c2789";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
     if (groups.has("platform")) await platformCheckFigures();
     if (groups.has("replay")) await replayFigures();
     if (groups.has("audit")) await auditFigures();
+    if (groups.has("dollars")) await dollarFigures();
   } finally {
     await cleanUpAll();
   }
@@ -101,6 +105,17 @@ async function latencyFigures(): Promise<void> {
       console.log(`  ${db.label.padEnd(26)} median ${fmt(s.medianMs).padStart(9)}   p99 ${fmt(s.p99Ms).padStart(9)}   (n=${s.n})`);
     });
   }
+}
+
+async function dollarFigures(): Promise<void> {
+  console.log(`\na dollar window's cost: decide() in-process, the example bundle without and with a measure: usd window, taking turns, about ${DOLLAR_SECONDS} s each (BENCH_DOLLAR_SECONDS)`);
+  await withDatabase(postgresBenchDatabase, async (db) => {
+    const f = await benchDollarWindow(db, { policies: POLICIES, seconds: DOLLAR_SECONDS });
+    const line = (label: string, s: typeof f.with) => `  ${label.padEnd(34)} median ${fmt(s.medianMs).padStart(9)}   p99 ${fmt(s.p99Ms).padStart(9)}   (n=${s.n})`;
+    console.log(line("example bundle (2 windows)", f.without));
+    console.log(line("+ a usd window and its rule", f.with));
+    console.log(`  ratio of medians with/without: ${(f.with.medianMs / f.without.medianMs).toFixed(2)}`);
+  });
 }
 
 async function velocityFigures(): Promise<void> {

@@ -91,7 +91,7 @@ function raiseVelocityLimits(node: unknown): unknown {
   return node;
 }
 
-function writeBundle(doc: unknown): string {
+export function writeBundle(doc: unknown): string {
   const dir = mkdtempSync(path.join(tmpdir(), "countersign-bench-policy-"));
   writeFileSync(path.join(dir, "policy.yaml"), stringify(doc));
   return dir;

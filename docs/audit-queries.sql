@@ -112,11 +112,13 @@ from decision_log
 where :'rule' = any(matched_rules) and not replayed
 order by seq;
 
--- Q11. Velocity use of one wallet's groups: live use in the last hour and day, voided charges, last charge.
-select group_key, used_amount_24h, used_count_24h, voided_charges, last_charged_at, last_transaction
+-- Q11. Velocity use of one wallet's groups, per asset: live use in the last day in the asset's units
+--      and in dollars (at each charge's price), voided charges, last charge. A group's dollars are
+--      the sum of its assets' rows; its amounts are never added across assets.
+select group_key, asset, used_amount_24h, used_usd_24h, used_count_24h, voided_charges, last_charged_at, last_transaction
 from velocity_usage
 where group_key like '%' || :'wallet' || '%'
-order by group_key;
+order by group_key, asset;
 
 -- Q12. How far the hash chain reaches: rows sealed per table and the last seal (compare the last
 --      hash with the checkpoint you anchored; `countersign audit verify` recomputes it all).

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DEFAULT_SYNC_LIMITS, type SyncLimits } from "./addressbook/sync-budget.js";
 import { parseDecimalsPins, type DecimalsPins } from "./assets/decimals-pins.js";
+import { parsePricePins, type PricePins } from "./assets/price-pins.js";
 import { MAX_POLICY_DURATION_DAYS, parseDuration } from "./duration.js";
 import { hasCredentials, HTTPS_OR_LOOPBACK, isHttpsOrLoopback, NO_CREDENTIALS_IN_URL } from "./https-only.js";
 import type { DeliveryMode } from "./deliveries/check.js";
@@ -185,6 +186,9 @@ const envSchema = z.object({
   COUNTERSIGN_MAX_CLOCK_SKEW: milliseconds(DEFAULT_MAX_CLOCK_SKEW, "1h").refine((ms) => ms >= 100, { message: "must be at least 100ms" }),
   COUNTERSIGN_MAX_WINDOW_GROUPS: z.coerce.number().int().min(1).max(100_000).default(256),
   COUNTERSIGN_ASSET_DECIMALS: optionalString,
+  COUNTERSIGN_ASSET_PRICES: optionalString,
+  // A price older than this is not the platform's any more; a day is past any use of the word.
+  COUNTERSIGN_PRICE_MAX_AGE: milliseconds("60s", "1d"),
   COUNTERSIGN_OIDC_ISSUER: optionalString,
   COUNTERSIGN_OIDC_AUDIENCE: optionalString,
   COUNTERSIGN_OIDC_IDENTITY_CLAIM: optionalString,
@@ -246,6 +250,10 @@ export interface Config {
   assetDecimalsPins: DecimalsPins;
   /** Whether each delivery is cross-checked with the platform's copy (src/deliveries/). */
   verifyDeliveries: DeliveryMode;
+  /** COUNTERSIGN_ASSET_PRICES: the operator's USD prices for assets the platform does not price (src/assets/price-pins.ts). */
+  assetPricePins: PricePins;
+  /** COUNTERSIGN_PRICE_MAX_AGE in ms: how long a platform price is used (src/assets/prices.ts). */
+  priceMaxAgeMs: number;
 }
 
 export class ConfigError extends Error {
@@ -286,7 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     throw new ConfigError([...parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`), ...problems]);
   }
   const e = parsed.data;
-  const { custodyApi, eventsPublicKeyPem, review, pins, trustProxy } = derivedSettings(e, problems);
+  const { custodyApi, eventsPublicKeyPem, review, pins, pricePins, trustProxy } = derivedSettings(e, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
@@ -314,6 +322,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     review,
     assetDecimalsPins: pins.pins,
     verifyDeliveries: e.COUNTERSIGN_VERIFY_DELIVERIES ?? (custodyApi === undefined ? "off" : "platform"),
+    assetPricePins: pricePins.pins,
+    priceMaxAgeMs: e.COUNTERSIGN_PRICE_MAX_AGE,
   });
 }
 
@@ -326,9 +336,11 @@ function derivedSettings(e: Env, problems: string[]) {
   const review = reviewConfig(e, problems);
   const pins = parseDecimalsPins(e.COUNTERSIGN_ASSET_DECIMALS);
   problems.push(...pins.problems);
+  const pricePins = parsePricePins(e.COUNTERSIGN_ASSET_PRICES);
+  problems.push(...pricePins.problems);
   const trustProxy = parseTrustProxy(e.COUNTERSIGN_TRUST_PROXY);
   if ("problem" in trustProxy) problems.push(`COUNTERSIGN_TRUST_PROXY: ${trustProxy.problem}`);
-  return { custodyApi, eventsPublicKeyPem, review, pins, trustProxy };
+  return { custodyApi, eventsPublicKeyPem, review, pins, pricePins, trustProxy };
 }
 
 /** The platform check asks the custody API: asked for by name without one, it could never run. */

@@ -2,7 +2,7 @@
  * Assembles the running service from configuration: database, policy, address-book source,
  * event handler, HTTP app. `main.ts` starts it; end-to-end tests start it on port 0.
  */
-import { assetDecimalsFromConfig } from "./assets/from-config.js";
+import { assetDecimalsFromConfig, assetPricesFromConfig } from "./assets/from-config.js";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "./config.js";
@@ -106,6 +106,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       policy,
       addressBook: background.addressBook,
       assetDecimals: assetDecimalsFromConfig(config),
+      assetPrices: assetPricesFromConfig(config, logger),
       clock,
       standDown: () => (running.clock.problem() !== null ? "clock_skew" : adopted.problem() !== null ? "policy_superseded" : null),
       logger,

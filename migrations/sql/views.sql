@@ -27,14 +27,16 @@ CREATE OR REPLACE VIEW public.decision_log AS
     t.address_book_names,
     d.request_id,
     d.duration_ms,
-    d.seq
+    d.seq,
+    t.usd_amounts
    FROM (public.decisions d
      CROSS JOIN LATERAL ( SELECT (count(*))::integer AS transfer_count,
             array_agg((f.doc #>> '{transfer,asset}'::text[]) ORDER BY ((f.doc #>> '{transfer,index}'::text[]))::integer) AS assets,
             array_agg(((f.doc #>> '{transfer,amount}'::text[]))::numeric ORDER BY ((f.doc #>> '{transfer,index}'::text[]))::integer) AS amounts,
             array_agg((f.doc #>> '{transfer,source,value}'::text[]) ORDER BY ((f.doc #>> '{transfer,index}'::text[]))::integer) AS sources,
             array_agg((f.doc #>> '{transfer,destination,value}'::text[]) ORDER BY ((f.doc #>> '{transfer,index}'::text[]))::integer) AS destinations,
-            array_agg(COALESCE((f.doc #>> '{transfer,destination,addressBook,displayName}'::text[]), (f.doc #>> '{transfer,destination,addressBook,name}'::text[])) ORDER BY ((f.doc #>> '{transfer,index}'::text[]))::integer) AS address_book_names
+            array_agg(COALESCE((f.doc #>> '{transfer,destination,addressBook,displayName}'::text[]), (f.doc #>> '{transfer,destination,addressBook,name}'::text[])) ORDER BY ((f.doc #>> '{transfer,index}'::text[]))::integer) AS address_book_names,
+            array_agg(((f.doc #>> '{transfer,usd}'::text[]))::numeric ORDER BY ((f.doc #>> '{transfer,index}'::text[]))::integer) AS usd_amounts
            FROM jsonb_array_elements(public.decision_judged_facts(d.facts, d.replay_of, d.replayed)) f(doc)
           WHERE (jsonb_typeof((f.doc -> 'transfer'::text)) = 'object'::text)) t);
 
@@ -58,7 +60,9 @@ CREATE OR REPLACE VIEW public.decision_transfers AS
     ((f.doc #>> '{transfer,destination,inAddressBook}'::text[]))::boolean AS in_address_book,
     COALESCE((f.doc #>> '{transfer,destination,addressBook,displayName}'::text[]), (f.doc #>> '{transfer,destination,addressBook,name}'::text[])) AS address_book_name,
     d.policy_version,
-    d.seq
+    d.seq,
+    ((f.doc #>> '{transfer,usdPrice}'::text[]))::numeric AS usd_price,
+    ((f.doc #>> '{transfer,usd}'::text[]))::numeric AS usd
    FROM (public.decisions d
      CROSS JOIN LATERAL jsonb_array_elements(public.decision_judged_facts(d.facts, d.replay_of, d.replayed)) f(doc))
   WHERE (jsonb_typeof((f.doc -> 'transfer'::text)) = 'object'::text);
@@ -154,19 +158,26 @@ UNION ALL
     r.seq
    FROM public.delivery_refusals r;
 
--- Per velocity group: live use in the last hour and day, voided charges, the last charge.
+-- Per velocity group and asset: live use in the last hour and day, in the asset's units and in
+-- dollars at each charge's price, voided charges, the last charge. A group not keyed by asset holds
+-- charges of several: one row each, never one sum of different assets' units. A group's dollars are
+-- the sum of its rows' (a charge without a price counts none; charges recorded before charges kept
+-- their asset have a null asset).
 CREATE OR REPLACE VIEW public.velocity_usage AS
  SELECT g.group_key,
+    c.asset,
     COALESCE(sum(c.amount) FILTER (WHERE ((c.voided_at IS NULL) AND (c.charged_at > (now() - '01:00:00'::interval)))), (0)::numeric) AS used_amount_1h,
     (count(*) FILTER (WHERE ((c.voided_at IS NULL) AND (c.charged_at > (now() - '01:00:00'::interval)))))::integer AS used_count_1h,
+    COALESCE(sum(c.usd) FILTER (WHERE ((c.voided_at IS NULL) AND (c.charged_at > (now() - '01:00:00'::interval)))), (0)::numeric) AS used_usd_1h,
     COALESCE(sum(c.amount) FILTER (WHERE ((c.voided_at IS NULL) AND (c.charged_at > (now() - '1 day'::interval)))), (0)::numeric) AS used_amount_24h,
     (count(*) FILTER (WHERE ((c.voided_at IS NULL) AND (c.charged_at > (now() - '1 day'::interval)))))::integer AS used_count_24h,
+    COALESCE(sum(c.usd) FILTER (WHERE ((c.voided_at IS NULL) AND (c.charged_at > (now() - '1 day'::interval)))), (0)::numeric) AS used_usd_24h,
     (count(*) FILTER (WHERE (c.voided_at IS NOT NULL)))::integer AS voided_charges,
     max(c.charged_at) AS last_charged_at,
     (array_agg(c.transaction_name ORDER BY c.charged_at DESC, c.id DESC))[1] AS last_transaction
    FROM (public.velocity_groups g
      JOIN public.velocity_charges c ON ((c.group_hash = g.group_hash)))
-  GROUP BY g.group_key;
+  GROUP BY g.group_key, c.asset;
 
 -- The writer and the auditor may read the views, nothing more (a view created by the owner would
 -- otherwise take the owner's default privileges).

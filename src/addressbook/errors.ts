@@ -12,6 +12,7 @@ export type CustodyOperation =
   | "ServiceAccountToken"
   | "SyncVault"
   | "GetAsset"
+  | "BatchGetAssets"
   | "GetVaultAsset"
   | "GetTransaction";
 

@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import type { Db } from "../database.js";
 import { isoDate } from "../core/iso-time.js";
 import type { Decision, RuleMatch } from "../core/policy/types.js";
-
+import type { PriceQuote } from "../core/facts/usd-price.js";
 export interface DecisionRow {
   id: string;
   decidedAt: Date;
@@ -43,6 +43,8 @@ export interface DecisionEvidence {
   trace?: unknown;
   velocityWindows?: unknown;
   shadow?: ShadowRecord;
+  /** Every USD price the evaluation used (src/assets/usd-price.ts), so replay and an auditor see the dollars it saw. */
+  prices?: readonly PriceQuote[];
 }
 
 function json(value: unknown): string | null {
@@ -58,6 +60,7 @@ function evidenceColumns(e: DecisionEvidence | undefined) {
     shadow_decision: e?.shadow?.decision ?? null,
     shadow_matched_rules: e?.shadow?.matchedRules ?? null,
     shadow_error: e?.shadow?.error ?? null,
+    prices: e?.prices && e.prices.length > 0 ? e.prices : null,
   };
 }
 
@@ -103,6 +106,7 @@ export async function insertDecision(trx: Db, row: DecisionRow): Promise<void> {
       trace: json(r.trace),
       velocity_windows: json(r.velocity_windows),
       shadow_matched_rules: json(r.shadow_matched_rules),
+      prices: json(r.prices),
     })
     .execute();
 }

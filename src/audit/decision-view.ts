@@ -7,7 +7,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "../database.js";
 import type { DecisionsTable } from "./tables.js";
 import type { Decision, RuleMatch } from "../core/policy/types.js";
-
+import type { PriceQuote } from "../core/facts/usd-price.js";
 export const DECISION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The decisions of one transaction answered at most, oldest first: a co-signer polls a deferred one for as long as it waits. */
@@ -44,6 +44,8 @@ export interface DecisionView {
   /** Null on rows recorded before traces were kept. */
   trace: unknown[] | null;
   shadow: ShadowView | null;
+  /** The USD prices the evaluation used, as recorded with it; [] when it used none. */
+  prices: PriceQuote[];
 }
 
 type Row = Omit<Selectable<DecisionsTable>, "seq" | "velocity_windows">;
@@ -51,7 +53,7 @@ type Row = Omit<Selectable<DecisionsTable>, "seq" | "velocity_windows">;
 const COLUMNS = [
   "id", "decided_at", "transaction_name", "vault", "decision", "sign_transaction", "http_status", "replayed", "replay_of",
   "policy_version", "policy_digest", "matched_rules", "reasons", "facts", "transaction", "content_digest", "request_id",
-  "duration_ms", "trace", "shadow_policy_version", "shadow_policy_digest", "shadow_decision", "shadow_matched_rules", "shadow_error",
+  "duration_ms", "trace", "shadow_policy_version", "shadow_policy_digest", "shadow_decision", "shadow_matched_rules", "shadow_error", "prices",
 ] as const;
 
 /** The decision of this id, or null when there is none (an id that is no UUID names none). */
@@ -95,6 +97,7 @@ function viewOf(row: Row): DecisionView {
     durationMs: row.duration_ms,
     trace: (row.trace as unknown[] | null) ?? null,
     shadow: shadowOf(row),
+    prices: (row.prices as PriceQuote[] | null) ?? [],
   };
 }
 

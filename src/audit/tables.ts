@@ -44,6 +44,8 @@ export interface DecisionsTable {
   shadow_policy_digest: NullableText;
   shadow_decision: ColumnType<"allow" | "deny" | "defer" | null, string | null, never>;
   shadow_matched_rules: NullableJson;
+  /** Every USD price the evaluation used (asset, usd, fetchedAt, source); null where none was. */
+  prices: NullableJson;
   shadow_error: NullableText;
 }
 

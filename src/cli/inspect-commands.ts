@@ -2,6 +2,8 @@
 import { Option, type Command } from "commander";
 import { explain } from "../commands/explain.js";
 import { REVIEW_STATES, reviewCommand, type ReviewRequest, type ReviewState } from "../commands/review.js";
+import { NO_PRICES, type PriceBook } from "../core/facts/dollars.js";
+import { statedPrices, statedPricesSchema } from "../policy/stated-prices.js";
 import { defaultPolicies, type Cli } from "./program.js";
 import { withDatabase } from "../commands/with-database.js";
 
@@ -10,6 +12,7 @@ interface ExplainOptions {
   policies?: string;
   json?: boolean;
   decision?: string;
+  prices?: string;
 }
 
 export function explainCommand(program: Command, cli: Cli): void {
@@ -21,6 +24,7 @@ export function explainCommand(program: Command, cli: Cli): void {
     .option("--policies <dir>", "the bundle (default: COUNTERSIGN_POLICIES, else ./policies)")
     .option("--json", "print the trace as JSON")
     .option("--decision <id>", "print the trace of this recorded decision (every rule, operand values)")
+    .option("--prices <json>", 'USD prices to decide with, as a policy test case states them: {"assets/native.ethereum-mainnet": "3000.25"}')
     .action(cli.exits((file: string, options: ExplainOptions) => runExplain(file, options, cli)));
 }
 
@@ -42,7 +46,25 @@ async function runExplain(file: string, options: ExplainOptions, cli: Cli): Prom
     cli.fail("countersign: --now must be an RFC 3339 time");
     return 2;
   }
-  return explain({ file, policies, now, json, readStdin }, cli.out);
+  const prices = statedPricesOption(options.prices);
+  if (typeof prices === "string") {
+    cli.fail(`countersign: --prices ${prices}`);
+    return 2;
+  }
+  return explain({ file, policies, now, json, readStdin, prices }, cli.out);
+}
+
+/** The --prices object, or why it is not one. */
+function statedPricesOption(text: string | undefined): PriceBook | string {
+  if (text === undefined) return NO_PRICES;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return "must be a JSON object of asset name to a USD price";
+  }
+  const parsed = statedPricesSchema.safeParse(value);
+  return parsed.success ? statedPrices(parsed.data) : `must be a JSON object of asset name to a USD price: ${parsed.error.issues[0]?.message ?? "invalid"}`;
 }
 
 async function readStdin(): Promise<string> {

@@ -27,11 +27,12 @@ export async function explainDecision(read: DecisionReader, id: string, options:
   const evaluations = (row.trace as EvaluationTrace[] | null) ?? matchedOnly(row.matchedRules);
   const view = { decision: row.decision, policyVersion: row.policyVersion, reasons: row.reasons, evaluations, facts };
   if (options.json) {
-    out(JSON.stringify({ id: row.id, transactionName: row.transactionName, decidedAt: row.decidedAt, policyDigest: row.policyDigest, ...view, shadow: row.shadow }, null, 2));
+    out(JSON.stringify({ id: row.id, transactionName: row.transactionName, decidedAt: row.decidedAt, policyDigest: row.policyDigest, ...view, shadow: row.shadow, prices: row.prices }, null, 2));
     return 0;
   }
   out(`decision ${row.id}: ${row.transactionName} at ${row.decidedAt}`);
   if (row.replayed || row.replayOf) out(`  a repeat of decision ${row.replayOf ?? "(unknown)"}: its trace is that decision's`);
+  for (const p of row.prices ?? []) out(`  price ${p.asset}: $${p.usd} (${p.source === "pin" ? "COUNTERSIGN_ASSET_PRICES pin" : "custody platform"}, fetched ${p.fetchedAt})`);
   printTrace(view, out);
   if (row.shadow) printShadow(row.shadow, row.decision, out);
   return 0;

@@ -7,6 +7,8 @@
 import { readFile } from "node:fs/promises";
 import { notConfiguredView } from "../core/addressbook/types.js";
 import { assess, situationOf } from "../core/assess.js";
+import { offlineOutcome } from "../core/facts/pricing.js";
+import { NO_PRICES, type PriceBook } from "../core/facts/dollars.js";
 import { loadBundle } from "../policy/load.js";
 import { parseTransaction } from "../core/transaction/parse.js";
 import { unitClaims, type UnitClaim } from "../core/transaction/unit-claims.js";
@@ -18,6 +20,8 @@ export interface ExplainOptions {
   now: Date;
   json: boolean;
   readStdin: () => Promise<string>;
+  /** USD prices to decide with (--prices); offline there are no others. */
+  prices?: PriceBook;
 }
 
 export async function explain(options: ExplainOptions, out: (line: string) => void): Promise<number> {
@@ -39,8 +43,9 @@ export async function explain(options: ExplainOptions, out: (line: string) => vo
     out(`${parsed.error.code}: ${parsed.error.publicMessage}`);
     return 1;
   }
-  const situation = situationOf(parsed.value, options.now, notConfiguredView(parsed.value.vault));
-  const outcome = assess(loaded.value, situation, new Map(), { trace: true });
+  const prices = options.prices ?? NO_PRICES;
+  const situation = situationOf(parsed.value, options.now, notConfiguredView(parsed.value.vault), prices);
+  const outcome = offlineOutcome(loaded.value, prices, situation.transfers, assess(loaded.value, situation, new Map(), { trace: true }));
   const unchecked = unitClaims(parsed.value).map(uncheckedNote);
   if (options.json) out(JSON.stringify({ policyVersion: loaded.value.version, ...outcome, ...(unchecked.length > 0 ? { uncheckedOffline: unchecked } : {}) }, null, 2));
   else {

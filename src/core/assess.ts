@@ -11,6 +11,7 @@ import { evaluate, type EvaluateOptions } from "./policy/evaluate.js";
 import type { Outcome, PolicyBundle } from "./policy/types.js";
 import type { ReviewFacts } from "./review/types.js";
 import type { Transaction } from "./transaction/types.js";
+import { NO_PRICES, type PriceBook } from "./facts/dollars.js";
 
 export interface Situation {
   tx: Transaction;
@@ -20,10 +21,12 @@ export interface Situation {
   transfers: readonly TransferFacts[];
   /** The transaction's review for this content (src/review); none when omitted. */
   review?: ReviewFacts;
+  /** The USD prices gathered for this decision (src/decision/prices.ts). */
+  prices: PriceBook;
 }
 
-export function situationOf(tx: Transaction, now: Date, addressBook: AddressBookView): Situation {
-  return { tx, now, addressBook, transfers: buildTransferFacts(tx, addressBook) };
+export function situationOf(tx: Transaction, now: Date, addressBook: AddressBookView, prices: PriceBook = NO_PRICES): Situation {
+  return { tx, now, addressBook, transfers: buildTransferFacts(tx, addressBook, prices), prices };
 }
 
 /** One velocity charge per transfer and distinct group key. */
@@ -31,6 +34,10 @@ export interface PlannedCharge {
   transferIndex: number;
   key: string;
   amount: string | null;
+  /** transfer.usd: the dollars a `usd` window counts, recorded so a void subtracts exactly them. */
+  usd: string | null;
+  /** transfer.asset, recorded so usage is shown per asset. */
+  asset: string;
 }
 
 export interface VelocityPlan {
@@ -49,7 +56,7 @@ export function planVelocity(bundle: PolicyBundle, situation: Situation): Veloci
     for (const window of bundle.windows) {
       const key = groupKey(window, situation.tx, transfer);
       queries.set(windowTotalId(window.name, key), { window: window.name, key, durationSeconds: window.durationSeconds });
-      charges.set(`${transfer.index}\u0000${key}`, { transferIndex: transfer.index, key, amount: transfer.amount });
+      charges.set(`${transfer.index}\u0000${key}`, { transferIndex: transfer.index, key, amount: transfer.amount, usd: transfer.usd, asset: transfer.asset });
     }
   }
   const keys = [...new Set([...queries.values()].map((q) => q.key))].sort();
@@ -76,6 +83,7 @@ export function factsFor(bundle: PolicyBundle, situation: Situation, totals: Win
     windows: bundle.windows,
     totals,
     transfers: situation.transfers,
+    prices: situation.prices,
     ...(situation.review ? { review: situation.review } : {}),
   });
 }

@@ -10,7 +10,7 @@ import { Deadline, DeadlinePassed } from "./deadline.js";
 import { LockShare, LockShareWaitExpired } from "../db/lock-share.js";
 import type { ReadArgs, ReadResult } from "./session-types.js";
 
-const EMPTY_READ: ReadResult = { final: null, review: null, actions: null, failure: null, total_ords: null, total_amounts: null, total_counts: null };
+const EMPTY_READ: ReadResult = { final: null, review: null, actions: null, failure: null, total_ords: null, total_amounts: null, total_counts: null , total_usds: null};
 
 function args(name: string, locks: number[] = []): ReadArgs {
   return { name, failedStates: "{}", evaluate: true, locks: `{${locks.join(",")}}`, hashes: [], buckets: [], edges: [] };

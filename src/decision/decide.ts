@@ -3,7 +3,7 @@
  *
  *   the platform check (src/deliveries/: the platform's copy, read outside any lock, is what is
  *   decided on; a delivery that is not what the platform holds is refused with 409)
- *   → gather (address book, asset decimals: outside any lock)
+ *   → gather (address book, asset decimals, USD prices: outside any lock)
  *   → one database transaction in two round trips (session.ts):
  *     1. lock the transaction name; read its final decision, or its review, a reported failure,
  *        and (when it can be evaluated) lock the window groups and read their totals;
@@ -32,14 +32,18 @@ import { assess, planVelocity, situationOf, totalsByWindow, type PlannedCharge, 
 import { contentDigest } from "../core/transaction/content-digest.js";
 import { DEFAULT_DECISION_TIMEOUT_MS, withinDeadline, type Deadline } from "./deadline.js";
 import { checkHorizon } from "../deliveries/check.js";
-import { NO_ASSET_DECIMALS, type DecisionDeps, type UnavailableCause } from "./deps.js";
+import { NO_ASSET_DECIMALS, type DecisionDeps, type UnavailableCause, NO_ASSET_PRICES, type StandDownCause } from "./deps.js";
+import { gatherPrices } from "./prices.js";
+import { NO_PRICING, priceHold } from "../core/facts/pricing.js";
+import type { PriceQuote } from "../core/facts/usd-price.js";
 import { DEFAULT_MAX_WINDOW_GROUPS, windowGroupCapReason } from "./group-cap.js";
 import { lockBudgetOf, lockBudgetReason } from "../db/lock-budget.js";
 import { reportedFailure } from "./reported-failure.js";
 import { withDecisionSession } from "./session.js";
 import type { DecisionSession, ReadResult } from "./session-types.js";
 import { readArgs, totalsRead, writeArgs } from "./session-args.js";
-import { shadowBundle, shadowOutcome, shadowQueries, shadowVerdict, type ShadowVerdict } from "./shadow.js";
+import { shadowBundle, shadowOutcome, shadowQueries, shadowReadsDollars, shadowVerdict, type ShadowVerdict } from "./shadow.js";
+import { readsDollars } from "../core/policy/reads-dollars.js";
 import { opaqueAssetHold } from "./opaque-asset.js";
 import { unknownNetworkHold } from "./unknown-network.js";
 import { unknownSourceHold, type UnknownSource } from "./unknown-source.js";
@@ -63,7 +67,7 @@ export interface Decided {
   policyDigest: string;
   matchedRules: RuleMatch[];
   /** Set when the defer came from outside the policy (telemetry tells the causes apart). */
-  deferCause?: "address_book_stale" | "asset_decimals_unknown" | "source_wallet_unknown" | "lock_budget";
+  deferCause?: "address_book_stale" | "asset_decimals_unknown" | "source_wallet_unknown" | "lock_budget" | "price_unknown";
   /** What the shadow candidate said, when it was evaluated beside this fresh decision. */
   shadow?: ShadowVerdict;
 }
@@ -120,8 +124,12 @@ async function decideOn(deps: DecisionDeps, tx: Transaction, requestId: string, 
   const now = deps.clock();
   const addressBook = await traced("countersign.facts.address_book", () => deps.addressBook.viewFor(tx.vault));
   const claims = await verifyClaims(tx, addressBook, deps.assetDecimals ?? NO_ASSET_DECIMALS);
-  const situation = situationOf(tx, now, addressBook);
   const shadow = shadowBundle(deps.shadow);
+  const unpriced = situationOf(tx, now, addressBook);
+  const pricing = readsDollars(bundle) || shadowReadsDollars(shadow)
+    ? await traced("countersign.facts.prices", () => gatherPrices(deps.assetPrices ?? NO_ASSET_PRICES, tx, unpriced.transfers))
+    : NO_PRICING;
+  const situation = pricing.quotes.length > 0 ? situationOf(tx, now, addressBook, pricing.book) : unpriced;
   const plan = planVelocity(bundle, situation);
   const maxGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
   const queries = [...plan.queries, ...shadowQueries(shadow, situation, maxGroups)];
@@ -131,14 +139,15 @@ async function decideOn(deps: DecisionDeps, tx: Transaction, requestId: string, 
   // Its name's lock and one per group, held until it commits (src/db/lock-budget.ts).
   const overBudget = lockBudgetReason(plan.keys.length + 1, lockBudgetOf(deps.db));
   const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ?? opaqueAssetHold(bundle.windows, situation.transfers) ?? unknownNetworkHold(bundle.windows, situation.transfers);
-  const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || overBudget !== null || unknownSource !== null;
-  const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, maxGroups, review: null, opened, clock: deps.clock };
+  const unpricedHold = priceHold(bundle, pricing, situation.transfers);
+  const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || overBudget !== null || unknownSource !== null || unpricedHold !== null;
+  const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, maxGroups, review: null, opened, clock: deps.clock, quotes: pricing.quotes };
   return withDecisionSession(deps.db, deadline, async (session) => {
     const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
     // A decided name is answered as decided, whatever the copy learned since; otherwise a body
     // the facts contradict is refused (400) and nothing is written.
     if (claims.kind === "refused" && !read.final) return { kind: "refused", error: claims.error } satisfies Refused;
-    const step = await nextStep(record, read, { claims, stale, tooMany, overBudget, unknownSource });
+    const step = await nextStep(record, read, { claims, stale, tooMany, overBudget, unknownSource, unpriced: unpricedHold });
     return write(session, record, step);
   });
 }
@@ -161,6 +170,8 @@ interface Recording {
   opened: OpenedReview[];
   /** The service's clock, read again when the row is written (writtenAt). */
   clock: () => Date;
+  /** The USD prices the facts were built with, recorded with an evaluated decision. */
+  quotes: PriceQuote[];
 }
 
 /** A review a delivery opened, with the bundle it was decided under (whose groups say what it needs). */
@@ -190,10 +201,12 @@ interface Held {
   overBudget: string | null;
   /** A source given as a raw address whose wallet is not known, under a window grouped by source wallet. */
   unknownSource: UnknownSource | null;
+  /** Prices the live bundle needs and cannot have (src/decision/prices.ts). */
+  unpriced: string | null;
 }
 
 /** From what the read found (under the name's lock), in the order docs/interface.md gives. */
-async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany, overBudget, unknownSource }: Held): Promise<Step> {
+async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany, overBudget, unknownSource, unpriced }: Held): Promise<Step> {
   if (read.final) return repeat(r, toFinalDecision(read.final as Parameters<typeof toFinalDecision>[0]));
   const { tx, now } = r.situation;
   const review = read.review ? toReview(read.review as ReviewRow) : undefined;
@@ -207,6 +220,7 @@ async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany
   if (overBudget !== null) return outright(r, "defer", overBudget, "lock_budget");
   if (unknownSource?.decision === "defer") return outright(r, "defer", unknownSource.reason, "source_wallet_unknown");
   if (unknownSource) return outright(r, "deny", unknownSource.reason);
+  if (unpriced !== null) return outright(r, "defer", unpriced, "price_unknown");
   r.review = gate.review;
   return evaluateStep({ ...r, situation: { ...r.situation, review: gate.facts } }, totalsRead(read, r.queries));
 }
@@ -215,7 +229,7 @@ async function evaluateStep(r: Recording, read: Map<string, WindowTotal>): Promi
   const outcome = await traced("countersign.evaluate", () => assess(r.bundle, r.situation, totalsByWindow(r.plan.queries, read), { trace: true }));
   const expiry = expiredWhileDeferred(r.review, r.bundle, outcome, r.situation.now);
   if (expiry) return { ...outright(r, "deny", REVIEW_EXPIRED), actions: [expiry] };
-  const evidence: DecisionEvidence = { trace: outcome.evaluations, velocityWindows: r.bundle.windows, shadow: shadowOutcome(r.shadow, r.situation, read, r.maxGroups) };
+  const evidence: DecisionEvidence = { trace: outcome.evaluations, velocityWindows: r.bundle.windows, shadow: shadowOutcome(r.shadow, r.situation, read, r.maxGroups), prices: r.quotes };
   return {
     verdict: { ...evaluated(r, outcome), evidence },
     ...(outcome.decision === "allow" ? { charges: r.plan.charges } : {}),

@@ -3,6 +3,7 @@ import type { AddressBookSource } from "../addressbook/source.js";
 import { createAssetDecimals, type AssetDecimals } from "../assets/decimals.js";
 import type { Db } from "../database.js";
 import type { DeliveryCheck } from "../deliveries/check.js";
+import { createAssetPrices, type AssetPrices } from "../assets/prices.js";
 import type { Logger } from "../log.js";
 import type { PolicyBundle } from "../core/policy/types.js";
 import type { StoredReview } from "../review/store.js";
@@ -20,6 +21,8 @@ export interface DecisionDeps {
   addressBook: AddressBookSource;
   /** Token decimals for the unit check (src/decision/verify-claims.ts); without it, none are known. */
   assetDecimals?: AssetDecimals;
+  /** USD prices for the dollar facts and windows (src/assets/prices.ts); without it, none are known. */
+  assetPrices?: AssetPrices;
   clock: () => Date;
   /**
    * Why this process may not decide now, or null: its clock is out of step with the database's
@@ -40,3 +43,6 @@ export interface DecisionDeps {
 
 /** No custody API and no pins: every amount that needs a token's decimals stays unverified (defers). */
 export const NO_ASSET_DECIMALS: AssetDecimals = createAssetDecimals({ pins: new Map() });
+
+/** No custody API and no pins: every price is unknown (dollar facts null, dollar windows defer). */
+export const NO_ASSET_PRICES: AssetPrices = createAssetPrices({ pins: new Map(), maxAgeMs: 60_000 });

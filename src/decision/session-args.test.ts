@@ -10,15 +10,15 @@ const queries: WindowQuery[] = [
   { window: "hourly", key: "wallet-a", durationSeconds: 3_600 },
 ];
 
-function read(ords: number[] | null, amounts: string[] | null, counts: string[] | null): ReadResult {
-  return { final: null, review: null, actions: null, failure: null, total_ords: ords, total_amounts: amounts, total_counts: counts };
+function read(ords: number[] | null, amounts: string[] | null, counts: string[] | null, usds: string[] | null = counts && counts.map(() => "0")): ReadResult {
+  return { final: null, review: null, actions: null, failure: null, total_ords: ords, total_amounts: amounts, total_counts: counts, total_usds: usds };
 }
 
 describe("totalsRead", () => {
   it("adds up each window's pieces, exactly", () => {
-    const totals = totalsRead(read([0, 0, 1, 0], ["0.1", "0.2", "5", "1000000000000000000.000001"], ["1", "2", "3", "4"]), queries);
-    expect(totals.get(windowTotalId("daily", "wallet-a"))).toEqual({ amount: "1000000000000000000.300001", count: 7 });
-    expect(totals.get(windowTotalId("hourly", "wallet-a"))).toEqual({ amount: "5", count: 3 });
+    const totals = totalsRead(read([0, 0, 1, 0], ["0.1", "0.2", "5", "1000000000000000000.000001"], ["1", "2", "3", "4"], ["0.01", "0.02", "7", "0"]), queries);
+    expect(totals.get(windowTotalId("daily", "wallet-a"))).toEqual({ amount: "1000000000000000000.300001", count: 7, usd: "0.03" });
+    expect(totals.get(windowTotalId("hourly", "wallet-a"))).toEqual({ amount: "5", count: 3, usd: "7" });
   });
 
   it("refuses a read that left a window out, instead of counting it as empty", () => {
@@ -29,6 +29,7 @@ describe("totalsRead", () => {
   it("refuses a corrupt piece", () => {
     expect(() => totalsRead(read([0, 1], ["1", "x"], ["1", "1"]), queries)).toThrow();
     expect(() => totalsRead(read([0, 1], ["1"], ["1", "1"]), queries)).toThrow();
+    expect(() => totalsRead(read([0, 1], ["1", "1"], ["1", "1"], ["1"]), queries)).toThrow();
   });
 
   it("no window queries, no totals", () => {
@@ -47,12 +48,12 @@ describe("the group hashes the two calls send", () => {
   it("each charge carries its group's hash, and each group is written once", () => {
     const row = { id: "00000000-0000-4000-8000-000000000000", decidedAt: new Date(0), transactionName: "t", vault: "v", decision: "allow", httpStatus: 200, replayed: false, replayOf: null, policyVersion: "p", policyDigest: "d", matchedRules: [], reasons: [], facts: [], transaction: {}, contentDigest: "c", requestId: "r", durationMs: 1 } as DecisionRow;
     const charges = [
-      { transferIndex: 0, key: "wallet-a", amount: "1" },
-      { transferIndex: 1, key: "wallet-b", amount: null },
-      { transferIndex: 2, key: "wallet-a", amount: "2.5" },
+      { transferIndex: 0, key: "wallet-a", amount: "1", usd: "3000.5" },
+      { transferIndex: 1, key: "wallet-b", amount: null, usd: null },
+      { transferIndex: 2, key: "wallet-a", amount: "2.5", usd: null },
     ];
     const args = writeArgs({ decision: row, charges });
-    expect(args.charges).toEqual(charges.map((c) => ({ transfer_index: c.transferIndex, hash: groupHashHex(c.key), amount: c.amount })));
+    expect(args.charges).toEqual(charges.map((c) => ({ transfer_index: c.transferIndex, hash: groupHashHex(c.key), amount: c.amount, usd: c.usd, asset: null })));
     expect(args.groups).toEqual([
       { hash: groupHashHex("wallet-a"), key: "wallet-a" },
       { hash: groupHashHex("wallet-b"), key: "wallet-b" },

@@ -43,7 +43,7 @@ export function readArgs(name: string, lockKeys: readonly string[], queries: rea
 export function totalsRead(read: ReadResult, queries: readonly WindowQuery[]): Map<string, WindowTotal> {
   const byOrd = new Map<number, WindowTotal>();
   (read.total_ords ?? []).forEach((ord, i) => {
-    const piece = toTotal({ amount: read.total_amounts?.[i] ?? "", count: read.total_counts?.[i] ?? "" });
+    const piece = toTotal({ amount: read.total_amounts?.[i] ?? "", count: read.total_counts?.[i] ?? "", usd: read.total_usds?.[i] ?? "" });
     const sum = byOrd.get(ord);
     byOrd.set(ord, sum ? addTotals(sum, piece) : piece);
   });
@@ -60,6 +60,10 @@ export interface ChargeWrite {
   transferIndex: number;
   key: string;
   amount: string | null;
+  /** Dollars at the decision's price; null or omitted when it had none. */
+  usd?: string | null;
+  /** The transfer's asset (transfer.asset). */
+  asset?: string;
 }
 
 const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
@@ -78,9 +82,10 @@ export function writeArgs(w: WriteParts): Record<string, unknown> {
   const hashOf = new Map<string, string>();
   const charges = (w.charges ?? []).map((c) => {
     if (c.amount !== null && !PLAIN_DECIMAL.test(c.amount)) throw new Error("charge amount is not a plain decimal");
+    if (c.usd != null && !PLAIN_DECIMAL.test(c.usd)) throw new Error("charge dollars are not a plain decimal");
     let hash = hashOf.get(c.key);
     if (hash === undefined) hashOf.set(c.key, (hash = groupHashHex(c.key)));
-    return { transfer_index: c.transferIndex, hash, amount: c.amount };
+    return { transfer_index: c.transferIndex, hash, amount: c.amount, usd: c.usd ?? null, asset: c.asset ?? null };
   });
   const groups = [...hashOf].map(([key, hash]) => ({ hash, key }));
   return {

@@ -31,6 +31,7 @@ export interface ReadResult {
   total_ords: number[] | null;
   total_amounts: string[] | null;
   total_counts: string[] | null;
+  total_usds: string[] | null;
 }
 
 export interface DecisionSession {

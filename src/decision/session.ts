@@ -31,10 +31,10 @@ import { DecisionBatcher, MemberBusy, type Member, type MembersGuard } from "./b
 import type { Deadline } from "./deadline.js";
 import type { DecisionSession, ReadResult } from "./session-types.js";
 
-const READ = { name: "countersign_decision_read_2", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
+const READ = { name: "countersign_decision_read_3", text: "select * from countersign_decision_read($1::jsonb, $2::float8)" };
 const WRITE = { name: "countersign_decision_write_2", text: "select countersign_decision_write($1::jsonb, $2::float8)" };
 /** Never waits for a lock: a member whose lock is held elsewhere comes back busy (countersign_decision_read_batch). */
-const READ_BATCH = { name: "countersign_decision_read_batch_1", text: "select * from countersign_decision_read_batch($1::jsonb, $2::float8)" };
+const READ_BATCH = { name: "countersign_decision_read_batch_2", text: "select * from countersign_decision_read_batch($1::jsonb, $2::float8)" };
 const WRITE_BATCH = { name: "countersign_decision_write_batch_1", text: "select countersign_decision_write_batch($1::jsonb, $2::float8)" };
 
 /**

@@ -9,6 +9,7 @@ import type { ShadowRecord } from "../audit/decision-rows.js";
 import type { Decision, PolicyBundle } from "../core/policy/types.js";
 import { windowTotalId, type WindowQuery, type WindowTotal } from "../velocity/ledger.js";
 import { assess, planVelocity, totalsByWindow, type Situation } from "../core/assess.js";
+import { readsDollars } from "../core/policy/reads-dollars.js";
 import { windowGroupCapReason } from "./group-cap.js";
 
 /** What the shadow said of a fresh decision, as the log and metrics name it: "error" when it has no decision. */
@@ -32,6 +33,15 @@ export function shadowBundle(source: ShadowSource | undefined): PolicyBundle | n
     return source?.current() ?? null;
   } catch {
     return null;
+  }
+}
+
+/** Whether the candidate reads dollars (its decisions then need prices too); a candidate that throws does not. */
+export function shadowReadsDollars(shadow: PolicyBundle | null): boolean {
+  try {
+    return shadow !== null && readsDollars(shadow);
+  } catch {
+    return false; // shadowOutcome meets the same failure and records it
   }
 }
 

@@ -58,6 +58,14 @@ const evaluation = z.object({
     .describe("every rule in bundle order, with its comparisons' operand values"),
 });
 
+/** One USD price a decision used (docs/interface.md section 10). */
+const priceQuote = z.object({
+  asset: z.string(),
+  usd: z.string().describe("USD for one whole unit, an exact decimal"),
+  fetchedAt: z.string().describe("RFC 3339: when the platform answered, or the pin was read"),
+  source: z.enum(["platform", "pin"]),
+});
+
 export const evaluateAnswer = z.object({
   decision: z.enum(["allow", "deny", "defer"]),
   reasons: z.array(z.string()),
@@ -68,7 +76,8 @@ export const evaluateAnswer = z.object({
   facts: z.array(z.record(z.string(), z.unknown())).describe("one facts document per evaluation (docs/interface.md section 4)"),
   policyOutcome: decisionKind
     .optional()
-    .describe("present when something outside the policy holds the transaction (a stale address book, unknown token decimals, an unknown source wallet): what the policy alone decided"),
+    .describe("present when something outside the policy holds the transaction (a stale address book, unknown token decimals, an unknown source wallet, an unknown price): what the policy alone decided"),
+  prices: z.array(priceQuote).describe("the USD prices the facts were built with; [] when the bundle reads no dollars"),
 });
 
 const failedCase = z.object({ file: z.string(), name: z.string(), failures: z.array(z.string()) });
@@ -170,6 +179,8 @@ export const review = z.object({
           asset: z.string(),
           amount: z.string().nullable(),
           rawAmount: z.string().nullable(),
+          usd: z.string().nullable().optional().describe("transfer.usd at opening (exact dollars); null when unpriced, absent on reviews opened before prices"),
+          usdPrice: z.string().nullable().optional().describe("transfer.usdPrice: USD for one whole unit, as the decision priced it"),
           source: z.string(),
           destination: z.string(),
           destinationName: z.string().nullable().describe("the address-book entry's name, when the destination is one"),
@@ -222,6 +233,7 @@ export const decisionView = z.object({
   durationMs: z.number(),
   trace: z.array(z.unknown()).nullable().describe("every rule per evaluation with its comparisons' operands; null on rows recorded before traces were kept"),
   shadow: shadowView.nullable().describe("what the COUNTERSIGN_SHADOW_POLICIES candidate said on the same facts; null when none was evaluated"),
+  prices: z.array(priceQuote).describe("the USD prices the evaluation used, as recorded with it; [] when it used none"),
 });
 
 export const decisionList = z.object({ decisions: z.array(decisionView).describe("oldest first, at most 500") });

@@ -25,14 +25,14 @@ const windowSchema = z
       .array(z.enum(GROUP_DIMENSIONS, `groupBy entries are ${GROUP_DIMENSIONS.join(", ")}`))
       .min(1, "groupBy needs at least one of " + GROUP_DIMENSIONS.join(", "))
       .refine(noDuplicates, "groupBy lists a dimension twice"),
-    measure: z.enum(["amount", "count"], "measure is amount or count").default("amount"),
+    measure: z.enum(["amount", "count", "usd"], "measure is amount, usd or count").default("amount"),
   })
   .superRefine((window, ctx) => {
     if (window.measure === "amount" && !window.groupBy.includes("asset")) {
       ctx.addIssue({
         code: "custom",
         path: ["groupBy"],
-        message: "a window measuring amount must be grouped by asset (amounts of different assets do not add up); use measure: count or add asset",
+        message: "a window measuring amount must be grouped by asset (amounts of different assets do not add up); use measure: usd or count, or add asset",
       });
     }
   });

@@ -13,6 +13,8 @@ import type { WindowTotal, WindowTotals } from "../core/facts/types.js";
 import { statedReviewFacts } from "../review/facts.js";
 import { parseTransaction } from "../core/transaction/parse.js";
 import type { Decision, Outcome, PolicyBundle } from "../core/policy/types.js";
+import { offlineOutcome } from "../core/facts/pricing.js";
+import { statedPrices, statedPricesSchema } from "./stated-prices.js";
 
 const entry = z.strictObject({
   vault: z.string().regex(/^vaults\/[A-Za-z0-9_-]+$/),
@@ -33,6 +35,8 @@ const ownWallet = z.strictObject({
 const windowTotal = z.strictObject({
   amount: z.string().regex(/^[0-9]+(\.[0-9]+)?$/).default("0"),
   count: z.number().int().min(0).default(0),
+  /** A `usd` window's dollars before this transaction. */
+  usd: z.string().regex(/^[0-9]+(\.[0-9]+)?$/).default("0"),
 });
 
 const testCase = z
@@ -42,6 +46,8 @@ const testCase = z
     addressBook: z.array(entry).optional(),
     ownWallets: z.array(ownWallet).optional(),
     velocity: z.record(z.string(), windowTotal).optional(),
+    /** USD per whole unit by asset, standing for the platform's prices (docs/interface.md section 10). */
+    prices: statedPricesSchema.optional(),
     /** Reviewer identities that approved this transaction's review (docs/interface.md section 9). */
     approvals: z.array(z.string().min(1)).optional(),
     transaction: z.unknown().optional(),
@@ -130,9 +136,10 @@ async function runCase(bundle: PolicyBundle, file: string, relative: string, c: 
     return { file: relative, name: c.name, passed: false, failures: [`velocity names windows the bundle does not declare: ${unknown.join(", ")}`] };
   }
   const now = new Date(c.now ?? DEFAULT_NOW);
-  const situation = situationOf(parsed.value, now, caseAddressBook(c, parsed.value.vault, now));
+  const prices = statedPrices(c.prices);
+  const situation = situationOf(parsed.value, now, caseAddressBook(c, parsed.value.vault, now), prices);
   if (c.approvals) situation.review = statedReviewFacts(bundle, c.approvals, parsed.value.initiator);
-  const outcome = assess(bundle, situation, caseTotals(bundle, situation, c));
+  const outcome = offlineOutcome(bundle, prices, situation.transfers, assess(bundle, situation, caseTotals(bundle, situation, c)));
   const failures = compare(outcome, c.expect, c.expectRules);
   return { file: relative, name: c.name, passed: failures.length === 0, failures, outcome };
 }
@@ -166,7 +173,7 @@ function caseTotals(bundle: PolicyBundle, situation: Situation, c: PolicyTestCas
     const given = c.velocity?.[q.window];
     if (!given) continue;
     if (!totals.has(q.window)) totals.set(q.window, new Map());
-    totals.get(q.window)!.set(q.key, { amount: given.amount, count: given.count });
+    totals.get(q.window)!.set(q.key, { amount: given.amount, count: given.count, usd: given.usd });
   }
   return totals;
 }

@@ -25,6 +25,8 @@ export interface AsOfQuery {
 export interface Total {
   amount: string;
   count: number;
+  /** The dollars each charge recorded at its decision's price. */
+  usd: string;
 }
 
 export function dimensionSet(groupBy: readonly GroupDimension[]): string {
@@ -34,21 +36,21 @@ export function dimensionSet(groupBy: readonly GroupDimension[]): string {
 /** One statement for a page's queries; answers in query order. */
 export async function totalsAsOf(db: Db, queries: readonly AsOfQuery[]): Promise<Total[]> {
   if (queries.length === 0) return [];
-  const { rows } = await sql<{ ord: number; amount: string; count: string }>`
-    select q.ord, coalesce(sum(c.amount), 0)::text as amount, count(c.charged_at)::text as count
+  const { rows } = await sql<{ ord: number; amount: string; count: string; usd: string }>`
+    select q.ord, coalesce(sum(c.amount), 0)::text as amount, count(c.charged_at)::text as count, coalesce(sum(c.usd), 0)::text as usd
     from unnest(
       ${queries.map((_, i) => i)}::int4[], ${queries.map((q) => groupHashHex(q.key))}::text[],
       ${queries.map((q) => new Date(q.at.getTime() - q.durationSeconds * 1000).toISOString())}::timestamptz[],
       ${queries.map((q) => q.at.toISOString())}::timestamptz[], ${queries.map((q) => q.decisionId)}::uuid[]
     ) as q(ord, hash, after_at, at, decision_id)
     left join lateral (
-      select c.amount, c.charged_at from velocity_charges c
+      select c.amount, c.usd, c.charged_at from velocity_charges c
       where c.group_hash = decode(q.hash, 'hex') and c.charged_at > q.after_at and c.charged_at <= q.at
         and c.decision_id <> q.decision_id and (c.voided_at is null or c.voided_at > q.at)
     ) c on true
     group by q.ord`.execute(db);
-  const totals: Total[] = queries.map(() => ({ amount: "0", count: 0 }));
-  for (const r of rows) totals[r.ord] = { amount: r.amount, count: Number(r.count) };
+  const totals: Total[] = queries.map(() => ({ amount: "0", count: 0, usd: "0" }));
+  for (const r of rows) totals[r.ord] = { amount: r.amount, count: Number(r.count), usd: r.usd };
   return totals;
 }
 
@@ -72,6 +74,21 @@ export async function chargeGaps(db: Db, sets: readonly string[], until: Date): 
   }
   return gaps;
 }
+
+/**
+ * The time of the last charge recorded without dollars (its decision looked no price up: its bundle
+ * read none), or null. A `usd` window reaching back past it would read too few dollars, so the
+ * candidate's dollar windows are replayable only after it (DOLLARS_GAP in the coverage).
+ */
+export async function dollarGap(db: Db, until: Date): Promise<Date | null> {
+  const { rows } = await sql<{ last: Date | null }>`
+    select max(c.charged_at) as last from velocity_charges c where c.usd is null and c.charged_at <= ${until}`.execute(db);
+  const last = rows[0]?.last ?? null;
+  return last === null ? null : new Date(last);
+}
+
+/** The coverage key of dollarGap. */
+export const DOLLARS_GAP = "usd";
 
 /** A window of the candidate whose groups would read less than was spent, if it took effect now. */
 export interface WindowStartingShort {

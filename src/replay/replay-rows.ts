@@ -4,7 +4,8 @@
  * function the webhook runs. A window the candidate declares is taken from the recorded facts when
  * the row's bundle had the very same window (name, duration, dimensions, measure); otherwise it is
  * recomputed from the charge ledger as of the decision's time; when the ledger cannot give it, the
- * decision is not replayable — it is never evaluated without it.
+ * decision is not replayable — it is never evaluated without it. Dollars are the ones recorded:
+ * each transfer's `usd` at the price its decision used, each charge's at the price of its own.
  */
 import type { Db } from "../database.js";
 import type { Facts, TransferFacts, WindowFacts, WindowTotal } from "../core/facts/types.js";
@@ -12,7 +13,9 @@ import { groupKey } from "../core/facts/group-keys.js";
 import { velocityFacts } from "../core/facts/velocity.js";
 import { evaluate } from "../core/policy/evaluate.js";
 import type { Outcome, PolicyBundle, WindowSpec } from "../core/policy/types.js";
-import { dimensionSet, totalsAsOf, type AsOfQuery } from "./ledger-as-of.js";
+import { dimensionSet, totalsAsOf, type AsOfQuery, DOLLARS_GAP } from "./ledger-as-of.js";
+import { offlineOutcome } from "../core/facts/pricing.js";
+import { NO_PRICES } from "../core/facts/dollars.js";
 import type { RecordedDecision } from "./recorded.js";
 
 export type RowResult =
@@ -57,6 +60,10 @@ function prepare(candidate: PolicyBundle, row: RecordedDecision, coverage: Cover
     if (gap !== null && gap.getTime() > row.decidedAt.getTime() - w.durationSeconds * 1000) {
       return { kind: "not replayable", row, reason: `window ${w.name}: the charge ledger has no history grouped by [${[...w.groupBy].sort().join(", ")}] before ${gap.toISOString()}` };
     }
+    const unpriced = w.measure === "usd" ? coverage.get(DOLLARS_GAP) ?? null : null;
+    if (unpriced !== null && unpriced.getTime() > row.decidedAt.getTime() - w.durationSeconds * 1000) {
+      return { kind: "not replayable", row, reason: `window ${w.name}: the charge ledger has charges without dollars (decided before prices were looked up) until ${unpriced.toISOString()}` };
+    }
   }
   const tx = { vault: row.facts[0]!.tx.vault, initiator: row.facts[0]!.tx.initiator };
   for (const t of transfers) {
@@ -68,7 +75,8 @@ function prepare(candidate: PolicyBundle, row: RecordedDecision, coverage: Cover
 function finish(candidate: PolicyBundle, p: Prepared, totals: readonly WindowTotal[]): RowResult {
   try {
     const facts = candidateFacts(candidate, p, totals);
-    return { kind: "replayed", row: p.row, outcome: evaluate(candidate, facts) };
+    // As the service: a usd window that must charge a transfer the decision had no price for defers.
+    return { kind: "replayed", row: p.row, outcome: offlineOutcome(candidate, NO_PRICES, p.transfers, evaluate(candidate, facts)) };
   } catch (error) {
     return { kind: "not replayable", row: p.row, reason: `recorded facts cannot be read: ${error instanceof Error ? error.message : String(error)}` };
   }

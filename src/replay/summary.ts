@@ -17,7 +17,7 @@ export interface ChangedDecision {
   transactionName: string;
   vault: string;
   decidedAt: string;
-  /** `120.5 assets/native.ethereum-mainnet`, one per transfer. */
+  /** `120.5 assets/native.ethereum-mainnet`, one per transfer; `($361,593.5)` after it when the decision priced it. */
   amounts: string[];
   from: DecisionSide;
   to: DecisionSide;
@@ -150,5 +150,5 @@ function unique(items: string[]): string[] {
 }
 
 function amountsOf(row: RecordedDecision): string[] {
-  return row.facts.flatMap((f) => (f.transfer ? [`${f.transfer.amount ?? `${f.transfer.rawAmount ?? "?"} (raw)`} ${f.transfer.asset}`] : []));
+  return row.facts.flatMap((f) => (f.transfer ? [`${f.transfer.amount ?? `${f.transfer.rawAmount ?? "?"} (raw)`} ${f.transfer.asset}${f.transfer.usd ? ` ($${f.transfer.usd})` : ""}`] : []));
 }

@@ -13,6 +13,9 @@ export interface ExplainedTransfer {
   asset: string;
   amount: string | null;
   rawAmount: string | null;
+  /** transfer.usd and transfer.usdPrice at opening; null when unpriced (absent on reviews opened before prices). */
+  usd?: string | null;
+  usdPrice?: string | null;
   source: string;
   destination: string;
   /** The address-book entry's display name (or resource name), when the destination is one. */
@@ -68,6 +71,8 @@ export function explain(bundle: PolicyBundle, outcome: Pick<Outcome, "matched" |
       asset: t.asset,
       amount: t.amount,
       rawAmount: t.rawAmount,
+      usd: t.usd,
+      usdPrice: t.usdPrice,
       source: t.source.value,
       destination: t.destination.value,
       destinationName: entry ? (entry.displayName ?? entry.name) : null,

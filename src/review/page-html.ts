@@ -3,6 +3,7 @@
  * forbid them): the login form, the queue, one review with its explanation and the action forms.
  * Every value is escaped (esc).
  */
+import type { Facts } from "../core/facts/types.js";
 import type { Explanation } from "./explanation.js";
 import { unrecognisedInitiatorNote, UNKNOWN_INITIATOR_NOTE } from "./needs.js";
 import { markupText } from "./printable.js";
@@ -62,16 +63,23 @@ export function queuePage(identity: string, csrf: string, reviews: ReviewView[])
   return layout("Queue", identity, `<h1>Reviews</h1>${table}`, csrf);
 }
 
+/** A window's use before → after this transaction: dollars, units of one asset, or transfers. */
+function windowUse(w: Facts["velocity"][string]): string {
+  if (w.usd !== undefined) return `$${esc(w.usd)} → $${esc(w.usdAfter)}`;
+  return w.amount !== undefined ? `${esc(w.amount)} → ${esc(w.amountAfter)}` : `${esc(w.count)} → ${esc(w.countAfter)} transfers`;
+}
+
 export function reviewPage(identity: string, csrf: string, r: ReviewView, notice: string | null): string {
   const e = r.explanation as Partial<Explanation>;
   const transfers = (e.transfers ?? [])
     .map((t) => {
       const windows = Object.entries(t.velocity ?? {})
-        .map(([name, w]) => `${esc(name)}: ${w.amount !== undefined ? `${esc(w.amount)} → ${esc(w.amountAfter)}` : `${esc(w.count)} → ${esc(w.countAfter)} transfers`}`)
+        .map(([name, w]) => `${esc(name)}: ${windowUse(w)}`)
         .join("<br>");
       const where = t.destinationName ? `${esc(t.destinationName)}<br><code>${esc(t.destination)}</code>` : `<code>${esc(t.destination)}</code>`;
       const tags = [t.destinationInAddressBook ? "address book" : null, t.destinationInternal ? "own wallet" : null].filter(Boolean).join(", ");
-      return `<tr><td class="amount">${esc(t.amount ?? `${t.rawAmount} (raw)`)}</td><td><code>${esc(t.asset)}</code></td><td><code>${esc(t.source)}</code></td>
+      const dollars = t.usd ? `<div class="muted" data-testid="usd">$${esc(t.usd)} at $${esc(t.usdPrice)}</div>` : "";
+      return `<tr><td class="amount">${esc(t.amount ?? `${t.rawAmount} (raw)`)}${dollars}</td><td><code>${esc(t.asset)}</code></td><td><code>${esc(t.source)}</code></td>
         <td>${where}${tags ? `<div class="tag">${esc(tags)}</div>` : ""}</td><td>${windows}</td></tr>`;
     })
     .join("");

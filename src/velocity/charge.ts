@@ -17,6 +17,8 @@ export interface ChargeInput {
   key: string;
   /** Whole units as a plain decimal string; null when only a raw amount is known. */
   amount: string | null;
+  /** Dollars at the decision's price; null (or omitted) when it had none. */
+  usd?: string | null;
   chargedAt: Date;
 }
 
@@ -34,6 +36,7 @@ export async function recordCharges(trx: Kysely<Database>, charges: readonly Cha
 /** Anything numeric accepts but a plain decimal ('1e3', '-5', 'NaN', 'Infinity') is refused here. */
 function checkCharge(c: ChargeInput): void {
   if (c.amount !== null && !PLAIN_DECIMAL.test(c.amount)) throw new Error(`charge amount is not a plain decimal`);
+  if (c.usd != null && !PLAIN_DECIMAL.test(c.usd)) throw new Error(`charge dollars are not a plain decimal`);
   if (!Number.isSafeInteger(c.transferIndex) || c.transferIndex < 0) throw new Error("charge transfer index is invalid");
   if (!Number.isFinite(c.chargedAt.getTime())) throw new Error("charge time is invalid");
 }
@@ -56,21 +59,21 @@ async function rememberGroups(trx: Kysely<Database>, charges: readonly ChargeInp
 async function insertChargesAndBuckets(trx: Kysely<Database>, charges: readonly ChargeInput[]): Promise<void> {
   await sql`
     with input as (
-      select decision_id, transaction_name, vault, transfer_index, decode(hash, 'hex') as group_hash, amount, charged_at
+      select decision_id, transaction_name, vault, transfer_index, decode(hash, 'hex') as group_hash, amount, usd, charged_at
       from unnest(
         ${charges.map((c) => c.decisionId)}::uuid[], ${charges.map((c) => c.transactionName)}::text[],
         ${charges.map((c) => c.vault)}::text[], ${charges.map((c) => c.transferIndex)}::int4[],
         ${charges.map((c) => groupHashHex(c.key))}::text[], ${charges.map((c) => c.amount)}::numeric[],
-        ${charges.map((c) => c.chargedAt.toISOString())}::timestamptz[]
-      ) as i(decision_id, transaction_name, vault, transfer_index, hash, amount, charged_at)
+        ${charges.map((c) => c.chargedAt.toISOString())}::timestamptz[], ${charges.map((c) => c.usd ?? null)}::numeric[]
+      ) as i(decision_id, transaction_name, vault, transfer_index, hash, amount, charged_at, usd)
     ), charged as (
-      insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, charged_at)
-      select decision_id, transaction_name, vault, transfer_index, group_hash, amount, charged_at from input
+      insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, usd, charged_at)
+      select decision_id, transaction_name, vault, transfer_index, group_hash, amount, usd, charged_at from input
     )
-    insert into velocity_buckets as b (group_hash, width_seconds, bucket_start, amount, count)
-    select i.group_hash, w.width, velocity_bucket_start(w.width, i.charged_at), sum(coalesce(i.amount, 0)), count(*)
+    insert into velocity_buckets as b (group_hash, width_seconds, bucket_start, amount, count, usd)
+    select i.group_hash, w.width, velocity_bucket_start(w.width, i.charged_at), sum(coalesce(i.amount, 0)), count(*), sum(coalesce(i.usd, 0))
     from input i cross join unnest(${[...BUCKET_WIDTHS]}::int4[]) as w(width)
     group by 1, 2, 3
     on conflict (group_hash, width_seconds, bucket_start)
-      do update set amount = b.amount + excluded.amount, count = b.count + excluded.count`.execute(trx);
+      do update set amount = b.amount + excluded.amount, count = b.count + excluded.count, usd = b.usd + excluded.usd`.execute(trx);
 }

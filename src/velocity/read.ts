@@ -62,7 +62,7 @@ export function windowTotalsQuery(queries: readonly WindowQuery[], now: Date, wi
   const hashesOf = (ords: number[]) => ords.map((ord) => hashes[ord]!);
   // Lateral subqueries force one parameterised index range read per piece, whatever the planner
   // estimates for unnest.
-  return sql<{ ord: number; amount: string; count: string }>`
+  return sql<{ ord: number; amount: string; count: string; usd: string }>`
     with bucket_ranges as (
       select r.ord, decode(r.hash, 'hex') as grp, r.width, r.from_at, r.until_at
       from unnest(${b.ord}::int4[], ${hashesOf(b.ord)}::text[], ${b.width}::int4[], ${b.from}::timestamptz[], ${b.until}::timestamptz[])
@@ -72,19 +72,19 @@ export function windowTotalsQuery(queries: readonly WindowQuery[], now: Date, wi
       from unnest(${e.ord}::int4[], ${hashesOf(e.ord)}::text[], ${e.after}::timestamptz[], ${e.until}::timestamptz[])
         as r(ord, hash, after_at, until_at)
     ), pieces as (
-      select r.ord, s.amount, s.count
+      select r.ord, s.amount, s.count, s.usd
       from bucket_ranges r cross join lateral (
-        select sum(v.amount) as amount, sum(v.count) as count from velocity_buckets v
+        select sum(v.amount) as amount, sum(v.count) as count, sum(v.usd) as usd from velocity_buckets v
         where v.group_hash = r.grp and v.width_seconds = r.width and v.bucket_start >= r.from_at and v.bucket_start < r.until_at
       ) s
       union all
-      select r.ord, s.amount, s.count
+      select r.ord, s.amount, s.count, s.usd
       from edges r cross join lateral (
-        select sum(c.amount) as amount, count(*) as count from velocity_charges c
+        select sum(c.amount) as amount, count(*) as count, sum(c.usd) as usd from velocity_charges c
         where c.group_hash = r.grp and c.voided_at is null and c.charged_at > r.after_at and c.charged_at < r.until_at
       ) s
     )
-    select ord, coalesce(sum(amount), 0)::text as amount, coalesce(sum(count), 0)::text as count
+    select ord, coalesce(sum(amount), 0)::text as amount, coalesce(sum(count), 0)::text as count, coalesce(sum(usd), 0)::text as usd
     from pieces group by ord`;
 }
 
@@ -92,12 +92,12 @@ export function windowTotalsQuery(queries: readonly WindowQuery[], now: Date, wi
 export function addTotals(a: WindowTotal, b: WindowTotal): WindowTotal {
   const count = a.count + b.count;
   if (!Number.isSafeInteger(count)) throw new Error("velocity count is out of range");
-  return { amount: new Big(a.amount).plus(b.amount).toFixed(), count };
+  return { amount: new Big(a.amount).plus(b.amount).toFixed(), count, usd: new Big(a.usd ?? "0").plus(b.usd ?? "0").toFixed() };
 }
 
 /** Canonical decimal text ("1000", not "1000.000000"); a corrupt total is an internal error. */
-export function toTotal(row: { amount: string; count: string }): WindowTotal {
+export function toTotal(row: { amount: string; count: string; usd: string }): WindowTotal {
   const count = Number(row.count);
   if (!Number.isSafeInteger(count) || count < 0) throw new Error("velocity count is not a non-negative integer");
-  return { amount: new Big(row.amount).toFixed(), count };
+  return { amount: new Big(row.amount).toFixed(), count, usd: new Big(row.usd).toFixed() };
 }

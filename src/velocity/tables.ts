@@ -24,6 +24,10 @@ export interface VelocityChargesTable {
   group_hash: Uint8Array;
   /** Whole units, exact; null when only a raw amount is known (counts, adds nothing). */
   amount: string | null;
+  /** Dollars at the decision's price, exact; null when the decision had no price for it (counts no dollars). */
+  usd: ColumnType<string | null, string | null | undefined, never>;
+  /** The transfer's asset (transfer.asset); null on charges recorded before charges kept it. */
+  asset: ColumnType<string | null, string | null | undefined, never>;
   charged_at: Timestamp;
   voided_at: ColumnType<Date | null, Date | string | null, Date | string>;
 }
@@ -35,6 +39,7 @@ export interface VelocityBucketsTable {
   bucket_start: Timestamp;
   amount: string;
   count: ColumnType<string, string | number, string | number>;
+  usd: ColumnType<string, string | undefined, string>;
 }
 
 /**

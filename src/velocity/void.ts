@@ -1,7 +1,7 @@
 /**
  * Voiding: a transaction that ended without moving money (CANCELED, FAILED, DECLINED, ...) stops
  * counting in every window. Its charge rows stay, stamped with voided_at; the buckets they were
- * added to are lowered by the same amounts, under the same group locks that charging takes, so
+ * added to are lowered by the same amounts and dollars (as charged, whatever prices are now), under the same group locks that charging takes, so
  * a void never races a "read → evaluate → charge" on the same group.
  *
  * A transaction the platform reported CONFIRMED moved its money: it is never voided (checked
@@ -101,14 +101,14 @@ async function countLockedChargesAgain(trx: Kysely<Database>, transactionName: s
       update velocity_charges set voided_at = null
       where transaction_name = ${transactionName} and voided_at is not null
         and group_hash = any (select decode(h, 'hex') from unnest(${keys.map(groupHashHex)}::text[]) as h)
-      returning group_hash, amount, charged_at
+      returning group_hash, amount, usd, charged_at
     ), raised as (
-      insert into velocity_buckets as b (group_hash, width_seconds, bucket_start, amount, count)
-      select c.group_hash, w.width, velocity_bucket_start(w.width, c.charged_at), sum(coalesce(c.amount, 0)), count(*)
+      insert into velocity_buckets as b (group_hash, width_seconds, bucket_start, amount, count, usd)
+      select c.group_hash, w.width, velocity_bucket_start(w.width, c.charged_at), sum(coalesce(c.amount, 0)), count(*), sum(coalesce(c.usd, 0))
       from counted c cross join unnest(${[...BUCKET_WIDTHS]}::int4[]) as w(width)
       group by 1, 2, 3
       on conflict (group_hash, width_seconds, bucket_start)
-        do update set amount = b.amount + excluded.amount, count = b.count + excluded.count
+        do update set amount = b.amount + excluded.amount, count = b.count + excluded.count, usd = b.usd + excluded.usd
     )
     select count(*)::text as counted from counted`.execute(trx);
   return Number(rows[0]?.counted ?? 0);
@@ -126,14 +126,14 @@ async function voidLockedCharges(trx: Kysely<Database>, transactionName: string,
       update velocity_charges set voided_at = ${at.toISOString()}::timestamptz
       where transaction_name = ${transactionName} and voided_at is null
         and group_hash = any (select decode(h, 'hex') from unnest(${keys.map(groupHashHex)}::text[]) as h)
-      returning group_hash, amount, charged_at
+      returning group_hash, amount, usd, charged_at
     ), debits as (
       select v.group_hash, w.width, velocity_bucket_start(w.width, v.charged_at) as bucket_start,
-             sum(coalesce(v.amount, 0)) as amount, count(*) as count
+             sum(coalesce(v.amount, 0)) as amount, count(*) as count, sum(coalesce(v.usd, 0)) as usd
       from voided v cross join unnest(${[...BUCKET_WIDTHS]}::int4[]) as w(width)
       group by 1, 2, 3
     ), lowered as (
-      update velocity_buckets b set amount = b.amount - d.amount, count = b.count - d.count
+      update velocity_buckets b set amount = b.amount - d.amount, count = b.count - d.count, usd = b.usd - d.usd
       from debits d
       where b.group_hash = d.group_hash and b.width_seconds = d.width and b.bucket_start = d.bucket_start
       returning b.group_hash, b.width_seconds, b.bucket_start

@@ -1,8 +1,9 @@
 /**
  * A fake custody API (reference/custody-api-v2.md) over real HTTP on 127.0.0.1, serving
- * ListAddressBookEntries, ListWallets, ListWalletAddresses, GetAsset and GetTransaction from
- * in-memory data. It holds the transactions the tests deliver (the co-signer simulator hands each
- * to it before posting, as the real platform holds whatever its co-signer is asked to sign).
+ * ListAddressBookEntries, ListWallets, ListWalletAddresses, GetAsset, BatchGetAssets, GetVaultAsset
+ * and GetTransaction from in-memory data (an asset's price is its `convertedValue`, as the API has
+ * it). It holds the transactions the tests deliver (the co-signer simulator hands each to it before
+ * posting, as the real platform holds whatever its co-signer is asked to sign).
  *
  * It is strict where the real API is: the bearer JWT is verified (RS256 against the service
  * account's public key, `aud` = its own base URL + "/", `sub` = the account email, `exp` present,
@@ -41,7 +42,10 @@ export interface FakeCustodyApi {
   readonly requests: RecordedRequest[];
   setAddressBook(vaultId: string, entries: Record<string, unknown>[]): void;
   setWallets(vaultId: string, wallets: FakeWallet[]): void;
-  /** The platform's asset `assets/{id}` (GetAsset), or a vault-scoped one (GetVaultAsset) when `vaultId` is given. */
+  /**
+   * The platform's asset `assets/{id}` (GetAsset, BatchGetAssets), or a vault-scoped one
+   * (GetVaultAsset) when `vaultId` is given; its USD price is `convertedValue: {amount, currencyCode}`.
+   */
   setAsset(asset: Record<string, unknown> & { name: string }, vaultId?: string): void;
   /**
    * The platform holds `transaction` (a transaction object, or a body wrapping one in `transaction`)
@@ -159,6 +163,12 @@ export async function startFakeCustodyApi(options: FakeCustodyApiOptions): Promi
 
   function route(url: URL): [number, unknown] {
     const parts = url.pathname.split("/").map(decodeURIComponent);
+    // BatchGetAssets: the assets among `names` the platform knows, in no promised order.
+    if (parts[1] === "v2" && parts[2] === "assets:batchGet" && parts.length === 3) {
+      const names = url.searchParams.getAll("names");
+      if (names.length === 0) return [400, rpcError(400, "names is required")];
+      return [200, { assets: names.flatMap((n) => assets.get(n) ?? []) }];
+    }
     if (parts[1] === "v2" && parts[2] === "assets" && parts.length === 4) {
       const asset = assets.get(`assets/${parts[3]}`);
       return asset === undefined ? [404, rpcError(404, "asset not found")] : [200, { asset }];

@@ -18,6 +18,8 @@ export async function insertAllowDecision(db: Db, transactionName: string, at: D
 export interface SimpleCharge {
   key: string;
   amount: string | null;
+  /** Dollars at the decision's price; none when omitted. */
+  usd?: string | null;
   at: Date;
   transferIndex?: number;
 }
@@ -38,6 +40,7 @@ export async function chargeTransaction(db: Db, charges: readonly SimpleCharge[]
       transferIndex: c.transferIndex ?? 0,
       key: c.key,
       amount: c.amount,
+      usd: c.usd ?? null,
       chargedAt: c.at,
     }));
     await recordCharges(trx, inputs);

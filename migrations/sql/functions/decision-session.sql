@@ -15,7 +15,7 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_in_time(budget_ms double 
 -- failure, and when evaluation may follow, takes the window groups' locks in the order given and
 -- reads their totals per piece. It starts as few executors as it can (assignments, not PERFORM;
 -- arrays, not jsonb to unnest): a callgrind count of the backend showed they were what it spent.
-CREATE OR REPLACE FUNCTION public.countersign_decision_read(args jsonb, budget_ms double precision, OUT final jsonb, OUT review jsonb, OUT actions jsonb, OUT failure jsonb, OUT total_ords integer[], OUT total_amounts text[], OUT total_counts text[]) RETURNS record
+CREATE OR REPLACE FUNCTION public.countersign_decision_read(args jsonb, budget_ms double precision, OUT final jsonb, OUT review jsonb, OUT actions jsonb, OUT failure jsonb, OUT total_ords integer[], OUT total_amounts text[], OUT total_counts text[], OUT total_usds text[]) RETURNS record
     LANGUAGE plpgsql
     AS $$
     declare
@@ -67,22 +67,22 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_read(args jsonb, budget_m
         foreach lock_id in array (args->>'locks')::int8[] loop
           done := pg_advisory_xact_lock(lock_id)::text;
         end loop;
-        -- Each piece's sum, as three arrays in step; the service adds a window's pieces up.
-        select array_agg(p.ord), array_agg(coalesce(p.amount, 0)::text), array_agg(coalesce(p.count, 0)::text)
-          into total_ords, total_amounts, total_counts
+        -- Each piece's sums, as arrays in step; the service adds a window's pieces up.
+        select array_agg(p.ord), array_agg(coalesce(p.amount, 0)::text), array_agg(coalesce(p.count, 0)::text), array_agg(coalesce(p.usd, 0)::text)
+          into total_ords, total_amounts, total_counts, total_usds
           from (
-            select b.ord, s.amount, s.count
+            select b.ord, s.amount, s.count, s.usd
             from jsonb_to_recordset(args->'buckets') as b(ord int, width int, from_at timestamptz, until_at timestamptz)
             cross join lateral (
-              select sum(v.amount) as amount, sum(v.count) as count from velocity_buckets v
+              select sum(v.amount) as amount, sum(v.count) as count, sum(v.usd) as usd from velocity_buckets v
               where v.group_hash = decode(args->'hashes'->>b.ord, 'hex') and v.width_seconds = b.width
                 and v.bucket_start >= b.from_at and v.bucket_start < b.until_at
             ) s
             union all
-            select e.ord, s.amount, s.count
+            select e.ord, s.amount, s.count, s.usd
             from jsonb_to_recordset(args->'edges') as e(ord int, after_at timestamptz, until_at timestamptz)
             cross join lateral (
-              select sum(c.amount) as amount, count(*) as count from velocity_charges c
+              select sum(c.amount) as amount, count(*) as count, sum(c.usd) as usd from velocity_charges c
               where c.group_hash = decode(args->'hashes'->>e.ord, 'hex') and c.voided_at is null
                 and c.charged_at > e.after_at and c.charged_at < e.until_at
             ) s
@@ -94,7 +94,7 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_read(args jsonb, budget_m
 -- waits for a lock: a member whose name or group is locked elsewhere comes back busy and is sent
 -- alone. A name twice, or a group in two evaluating members, is refused: in one transaction each
 -- would read before the other's row and charges are written, and neither would count the other.
-CREATE OR REPLACE FUNCTION public.countersign_decision_read_batch(args jsonb, budget_ms double precision) RETURNS TABLE(ord integer, busy boolean, final jsonb, review jsonb, actions jsonb, failure jsonb, total_ords integer[], total_amounts text[], total_counts text[])
+CREATE OR REPLACE FUNCTION public.countersign_decision_read_batch(args jsonb, budget_ms double precision) RETURNS TABLE(ord integer, busy boolean, final jsonb, review jsonb, actions jsonb, failure jsonb, total_ords integer[], total_amounts text[], total_counts text[], total_usds text[])
     LANGUAGE plpgsql
     AS $$
     declare
@@ -137,9 +137,9 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_read_batch(args jsonb, bu
       end loop;
       for i in 0 .. n - 1 loop
         if busy_at[i + 1] then
-          return query select i, true, null::jsonb, null::jsonb, null::jsonb, null::jsonb, null::int[], null::text[], null::text[];
+          return query select i, true, null::jsonb, null::jsonb, null::jsonb, null::jsonb, null::int[], null::text[], null::text[], null::text[];
         else
-          return query select i, false, r.final, r.review, r.actions, r.failure, r.total_ords, r.total_amounts, r.total_counts
+          return query select i, false, r.final, r.review, r.actions, r.failure, r.total_ords, r.total_amounts, r.total_counts, r.total_usds
             from countersign_decision_read(args->i, budget_ms) r;
         end if;
       end loop;
@@ -161,12 +161,12 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_write(args jsonb, budget_
         id, decided_at, transaction_name, vault, decision, sign_transaction, http_status, replayed, replay_of,
         policy_version, policy_digest, matched_rules, reasons, facts, transaction, content_digest, request_id,
         duration_ms, trace, velocity_windows, shadow_policy_version, shadow_policy_digest, shadow_decision,
-        shadow_matched_rules, shadow_error)
+        shadow_matched_rules, shadow_error, prices)
       select
         id, decided_at, transaction_name, vault, decision, sign_transaction, http_status, replayed, replay_of,
         policy_version, policy_digest, matched_rules, reasons, facts, transaction, content_digest, request_id,
         duration_ms, trace, velocity_windows, shadow_policy_version, shadow_policy_digest, shadow_decision,
-        shadow_matched_rules, shadow_error
+        shadow_matched_rules, shadow_error, prices
       from jsonb_populate_record(null::decisions, args->'decision');
 
       if args->'review' is not null and args->'review' <> 'null'::jsonb then
@@ -190,23 +190,23 @@ CREATE OR REPLACE FUNCTION public.countersign_decision_write(args jsonb, budget_
           from jsonb_to_recordset(args->'groups') as g(hash text, key text)
           on conflict (group_hash) do nothing
         ), input as (
-          select c.transfer_index, decode(c.hash, 'hex') as group_hash, c.amount
-          from jsonb_to_recordset(args->'charges') as c(transfer_index int, hash text, amount numeric)
+          select c.transfer_index, decode(c.hash, 'hex') as group_hash, c.amount, c.usd, c.asset
+          from jsonb_to_recordset(args->'charges') as c(transfer_index int, hash text, amount numeric, usd numeric, asset text)
         ), charged as (
-          insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, charged_at)
-          select row_id, tx_name, tx_vault, transfer_index, group_hash, amount, decided from input
+          insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, usd, asset, charged_at)
+          select row_id, tx_name, tx_vault, transfer_index, group_hash, amount, usd, asset, decided from input
         )
-        insert into velocity_buckets as b (group_hash, width_seconds, bucket_start, amount, count)
-        select i.group_hash, w.width::int, velocity_bucket_start(w.width::int, decided), s.amount, s.count
+        insert into velocity_buckets as b (group_hash, width_seconds, bucket_start, amount, count, usd)
+        select i.group_hash, w.width::int, velocity_bucket_start(w.width::int, decided), s.amount, s.count, s.usd
         from input i
         cross join lateral (
-          select coalesce(sum(j.amount), 0) as amount, count(*) as count, min(j.transfer_index) as first_index
+          select coalesce(sum(j.amount), 0) as amount, count(*) as count, coalesce(sum(j.usd), 0) as usd, min(j.transfer_index) as first_index
           from input j where j.group_hash = i.group_hash
         ) s
         cross join jsonb_array_elements_text(args->'widths') as w(width)
         where i.transfer_index = s.first_index
         on conflict (group_hash, width_seconds, bucket_start)
-          do update set amount = b.amount + excluded.amount, count = b.count + excluded.count;
+          do update set amount = b.amount + excluded.amount, count = b.count + excluded.count, usd = b.usd + excluded.usd;
       end if;
 
       perform countersign_decision_in_time(budget_ms);

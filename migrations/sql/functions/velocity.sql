@@ -28,9 +28,9 @@ CREATE OR REPLACE FUNCTION public.velocity_charges_guard() RETURNS trigger
     AS $$
     begin
       if tg_op = 'UPDATE' and (old.voided_at is null) <> (new.voided_at is null)
-         and (new.id, new.decision_id, new.transaction_name, new.vault, new.transfer_index, new.group_hash, new.amount, new.charged_at)
+         and (new.id, new.decision_id, new.transaction_name, new.vault, new.transfer_index, new.group_hash, new.amount, new.usd, new.asset, new.charged_at)
              is not distinct from
-             (old.id, old.decision_id, old.transaction_name, old.vault, old.transfer_index, old.group_hash, old.amount, old.charged_at)
+             (old.id, old.decision_id, old.transaction_name, old.vault, old.transfer_index, old.group_hash, old.amount, old.usd, old.asset, old.charged_at)
       then
         return new;
       end if;

@@ -46,6 +46,8 @@ describe("buildFacts: the whole document", () => {
         authorizations: [],
         memo: null,
         fee: null,
+        usd: null,
+        feeUsd: null,
       },
       transfer: {
         index: 0,
@@ -56,6 +58,8 @@ describe("buildFacts: the whole document", () => {
         amount: "2500.125",
         rawAmount: null,
         assetTotal: "2500.125",
+        usdPrice: null,
+        usd: null,
         source: { value: WALLET, kind: "wallet", wallet: WALLET, address: null, internal: true, muxedId: null, baseAccount: null },
         destination: {
           value: EVM_DEST,

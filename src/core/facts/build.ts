@@ -11,6 +11,7 @@ import type { Transaction } from "../transaction/types.js";
 import { addressBookFacts, viewForVault } from "./address-book.js";
 import { timeFacts } from "./time.js";
 import { buildTransferFacts, txFacts } from "./transfer-facts.js";
+import type { PriceBook } from "./dollars.js";
 import type { Facts, TransferFacts, WindowTotals } from "./types.js";
 import { velocityFacts } from "./velocity.js";
 
@@ -25,14 +26,16 @@ export interface FactsInput {
   transfers?: readonly TransferFacts[];
   /** The transaction's review for this content; none when omitted. */
   review?: ReviewFacts;
+  /** The USD prices gathered for this decision; none known when omitted. */
+  prices?: PriceBook;
 }
 
 export function buildFacts(input: FactsInput): Facts[] {
   const { tx, now, windows, totals } = input;
   const time = timeFacts(now);
-  const txPart = txFacts(tx, input.addressBook);
+  const transfers = input.transfers ?? buildTransferFacts(tx, input.addressBook, input.prices);
+  const txPart = txFacts(tx, input.addressBook, transfers, input.prices);
   const addressBook = addressBookFacts(viewForVault(input.addressBook, tx.vault), now);
-  const transfers = input.transfers ?? buildTransferFacts(tx, input.addressBook);
   const review = (): ReviewFacts => ({ ...(input.review ?? NO_REVIEW), approvers: [...(input.review ?? NO_REVIEW).approvers] });
   if (transfers.length === 0) {
     return [{ ...time, tx: txPart, transfer: null, velocity: {}, addressBook, review: review() }];

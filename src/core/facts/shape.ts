@@ -48,10 +48,11 @@ const tx = object<TxFacts>({
   authorizations: list(object<Authorization>({ signer: text, contractAddress: text, chainId: text, nonce: text })),
   memo: object<Memo>({ type: text, data: text }),
   fee: object<Fee>({ asset: text, amount: text }),
+  usd: text, feeUsd: text,
 });
 
 const transfer = object<TransferFacts>({
-  index: num, network: text, asset: text, assetAsGiven: text, assetStandard: text, amount: text, rawAmount: text, assetTotal: text,
+  index: num, network: text, asset: text, assetAsGiven: text, assetStandard: text, amount: text, rawAmount: text, assetTotal: text, usdPrice: text, usd: text,
   source: object<EndpointFacts>(endpointFields),
   destination: object<DestinationFacts>({
     ...endpointFields,

@@ -10,9 +10,10 @@ import type { Endpoint, Transaction, Transfer } from "../transaction/types.js";
 import { findAddressBookEntry, findOwnAddress, isInternalWallet, viewForVault } from "./address-book.js";
 import { baseAccount, signingAccount, subAccountId } from "../chains/accounts.js";
 import { canonicalAccount } from "../chains/canonical.js";
+import { NO_PRICES, priceOf, usdSum, usdValue, type PriceBook } from "./dollars.js";
 import type { DestinationFacts, EndpointFacts, TransferFacts, TxFacts } from "./types.js";
 
-export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts {
+export function txFacts(tx: Transaction, addressBook: AddressBookView, transfers: readonly TransferFacts[], prices: PriceBook = NO_PRICES): TxFacts {
   const payloads = withBitcoinPayloads(tx, viewForVault(addressBook, tx.vault));
   return {
     name: tx.name,
@@ -34,6 +35,8 @@ export function txFacts(tx: Transaction, addressBook: AddressBookView): TxFacts 
     authorizations: tx.authorizations.map((a) => ({ ...a })),
     memo: tx.memo === null ? null : { ...tx.memo },
     fee: tx.fee === null ? null : { ...tx.fee },
+    usd: usdSum(transfers.map((t) => t.usd)),
+    feeUsd: tx.fee === null ? null : usdValue(tx.fee.amount, priceOf(prices, tx.fee.asset)),
   };
 }
 
@@ -69,10 +72,10 @@ function foreignInputs(tx: Transaction, view: AddressBookView): boolean {
  * group keys are computed from these (a raw address of an own wallet groups with that wallet), and
  * the caller needs the keys to lock and read the window totals before the facts can be completed.
  */
-export function buildTransferFacts(tx: Transaction, addressBook: AddressBookView): TransferFacts[] {
+export function buildTransferFacts(tx: Transaction, addressBook: AddressBookView, prices: PriceBook = NO_PRICES): TransferFacts[] {
   const view = viewForVault(addressBook, tx.vault);
   const totals = assetTotals(tx.transfers);
-  return tx.transfers.map((t) => transferFacts(t, tx, view, totals.get(identityOf(t)) ?? null));
+  return tx.transfers.map((t) => transferFacts(t, tx, view, totals.get(identityOf(t)) ?? null, prices));
 }
 
 const identityOf = (t: Transfer): string => assetIdentity(t.asset, t.assetStandard, t.network);
@@ -91,8 +94,9 @@ function assetTotals(transfers: readonly Transfer[]): Map<string, string | null>
   return new Map([...sums].map(([key, sum]) => [key, sum === null ? null : sum.toFixed()]));
 }
 
-function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView, assetTotal: string | null): TransferFacts {
+function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView, assetTotal: string | null, prices: PriceBook): TransferFacts {
   const vault = tx.vault;
+  const usdPrice = priceOf(prices, identityOf(t));
   return {
     index: t.index,
     network: t.network,
@@ -102,6 +106,8 @@ function transferFacts(t: Transfer, tx: Transaction, view: AddressBookView, asse
     amount: t.amount,
     rawAmount: t.rawAmount,
     assetTotal,
+    usdPrice,
+    usd: usdValue(t.amount, usdPrice),
     // A muxed source spends from its base account: the wallet that owns that account.
     source: endpointFacts(t.source, t.network, vault, view, tx.sourceWallet, signingAccount),
     destination: destinationFacts(t.destination, t.network, vault, view),

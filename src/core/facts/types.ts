@@ -30,6 +30,10 @@ export interface TxFacts {
   memo: Memo | null;
   /** The network fee the body states, in whole units of the native coin, or null (src/core/transaction/fee.ts). */
   fee: Fee | null;
+  /** The sum of the transfers' `usd`; null when any is null or there are none (src/facts/dollars.ts). */
+  usd: string | null;
+  /** The stated fee priced in the network's native asset; null when the fee or its price is unknown. */
+  feeUsd: string | null;
 }
 
 export interface EndpointFacts {
@@ -78,6 +82,10 @@ export interface TransferFacts {
    * by what it moves in all. Null when one of them has no whole-unit amount (SEP-41).
    */
   assetTotal: string | null;
+  /** USD for one whole unit of the asset, as the decision priced it; null when unknown. */
+  usdPrice: string | null;
+  /** amount × usdPrice, exact; null when either is unknown. */
+  usd: string | null;
   source: EndpointFacts;
   destination: DestinationFacts;
   sponsor: string | null;
@@ -94,12 +102,18 @@ export interface WindowFacts {
    */
   amountAfter?: string | null;
   countAfter: number;
+  /** Approved dollars in the window for this transfer's group before this transaction (measure usd only). */
+  usd?: string;
+  /** Including this transfer and earlier transfers of the same transaction in the same group (measure usd only). */
+  usdAfter?: string | null;
 }
 
 /** Approved totals of one window group before this transaction (from the velocity charges). */
 export interface WindowTotal {
   readonly amount: string;
   readonly count: number;
+  /** The dollars charged, each charge at its decision's price; "0" when omitted (a test case's totals). */
+  readonly usd?: string;
 }
 
 /**

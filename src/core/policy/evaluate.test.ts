@@ -29,6 +29,8 @@ function transfer(index: number, amount: string | null, inAddressBook = true): T
     amount,
     rawAmount: null,
     assetTotal: amount,
+    usdPrice: null,
+    usd: null,
     source: { ...endpoint, kind: "wallet", value: "vaults/v1/wallets/w1", wallet: "vaults/v1/wallets/w1", address: null, internal: true, muxedId: null, baseAccount: null },
     destination: { ...endpoint, inAddressBook, addressBook: null },
     sponsor: null,
@@ -43,7 +45,7 @@ function facts(t: TransferFacts | null, kind: Facts["tx"]["kind"] = "assetTransf
     tx: {
       name: "vaults/v1/transactions/t1", vault: "vaults/v1", id: "t1", kind,
       type: null, subType: null, state: null, network: null, note: null, externalId: null, requestId: null,
-      initiator: null, designatedSigners: [], transferCount: t ? 1 : 0, payloads: [], tokenAllowances: [], authorizations: [], memo: null, fee: null,
+      initiator: null, designatedSigners: [], transferCount: t ? 1 : 0, payloads: [], tokenAllowances: [], authorizations: [], memo: null, fee: null, usd: null, feeUsd: null,
     },
     transfer: t,
     velocity: { daily_out: { amount: "4000", count: 3, amountAfter: "4500", countAfter: 4 } },

@@ -23,10 +23,10 @@ function facts(amountAfter: string | null): Facts {
     tx: {
       name: "vaults/v1/transactions/t1", vault: "vaults/v1", id: "t1", kind: "assetTransfer",
       type: null, subType: null, state: null, network: null, note: null, externalId: null, requestId: null,
-      initiator: null, designatedSigners: ["a", "b"], transferCount: 1, payloads: [], tokenAllowances: [], authorizations: [], memo: null, fee: null,
+      initiator: null, designatedSigners: ["a", "b"], transferCount: 1, payloads: [], tokenAllowances: [], authorizations: [], memo: null, fee: null, usd: null, feeUsd: null,
     },
     transfer: {
-      index: 0, network: "ethereum-mainnet", asset: "assets/native.ethereum-mainnet", assetAsGiven: "assets/native.ethereum-mainnet", assetStandard: "native", amount: "500", rawAmount: null, assetTotal: "500",
+      index: 0, network: "ethereum-mainnet", asset: "assets/native.ethereum-mainnet", assetAsGiven: "assets/native.ethereum-mainnet", assetStandard: "native", amount: "500", rawAmount: null, assetTotal: "500", usdPrice: null, usd: null,
       source: { value: "vaults/v1/wallets/w1", kind: "wallet", wallet: "vaults/v1/wallets/w1", address: null, internal: true, muxedId: null, baseAccount: null },
       destination: { value: "0x1111111111111111111111111111111111111111", kind: "address", wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, muxedId: null, baseAccount: "0x1111111111111111111111111111111111111111", inAddressBook: true, addressBook: null },
       sponsor: null,

@@ -18,7 +18,8 @@ export interface WindowSpec {
   /** As written in the bundle, e.g. `24h`. */
   duration: string;
   groupBy: GroupDimension[];
-  measure: "amount" | "count";
+  /** amount: units of one asset; usd: dollars across assets (docs/interface.md section 10); count: transfers. */
+  measure: "amount" | "count" | "usd";
 }
 
 export interface Rule {

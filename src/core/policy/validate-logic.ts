@@ -44,7 +44,7 @@ interface Scope {
 
 const UNKNOWN_ELEMENT: Scope = { root: false, shape: null, origin: "" };
 
-const WINDOW_FIELDS: Record<string, "any" | "amount"> = { count: "any", countAfter: "any", amount: "amount", amountAfter: "amount" };
+const WINDOW_FIELDS: Record<string, "any" | "amount" | "usd"> = { count: "any", countAfter: "any", amount: "amount", amountAfter: "amount", usd: "usd", usdAfter: "usd" };
 
 class Validator {
   readonly problems: LogicProblem[] = [];
@@ -266,10 +266,10 @@ class Validator {
     if (field === undefined) return;
     const kind = WINDOW_FIELDS[field];
     if (kind === undefined || !Object.hasOwn(WINDOW_FIELDS, field) || segments.length > 3) {
-      return this.report(at, `"var" path ${JSON.stringify(path)}: a window has count, countAfter, amount and amountAfter`);
+      return this.report(at, `"var" path ${JSON.stringify(path)}: a window has count, countAfter, and amount and amountAfter (measure amount) or usd and usdAfter (measure usd)`);
     }
-    if (kind === "amount" && window.measure !== "amount") {
-      this.report(at, `"var" path ${JSON.stringify(path)}: window ${JSON.stringify(window.name)} measures count, it has no ${field}`);
+    if (kind !== "any" && window.measure !== kind) {
+      this.report(at, `"var" path ${JSON.stringify(path)}: window ${JSON.stringify(window.name)} measures ${window.measure}, it has no ${field}`);
     }
   }
 }

@@ -14,6 +14,7 @@ import { runCli } from "../../support/cli.js";
 import { decisionRow } from "../../support/decision-rows.js";
 import { findPostgresBinaries, startLocalCluster, type LocalCluster } from "../../support/local-cluster.js";
 import { databaseUrl } from "../../support/postgres.js";
+import { appliedEveryMigration } from "../../support/migrations.js";
 
 const MIGRATOR = "cs_migrator";
 const SERVICE = "cs_service";
@@ -65,7 +66,7 @@ describe("migrate by a login that may not create roles", () => {
     const migrated = await runCli(["migrate"], { env: { DATABASE_URL: asMigrator } });
     expect(migrated.stderr).toBe("");
     expect(migrated.code).toBe(0);
-    expect(migrated.stdout).toMatch(/^applied: 20261129T0000_baseline$/m);
+    expect(migrated.stdout).toContain(appliedEveryMigration());
 
     await query(cluster.url, `create role ${SERVICE} login in role countersign_writer`);
     const service = await openDatabase({ url: urlAs(superuser, SERVICE), maxConnections: 1 });

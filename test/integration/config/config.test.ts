@@ -246,6 +246,29 @@ describe("COUNTERSIGN_TRUST_PROXY", () => {
   });
 });
 
+describe("COUNTERSIGN_ASSET_PRICES and COUNTERSIGN_PRICE_MAX_AGE", () => {
+  const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+
+  it("loads prices as canonical decimal strings, with a minute's max age by default", () => {
+    const config = loadConfig({ COUNTERSIGN_ASSET_PRICES: JSON.stringify({ [USDC.replace("0xa0b8", "0xA0B8")]: "1.00" }) });
+    expect(config.assetPricePins).toEqual(new Map([[USDC, "1"]]));
+    expect(config.priceMaxAgeMs).toBe(60_000);
+    expect(loadConfig({ COUNTERSIGN_PRICE_MAX_AGE: "500ms" }).priceMaxAgeMs).toBe(500);
+  });
+
+  it("refuses a price that is a number, zero, negative or not a decimal, and a max age past a day, each named", () => {
+    expect(problemsOf({ COUNTERSIGN_ASSET_PRICES: JSON.stringify({ [USDC]: 1, "assets/native.ethereum-mainnet": "0", "assets/native.bitcoin-mainnet": "-3", "assets/native.solana-mainnet": "1e3", usdc: "1" }) })).toEqual([
+      expect.stringMatching(/^COUNTERSIGN_ASSET_PRICES: assets\/erc20\..*: a price is a positive decimal written as a string/),
+      expect.stringMatching(/^COUNTERSIGN_ASSET_PRICES: assets\/native\.ethereum-mainnet: a price is a positive decimal/),
+      expect.stringMatching(/^COUNTERSIGN_ASSET_PRICES: assets\/native\.bitcoin-mainnet: a price is a positive decimal/),
+      expect.stringMatching(/^COUNTERSIGN_ASSET_PRICES: assets\/native\.solana-mainnet: a price is a positive decimal/),
+      expect.stringMatching(/^COUNTERSIGN_ASSET_PRICES: "usdc" is not an asset resource name/),
+    ]);
+    expect(problemsOf({ COUNTERSIGN_ASSET_PRICES: "[1]" })).toEqual([expect.stringMatching(/must be a JSON object/)]);
+    expect(problemsOf({ COUNTERSIGN_PRICE_MAX_AGE: "2d" })).toEqual([expect.stringMatching(/^COUNTERSIGN_PRICE_MAX_AGE: must be at most 1d/)]);
+  });
+});
+
 describe("COUNTERSIGN_ASSET_DECIMALS", () => {
   const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
 

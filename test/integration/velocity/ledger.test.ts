@@ -7,6 +7,7 @@ import {
   readWindowTotals,
   recordCharges,
   voidCharges,
+  countChargesAgain,
   windowTotalId,
   type WindowTotal,
 } from "../../../src/velocity/ledger.js";
@@ -21,10 +22,18 @@ function freshKey(label: string): string {
   return JSON.stringify([["test", `${label}-${++keySeq}`]]);
 }
 
-async function total(db: Db, key: string, durationSeconds: number, now = NOW): Promise<WindowTotal | undefined> {
+/** A window's amount and count (its dollars: `dollars`). */
+async function total(db: Db, key: string, durationSeconds: number, now = NOW): Promise<Omit<WindowTotal, "usd"> | undefined> {
+  const found = await read(db, key, durationSeconds, now);
+  return found && { amount: found.amount, count: found.count };
+}
+
+async function read(db: Db, key: string, durationSeconds: number, now = NOW): Promise<WindowTotal | undefined> {
   const totals = await readWindowTotals(db, [{ window: "w", key, durationSeconds }], now);
   return totals.get(windowTotalId("w", key));
 }
+
+const dollars = async (db: Db, key: string, durationSeconds: number, now = NOW) => (await read(db, key, durationSeconds, now))?.usd;
 
 describe.each(backends)("velocity ledger on $name", (backend) => {
   let db: Db;
@@ -136,9 +145,31 @@ describe.each(backends)("velocity ledger on $name", (backend) => {
       NOW,
     );
     expect(Object.fromEntries(totals)).toEqual({
-      [windowTotalId("hourly", a)]: { amount: "1", count: 1 },
-      [windowTotalId("daily", a)]: { amount: "5", count: 2 },
-      [windowTotalId("daily", b)]: { amount: "2", count: 1 },
+      [windowTotalId("hourly", a)]: { amount: "1", count: 1, usd: "0" },
+      [windowTotalId("daily", a)]: { amount: "5", count: 2, usd: "0" },
+      [windowTotalId("daily", b)]: { amount: "2", count: 1, usd: "0" },
+    });
+  });
+
+  describe("dollars", () => {
+    it("sums each charge's dollars across its pieces, exactly, whatever the amounts' assets", async () => {
+      const key = freshKey("usd");
+      await chargeTransaction(db, [{ key, amount: "43100", usd: "43095.69", at: secondsBefore(NOW, 7200) }]);
+      await chargeTransaction(db, [{ key, amount: "2", usd: "6000.5", at: secondsBefore(NOW, 90) }]);
+      await chargeTransaction(db, [{ key, amount: "1", usd: null, at: secondsBefore(NOW, 10) }]);
+      expect(await dollars(db, key, 86_400)).toBe("49096.19");
+      expect(await dollars(db, key, 3600)).toBe("6000.5");
+      expect(await dollars(db, key, 30)).toBe("0");
+    });
+
+    it("a void lowers every window by exactly the dollars charged, and counting again raises it by them", async () => {
+      const key = freshKey("usd-void");
+      await chargeTransaction(db, [{ key, amount: "5", usd: "10.000000000000000001", at: secondsBefore(NOW, 7200) }]);
+      const name = await chargeTransaction(db, [{ key, amount: "2", usd: "0.333333333333333333", at: secondsBefore(NOW, 50) }]);
+      expect(await voidCharges(db, name, NOW)).toEqual({ voided: 1 });
+      for (const d of [60, 3600, 86_400]) expect(await dollars(db, key, d)).toBe(d < 7200 ? "0" : "10.000000000000000001");
+      await countChargesAgain(db, name);
+      expect(await dollars(db, key, 86_400)).toBe("10.333333333333333334");
     });
   });
 

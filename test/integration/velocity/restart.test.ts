@@ -50,8 +50,8 @@ describe("velocity totals across a restart", () => {
     cleanups.push(() => second.close());
     expect(await read(second.db)).toEqual(before);
     expect(Object.values(before)).toEqual([
-      { amount: "6.500000000000000001", count: 3 },
-      { amount: "10.500000000000000001", count: 5 },
+      { amount: "6.500000000000000001", count: 3, usd: "0" },
+      { amount: "10.500000000000000001", count: 5, usd: "0" },
     ]);
   });
 
@@ -66,8 +66,8 @@ describe("velocity totals across a restart", () => {
     try {
       expect(await read(reopened.db)).toEqual(before);
       expect(Object.values(before)).toEqual([
-        { amount: "6.500000000000000001", count: 3 },
-        { amount: "10.500000000000000001", count: 5 },
+        { amount: "6.500000000000000001", count: 3, usd: "0" },
+        { amount: "10.500000000000000001", count: 5, usd: "0" },
       ]);
     } finally {
       await reopened.close();
