@@ -53,7 +53,7 @@ describe("dollar windows priced by the custody platform", () => {
   let wallets = 0;
   /** A wallet of its own for each test: its daily window starts empty. */
   let wallet = HOT_WALLET;
-  const cosigner = (i = 0) => new CosignerSimulator({ webhookUrl: `${instances[i]!.url}/v1/cosigner/webhook` });
+  const cosigner = (i = 0) => new CosignerSimulator({ webhookUrl: `${instances[i]!.url}/v1/cosigner/webhook`, platform: api });
   const transfer = (asset: string, amount: string) => assetTransfer({ asset, amount, source: wallet, destination: COLD_WALLET });
   const rowsOf = (name: string) => tdb.handle.db.selectFrom("decisions").select(["decision", "reasons", "prices", "facts"]).where("transaction_name", "=", name).orderBy("seq").execute();
   const chargesOf = (name: string) => tdb.handle.db.selectFrom("velocity_charges").select(["amount", "usd"]).where("transaction_name", "=", name).execute();
@@ -165,7 +165,8 @@ describe("dollar windows priced by the custody platform", () => {
 
   it("defers while the platform is down, without using a pin in its place", async () => {
     const body = transfer(PINNED, "1");
-    api.failNext(10, 503);
+    // The prices' calls only: the delivery itself is confirmed with the platform (GetTransaction).
+    api.failNext(10, 503, /\/assets(:batchGet|\/[^/]+)$/);
     await expectDeferred(await cosigner(1).deliver(body), body.name, `price unavailable for ${PINNED} (custody API: unavailable)`);
   });
 
