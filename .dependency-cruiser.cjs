@@ -5,20 +5,13 @@
  */
 
 /** What the service runs: unit tests and their helpers are left out, as the build leaves them out. */
-const TEST_CODE = [
-  "\\.test\\.ts$",
-  "/__fixtures__/",
-  "^src/core/transaction/test-(bodies|envelopes)\\.ts$",
-  "^src/core/facts/test-views\\.ts$",
-];
+const TEST_CODE = ["\\.test\\.ts$", "/__fixtures__/", "^src/core/transaction/test-(bodies|envelopes)\\.ts$", "^src/core/facts/test-views\\.ts$"];
 
 /** Node built-ins the pure core may use: computation, never a file, socket, process or clock source. */
 const PURE_NODE_MODULES = "^(node:)?(crypto|buffer|util)$";
 
 /** Packages that reach a database, a socket, a log or a telemetry exporter. */
-const IO_PACKAGES = [
-  "^node_modules/(pg|pg-[^/]+|kysely|@electric-sql/pglite|express|pino|pino-[^/]+|commander|@opentelemetry/[^/]+)/",
-];
+const IO_PACKAGES = ["^node_modules/(pg|pg-[^/]+|kysely|@electric-sql/pglite|express|pino|pino-[^/]+|commander|@opentelemetry/[^/]+)/"];
 
 /** The top-level wiring: the only modules that may import the HTTP server. */
 const WIRING = "^src/(service|main|cli|background)\\.ts$|^src/(cli|commands)/";

@@ -185,7 +185,9 @@ async function plan(db: Db, query: ReturnType<typeof sql>): Promise<string> {
 
 export function reportQueries(figures: QueryFigure[], log: (line: string) => void): void {
   for (const f of figures) {
-    log(`  ${f.rows.toLocaleString("en").padStart(11)} rows: name lookup median ${fmt(f.lookupMedianMs)}   one-day range (${f.rangeRows.toLocaleString("en")} rows) median ${fmt(f.rangeMedianMs)}`);
+    log(
+      `  ${f.rows.toLocaleString("en").padStart(11)} rows: name lookup median ${fmt(f.lookupMedianMs)}   one-day range (${f.rangeRows.toLocaleString("en")} rows) median ${fmt(f.rangeMedianMs)}`,
+    );
   }
   const last = figures[figures.length - 1];
   if (!last) return;

@@ -29,7 +29,10 @@ try {
 }
 const scripts = await captureDecisionSql(url, path.resolve(import.meta.dirname, "../policies"), 10_000);
 mkdirSync(outDir, { recursive: true });
-for (const [name, script] of [["ceiling", scripts.ceiling], ["floor", scripts.floor]] as const) {
+for (const [name, script] of [
+  ["ceiling", scripts.ceiling],
+  ["floor", scripts.floor],
+] as const) {
   const file = path.join(outDir, `${name}.sql`);
   writeFileSync(file, renderPgbenchScript(script));
   console.log(`${file}: pgbench -n -M ${script.mode} -f ${file}`);

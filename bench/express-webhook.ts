@@ -43,11 +43,24 @@ async function main(): Promise<void> {
         { label: `node:http (${nodeHttp.commit.slice(0, 7)})`, root: nodeHttp.root, runs: [] },
         { label: "express (this checkout)", root: ROOT, runs: [] },
       ];
-      console.log(`webhook through node:http vs express — ${server.label}, ${CONNECTIONS} connections, ${WALLETS.toLocaleString("en")} wallets, 2 × ${SECONDS} s per side (warm-up ${WARMUP_SECONDS} s each)`);
+      console.log(
+        `webhook through node:http vs express — ${server.label}, ${CONNECTIONS} connections, ${WALLETS.toLocaleString("en")} wallets, 2 × ${SECONDS} s per side (warm-up ${WARMUP_SECONDS} s each)`,
+      );
       for (const side of [sides[0]!, sides[1]!, sides[1]!, sides[0]!]) {
-        const run = await countersignRun({ root: side.root, server: server.url, serverCpu, policies: POLICIES, seconds: SECONDS, connections: CONNECTIONS, wallets: WALLETS, label: side.label });
+        const run = await countersignRun({
+          root: side.root,
+          server: server.url,
+          serverCpu,
+          policies: POLICIES,
+          seconds: SECONDS,
+          connections: CONNECTIONS,
+          wallets: WALLETS,
+          label: side.label,
+        });
         side.runs.push(run);
-        console.log(`  ${side.label.padEnd(26)} ${run.perSecond.toFixed(0).padStart(6)} decisions/s   p99 ${run.latencyP99.toFixed(1)} ms   non-2xx ${run.non2xx}${run.errors ? `   errors ${run.errors}` : ""}`);
+        console.log(
+          `  ${side.label.padEnd(26)} ${run.perSecond.toFixed(0).padStart(6)} decisions/s   p99 ${run.latencyP99.toFixed(1)} ms   non-2xx ${run.non2xx}${run.errors ? `   errors ${run.errors}` : ""}`,
+        );
       }
       const [before, after] = sides.map(summary) as [Summary, Summary];
       for (const s of [before, after]) console.log(`${s.label.padEnd(28)} ${s.perSecond.toFixed(0).padStart(6)} decisions/s   p99 ${s.p99.toFixed(1)} ms (mean of the two runs)`);

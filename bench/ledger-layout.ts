@@ -88,7 +88,9 @@ async function benchReads(db: Kysely<Database>, o: Options, decisionId: string, 
         }
       }
       const m = { quiet: median(times.quiet), hot: median(times.hot) };
-      o.log(`${JSON.stringify(widths).padEnd(20)} ${w.name.padEnd(6)}  ${String(buffers.quiet).padStart(9)}  ${String(buffers.hot).padStart(7)}   ${m.quiet.toFixed(3).padStart(7)}  ${m.hot.toFixed(3).padStart(7)}  ×${(m.hot / m.quiet).toFixed(2)}`);
+      o.log(
+        `${JSON.stringify(widths).padEnd(20)} ${w.name.padEnd(6)}  ${String(buffers.quiet).padStart(9)}  ${String(buffers.hot).padStart(7)}   ${m.quiet.toFixed(3).padStart(7)}  ${m.hot.toFixed(3).padStart(7)}  ×${(m.hot / m.quiet).toFixed(2)}`,
+      );
     }
   }
 }
@@ -236,7 +238,12 @@ async function main(): Promise<void> {
     await migrateToLatest(handle.db);
     console.log(`ledger layout bench on ${handle.kind}`);
     const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-    await benchLedgerLayout(handle.db, { hotCharges: n("LEDGER_BENCH_HOT", 1_000_000), writes: n("LEDGER_BENCH_WRITES", 1_000), reads: n("LEDGER_BENCH_READS", 200), groups: n("LEDGER_BENCH_GROUPS", 20) });
+    await benchLedgerLayout(handle.db, {
+      hotCharges: n("LEDGER_BENCH_HOT", 1_000_000),
+      writes: n("LEDGER_BENCH_WRITES", 1_000),
+      reads: n("LEDGER_BENCH_READS", 200),
+      groups: n("LEDGER_BENCH_GROUPS", 20),
+    });
   } finally {
     await handle.close();
     await scratch.drop();

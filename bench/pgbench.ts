@@ -105,7 +105,7 @@ function nodeVariables(script: ReplayScript): Map<string, bigint> {
   for (const v of script.variables) {
     if (v.kind === "random") {
       const span = v.max - v.min + 1n;
-      vars.set(v.name, v.min + (BigInt(Math.floor(Math.random() * 2 ** 52)) * BigInt(Math.floor(Math.random() * 2 ** 52))) % span);
+      vars.set(v.name, v.min + ((BigInt(Math.floor(Math.random() * 2 ** 52)) * BigInt(Math.floor(Math.random() * 2 ** 52))) % span));
     } else {
       const hash = BigInt.asIntN(64, (vars.get(v.of)! + BigInt(v.seed)) * 0x9e3779b97f4a7c15n);
       vars.set(v.name, v.digits === undefined ? hash : foldToDigits(hash, v.digits));

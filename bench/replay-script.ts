@@ -38,9 +38,7 @@ export interface ReplayInput {
 }
 
 /** A pgbench `\set`: a uniform random integer, or a hash of another variable folded to a fixed width. */
-export type Variable =
-  | { name: string; kind: "random"; min: bigint; max: bigint }
-  | { name: string; kind: "hash"; of: string; seed: number; digits?: number };
+export type Variable = { name: string; kind: "random"; min: bigint; max: bigint } | { name: string; kind: "hash"; of: string; seed: number; digits?: number };
 
 export interface ReplayScript {
   variables: Variable[];

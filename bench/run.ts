@@ -37,7 +37,10 @@ const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? "32c2789";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 function chosenGroups(): Set<Group> {
-  const asked = (process.env.BENCH_ONLY ?? "throughput").split(",").map((s) => s.trim()).filter(Boolean);
+  const asked = (process.env.BENCH_ONLY ?? "throughput")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (asked.includes("all")) return new Set(GROUPS);
   const unknown = asked.filter((a) => !(GROUPS as readonly string[]).includes(a));
   if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown group(s) ${unknown.join(", ")}; known: ${GROUPS.join(", ")}, all`);
@@ -73,11 +76,17 @@ async function main(): Promise<void> {
 }
 
 async function replayFigures(): Promise<void> {
-  console.log(`\npolicy replay: ${REPLAY_ROWS.toLocaleString("en")} recorded decisions (BENCH_REPLAY_ROWS) re-evaluated by a candidate that lowers a limit, beside plain evaluation of the same facts in memory`);
+  console.log(
+    `\npolicy replay: ${REPLAY_ROWS.toLocaleString("en")} recorded decisions (BENCH_REPLAY_ROWS) re-evaluated by a candidate that lowers a limit, beside plain evaluation of the same facts in memory`,
+  );
   await withDatabase(postgresBenchDatabase, async (db) => {
     const r = await benchReplay(db.handle.db, POLICIES, REPLAY_ROWS);
-    console.log(`  replay (stream rows, rebuild facts, evaluate): ${r.replayPerSecond.toFixed(0).padStart(7)} decisions/s   (${r.changed.toLocaleString("en")} changed; seeded in ${r.seedSeconds.toFixed(1)} s)`);
-    console.log(`  plain evaluation, facts in memory:            ${r.evaluatePerSecond.toFixed(0).padStart(7)} decisions/s   ratio replay/evaluation ${(r.replayPerSecond / r.evaluatePerSecond).toFixed(2)}`);
+    console.log(
+      `  replay (stream rows, rebuild facts, evaluate): ${r.replayPerSecond.toFixed(0).padStart(7)} decisions/s   (${r.changed.toLocaleString("en")} changed; seeded in ${r.seedSeconds.toFixed(1)} s)`,
+    );
+    console.log(
+      `  plain evaluation, facts in memory:            ${r.evaluatePerSecond.toFixed(0).padStart(7)} decisions/s   ratio replay/evaluation ${(r.replayPerSecond / r.evaluatePerSecond).toFixed(2)}`,
+    );
   });
 }
 
@@ -108,7 +117,9 @@ async function latencyFigures(): Promise<void> {
 }
 
 async function dollarFigures(): Promise<void> {
-  console.log(`\na dollar window's cost: decide() in-process, the example bundle without and with a measure: usd window, taking turns, about ${DOLLAR_SECONDS} s each (BENCH_DOLLAR_SECONDS)`);
+  console.log(
+    `\na dollar window's cost: decide() in-process, the example bundle without and with a measure: usd window, taking turns, about ${DOLLAR_SECONDS} s each (BENCH_DOLLAR_SECONDS)`,
+  );
   await withDatabase(postgresBenchDatabase, async (db) => {
     const f = await benchDollarWindow(db, { policies: POLICIES, seconds: DOLLAR_SECONDS });
     const line = (label: string, s: typeof f.with) => `  ${label.padEnd(34)} median ${fmt(s.medianMs).padStart(9)}   p99 ${fmt(s.p99Ms).padStart(9)}   (n=${s.n})`;
@@ -130,7 +141,9 @@ async function velocityFigures(): Promise<void> {
 }
 
 async function webhookFigures(): Promise<void> {
-  console.log(`\nwebhook throughput in this process (service started in-process on the bench database), full HTTP path, 16 connections from a second process, ${LOAD_SECONDS} s each`);
+  console.log(
+    `\nwebhook throughput in this process (service started in-process on the bench database), full HTTP path, 16 connections from a second process, ${LOAD_SECONDS} s each`,
+  );
   await withDatabase(postgresBenchDatabase, async (db) => {
     const baseline = await benchThroughput(db.handle, bundleWithoutWindows(POLICIES), "example policy without windows", LOAD_SECONDS);
     const windows = await benchThroughput(db.handle, POLICIES, "example policy (2 windows)", LOAD_SECONDS);
@@ -143,11 +156,15 @@ async function webhookFigures(): Promise<void> {
 
 async function platformCheckFigures(): Promise<void> {
   const seconds = Math.min(LOAD_SECONDS, 12);
-  console.log(`\nthe platform check (COUNTERSIGN_VERIFY_DELIVERIES): webhook decisions with the example policy, 16 connections from a second process, ${seconds} s each after a 3 s warm-up, same run`);
+  console.log(
+    `\nthe platform check (COUNTERSIGN_VERIFY_DELIVERIES): webhook decisions with the example policy, 16 connections from a second process, ${seconds} s each after a 3 s warm-up, same run`,
+  );
   await withDatabase(postgresBenchDatabase, async (db) => {
     const results = await benchPlatformCheck(db.handle, POLICIES, seconds);
     for (const r of results) {
-      console.log(`  ${r.label.padEnd(36)} ${r.perSecond.toFixed(0).padStart(6)} decisions/s   p50 ${r.latencyP50.toFixed(1)} ms   p99 ${r.latencyP99.toFixed(1)} ms   non-2xx ${r.non2xx}`);
+      console.log(
+        `  ${r.label.padEnd(36)} ${r.perSecond.toFixed(0).padStart(6)} decisions/s   p50 ${r.latencyP50.toFixed(1)} ms   p99 ${r.latencyP99.toFixed(1)} ms   non-2xx ${r.non2xx}`,
+      );
     }
   });
 }

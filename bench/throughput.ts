@@ -55,12 +55,25 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
   await ceilingAfterAYear(server.url, sql, o.seconds, serverCpu, ceiling);
   const shared = await sharedCeiling(server.url, sql, o.seconds, serverCpu, ceiling);
   const http = await bareExpressCeiling(ROOT, o.seconds, 16);
-  console.log(`  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}${fmtMachineCpu(http.cpu)}`);
+  console.log(
+    `  HTTP ceiling: bare express, same body handling, 16 conns  ${fmtRate(http.perSecond)} req/s   p50 ${ms(http.latencyP50)}   p99 ${ms(http.latencyP99)}${fmtMachineCpu(http.cpu)}`,
+  );
   printCpu("request", http.requests, http.cpu?.processMs);
 
-  console.log(`\ncountersign, full webhook path (built JS, own process), example policy (2 windows), distinct transactions over ${WALLETS.toLocaleString("en")} wallets, ${o.seconds} s each`);
+  console.log(
+    `\ncountersign, full webhook path (built JS, own process), example policy (2 windows), distinct transactions over ${WALLETS.toLocaleString("en")} wallets, ${o.seconds} s each`,
+  );
   const at16 = await serviceAt16(server.url, serverCpu, o.seconds);
-  const at64 = await countersignRun({ root: ROOT, server: server.url, serverCpu, policies: POLICIES, seconds: o.seconds, connections: 64, wallets: WALLETS, label: "64 connections" });
+  const at64 = await countersignRun({
+    root: ROOT,
+    server: server.url,
+    serverCpu,
+    policies: POLICIES,
+    seconds: o.seconds,
+    connections: 64,
+    wallets: WALLETS,
+    label: "64 connections",
+  });
   printService(at64);
   const hotPolicies = bundleWithLimitsOutOfReach(POLICIES);
   onCleanup(async () => rmSync(hotPolicies, { recursive: true, force: true }));
@@ -87,7 +100,10 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
   for (const line of ratioLines(rounds)) console.log(`  ${line}`);
   console.log(`  (no goal) countersign(16) / SQL ceiling with ${SHARED_MEMBERS} decisions per transaction, first round: ${(at16.perSecond / shared).toFixed(2)}`);
   const stolen = measured.filter((f) => (f?.cpu?.stealPct ?? 0) >= STEAL_WARNING_PCT);
-  if (stolen.length > 0) console.log(`  WARNING: ${stolen.length} figure(s) ran while the hypervisor took ${STEAL_WARNING_PCT}% or more of this machine's CPU (steal): those figures, and ratios built on them, understate the code`);
+  if (stolen.length > 0)
+    console.log(
+      `  WARNING: ${stolen.length} figure(s) ran while the hypervisor took ${STEAL_WARNING_PCT}% or more of this machine's CPU (steal): those figures, and ratios built on them, understate the code`,
+    );
 }
 
 /** One more round of the figures the ratios are built from, in the first round's order. */
@@ -131,7 +147,14 @@ async function captureSql(serverUrl: string): Promise<DecisionSql> {
 }
 
 /** A script replayed into a fresh database (first readied by `ready`, if given) after a checkpoint. */
-async function replayFresh(serverUrl: string, purpose: string, script: DecisionSql["floor"], seconds: number, serverCpu: TicksReader | null, ready?: (url: string) => Promise<void>): Promise<ReplayResult> {
+async function replayFresh(
+  serverUrl: string,
+  purpose: string,
+  script: DecisionSql["floor"],
+  seconds: number,
+  serverCpu: TicksReader | null,
+  ready?: (url: string) => Promise<void>,
+): Promise<ReplayResult> {
   const watched: Record<string, TicksReader> = serverCpu ? { postgres: serverCpu } : {};
   const db = await freshDatabase(serverUrl, purpose);
   onCleanup(db.drop);
@@ -152,7 +175,9 @@ async function sqlFigures(serverUrl: string, sql: DecisionSql, seconds: number, 
   printCpu("transaction", floor.transactions, floor.cpu?.processMs);
   const ceiling = await replayed("ceiling", sql.ceiling);
   const roundTrips = new Set(sql.ceiling.roundTrips).size;
-  console.log(`  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps${fmtMachineCpu(ceiling.cpu)}`);
+  console.log(
+    `  SQL ceiling: one fresh allowed decision's captured statements (${roundTrips} round trips), ${ceiling.driver}   ${fmtRate(ceiling.perSecond)} tps${fmtMachineCpu(ceiling.cpu)}`,
+  );
   printCpu("transaction", ceiling.transactions, ceiling.cpu?.processMs);
   return { floor, ceiling };
 }
@@ -173,7 +198,9 @@ async function ceilingAfterAYear(serverUrl: string, sql: DecisionSql, seconds: n
     }
   };
   const year = await replayFresh(serverUrl, "ceiling_year", sql.ceiling, seconds, serverCpu, addPastMonths);
-  console.log(`  SQL ceiling, a year of months kept (12 more monthly partitions), ${year.driver}   ${fmtRate(year.perSecond)} tps${fmtMachineCpu(year.cpu)}   ${(year.perSecond / fresh.perSecond).toFixed(2)} of the fresh ceiling`);
+  console.log(
+    `  SQL ceiling, a year of months kept (12 more monthly partitions), ${year.driver}   ${fmtRate(year.perSecond)} tps${fmtMachineCpu(year.cpu)}   ${(year.perSecond / fresh.perSecond).toFixed(2)} of the fresh ceiling`,
+  );
   printCpu("transaction", year.transactions, year.cpu?.processMs);
 }
 
@@ -186,7 +213,9 @@ async function ceilingAfterAYear(serverUrl: string, sql: DecisionSql, seconds: n
 async function sharedCeiling(serverUrl: string, sql: DecisionSql, seconds: number, serverCpu: TicksReader | null, single: ReplayResult): Promise<number> {
   const r = await replayFresh(serverUrl, "ceiling_shared", sharedTransactionScript(sql.ceiling, SHARED_MEMBERS), seconds, serverCpu);
   const perSecond = r.perSecond * SHARED_MEMBERS;
-  console.log(`  SQL ceiling, ${SHARED_MEMBERS} decisions per transaction (as the service shares one), ${r.driver}   ${fmtRate(perSecond)} decisions/s${fmtMachineCpu(r.cpu)}   ${(perSecond / single.perSecond).toFixed(2)} of the one-decision ceiling`);
+  console.log(
+    `  SQL ceiling, ${SHARED_MEMBERS} decisions per transaction (as the service shares one), ${r.driver}   ${fmtRate(perSecond)} decisions/s${fmtMachineCpu(r.cpu)}   ${(perSecond / single.perSecond).toFixed(2)} of the one-decision ceiling`,
+  );
   printCpu("decision", r.transactions * SHARED_MEMBERS, r.cpu?.processMs);
   return perSecond;
 }
@@ -202,19 +231,32 @@ async function openBaseline(o: ThroughputOptions): Promise<Baseline | null> {
     console.log(`\nbaseline: skipped (${prepared.reason})`);
     return null;
   }
-  console.log(`\nbaseline: ${o.baselineRef} (${prepared.commit.slice(0, 7)}) built in a temporary worktree in ${prepared.buildSeconds.toFixed(0)} s, its own example policy, 16 conns, ${o.seconds} s`);
+  console.log(
+    `\nbaseline: ${o.baselineRef} (${prepared.commit.slice(0, 7)}) built in a temporary worktree in ${prepared.buildSeconds.toFixed(0)} s, its own example policy, 16 conns, ${o.seconds} s`,
+  );
   return { ref: o.baselineRef, prepared };
 }
 
 async function baselineRun(b: Baseline, serverUrl: string, serverCpu: TicksReader | null, seconds: number): Promise<ServiceFigure> {
-  const figure = await countersignRun({ root: b.prepared.root, server: serverUrl, serverCpu, policies: path.join(b.prepared.root, "policies"), seconds, connections: 16, wallets: WALLETS, label: `baseline ${b.ref}` });
+  const figure = await countersignRun({
+    root: b.prepared.root,
+    server: serverUrl,
+    serverCpu,
+    policies: path.join(b.prepared.root, "policies"),
+    seconds,
+    connections: 16,
+    wallets: WALLETS,
+    label: `baseline ${b.ref}`,
+  });
   printService(figure);
   return figure;
 }
 
 function printService(f: ServiceFigure): void {
   const allowed = f.allowed === null ? "" : `   allowed ${f.allowed.toLocaleString("en")} of ${f.rows.toLocaleString("en")} rows`;
-  console.log(`  ${f.label.padEnd(22)} ${fmtRate(f.perSecond)} decisions/s   p50 ${ms(f.latencyP50)}   p99 ${ms(f.latencyP99)}   p99.9 ${ms(f.latencyP999)}   non-2xx ${f.non2xx}${f.errors ? `   errors ${f.errors}` : ""}${allowed}${fmtMachineCpu(f.cpu)}`);
+  console.log(
+    `  ${f.label.padEnd(22)} ${fmtRate(f.perSecond)} decisions/s   p50 ${ms(f.latencyP50)}   p99 ${ms(f.latencyP99)}   p99.9 ${ms(f.latencyP999)}   non-2xx ${f.non2xx}${f.errors ? `   errors ${f.errors}` : ""}${allowed}${fmtMachineCpu(f.cpu)}`,
+  );
   printCpu("decision", f.requests, f.cpu?.processMs);
 }
 

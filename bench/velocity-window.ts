@@ -58,8 +58,14 @@ const DAY_SECONDS = 86_400;
 
 export async function benchVelocityWindow(db: Kysely<Database>, options: VelocityBenchOptions = {}): Promise<VelocityBenchFigures> {
   const o = {
-    quietCharges: 1_000, hotCharges: 1_000_000, iterations: 2_000, warmup: 200, timeBudgetMs: 60_000,
-    now: new Date(), log: (line: string) => console.log(line), ...options,
+    quietCharges: 1_000,
+    hotCharges: 1_000_000,
+    iterations: 2_000,
+    warmup: 200,
+    timeBudgetMs: 60_000,
+    now: new Date(),
+    log: (line: string) => console.log(line),
+    ...options,
   };
   const run = randomBytes(4).toString("hex");
   const quietKey = JSON.stringify([["bench", `quiet-${run}`]]);
@@ -103,10 +109,24 @@ export async function insertBenchDecision(db: Kysely<Database>, now: Date): Prom
   await db
     .insertInto("decisions")
     .values({
-      id, decided_at: now, transaction_name: `vaults/bench/transactions/seed-${id}`, vault: "vaults/bench",
-      decision: "allow", sign_transaction: true, http_status: 200, replayed: false, replay_of: null,
-      policy_version: "bench", policy_digest: "0".repeat(64), matched_rules: "[]", reasons: "[]", facts: "[]",
-      transaction: "{}", content_digest: "bench", request_id: "bench", duration_ms: 0,
+      id,
+      decided_at: now,
+      transaction_name: `vaults/bench/transactions/seed-${id}`,
+      vault: "vaults/bench",
+      decision: "allow",
+      sign_transaction: true,
+      http_status: 200,
+      replayed: false,
+      replay_of: null,
+      policy_version: "bench",
+      policy_digest: "0".repeat(64),
+      matched_rules: "[]",
+      reasons: "[]",
+      facts: "[]",
+      transaction: "{}",
+      content_digest: "bench",
+      request_id: "bench",
+      duration_ms: 0,
     })
     .execute();
   return id;
@@ -119,10 +139,7 @@ const SEED_CHUNK = 50_000;
  * raised in the same statement exactly as recordCharges does it. In chunks, so that no statement
  * outlasts the pool's query timeout.
  */
-export async function seedGroup(
-  db: Kysely<Database>,
-  g: { key: string; charges: number; decisionId: string; now: Date; widths?: readonly number[] },
-): Promise<void> {
+export async function seedGroup(db: Kysely<Database>, g: { key: string; charges: number; decisionId: string; now: Date; widths?: readonly number[] }): Promise<void> {
   const hash = groupHashHex(g.key);
   const now = g.now.toISOString();
   await sql`insert into velocity_groups (group_hash, group_key, first_charged_at)
@@ -176,7 +193,10 @@ async function timeReads(db: Kysely<Database>, t: TimingInput): Promise<{ quiet:
   for (let i = 0; i < t.warmup + t.iterations && performance.now() < deadline; i++) {
     // The read time moves a little each round so the old edge cuts a different second.
     const now = new Date(t.now.getTime() - (i % 5_000) * 7);
-    for (const [which, key] of [["quiet", t.quietKey], ["hot", t.hotKey]] as const) {
+    for (const [which, key] of [
+      ["quiet", t.quietKey],
+      ["hot", t.hotKey],
+    ] as const) {
       const started = performance.now();
       await readWindowTotals(db, [{ window: "daily", key, durationSeconds: DAY_SECONDS }], now);
       if (i >= t.warmup) samples[which].push(performance.now() - started);
@@ -192,7 +212,10 @@ function summarise(samples: number[]): Omit<ReadFigures, "charges"> {
 }
 
 function report(f: VelocityBenchFigures, log: (line: string) => void): void {
-  for (const [name, r] of [["quiet", f.quiet], ["hot", f.hot]] as const) {
+  for (const [name, r] of [
+    ["quiet", f.quiet],
+    ["hot", f.hot],
+  ] as const) {
     log(`${name.padEnd(5)} ${String(r.charges).padStart(9)} charges: median ${r.medianMs.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms (${r.iterations} reads)`);
   }
   log(`hot/quiet: median ×${f.medianRatio.toFixed(2)}, p99 ×${f.p99Ratio.toFixed(2)} (goal: median ≤ 1.5)`);

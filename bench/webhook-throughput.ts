@@ -49,7 +49,10 @@ export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
  * Runs the load client (its own process) against a webhook URL on loopback: a warm-up at the same
  * load (unless `warmup: false`), then the measured run, watching the CPU time of `watched`.
  */
-export async function runLoad(url: string, options: { seconds: number; connections: number; wallets?: number; warmup?: boolean; watched?: Record<string, TicksReader> }): Promise<LoadResult> {
+export async function runLoad(
+  url: string,
+  options: { seconds: number; connections: number; wallets?: number; warmup?: boolean; watched?: Record<string, TicksReader> },
+): Promise<LoadResult> {
   const client = path.join(import.meta.dirname, "load-client.ts");
   const once = async (seconds: number) => {
     const args = ["--import", "tsx", client, url, String(seconds), String(options.connections), String(options.wallets ?? 10_000)];
@@ -85,7 +88,9 @@ export function bundleWithLimitsOutOfReach(policies: string): string {
 function raiseVelocityLimits(node: unknown): unknown {
   if (Array.isArray(node)) {
     const comparesVelocity = node.some((x) => JSON.stringify(x).startsWith('{"var":"velocity.'));
-    return node.map((x) => (comparesVelocity && typeof x === "number" ? 1e12 : comparesVelocity && typeof x === "string" && /^[0-9.]+$/.test(x) ? "1000000000000000" : raiseVelocityLimits(x)));
+    return node.map((x) =>
+      comparesVelocity && typeof x === "number" ? 1e12 : comparesVelocity && typeof x === "string" && /^[0-9.]+$/.test(x) ? "1000000000000000" : raiseVelocityLimits(x),
+    );
   }
   if (node && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, raiseVelocityLimits(v)]));
   return node;
@@ -97,13 +102,7 @@ export function writeBundle(doc: unknown): string {
   return dir;
 }
 
-export async function benchThroughput(
-  database: DatabaseHandle,
-  policies: string,
-  label: string,
-  seconds: number,
-  env: Record<string, string> = {},
-): Promise<ThroughputResult> {
+export async function benchThroughput(database: DatabaseHandle, policies: string, label: string, seconds: number, env: Record<string, string> = {}): Promise<ThroughputResult> {
   const config = loadConfig({ COUNTERSIGN_HOST: "127.0.0.1", COUNTERSIGN_PORT: "0", COUNTERSIGN_POLICIES: policies, COUNTERSIGN_MIGRATE: "false", ...env });
   const service = await startService({ config, logger: silentLogger, database });
   try {

@@ -25,7 +25,11 @@ function newestModification(dir) {
 /** The migrations in `dir` written in `extension`, by name, in order. */
 function migrationNames(dir, extension) {
   if (!existsSync(dir)) return "";
-  return readdirSync(dir).filter((f) => f.endsWith(extension) && !f.endsWith(".d.ts")).map((f) => f.slice(0, -extension.length)).sort().join("\n");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(extension) && !f.endsWith(".d.ts"))
+    .map((f) => f.slice(0, -extension.length))
+    .sort()
+    .join("\n");
 }
 
 function buildIsCurrent() {

@@ -15,7 +15,27 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const AREAS = ["addressbook", "architecture", "assets", "audit", "bench", "ci", "cli", "config", "db", "decision", "deploy", "events", "faults", "policy", "property", "replay", "review", "velocity", "webhook"];
+const AREAS = [
+  "addressbook",
+  "architecture",
+  "assets",
+  "audit",
+  "bench",
+  "ci",
+  "cli",
+  "config",
+  "db",
+  "decision",
+  "deploy",
+  "events",
+  "faults",
+  "policy",
+  "property",
+  "replay",
+  "review",
+  "velocity",
+  "webhook",
+];
 const TOP_LEVEL = { "docs-links.test.ts": "docs", "docs-sql.test.ts": "docs", "self-contained.test.ts": "repo", "policy-bundle.test.ts": "policy" };
 const NEVER_EDITED = new Set(["migrations/20261129T0000_baseline.ts"]);
 
@@ -60,10 +80,14 @@ const RELATIVE = [
 ];
 
 function rewriteSpecifiers(file, text) {
-  return RELATIVE.reduce((out, pattern) => out.replace(pattern, (whole, lead, quote, spec) => {
-    const next = respecified(file, spec);
-    return next === null ? whole : `${lead}${quote}${next}`;
-  }), text);
+  return RELATIVE.reduce(
+    (out, pattern) =>
+      out.replace(pattern, (whole, lead, quote, spec) => {
+        const next = respecified(file, spec);
+        return next === null ? whole : `${lead}${quote}${next}`;
+      }),
+    text,
+  );
 }
 
 /** `test/…` paths as text (docs, scripts, comments): each moved file, and each area folder outside TypeScript. */

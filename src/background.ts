@@ -80,7 +80,9 @@ export function startBackground(options: BackgroundOptions): Background {
   const stopPartitions = keepDecisionPartitions(db, logger);
   const heartbeat = options.claims.startHeartbeat();
   const pruner = startLedgerPruner({
-    db, logger, clock,
+    db,
+    logger,
+    clock,
     longestWindowSeconds: options.longestWindowSeconds,
     retentionSeconds: config.ledgerRetentionSeconds,
     onPruned: (rows) => options.metrics.ledgerPruned(rows),

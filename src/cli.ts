@@ -8,14 +8,15 @@ import { shutdownTelemetry } from "./telemetry/lifecycle.js";
 const out = (line: string) => process.stdout.write(line + "\n");
 const fail = (line: string) => process.stderr.write(line + "\n");
 
-countersignCommandLine(process.argv.slice(2), { out, fail }).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    fail(`countersign: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-)
+countersignCommandLine(process.argv.slice(2), { out, fail })
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      fail(`countersign: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  )
   // With OpenTelemetry on, the last spans and metrics go out (for `serve`, after draining).
   .finally(() => shutdownTelemetry());

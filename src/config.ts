@@ -55,7 +55,8 @@ const databaseUrl = z
   .superRefine((v, ctx) => {
     if (v === undefined) return;
     if (v.trim() === "") ctx.addIssue({ code: "custom", message: "is set but blank; unset it to use the embedded database, or give a postgres:// URL" });
-    else if (!isPostgresUrl(v)) ctx.addIssue({ code: "custom", message: "must be a postgres:// URL (postgres://user:password@host:5432/database); key=value connection strings are not read" });
+    else if (!isPostgresUrl(v))
+      ctx.addIssue({ code: "custom", message: "must be a postgres:// URL (postgres://user:password@host:5432/database); key=value connection strings are not read" });
   });
 
 /**
@@ -166,7 +167,12 @@ const envSchema = z.object({
   // Not a timer: the hourly pruner computes a cut-off date from it, which past about 100 million
   // days is no date at all (every prune would fail). Ten years, as long as a window may be.
   COUNTERSIGN_LEDGER_RETENTION: duration(DEFAULT_LEDGER_RETENTION, `${MAX_POLICY_DURATION_DAYS}d`),
-  COUNTERSIGN_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  COUNTERSIGN_BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   COUNTERSIGN_API_URL: custodyApiUrl,
   COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: optionalString,
   COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: secret,
@@ -178,7 +184,12 @@ const envSchema = z.object({
   // How much one vault's sync may read (src/addressbook/sync-budget.ts): the copy is held in the
   // memory of the process that decides. Raised for a vault with more deposit addresses than these.
   COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: z.coerce.number().int().min(1_000).max(100_000_000).default(DEFAULT_SYNC_LIMITS.maxItems),
-  COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: z.coerce.number().int().min(1).max(16_384).default(DEFAULT_SYNC_LIMITS.maxBytes / MIB),
+  COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(16_384)
+    .default(DEFAULT_SYNC_LIMITS.maxBytes / MIB),
   COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE: secret,
   COUNTERSIGN_DECISION_TIMEOUT: milliseconds("5s", LONGEST_DECISION_TIMEOUT),
   // At least 100 ms: a reading is clear only when half its round trip fits in the tolerance, and a
@@ -330,9 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
 /** The settings read from files or parsed beyond the schema; each problem is added to `problems`. */
 function derivedSettings(e: Env, problems: string[]) {
   const custodyApi = custodyApiConfig(e, problems);
-  const eventsPublicKeyPem = e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE
-    ? readKeyFile("COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE", e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE, problems)
-    : undefined;
+  const eventsPublicKeyPem = e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE ? readKeyFile("COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE", e.COUNTERSIGN_EVENTS_PUBLIC_KEY_FILE, problems) : undefined;
   const review = reviewConfig(e, problems);
   const pins = parseDecimalsPins(e.COUNTERSIGN_ASSET_DECIMALS);
   problems.push(...pins.problems);
@@ -351,7 +360,10 @@ function verifyWithoutApi(env: NodeJS.ProcessEnv): string[] {
 
 /** Whether `host` only accepts connections from this machine. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
   return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h);
 }
 
@@ -372,7 +384,9 @@ function openWebhook(env: NodeJS.ProcessEnv): string[] {
 function embeddedInProduction(env: NodeJS.ProcessEnv): string[] {
   if (env.NODE_ENV !== "production" || env.DATABASE_URL !== undefined) return [];
   if (["true", "1"].includes(env.COUNTERSIGN_ALLOW_EMBEDDED_DATABASE ?? "")) return [];
-  return ["DATABASE_URL: required when NODE_ENV=production (the image sets it): give a postgres:// URL, or set COUNTERSIGN_ALLOW_EMBEDDED_DATABASE=true to keep the embedded database in COUNTERSIGN_DATA_DIR, one process's and lost with its volume"];
+  return [
+    "DATABASE_URL: required when NODE_ENV=production (the image sets it): give a postgres:// URL, or set COUNTERSIGN_ALLOW_EMBEDDED_DATABASE=true to keep the embedded database in COUNTERSIGN_DATA_DIR, one process's and lost with its volume",
+  ];
 }
 
 /**
@@ -382,7 +396,9 @@ function embeddedInProduction(env: NodeJS.ProcessEnv): string[] {
 function sharedAdminToken(env: NodeJS.ProcessEnv): string[] {
   const admin = env.COUNTERSIGN_ADMIN_TOKEN;
   if (admin === undefined || admin.trim() === "" || admin !== env.COUNTERSIGN_WEBHOOK_TOKEN) return [];
-  return ["COUNTERSIGN_ADMIN_TOKEN: must differ from COUNTERSIGN_WEBHOOK_TOKEN; the co-signer holds the webhook token, give the admin endpoints their own (`openssl rand -hex 32`)"];
+  return [
+    "COUNTERSIGN_ADMIN_TOKEN: must differ from COUNTERSIGN_WEBHOOK_TOKEN; the co-signer holds the webhook token, give the admin endpoints their own (`openssl rand -hex 32`)",
+  ];
 }
 
 /** Prometheus holds the metrics token: as the webhook's or the admin's, a scraper could call those endpoints. */
@@ -397,7 +413,10 @@ type Env = z.infer<typeof envSchema>;
 
 function custodyApiConfig(e: Env, problems: string[]): CustodyApiConfig | undefined {
   if (!e.COUNTERSIGN_API_URL || REQUIRED_WITH_API.some((k) => !e[k]?.trim())) return undefined;
-  const vaults = e.COUNTERSIGN_VAULTS!.split(",").map((v) => v.trim().replace(/^vaults\//, "")).filter(Boolean);
+  const vaults = e
+    .COUNTERSIGN_VAULTS!.split(",")
+    .map((v) => v.trim().replace(/^vaults\//, ""))
+    .filter(Boolean);
   const badVault = vaults.find((v) => !/^[A-Za-z0-9_-]+$/.test(v));
   if (badVault !== undefined) problems.push(`COUNTERSIGN_VAULTS: "${badVault}" is not a vault id`);
   const privateKeyPem = readKeyFile("COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE", e.COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE!, problems);

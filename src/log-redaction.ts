@@ -12,7 +12,16 @@ export const CENSOR = "[redacted]";
 
 /** Field names that may hold a credential or a body. */
 export const SECRET_FIELDS: readonly string[] = [
-  "authorization", "cookie", "token", "password", "secret", "privateKeyPem", "databaseUrl", "webhookToken", "adminToken", "body",
+  "authorization",
+  "cookie",
+  "token",
+  "password",
+  "secret",
+  "privateKeyPem",
+  "databaseUrl",
+  "webhookToken",
+  "adminToken",
+  "body",
   "x-service-signature",
 ];
 

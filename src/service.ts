@@ -83,7 +83,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const windowsInForce = () => [policy.current(), shadow?.current()].map((bundle) => (bundle ? longestWindowSeconds(bundle) : 0));
     const claims = await claimWindowsInForce(database.db, logger, config, windowsInForce, [policy, shadow]);
     const longest = () => Math.max(0, ...windowsInForce());
-    background = startBackground({ config, db: database.db, logger, clock, metrics, longestWindowSeconds: longest, claims, ...(options.hostNow ? { hostNow: options.hostNow } : {}) });
+    background = startBackground({
+      config,
+      db: database.db,
+      logger,
+      clock,
+      metrics,
+      longestWindowSeconds: longest,
+      claims,
+      ...(options.hostNow ? { hostNow: options.hostNow } : {}),
+    });
     const running = background;
     // Compared once before listening, so that a process in step decides from its first request.
     await running.clock.check();
@@ -120,7 +129,17 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const app = createApp({
       decision,
       webhook: { webhookToken: config.webhookToken, metrics },
-      status: { policyStatus: () => policy.status(), policyExtras: async (detailed) => ({ ...(await running.policyExtras(detailed)), newerBundleElsewhere: adopted.newerElsewhere(), shadow: shadow?.status() ?? null, verifyDeliveries: deliveryStatus(config, deliveries) }), verifyDeliveries: config.verifyDeliveries, readiness: [schemaReadiness(database.db), ...background.readiness] },
+      status: {
+        policyStatus: () => policy.status(),
+        policyExtras: async (detailed) => ({
+          ...(await running.policyExtras(detailed)),
+          newerBundleElsewhere: adopted.newerElsewhere(),
+          shadow: shadow?.status() ?? null,
+          verifyDeliveries: deliveryStatus(config, deliveries),
+        }),
+        verifyDeliveries: config.verifyDeliveries,
+        readiness: [schemaReadiness(database.db), ...background.readiness],
+      },
       adminToken: config.adminToken,
       metricsToken: config.metricsToken,
       bodyLimitBytes: config.bodyLimitBytes,

@@ -24,10 +24,7 @@ export function canonicalCopy(entries: readonly AddressBookEntry[], ownAddresses
   const sortedOwn = byKey(ownAddresses, (a) => JSON.stringify([a.wallet, a.network, a.address]));
   const digest = createHash("sha256")
     .update(
-      JSON.stringify([
-        sortedEntries.map((e) => [e.name, e.displayName, e.address, e.network, e.signed]),
-        sortedOwn.map((a) => [a.wallet, a.walletAddress, a.address, a.network]),
-      ]),
+      JSON.stringify([sortedEntries.map((e) => [e.name, e.displayName, e.address, e.network, e.signed]), sortedOwn.map((a) => [a.wallet, a.walletAddress, a.address, a.network])]),
     )
     .digest("hex");
   return { entries: sortedEntries, ownAddresses: sortedOwn, digest };

@@ -54,8 +54,7 @@ export function createCustodyClient(options: CustodyClientOptions): CustodyClien
   return {
     listAddressBookEntries: (vaultId, budget) => read(vaultId, `${v(vaultId)}/addressBookEntries`, {}, ADDRESS_BOOK_ENTRIES, budget),
     listWallets: (vaultId, budget) => read(vaultId, `${v(vaultId)}/wallets`, { showArchived: "true" }, WALLETS, budget),
-    listWalletAddresses: (vaultId, walletId, budget) =>
-      read(vaultId, `${v(vaultId)}/wallets/${encodeURIComponent(walletId)}/addresses`, {}, WALLET_ADDRESSES, budget),
+    listWalletAddresses: (vaultId, walletId, budget) => read(vaultId, `${v(vaultId)}/wallets/${encodeURIComponent(walletId)}/addresses`, {}, WALLET_ADDRESSES, budget),
   };
 }
 
@@ -87,10 +86,7 @@ const WALLET_ADDRESSES: ListSpec<z.infer<typeof listWalletAddressesResponse>, Ap
 };
 
 /** The client for the configured API, with a service-account token source. */
-export function custodyClientFromConfig(
-  config: CustodyApiConfig,
-  overrides: Omit<CustodyClientOptions, "baseUrl" | "tokens"> & { now?: () => Date } = {},
-): CustodyClient {
+export function custodyClientFromConfig(config: CustodyApiConfig, overrides: Omit<CustodyClientOptions, "baseUrl" | "tokens"> & { now?: () => Date } = {}): CustodyClient {
   const { now, ...rest } = overrides;
   const tokens = createServiceAccountTokenSource({
     baseUrl: config.baseUrl,
@@ -130,7 +126,9 @@ async function listAll<P, T>(
     if (!parsed.success) return err(badShape(operation, vault, page, parsed.error));
     const items = list.items(parsed.data) ?? [];
     if (!budget.takeItems(items.length)) {
-      return err(new CustodyApiError("TOO_LARGE", operation, vault, `page ${page} took the sync past ${budget.limits.maxItems} items in all (entries, wallets and wallet addresses)`));
+      return err(
+        new CustodyApiError("TOO_LARGE", operation, vault, `page ${page} took the sync past ${budget.limits.maxItems} items in all (entries, wallets and wallet addresses)`),
+      );
     }
     all.push(...items);
     const next = (parsed.data as { nextPageToken?: string | null }).nextPageToken;
@@ -161,7 +159,10 @@ function notThisList(operation: ListOperation, vault: string, page: number, body
   const own: readonly string[] = LIST_RESPONSE_FIELDS[operation];
   if (keys.length === 0 || keys.some((key) => own.includes(key))) return null;
   // Key names only, never values; shortened, since the server chose them.
-  const named = keys.slice(0, 3).map((key) => JSON.stringify(key.slice(0, 40))).join(", ");
+  const named = keys
+    .slice(0, 3)
+    .map((key) => JSON.stringify(key.slice(0, 40)))
+    .join(", ");
   const detail = `page ${page} holds none of ${own.join(", ")} but ${named}${keys.length > 3 ? ", …" : ""}: not a ${operation} answer`;
   return new CustodyApiError("NOT_A_LIST", operation, vault, redact(detail));
 }

@@ -48,9 +48,7 @@ export interface RequestTarget {
 
 export type CustodyGet = (target: RequestTarget) => Promise<Result<unknown, CustodyApiError>>;
 
-type Attempt =
-  | { ok: true; body: unknown }
-  | { ok: false; code: CustodyErrorCode; detail: string; status: number | null; retryable: boolean; retryAfterMs?: number };
+type Attempt = { ok: true; body: unknown } | { ok: false; code: CustodyErrorCode; detail: string; status: number | null; retryable: boolean; retryAfterMs?: number };
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 10_000 };
 const DEFAULT_TIMEOUT_MS = 10_000;

@@ -6,15 +6,7 @@
  */
 
 export type CustodyOperation =
-  | "ListAddressBookEntries"
-  | "ListWallets"
-  | "ListWalletAddresses"
-  | "ServiceAccountToken"
-  | "SyncVault"
-  | "GetAsset"
-  | "BatchGetAssets"
-  | "GetVaultAsset"
-  | "GetTransaction";
+  "ListAddressBookEntries" | "ListWallets" | "ListWalletAddresses" | "ServiceAccountToken" | "SyncVault" | "GetAsset" | "BatchGetAssets" | "GetVaultAsset" | "GetTransaction";
 
 export type CustodyErrorCode =
   /** The service-account key cannot sign (unreadable PEM, not RSA). */

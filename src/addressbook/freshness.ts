@@ -13,11 +13,7 @@ export interface Freshness {
   reason: string | null;
 }
 
-export function addressBookFreshness(
-  view: Pick<AddressBookView, "configured" | "vault" | "syncedAt">,
-  now: Date,
-  maxAgeSeconds: number,
-): Freshness {
+export function addressBookFreshness(view: Pick<AddressBookView, "configured" | "vault" | "syncedAt">, now: Date, maxAgeSeconds: number): Freshness {
   if (!view.configured) return { stale: false, ageSeconds: null, reason: null };
   if (view.syncedAt === null) {
     return { stale: true, ageSeconds: null, reason: `address book of ${view.vault} has not been synced yet` };
@@ -54,8 +50,5 @@ function datedAhead(vault: string, aheadMs: number): Freshness {
   };
 }
 
-export const isAddressBookStale = (
-  view: Pick<AddressBookView, "configured" | "vault" | "syncedAt">,
-  now: Date,
-  maxAgeSeconds: number,
-): boolean => addressBookFreshness(view, now, maxAgeSeconds).stale;
+export const isAddressBookStale = (view: Pick<AddressBookView, "configured" | "vault" | "syncedAt">, now: Date, maxAgeSeconds: number): boolean =>
+  addressBookFreshness(view, now, maxAgeSeconds).stale;

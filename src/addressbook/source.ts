@@ -21,10 +21,8 @@ export function createAddressBookSource(db: Db, config: Pick<CustodyApiConfig, "
   const reader = createAddressBookReader(db, config.vaults);
   return {
     viewFor: (vault) => reader.read(vault),
-    staleReason: (view, now) =>
-      view.configured ? addressBookFreshness(view, now, config.maxAgeSeconds).reason : notSyncedReason(view.vault),
+    staleReason: (view, now) => (view.configured ? addressBookFreshness(view, now, config.maxAgeSeconds).reason : notSyncedReason(view.vault)),
   };
 }
 
-export const notSyncedReason = (vault: string): string =>
-  `${vault} is not among the vaults whose address books this service syncs (COUNTERSIGN_VAULTS)`;
+export const notSyncedReason = (vault: string): string => `${vault} is not among the vaults whose address books this service syncs (COUNTERSIGN_VAULTS)`;

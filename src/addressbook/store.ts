@@ -31,7 +31,10 @@ type CopyTable = "address_book_entries" | "address_book_own_addresses" | "addres
 /** Inserts in chunks: one statement per 1,000 rows keeps every statement under Postgres's parameter limit. */
 async function insertChunked<T extends CopyTable>(trx: Db, table: T, rows: readonly InsertObject<Database, T>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await trx.insertInto(table).values(rows.slice(i, i + INSERT_CHUNK)).execute();
+    await trx
+      .insertInto(table)
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute();
   }
 }
 
@@ -51,7 +54,11 @@ export async function replaceVaultCopy(
   const name = vaultName(vault);
   const copy = withWallets(canonicalCopy(entries, ownAddresses), externalWallets, custodiedWallets);
   return db.transaction().execute(async (trx) => {
-    await trx.insertInto("address_book_sync").values({ vault: name }).onConflict((oc) => oc.column("vault").doNothing()).execute();
+    await trx
+      .insertInto("address_book_sync")
+      .values({ vault: name })
+      .onConflict((oc) => oc.column("vault").doNothing())
+      .execute();
     // The row lock serialises replacements of one vault, also across service processes.
     const current = await trx.selectFrom("address_book_sync").selectAll().where("vault", "=", name).forUpdate().executeTakeFirstOrThrow();
     const generation = Number(current.generation);
@@ -62,25 +69,41 @@ export async function replaceVaultCopy(
       return { kind: "unchanged", generation };
     }
     const next = String(generation + 1);
-    await insertChunked(trx, "address_book_entries", copy.entries.map((e) => ({
-      vault: name,
-      generation: next,
-      name: e.name,
-      display_name: e.displayName,
-      address: e.address,
-      network: e.network,
-      signed: e.signed,
-    })));
-    await insertChunked(trx, "address_book_own_addresses", copy.ownAddresses.map((a) => ({
-      vault: name,
-      generation: next,
-      wallet: a.wallet,
-      wallet_address: a.walletAddress,
-      address: a.address,
-      network: a.network,
-    })));
-    await insertChunked(trx, "address_book_external_wallets", copy.externalWallets.map((wallet) => ({ vault: name, generation: next, wallet })));
-    await insertChunked(trx, "address_book_wallets", copy.custodiedWallets.map((wallet) => ({ vault: name, generation: next, wallet })));
+    await insertChunked(
+      trx,
+      "address_book_entries",
+      copy.entries.map((e) => ({
+        vault: name,
+        generation: next,
+        name: e.name,
+        display_name: e.displayName,
+        address: e.address,
+        network: e.network,
+        signed: e.signed,
+      })),
+    );
+    await insertChunked(
+      trx,
+      "address_book_own_addresses",
+      copy.ownAddresses.map((a) => ({
+        vault: name,
+        generation: next,
+        wallet: a.wallet,
+        wallet_address: a.walletAddress,
+        address: a.address,
+        network: a.network,
+      })),
+    );
+    await insertChunked(
+      trx,
+      "address_book_external_wallets",
+      copy.externalWallets.map((wallet) => ({ vault: name, generation: next, wallet })),
+    );
+    await insertChunked(
+      trx,
+      "address_book_wallets",
+      copy.custodiedWallets.map((wallet) => ({ vault: name, generation: next, wallet })),
+    );
     await trx
       .updateTable("address_book_sync")
       .set({ ...succeeded, generation: next, content_digest: copy.digest, entry_count: copy.entries.length, own_address_count: copy.ownAddresses.length })

@@ -30,10 +30,7 @@ export async function readSyncStatus(db: Db, vaults: readonly string[], now: Dat
     const row = byVault.get(vault);
     const syncedAt = row?.synced_at ?? null;
     const freshness = addressBookFreshness({ configured: true, vault, syncedAt }, now, maxAgeSeconds);
-    const lastError =
-      row?.last_error != null && row.last_error_at !== null
-        ? { code: row.last_error_code ?? "UNKNOWN", message: row.last_error, at: row.last_error_at }
-        : null;
+    const lastError = row?.last_error != null && row.last_error_at !== null ? { code: row.last_error_code ?? "UNKNOWN", message: row.last_error, at: row.last_error_at } : null;
     return {
       vault,
       syncedAt,

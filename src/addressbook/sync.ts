@@ -41,7 +41,9 @@ export type VaultSyncResult = Result<VaultSyncReport, CustodyApiError>;
 export async function syncVault(deps: SyncDeps, vault: string): Promise<VaultSyncResult> {
   const name = vaultName(vault);
   const startedAt = deps.clock();
-  const fetched = await fetchVaultCopy(deps.client, name, deps.walletConcurrency ?? 4, deps.limits).catch(() => err(new CustodyApiError("NETWORK", "SyncVault", name, "unexpected failure while fetching")));
+  const fetched = await fetchVaultCopy(deps.client, name, deps.walletConcurrency ?? 4, deps.limits).catch(() =>
+    err(new CustodyApiError("NETWORK", "SyncVault", name, "unexpected failure while fetching")),
+  );
   if (!fetched.ok) return failed(deps, name, fetched.error);
   const { entries, ownAddresses, externalWallets, custodiedWallets } = fetched.value;
   try {

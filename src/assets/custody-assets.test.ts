@@ -55,10 +55,12 @@ describe("an asset answer from the custody API", () => {
 
   it("asks GetVaultAsset only when GetAsset does not know the asset", async () => {
     const calls: string[] = [];
-    const get = (first: CustodyApiError["code"]): CustodyGet => async (target) => {
-      calls.push(target.operation);
-      return target.operation === "GetAsset" ? err(new CustodyApiError(first, "GetAsset", target.vault, "test")) : ok({ asset: { name: USDC, decimals: 6 } });
-    };
+    const get =
+      (first: CustodyApiError["code"]): CustodyGet =>
+      async (target) => {
+        calls.push(target.operation);
+        return target.operation === "GetAsset" ? err(new CustodyApiError(first, "GetAsset", target.vault, "test")) : ok({ asset: { name: USDC, decimals: 6 } });
+      };
     expect(await outcome(get("NOT_FOUND"))).toBe(6);
     expect(calls).toEqual(["GetAsset", "GetVaultAsset"]);
     calls.length = 0;

@@ -80,7 +80,8 @@ export function createPriceFetcher(get: CustodyGet): FetchPrices {
         const asked = asset.success ? wanted.get(canonicalAssetName(asset.data.name)) : undefined;
         if (asked === undefined) continue;
         const price = priceOf(asset.data!.convertedValue);
-        if (prices.has(asked) && prices.get(asked) !== price) return err(new CustodyApiError("INCONSISTENT", "BatchGetAssets", vault, "the answer prices one asset twice, differently"));
+        if (prices.has(asked) && prices.get(asked) !== price)
+          return err(new CustodyApiError("INCONSISTENT", "BatchGetAssets", vault, "the answer prices one asset twice, differently"));
         prices.set(asked, price);
       }
     }

@@ -22,7 +22,10 @@ function fakeFetch(table: Record<string, number | "UNAVAILABLE">) {
 
 describe("asset decimals", () => {
   it("knows nothing without an API or a pin, and a pin without an API", async () => {
-    expect(await createAssetDecimals({ pins: new Map() }).decimalsOf(USDC, VAULT)).toEqual({ known: false, reason: expect.stringMatching(/no custody API and no COUNTERSIGN_ASSET_DECIMALS pin/) });
+    expect(await createAssetDecimals({ pins: new Map() }).decimalsOf(USDC, VAULT)).toEqual({
+      known: false,
+      reason: expect.stringMatching(/no custody API and no COUNTERSIGN_ASSET_DECIMALS pin/),
+    });
     expect(await createAssetDecimals({ pins: new Map([[USDC, 6]]) }).decimalsOf(USDC, VAULT)).toEqual({ known: true, decimals: 6 });
   });
 
@@ -30,7 +33,10 @@ describe("asset decimals", () => {
     const api = fakeFetch({ [USDC]: 6 });
     const decimals = createAssetDecimals({ pins: new Map(), fetch: api.fetch });
     const answers = await Promise.all([decimals.decimalsOf(USDC, VAULT), decimals.decimalsOf(USDC, VAULT)]);
-    expect(answers).toEqual([{ known: true, decimals: 6 }, { known: true, decimals: 6 }]);
+    expect(answers).toEqual([
+      { known: true, decimals: 6 },
+      { known: true, decimals: 6 },
+    ]);
     await decimals.decimalsOf(USDC, VAULT);
     expect(api.calls).toEqual([USDC]);
   });
@@ -69,7 +75,13 @@ describe("asset decimals", () => {
 
 describe("COUNTERSIGN_ASSET_DECIMALS", () => {
   it("reads an object of asset name to decimals", () => {
-    expect(parseDecimalsPins(JSON.stringify({ [USDC]: 6, "assets/native.x": 0 }))).toEqual({ pins: new Map([[USDC, 6], ["assets/native.x", 0]]), problems: [] });
+    expect(parseDecimalsPins(JSON.stringify({ [USDC]: 6, "assets/native.x": 0 }))).toEqual({
+      pins: new Map([
+        [USDC, 6],
+        ["assets/native.x", 0],
+      ]),
+      problems: [],
+    });
     expect(parseDecimalsPins(undefined).pins.size).toBe(0);
   });
 

@@ -65,7 +65,9 @@ export function createAssetDecimals(options: AssetDecimalsOptions): AssetDecimal
     async decimalsOf(asset, vault) {
       const pinned = pinnedDecimals(options.pins, asset);
       if (options.fetch === undefined) {
-        return pinned !== undefined ? { known: true, decimals: pinned } : { known: false, reason: `the decimals of ${asset} are unknown (no custody API and no COUNTERSIGN_ASSET_DECIMALS pin)` };
+        return pinned !== undefined
+          ? { known: true, decimals: pinned }
+          : { known: false, reason: `the decimals of ${asset} are unknown (no custody API and no COUNTERSIGN_ASSET_DECIMALS pin)` };
       }
       const api = await fromApi(options.fetch, asset, vault);
       if (!api.ok) {

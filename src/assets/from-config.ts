@@ -33,6 +33,7 @@ export function assetPricesFromConfig(config: Pick<Config, "custodyApi" | "asset
     pins: config.assetPricePins,
     maxAgeMs: config.priceMaxAgeMs,
     ...(get ? { fetch: createPriceFetcher(get) } : {}),
-    warn: (asset, platform, pin) => logger.warn({ asset, platformPrice: platform, pinnedPrice: pin }, "the custody platform prices this asset: its price is used and the COUNTERSIGN_ASSET_PRICES pin ignored"),
+    warn: (asset, platform, pin) =>
+      logger.warn({ asset, platformPrice: platform, pinnedPrice: pin }, "the custody platform prices this asset: its price is used and the COUNTERSIGN_ASSET_PRICES pin ignored"),
   });
 }

@@ -11,8 +11,7 @@ describe("asset prices", () => {
   it("answers a lookup from what was kept when it began, even if that ages out while it waits for another asset", async () => {
     let now = 0;
     const release: (() => void)[] = [];
-    const fetch: FetchPrices = (assets) =>
-      new Promise((resolve) => release.push(() => resolve(ok(new Map(assets.map((a) => [a, a === A ? "3000" : "150"]))))));
+    const fetch: FetchPrices = (assets) => new Promise((resolve) => release.push(() => resolve(ok(new Map(assets.map((a) => [a, a === A ? "3000" : "150"]))))));
     const prices = createAssetPrices({ pins: new Map(), fetch, maxAgeMs: 1_000, nowMs: () => now });
     const first = prices.pricesOf([B], "vaults/v1");
     release.shift()!();

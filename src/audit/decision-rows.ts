@@ -137,7 +137,7 @@ export interface ArchivedFinalDecision {
 export async function findFinalDecision(trx: Db, transactionName: string): Promise<FinalDecision | ArchivedFinalDecision | undefined> {
   // One statement, joined in the database: the time compared is Postgres's own (microseconds), not
   // a JavaScript Date's (milliseconds), which took a row stamped in microseconds for archived.
-  const found = await sql<{ final_id: string } & ({ [K in keyof FinalRow]: FinalRow[K] | null })>`
+  const found = await sql<{ final_id: string } & { [K in keyof FinalRow]: FinalRow[K] | null }>`
     select f.decision_id as final_id, d.id, d.decision, d.policy_version, d.policy_digest, d.matched_rules, d.reasons, d.content_digest
     from final_decisions f
     left join decisions d on d.id = f.decision_id and d.decided_at = f.decided_at and d.transaction_name = f.transaction_name

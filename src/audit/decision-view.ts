@@ -51,9 +51,31 @@ export interface DecisionView {
 type Row = Omit<Selectable<DecisionsTable>, "seq" | "velocity_windows">;
 
 const COLUMNS = [
-  "id", "decided_at", "transaction_name", "vault", "decision", "sign_transaction", "http_status", "replayed", "replay_of",
-  "policy_version", "policy_digest", "matched_rules", "reasons", "facts", "transaction", "content_digest", "request_id",
-  "duration_ms", "trace", "shadow_policy_version", "shadow_policy_digest", "shadow_decision", "shadow_matched_rules", "shadow_error", "prices",
+  "id",
+  "decided_at",
+  "transaction_name",
+  "vault",
+  "decision",
+  "sign_transaction",
+  "http_status",
+  "replayed",
+  "replay_of",
+  "policy_version",
+  "policy_digest",
+  "matched_rules",
+  "reasons",
+  "facts",
+  "transaction",
+  "content_digest",
+  "request_id",
+  "duration_ms",
+  "trace",
+  "shadow_policy_version",
+  "shadow_policy_digest",
+  "shadow_decision",
+  "shadow_matched_rules",
+  "shadow_error",
+  "prices",
 ] as const;
 
 /** The decision of this id, or null when there is none (an id that is no UUID names none). */
@@ -65,13 +87,7 @@ export async function readDecision(db: Db, id: string): Promise<DecisionView | n
 
 /** Every decision recorded for the transaction, in the order they were written. */
 export async function decisionsOfTransaction(db: Db, transactionName: string): Promise<DecisionView[]> {
-  const rows = await db
-    .selectFrom("decisions")
-    .select(COLUMNS)
-    .where("transaction_name", "=", transactionName)
-    .orderBy("seq")
-    .limit(TRANSACTION_DECISIONS_LIMIT)
-    .execute();
+  const rows = await db.selectFrom("decisions").select(COLUMNS).where("transaction_name", "=", transactionName).orderBy("seq").limit(TRANSACTION_DECISIONS_LIMIT).execute();
   return rows.map(viewOf);
 }
 

@@ -11,9 +11,7 @@ export const SEAL_GRACE_SECONDS = 300;
 
 export type MissReason = "locked" | "failed";
 
-export type WatchNotice =
-  | { code: "stalled"; reason: MissReason; sinceMs: number }
-  | { code: "recovered"; afterMs: number };
+export type WatchNotice = { code: "stalled"; reason: MissReason; sinceMs: number } | { code: "recovered"; afterMs: number };
 
 export class SealWatch {
   private lastSealed: number;

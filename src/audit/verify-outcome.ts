@@ -67,9 +67,17 @@ export const verifyRequestSchema = z
 export type VerifyRequest = z.infer<typeof verifyRequestSchema>;
 
 export function verifyOptionsOf(request: VerifyRequest): VerifyOptions {
-  return { ...(request.schema ? { schema: request.schema } : {}), ...(request.from ? { from: new Date(request.from) } : {}), ...(request.checkpoint ? { checkpoint: request.checkpoint } : {}) };
+  return {
+    ...(request.schema ? { schema: request.schema } : {}),
+    ...(request.from ? { from: new Date(request.from) } : {}),
+    ...(request.checkpoint ? { checkpoint: request.checkpoint } : {}),
+  };
 }
 
 export function verifyRequestOf(options: VerifyOptions): VerifyRequest {
-  return { ...(options.schema ? { schema: options.schema } : {}), ...(options.from ? { from: options.from.toISOString() } : {}), ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}) };
+  return {
+    ...(options.schema ? { schema: options.schema } : {}),
+    ...(options.from ? { from: options.from.toISOString() } : {}),
+    ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+  };
 }

@@ -254,7 +254,15 @@ function entryIntact(r: { source: string; row_key: string; row_time_text: string
 
 /** The entries in [low, high] alone, without their rows: before the walk's start. */
 async function chainEntriesIn(db: Db, chain: RawBuilder<unknown>, low: number, high: number): Promise<Entry[]> {
-  const { rows } = await sql<{ position: string | number; source: string; row_key: string; row_time_text: string; row_digest: Uint8Array; prev_hash: Uint8Array; hash: Uint8Array }>`
+  const { rows } = await sql<{
+    position: string | number;
+    source: string;
+    row_key: string;
+    row_time_text: string;
+    row_digest: Uint8Array;
+    prev_hash: Uint8Array;
+    hash: Uint8Array;
+  }>`
     select c.position, c.source, c.row_key, pg_catalog.to_jsonb(c.row_time) #>> '{}' as row_time_text, c.row_digest, c.prev_hash, c.hash
     from ${chain} c where c.position between ${low} and ${high} order by c.position`.execute(db);
   return rows.map((r) => {
@@ -476,8 +484,24 @@ async function unsealedRows(db: Db, names: TrustedNames, graceSeconds: number): 
       from unsealed`.execute(db);
     const r = rows[0];
     pending += Number(r?.pending ?? 0);
-    breaks.push(...unsealedBreaks(s.source, "inserted", Number(r?.inserted ?? 0), r?.inserted_keys ?? [], "the chain does not hold this row, yet the sealer saw it or it is dated before the last seal"));
-    breaks.push(...unsealedBreaks(s.source, "unsealed", Number(r?.unsealed ?? 0), r?.unsealed_keys ?? [], `written more than ${graceSeconds} s ago and still not sealed: sealing has stopped (is a sealer running, or is its lock held elsewhere?)`));
+    breaks.push(
+      ...unsealedBreaks(
+        s.source,
+        "inserted",
+        Number(r?.inserted ?? 0),
+        r?.inserted_keys ?? [],
+        "the chain does not hold this row, yet the sealer saw it or it is dated before the last seal",
+      ),
+    );
+    breaks.push(
+      ...unsealedBreaks(
+        s.source,
+        "unsealed",
+        Number(r?.unsealed ?? 0),
+        r?.unsealed_keys ?? [],
+        `written more than ${graceSeconds} s ago and still not sealed: sealing has stopped (is a sealer running, or is its lock held elsewhere?)`,
+      ),
+    );
   }
   return { breaks, pending };
 }

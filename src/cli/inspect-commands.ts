@@ -77,7 +77,10 @@ export function reviewCommands(program: Command, cli: Cli): void {
   const review = program
     .command("review")
     .description("reviews of deferred transactions, through the running service's review API")
-    .addHelpText("after", "\nThe review commands call the running service at COUNTERSIGN_URL (default http://127.0.0.1:8080)\nas the reviewer of COUNTERSIGN_REVIEWER_TOKEN (a reviewer token or an OIDC ID token).");
+    .addHelpText(
+      "after",
+      "\nThe review commands call the running service at COUNTERSIGN_URL (default http://127.0.0.1:8080)\nas the reviewer of COUNTERSIGN_REVIEWER_TOKEN (a reviewer token or an OIDC ID token).",
+    );
   const run = (request: ReviewRequest) => reviewCommand(request, { out: cli.out, fail: cli.fail, env: process.env });
   const name = ["<name>", "the transaction: vaults/{vault_id}/transactions/{transaction_id}"] as const;
   review
@@ -99,6 +102,8 @@ export function reviewCommands(program: Command, cli: Cli): void {
       .argument(...name)
       .option("--comment <text>", verb === "approve" ? "a note kept with your approval" : "why (required)")
       .option("--json", "print the review as JSON")
-      .action(cli.exits((transaction: string, options: { comment?: string; json?: boolean }) => run({ verb, name: transaction, comment: options.comment, json: options.json ?? false })));
+      .action(
+        cli.exits((transaction: string, options: { comment?: string; json?: boolean }) => run({ verb, name: transaction, comment: options.comment, json: options.json ?? false })),
+      );
   }
 }

@@ -55,7 +55,10 @@ function replayCommand(policy: Command, cli: Cli): void {
         const { replay } = await import("../replay/replay.js");
         const { locallyOrThroughService, replayThroughService } = await import("../commands/service-reader.js");
         const replayCandidate: ReplayCandidate = (candidate, range, now) =>
-          locallyOrThroughService(() => withDatabase((db) => replay(db, candidate.bundle, range, { now })), (ask) => replayThroughService(ask)(candidate.read, range, now));
+          locallyOrThroughService(
+            () => withDatabase((db) => replay(db, candidate.bundle, range, { now })),
+            (ask) => replayThroughService(ask)(candidate.read, range, now),
+          );
         const { failOnChange, policies, ...range } = options;
         return policyReplay({ ...range, policies: policies ?? defaultPolicies(), failOnChange: failOnChange ?? false, now: new Date() }, replayCandidate, cli.out);
       }),
@@ -68,9 +71,5 @@ function schemaCommand(policy: Command, cli: Cli): void {
     .description("print the JSON Schema of the policy file or of the test files (or, with --write, write both)")
     .addArgument(new Argument("[kind]", "which file's schema").choices(SCHEMA_KINDS).default("policy"))
     .option("--write <dir>", "write both schemas into this directory instead")
-    .action(
-      cli.exits(async (kind: SchemaKind, options: { write?: string }) =>
-        (await import("../commands/policy-schema.js")).policySchema(kind, options.write, cli.out),
-      ),
-    );
+    .action(cli.exits(async (kind: SchemaKind, options: { write?: string }) => (await import("../commands/policy-schema.js")).policySchema(kind, options.write, cli.out)));
 }

@@ -23,7 +23,13 @@ export type CommandGroup = (program: Command, cli: Cli) => void;
 /** Parses `argv` (the arguments after the program's name), runs the command, returns its exit code. */
 export async function runCommandLine(argv: string[], groups: readonly CommandGroup[], io: Pick<Cli, "out" | "fail">): Promise<number> {
   let code = 0;
-  const cli: Cli = { ...io, exits: (run) => async (...args) => void (code = await run(...args)) };
+  const cli: Cli = {
+    ...io,
+    exits:
+      (run) =>
+      async (...args) =>
+        void (code = await run(...args)),
+  };
   const program = rootCommand(io);
   for (const group of groups) group(program, cli);
   try {

@@ -27,11 +27,16 @@ export function serviceCommands(program: Command, cli: Cli): void {
 }
 
 function migrate(cli: Cli): Promise<number> {
-  return withDatabase(async (db) => {
-    const applied = await migrateToLatest(db);
-    cli.out(applied.length === 0 ? "database is up to date" : `applied: ${applied.join(", ")}`);
-    return 0;
-  }, loadConfig().migrateDatabaseUrl, true, true);
+  return withDatabase(
+    async (db) => {
+      const applied = await migrateToLatest(db);
+      cli.out(applied.length === 0 ? "database is up to date" : `applied: ${applied.join(", ")}`);
+      return 0;
+    },
+    loadConfig().migrateDatabaseUrl,
+    true,
+    true,
+  );
 }
 
 function velocityCommands(program: Command, cli: Cli): void {
@@ -65,7 +70,11 @@ function auditCommands(program: Command, cli: Cli): void {
       cli.exits(async (options: { schema?: string; checkpoint?: string; from?: string }) => {
         const { verifyOutcome } = await import("../audit/verify-outcome.js");
         const { locallyOrThroughService, verifyThroughService } = await import("../commands/service-reader.js");
-        const verify = (o: VerifyOptions) => locallyOrThroughService(() => withDatabase((db) => verifyOutcome(db, o)), (ask) => verifyThroughService(ask)(o));
+        const verify = (o: VerifyOptions) =>
+          locallyOrThroughService(
+            () => withDatabase((db) => verifyOutcome(db, o)),
+            (ask) => verifyThroughService(ask)(o),
+          );
         return (await import("../commands/audit.js")).auditVerify(options, verify, cli.out);
       }),
     );

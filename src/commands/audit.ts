@@ -80,7 +80,11 @@ export async function auditCheckpoint({ json }: { json: boolean }, withDatabase:
   out(`position ${checkpoint.position}`);
   out(`hash ${checkpoint.hash}`);
   out(`sealed_at ${checkpoint.sealedAt.toISOString()}`);
-  out(`rows ${Object.entries(checkpoint.rows).map(([s, n]) => `${s}=${n}`).join(" ")}`);
+  out(
+    `rows ${Object.entries(checkpoint.rows)
+      .map(([s, n]) => `${s}=${n}`)
+      .join(" ")}`,
+  );
   out(`anchor ${anchor}`);
   return 0;
 }

@@ -27,7 +27,13 @@ export async function explainDecision(read: DecisionReader, id: string, options:
   const evaluations = (row.trace as EvaluationTrace[] | null) ?? matchedOnly(row.matchedRules);
   const view = { decision: row.decision, policyVersion: row.policyVersion, reasons: row.reasons, evaluations, facts };
   if (options.json) {
-    out(JSON.stringify({ id: row.id, transactionName: row.transactionName, decidedAt: row.decidedAt, policyDigest: row.policyDigest, ...view, shadow: row.shadow, prices: row.prices }, null, 2));
+    out(
+      JSON.stringify(
+        { id: row.id, transactionName: row.transactionName, decidedAt: row.decidedAt, policyDigest: row.policyDigest, ...view, shadow: row.shadow, prices: row.prices },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   out(`decision ${row.id}: ${row.transactionName} at ${row.decidedAt}`);

@@ -54,7 +54,12 @@ function junitOf(report: PolicyCheckReport): string {
   const cases = casesOf(report);
   const counts = `tests="${cases.length}" failures="${failedCount(report)}" errors="0"`;
   const properties = report.policy
-    ? [`    <properties>`, `      <property name="policy.version" value="${markupText(report.policy.version)}"/>`, `      <property name="policy.digest" value="${report.policy.digest}"/>`, `    </properties>`]
+    ? [
+        `    <properties>`,
+        `      <property name="policy.version" value="${markupText(report.policy.version)}"/>`,
+        `      <property name="policy.digest" value="${report.policy.digest}"/>`,
+        `    </properties>`,
+      ]
     : [];
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,

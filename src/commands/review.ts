@@ -45,9 +45,10 @@ export async function reviewCommand(request: ReviewRequest, io: ReviewCliIo): Pr
   if (!match) return usage(io, "NAME is a transaction name: vaults/{vault_id}/transactions/{transaction_id}");
   const path = `/v1/vaults/${match[1]}/transactions/${match[2]}/review`;
   if (request.verb === "reject" && !request.comment?.trim()) return usage(io, "a rejection needs --comment saying why");
-  const answer = request.verb === "show"
-    ? await client.call("GET", path)
-    : await client.call("POST", `${path}:${request.verb}`, request.comment === undefined ? {} : { comment: request.comment });
+  const answer =
+    request.verb === "show"
+      ? await client.call("GET", path)
+      : await client.call("POST", `${path}:${request.verb}`, request.comment === undefined ? {} : { comment: request.comment });
   return report(io, answer, (body) => (json ? io.out(jsonText(body)) : describe(body as ReviewView).forEach((l) => io.out(l))));
 }
 
@@ -89,7 +90,10 @@ function report(io: ReviewCliIo, answer: Answer | Error, print: (body: unknown) 
 }
 
 class ReviewClient {
-  constructor(private readonly base: string, private readonly token: string) {}
+  constructor(
+    private readonly base: string,
+    private readonly token: string,
+  ) {}
 
   async call(method: "GET" | "POST", path: string, body?: unknown): Promise<Answer | Error> {
     try {
@@ -137,7 +141,10 @@ function describe(r: ReviewView): string[] {
   // payload names are the initiator's, and a control character in them is an instruction to the
   // reviewer's terminal.
   const p = printable;
-  const subKind = [e.type, e.subType].filter((v) => v !== undefined && v !== null && v !== "").map(p).join(" · ");
+  const subKind = [e.type, e.subType]
+    .filter((v) => v !== undefined && v !== null && v !== "")
+    .map(p)
+    .join(" · ");
   const lines = [
     `${p(r.transactionName)}: ${p(r.state)}`,
     `  opened ${p(r.openedAt)} (decision ${p(r.openedBy)}), expires ${p(r.expiresAt)}`,
@@ -148,7 +155,8 @@ function describe(r: ReviewView): string[] {
     ...(e.initiator ? [`  initiator ${p(e.initiator)}`] : []),
     ...(e.note ? [`  note ${p(e.note)}`] : []),
     ...(e.transfers ?? []).map(
-      (t) => `  transfer ${t.index}: ${p(t.amount ?? `${t.rawAmount} (raw)`)} ${p(t.asset)} from ${p(t.source)} to ${p(t.destination)}${t.destinationName ? ` (${p(t.destinationName)})` : ""}`,
+      (t) =>
+        `  transfer ${t.index}: ${p(t.amount ?? `${t.rawAmount} (raw)`)} ${p(t.asset)} from ${p(t.source)} to ${p(t.destination)}${t.destinationName ? ` (${p(t.destinationName)})` : ""}`,
     ),
     ...(e.deferredBy ?? []).map((d) => `  deferred by ${p(d.rule)}${d.reason ? `: ${p(d.reason)}` : ""}`),
   ];
@@ -171,7 +179,8 @@ function memoAndFee(memo: { type: string; data: string } | null | undefined, fee
 
 /** What the transaction carries beside its transfers, in the page's words: approving releases it too. */
 function carries(payloads: string[] | undefined): string {
-  if (payloads === undefined) return "  carries beside its transfers: not recorded (the review was opened before countersign kept it): check the transaction on the platform before approving";
+  if (payloads === undefined)
+    return "  carries beside its transfers: not recorded (the review was opened before countersign kept it): check the transaction on the platform before approving";
   if (payloads.length === 0) return "  carries beside its transfers: nothing";
   return `  carries beside its transfers: ${payloads.map(printable).join(", ")} (not shown as transfers: check them on the platform before approving; approving releases all of it)`;
 }

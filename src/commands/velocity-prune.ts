@@ -11,11 +11,7 @@ import { loadBundle } from "../policy/load.js";
 import { formatDuration } from "../duration.js";
 import { pruneHorizon, pruneLedger, type KeptForWindow } from "../velocity/prune.js";
 
-export async function velocityPrune(
-  config: Readonly<Config>,
-  withDatabase: <T>(run: (db: Db) => Promise<T>) => Promise<T>,
-  out: (line: string) => void,
-): Promise<number> {
+export async function velocityPrune(config: Readonly<Config>, withDatabase: <T>(run: (db: Db) => Promise<T>) => Promise<T>, out: (line: string) => void): Promise<number> {
   let longest = 0;
   for (const dir of [config.policiesDir, config.shadowPoliciesDir]) {
     if (dir === undefined) continue;
@@ -33,7 +29,9 @@ export async function velocityPrune(
     out("another process is pruning the ledger; nothing done");
     return 0;
   }
-  out(`pruned ${result.pruned} rows: buckets finer than a day before ${horizon.fineBefore.toISOString()}, charges and day buckets before ${(result.kept?.chargesKeptSince ?? horizon.chargesBefore).toISOString()}`);
+  out(
+    `pruned ${result.pruned} rows: buckets finer than a day before ${horizon.fineBefore.toISOString()}, charges and day buckets before ${(result.kept?.chargesKeptSince ?? horizon.chargesBefore).toISOString()}`,
+  );
   if (result.kept && result.kept.chargesKeptSince < horizon.chargesBefore) out(keptMessage(result.kept, horizon.chargesBefore));
   return 0;
 }

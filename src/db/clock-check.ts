@@ -21,10 +21,7 @@ export interface ClockReading {
   uncertaintyMs: number;
 }
 
-export type ClockState =
-  | { kind: "unknown" }
-  | { kind: "in_step"; offsetMs: number }
-  | { kind: "skewed"; offsetMs: number };
+export type ClockState = { kind: "unknown" } | { kind: "in_step"; offsetMs: number } | { kind: "skewed"; offsetMs: number };
 
 /**
  * The state a reading shows. A reading whose round trip leaves it open whether the offset is

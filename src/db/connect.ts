@@ -79,15 +79,19 @@ function openPostgres<DB>(url: string, max: number, unbounded: boolean): Connect
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   // The decision's checkout passes its deadline's guard (checkout-guard.ts), which destroys the
   // client if the deadline strikes while the decision holds it.
-  registerPipelines(db, async (work, guard) => {
-    const client = guardCheckout(await pool.connect(), guard);
-    try {
-      // pg.Pool hands out pg.Client instances; PoolClient's type leaves out their connection.
-      return await work(pgPipeline(client));
-    } finally {
-      client.release();
-    }
-  }, max);
+  registerPipelines(
+    db,
+    async (work, guard) => {
+      const client = guardCheckout(await pool.connect(), guard);
+      try {
+        // pg.Pool hands out pg.Client instances; PoolClient's type leaves out their connection.
+        return await work(pgPipeline(client));
+      } finally {
+        client.release();
+      }
+    },
+    max,
+  );
   return { db, kind: "postgres", close: () => db.destroy() };
 }
 

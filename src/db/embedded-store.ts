@@ -16,9 +16,7 @@ import { err, ok, type Result } from "../core/errors.js";
 /** Written beside pgdata once a database opened there; its content is when. */
 export const STORE_MARKER = "embedded-database";
 
-export type EmbeddedStoreError =
-  | { code: "EMBEDDED_DATABASE_GONE"; dataDir: string; createdAt: string }
-  | { code: "EMBEDDED_DATABASE_DAMAGED"; dataDir: string };
+export type EmbeddedStoreError = { code: "EMBEDDED_DATABASE_GONE"; dataDir: string; createdAt: string } | { code: "EMBEDDED_DATABASE_DAMAGED"; dataDir: string };
 
 export function checkEmbeddedStore(dataDir: string, dataPath: string): Result<void, EmbeddedStoreError> {
   if (existsSync(path.join(dataPath, "PG_VERSION"))) return ok(undefined);

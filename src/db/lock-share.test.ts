@@ -11,7 +11,11 @@ const farDeadline = () => new Deadline(performance.now() + 60_000, 60_000);
 /** Which of `reservations` have been granted so far, after their callbacks ran. */
 async function granted(reservations: Record<string, Promise<ReleaseLockIds>>): Promise<string[]> {
   const done: string[] = [];
-  for (const [name, p] of Object.entries(reservations)) void p.then(() => done.push(name), () => undefined);
+  for (const [name, p] of Object.entries(reservations))
+    void p.then(
+      () => done.push(name),
+      () => undefined,
+    );
   await new Promise((resolve) => setImmediate(resolve));
   return done.sort();
 }

@@ -45,7 +45,10 @@ export function createMigrator(db: AnyDb): Migrator {
  */
 export class MigrationError extends Error {
   readonly code: string | undefined;
-  constructor(readonly failed: string | undefined, cause: unknown) {
+  constructor(
+    readonly failed: string | undefined,
+    cause: unknown,
+  ) {
     const why = cause instanceof Error ? cause.message : String(cause);
     const code = cause instanceof GroupRolesMissing ? cause.code : undefined;
     const what = failed === undefined ? `migrations could not run${code ? ` (${code})` : ""}` : `migration ${failed} failed`;

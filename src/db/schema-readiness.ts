@@ -15,7 +15,9 @@ export function schemaReadiness(db: AnyDb): ReadinessCheck {
     check: async () => {
       // Applied migrations stay applied: once current, the question is only whether the database answers.
       if (current) return null;
-      const migrations = await createMigrator(db).getMigrations().catch(() => null);
+      const migrations = await createMigrator(db)
+        .getMigrations()
+        .catch(() => null);
       if (migrations === null) return null; // the database check says why it cannot be read
       const pending = migrations.filter((m) => m.executedAt === undefined);
       current = pending.length === 0;

@@ -10,7 +10,7 @@ import { Deadline, DeadlinePassed } from "./deadline.js";
 import { LockShare, LockShareWaitExpired } from "../db/lock-share.js";
 import type { ReadArgs, ReadResult } from "./session-types.js";
 
-const EMPTY_READ: ReadResult = { final: null, review: null, actions: null, failure: null, total_ords: null, total_amounts: null, total_counts: null , total_usds: null};
+const EMPTY_READ: ReadResult = { final: null, review: null, actions: null, failure: null, total_ords: null, total_amounts: null, total_counts: null, total_usds: null };
 
 function args(name: string, locks: number[] = []): ReadArgs {
   return { name, failedStates: "{}", evaluate: true, locks: `{${locks.join(",")}}`, hashes: [], buckets: [], edges: [] };
@@ -158,7 +158,7 @@ describe("DecisionBatcher", () => {
     };
     const batcher = new DecisionBatcher(transact, 1, new LockShare(1_000));
     const results = await Promise.allSettled([
-      batcher.run(farDeadline(), async (s) => void (await s.write(((await s.read(args("w", [1]))), { w: 1 })))),
+      batcher.run(farDeadline(), async (s) => void (await s.write((await s.read(args("w", [1])), { w: 1 })))),
       batcher.run(farDeadline(), async (s) => void (await s.read(args("refused", [2])))),
       batcher.run(farDeadline(), async (s) => {
         await s.read(args("throws", [3]));

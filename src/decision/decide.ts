@@ -32,7 +32,7 @@ import { assess, planVelocity, situationOf, totalsByWindow, type PlannedCharge, 
 import { contentDigest } from "../core/transaction/content-digest.js";
 import { DEFAULT_DECISION_TIMEOUT_MS, withinDeadline, type Deadline } from "./deadline.js";
 import { checkHorizon } from "../deliveries/check.js";
-import { NO_ASSET_DECIMALS, type DecisionDeps, type UnavailableCause, NO_ASSET_PRICES, type StandDownCause } from "./deps.js";
+import { NO_ASSET_DECIMALS, type DecisionDeps, type UnavailableCause, NO_ASSET_PRICES } from "./deps.js";
 import { gatherPrices } from "./prices.js";
 import { NO_PRICING, priceHold } from "../core/facts/pricing.js";
 import type { PriceQuote } from "../core/facts/usd-price.js";
@@ -126,9 +126,10 @@ async function decideOn(deps: DecisionDeps, tx: Transaction, requestId: string, 
   const claims = await verifyClaims(tx, addressBook, deps.assetDecimals ?? NO_ASSET_DECIMALS);
   const shadow = shadowBundle(deps.shadow);
   const unpriced = situationOf(tx, now, addressBook);
-  const pricing = readsDollars(bundle) || shadowReadsDollars(shadow)
-    ? await traced("countersign.facts.prices", () => gatherPrices(deps.assetPrices ?? NO_ASSET_PRICES, tx, unpriced.transfers))
-    : NO_PRICING;
+  const pricing =
+    readsDollars(bundle) || shadowReadsDollars(shadow)
+      ? await traced("countersign.facts.prices", () => gatherPrices(deps.assetPrices ?? NO_ASSET_PRICES, tx, unpriced.transfers))
+      : NO_PRICING;
   const situation = pricing.quotes.length > 0 ? situationOf(tx, now, addressBook, pricing.book) : unpriced;
   const plan = planVelocity(bundle, situation);
   const maxGroups = deps.maxWindowGroups ?? DEFAULT_MAX_WINDOW_GROUPS;
@@ -138,10 +139,27 @@ async function decideOn(deps: DecisionDeps, tx: Transaction, requestId: string, 
   const tooMany = windowGroupCapReason(plan.keys.length, maxGroups);
   // Its name's lock and one per group, held until it commits (src/db/lock-budget.ts).
   const overBudget = lockBudgetReason(plan.keys.length + 1, lockBudgetOf(deps.db));
-  const unknownSource = unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ?? opaqueAssetHold(bundle.windows, situation.transfers) ?? unknownNetworkHold(bundle.windows, situation.transfers);
+  const unknownSource =
+    unknownSourceHold(bundle.windows, situation.transfers, addressBook, tx) ??
+    opaqueAssetHold(bundle.windows, situation.transfers) ??
+    unknownNetworkHold(bundle.windows, situation.transfers);
   const unpricedHold = priceHold(bundle, pricing, situation.transfers);
   const held = stale !== null || claims.kind !== "confirmed" || tooMany !== null || overBudget !== null || unknownSource !== null || unpricedHold !== null;
-  const record: Recording = { bundle, situation, plan, queries, requestId, startedAt, digest: contentDigest(tx), shadow, maxGroups, review: null, opened, clock: deps.clock, quotes: pricing.quotes };
+  const record: Recording = {
+    bundle,
+    situation,
+    plan,
+    queries,
+    requestId,
+    startedAt,
+    digest: contentDigest(tx),
+    shadow,
+    maxGroups,
+    review: null,
+    opened,
+    clock: deps.clock,
+    quotes: pricing.quotes,
+  };
   return withDecisionSession(deps.db, deadline, async (session) => {
     const read = await traced("countersign.facts.velocity", () => session.read(readArgs(tx.name, plan.keys, queries, now, !held)));
     // A decided name is answered as decided, whatever the copy learned since; otherwise a body
@@ -210,7 +228,14 @@ async function nextStep(r: Recording, read: ReadResult, { claims, stale, tooMany
   if (read.final) return repeat(r, toFinalDecision(read.final as Parameters<typeof toFinalDecision>[0]));
   const { tx, now } = r.situation;
   const review = read.review ? toReview(read.review as ReviewRow) : undefined;
-  const gate = reviewGate(review, (read.actions ?? []).map((a) => toAction(a as unknown as ActionRow)), r.bundle, tx, r.digest, now);
+  const gate = reviewGate(
+    review,
+    (read.actions ?? []).map((a) => toAction(a as unknown as ActionRow)),
+    r.bundle,
+    tx,
+    r.digest,
+    now,
+  );
   if (gate.kind === "conflict") return outright(r, "deny", CONFLICTING_SNAPSHOT);
   if (gate.kind === "deny") return { ...outright(r, "deny", gate.reason), ...(gate.expiry ? { actions: [gate.expiry] } : {}) };
   if (read.failure) return outright(r, "deny", reportedFailure(read.failure.id, read.failure.new_state));
@@ -229,7 +254,12 @@ async function evaluateStep(r: Recording, read: Map<string, WindowTotal>): Promi
   const outcome = await traced("countersign.evaluate", () => assess(r.bundle, r.situation, totalsByWindow(r.plan.queries, read), { trace: true }));
   const expiry = expiredWhileDeferred(r.review, r.bundle, outcome, r.situation.now);
   if (expiry) return { ...outright(r, "deny", REVIEW_EXPIRED), actions: [expiry] };
-  const evidence: DecisionEvidence = { trace: outcome.evaluations, velocityWindows: r.bundle.windows, shadow: shadowOutcome(r.shadow, r.situation, read, r.maxGroups), prices: r.quotes };
+  const evidence: DecisionEvidence = {
+    trace: outcome.evaluations,
+    velocityWindows: r.bundle.windows,
+    shadow: shadowOutcome(r.shadow, r.situation, read, r.maxGroups),
+    prices: r.quotes,
+  };
   return {
     verdict: { ...evaluated(r, outcome), evidence },
     ...(outcome.decision === "allow" ? { charges: r.plan.charges } : {}),
@@ -260,9 +290,10 @@ async function write(session: DecisionSession, r: Recording, step: Step): Promis
     ...(v.evidence ? { evidence: v.evidence } : {}),
   };
   // The first defer of this content by a rule that asks for review opens it (src/review).
-  const opening = step.outcome && r.review === null
-    ? reviewOpening({ bundle: r.bundle, tx: r.situation.tx, digest: r.digest, now: r.situation.now, outcome: step.outcome, decisionId: row.id })
-    : null;
+  const opening =
+    step.outcome && r.review === null
+      ? reviewOpening({ bundle: r.bundle, tx: r.situation.tx, digest: r.digest, now: r.situation.now, outcome: step.outcome, decisionId: row.id })
+      : null;
   const actions = [...(step.actions ?? []), ...(opening?.actions ?? [])];
   await traced("countersign.audit.write", () => session.write(writeArgs({ decision: row, review: opening?.review ?? null, actions, charges: step.charges ?? [] })));
   if (opening) r.opened.push({ review: opening.review, bundle: r.bundle });

@@ -16,9 +16,12 @@ describe("a window grouped by asset", () => {
     expect(opaqueAssetHold(window(["sourceWallet", "asset"]), [transfer(asset)])).toEqual({ decision: "deny", reason: expect.stringContaining(`asset ${asset} is an opaque id`) });
   });
 
-  it.each(["assets/native.ethereum-mainnet", "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"])("judges the structured asset id %s by the policy", (asset) => {
-    expect(opaqueAssetHold(window(["sourceWallet", "asset"]), [transfer(asset)])).toBeNull();
-  });
+  it.each(["assets/native.ethereum-mainnet", "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"])(
+    "judges the structured asset id %s by the policy",
+    (asset) => {
+      expect(opaqueAssetHold(window(["sourceWallet", "asset"]), [transfer(asset)])).toBeNull();
+    },
+  );
 });
 
 describe("without a window grouped by asset", () => {

@@ -46,7 +46,25 @@ describe("the group hashes the two calls send", () => {
   });
 
   it("each charge carries its group's hash, and each group is written once", () => {
-    const row = { id: "00000000-0000-4000-8000-000000000000", decidedAt: new Date(0), transactionName: "t", vault: "v", decision: "allow", httpStatus: 200, replayed: false, replayOf: null, policyVersion: "p", policyDigest: "d", matchedRules: [], reasons: [], facts: [], transaction: {}, contentDigest: "c", requestId: "r", durationMs: 1 } as DecisionRow;
+    const row = {
+      id: "00000000-0000-4000-8000-000000000000",
+      decidedAt: new Date(0),
+      transactionName: "t",
+      vault: "v",
+      decision: "allow",
+      httpStatus: 200,
+      replayed: false,
+      replayOf: null,
+      policyVersion: "p",
+      policyDigest: "d",
+      matchedRules: [],
+      reasons: [],
+      facts: [],
+      transaction: {},
+      contentDigest: "c",
+      requestId: "r",
+      durationMs: 1,
+    } as DecisionRow;
     const charges = [
       { transferIndex: 0, key: "wallet-a", amount: "1", usd: "3000.5" },
       { transferIndex: 1, key: "wallet-b", amount: null, usd: null },
@@ -60,4 +78,3 @@ describe("the group hashes the two calls send", () => {
     ]);
   });
 });
-

@@ -14,10 +14,12 @@ import { BUCKET_WIDTHS } from "../velocity/window-plan.js";
 import type { ReadArgs, ReadResult } from "./session-types.js";
 
 /** The failed states as a Postgres text[] literal: plain identifiers, so nothing needs quoting. */
-const FAILED_STATES = `{${[...FAILED_TRANSACTION_STATES].map((state) => {
-  if (!/^[A-Z_]+$/.test(state)) throw new Error(`transaction state ${state} is not a plain identifier`);
-  return state;
-}).join(",")}}`;
+const FAILED_STATES = `{${[...FAILED_TRANSACTION_STATES]
+  .map((state) => {
+    if (!/^[A-Z_]+$/.test(state)) throw new Error(`transaction state ${state} is not a plain identifier`);
+    return state;
+  })
+  .join(",")}}`;
 
 export function readArgs(name: string, lockKeys: readonly string[], queries: readonly WindowQuery[], now: Date, evaluate: boolean): ReadArgs {
   const { hashes, bucket: b, edge: e } = piecesOf(queries, now, BUCKET_WIDTHS);

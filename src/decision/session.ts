@@ -87,7 +87,13 @@ async function transactFor(pipeline: Pipeline, guard: MembersGuard): Promise<voi
   for (const m of members) m.committed.resolve();
 }
 
-const readStatement = (members: readonly Member[], budgetMs: string) => statementFor(READ, READ_BATCH, members.map((m) => m.args), budgetMs);
+const readStatement = (members: readonly Member[], budgetMs: string) =>
+  statementFor(
+    READ,
+    READ_BATCH,
+    members.map((m) => m.args),
+    budgetMs,
+  );
 const writeStatement = (writes: readonly Record<string, unknown>[], budgetMs: string) => statementFor(WRITE, WRITE_BATCH, writes, budgetMs);
 
 /** One argument goes to the single statement, exactly as a decision alone sends it; several as one JSON array. */

@@ -82,4 +82,3 @@ export function shadowOutcome(shadow: PolicyBundle | null, situation: Situation,
     return { policyVersion: version, policyDigest: digest, decision: null, matchedRules: null, error: `shadow evaluation failed: ${message.slice(0, 200)}` };
   }
 }
-

@@ -13,11 +13,7 @@ import { traced } from "../telemetry/tracing.js";
 
 export const DECISION_SPAN = "countersign.decision";
 
-export async function traceDecision(
-  tx: { name: string; vault: string },
-  requestId: string,
-  decide: () => Promise<DecisionResult>,
-): Promise<DecisionResult> {
+export async function traceDecision(tx: { name: string; vault: string }, requestId: string, decide: () => Promise<DecisionResult>): Promise<DecisionResult> {
   const start = { "countersign.transaction.name": tx.name, "countersign.vault": tx.vault, "countersign.request_id": requestId };
   return traced(
     DECISION_SPAN,

@@ -56,7 +56,10 @@ describe("a source whose wallet is not known from something countersign can chec
   });
 
   it("without sync, a Stellar operation: a transaction-level source spelt as a wallet name, or none, cannot be compared with the operation's account, so the claim does not stand", () => {
-    expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet", sponsor: `${VAULT}/wallets/gas` })])).toMatchObject({ decision: "deny", reason: expect.stringContaining(SENDER) });
+    expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet", sponsor: `${VAULT}/wallets/gas` })])).toMatchObject({
+      decision: "deny",
+      reason: expect.stringContaining(SENDER),
+    });
     expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet", sponsor: W1 })])).toMatchObject({ decision: "deny" });
     expect(holdOperations([from(SENDER, W1, { network: "stellar-mainnet" })])).toMatchObject({ decision: "deny" });
     // Decided by where the transfers came from, not by how the network is spelt.

@@ -62,7 +62,10 @@ function rawSourceHold(t: TransferFacts, view: AddressBookView, vault: string): 
   const address = t.source.value;
   return view.configured
     ? { decision: "defer", reason: `source ${address} is not a wallet of ${vault} in the synced copy yet: a window groups by source wallet` }
-    : { decision: "deny", reason: `source ${address} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead` };
+    : {
+        decision: "deny",
+        reason: `source ${address} is a raw address and, without address-book sync, its wallet cannot be known: a window groups by source wallet; name the wallet instead`,
+      };
 }
 
 function sourceWalletKnown(t: TransferFacts, view: AddressBookView, vault: string, operation: boolean): boolean {

@@ -17,7 +17,9 @@ describe("a raw source the synced copy knows as another wallet than request.sour
     subType: "TOKEN_TRANSFER",
     network: "networks/stellar-mainnet",
     request: { sourceWallet: B },
-    stellarTransaction: { operations: [{ sourceAccountAddress: { value: source }, decodedBody: { payment: { destinationAddress: { value: "GDESTA" }, asset: STELLAR_USDC, amount: "1" } } }] },
+    stellarTransaction: {
+      operations: [{ sourceAccountAddress: { value: source }, decodedBody: { payment: { destinationAddress: { value: "GDESTA" }, asset: STELLAR_USDC, amount: "1" } } }],
+    },
   });
 
   it("is refused, whether the address is the account or one of its muxed ids", async () => {

@@ -37,7 +37,8 @@ export async function verifyClaims(tx: Transaction, view: AddressBookView, decim
 }
 
 function disagreement(claim: UnitClaim, decimals: number): AppError {
-  const stated = claim.statedBy === "rawAmount" ? "its rawAmount" : claim.statedBy === "evmValue" ? "the value its evmTransaction sends" : "the amount its evmTransaction calldata transfers";
+  const stated =
+    claim.statedBy === "rawAmount" ? "its rawAmount" : claim.statedBy === "evmValue" ? "the value its evmTransaction sends" : "the amount its evmTransaction calldata transfers";
   const message = `transfer ${claim.transferIndex}: amount disagrees with ${stated} at the asset's ${decimals} decimals`;
   return new AppError("INVALID_TRANSACTION", message, { details: [{ transfer: claim.transferIndex, message }] });
 }

@@ -20,10 +20,7 @@ import { finalDigestOf, recordRefusal } from "./refusals.js";
 
 export type DeliveryMode = "platform" | "off";
 
-export type Checked =
-  | { kind: "confirmed"; tx: Transaction }
-  | { kind: "refused"; error: AppError }
-  | { kind: "unavailable"; cause: "platform_unavailable" };
+export type Checked = { kind: "confirmed"; tx: Transaction } | { kind: "refused"; error: AppError } | { kind: "unavailable"; cause: "platform_unavailable" };
 
 export interface DeliveryCheck {
   /** `tx` as delivered, `digest` its content digest; `until` a performance.now() instant. */
@@ -80,7 +77,15 @@ export function createDeliveryCheck(options: DeliveryCheckOptions): DeliveryChec
 async function refuse(options: DeliveryCheckOptions, tx: Transaction, refusal: Refusal, requestId: string): Promise<Checked> {
   const refusalId = await recordRefusal(options.db, tx, refusal, requestId, options.clock());
   options.refused?.(refusal.code);
-  const fields = { requestId, transaction: tx.name, refusalId, code: refusal.code, deliveredDigest: refusal.deliveredDigest, platformDigest: refusal.platformDigest, platformState: refusal.platformState };
+  const fields = {
+    requestId,
+    transaction: tx.name,
+    refusalId,
+    code: refusal.code,
+    deliveredDigest: refusal.deliveredDigest,
+    platformDigest: refusal.platformDigest,
+    platformState: refusal.platformState,
+  };
   if (refusal.code === "DELIVERY_MISMATCH") options.logger.error(fields, LOG_MESSAGE.DELIVERY_MISMATCH);
   else options.logger.warn(fields, LOG_MESSAGE.NOT_AWAITING_SIGNATURE);
   return { kind: "refused", error: new AppError(refusal.code, PUBLIC_MESSAGE[refusal.code], { details: { refusalId } }) };

@@ -30,7 +30,9 @@ describe("a delivery compared with the platform's copy", () => {
   });
 
   it("is a mismatch when a value differs, keeping both digests and the copy", () => {
-    const delivered = contentDigest(tx({ transfers: [{ destinationAddress: { value: "0x1111111111111111111111111111111111111111" }, amount: "2", asset: "assets/native.ethereum-mainnet" }] }));
+    const delivered = contentDigest(
+      tx({ transfers: [{ destinationAddress: { value: "0x1111111111111111111111111111111111111111" }, amount: "2", asset: "assets/native.ethereum-mainnet" }] }),
+    );
     const copy = tx();
     expect(compareWithPlatform(delivered, copy)).toEqual({
       kind: "refused",
@@ -40,12 +42,20 @@ describe("a delivery compared with the platform's copy", () => {
 
   it("is a mismatch without a platform digest when the platform has no such transaction", () => {
     const delivered = contentDigest(tx());
-    expect(compareWithPlatform(delivered, null)).toEqual({ kind: "refused", refusal: { code: "DELIVERY_MISMATCH", deliveredDigest: delivered, platformDigest: null, platformState: null, platformCopy: null } });
+    expect(compareWithPlatform(delivered, null)).toEqual({
+      kind: "refused",
+      refusal: { code: "DELIVERY_MISMATCH", deliveredDigest: delivered, platformDigest: null, platformState: null, platformCopy: null },
+    });
   });
 
   it("is NOT_AWAITING_SIGNATURE for the same content in another state, and a mismatch first when the content differs too", () => {
     const canceled = tx({ state: "CANCELED" });
     expect(compareWithPlatform(contentDigest(tx()), canceled)).toMatchObject({ kind: "refused", refusal: { code: "NOT_AWAITING_SIGNATURE", platformState: "CANCELED" } });
-    expect(compareWithPlatform(contentDigest(tx({ transfers: [{ destinationAddress: { value: "0x1111111111111111111111111111111111111111" }, amount: "5", asset: "assets/native.ethereum-mainnet" }] })), canceled)).toMatchObject({ refusal: { code: "DELIVERY_MISMATCH" } });
+    expect(
+      compareWithPlatform(
+        contentDigest(tx({ transfers: [{ destinationAddress: { value: "0x1111111111111111111111111111111111111111" }, amount: "5", asset: "assets/native.ethereum-mainnet" }] })),
+        canceled,
+      ),
+    ).toMatchObject({ refusal: { code: "DELIVERY_MISMATCH" } });
   });
 });

@@ -17,15 +17,7 @@ import type { PlatformEvent } from "./event.js";
 export const CONFIRMED = "CONFIRMED";
 
 /** Terminal failure states (custody API reference, "Errors" 6). CONFIRMED is the only success. */
-export const FAILED_TRANSACTION_STATES: ReadonlySet<string> = new Set([
-  "CANCELED",
-  "FAILED",
-  "DECLINED",
-  "DECLINED_BY_AML_POLICY",
-  "DROPPED",
-  "EXPIRED",
-  "REPLACED",
-]);
+export const FAILED_TRANSACTION_STATES: ReadonlySet<string> = new Set(["CANCELED", "FAILED", "DECLINED", "DECLINED_BY_AML_POLICY", "DROPPED", "EXPIRED", "REPLACED"]);
 
 /**
  * The failures that free the room a transaction took in the velocity windows: those whose

@@ -64,11 +64,7 @@ async function storedEvent(deps: ProcessDeps, id: string): Promise<Result<Platfo
   return parsed.ok ? ok(parsed.value.event) : err(new AppError("INTERNAL", "The stored event cannot be read", { cause: parsed.error }));
 }
 
-async function store(
-  deps: ProcessDeps,
-  event: PlatformEvent,
-  delivery: { body: Buffer; signature: string; payload: unknown },
-): Promise<Result<boolean>> {
+async function store(deps: ProcessDeps, event: PlatformEvent, delivery: { body: Buffer; signature: string; payload: unknown }): Promise<Result<boolean>> {
   try {
     return ok((await storeEvent(deps.db, event, delivery, deps.now())).stored);
   } catch (cause) {

@@ -45,12 +45,7 @@ export function verifyEventSignature(publicKey: KeyObject, body: Uint8Array, hea
 
 function pssVerify(publicKey: KeyObject, body: Uint8Array, signature: Buffer): boolean {
   try {
-    return verify(
-      DIGEST,
-      body,
-      { key: publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: SALT_LENGTH },
-      signature,
-    );
+    return verify(DIGEST, body, { key: publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: SALT_LENGTH }, signature);
   } catch {
     // A signature of the wrong length or a key that cannot do PSS: not verified, never a 500.
     return false;

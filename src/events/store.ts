@@ -14,12 +14,7 @@ export interface VerifiedDelivery {
   payload: unknown;
 }
 
-export async function storeEvent(
-  db: Db,
-  event: PlatformEvent,
-  raw: VerifiedDelivery,
-  receivedAt: Date,
-): Promise<{ stored: boolean }> {
+export async function storeEvent(db: Db, event: PlatformEvent, raw: VerifiedDelivery, receivedAt: Date): Promise<{ stored: boolean }> {
   const inserted = await db
     .insertInto("events")
     .values({

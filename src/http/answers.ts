@@ -76,7 +76,9 @@ export const evaluateAnswer = z.object({
   facts: z.array(z.record(z.string(), z.unknown())).describe("one facts document per evaluation (docs/interface.md section 4)"),
   policyOutcome: decisionKind
     .optional()
-    .describe("present when something outside the policy holds the transaction (a stale address book, unknown token decimals, an unknown source wallet, an unknown price): what the policy alone decided"),
+    .describe(
+      "present when something outside the policy holds the transaction (a stale address book, unknown token decimals, an unknown source wallet, an unknown price): what the policy alone decided",
+    ),
   prices: z.array(priceQuote).describe("the USD prices the facts were built with; [] when the bundle reads no dollars"),
 });
 
@@ -102,8 +104,17 @@ const shadowLoadError = z
 
 const shadowStatus = z
   .union([
-    z.object({ loaded: z.literal(true), ...bundleStatus, error: shadowLoadError.nullable().describe("set when the last reload was refused; the candidate before it is still evaluated") }),
-    z.object({ loaded: z.literal(false).describe("no candidate passed admission since boot: shadow evaluation is off"), directory: z.string(), lastReloadAt: z.string().nullable(), error: shadowLoadError }),
+    z.object({
+      loaded: z.literal(true),
+      ...bundleStatus,
+      error: shadowLoadError.nullable().describe("set when the last reload was refused; the candidate before it is still evaluated"),
+    }),
+    z.object({
+      loaded: z.literal(false).describe("no candidate passed admission since boot: shadow evaluation is off"),
+      directory: z.string(),
+      lastReloadAt: z.string().nullable(),
+      error: shadowLoadError,
+    }),
   ])
   .describe("the COUNTERSIGN_SHADOW_POLICIES candidate's status");
 

@@ -22,5 +22,8 @@ export function clientKey(address: string | undefined): string {
   if (!ipaddr.isValid(bare)) return UNKNOWN;
   const parsed = ipaddr.process(bare);
   if (parsed.kind() === "ipv4") return parsed.toString();
-  return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((group) => group.toString(16)).join(":")}::/64`;
+  return `${(parsed as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
 }

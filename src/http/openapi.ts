@@ -125,7 +125,9 @@ function build(): object {
               "DELIVERY_MISMATCH: the body is not what the custody platform holds for its name, or names a transaction it does not have; NOT_AWAITING_SIGNATURE: the platform's copy no longer awaits a signature. Nothing is decided; the refusal is recorded (details.refusalId) and the transaction stays pending",
             ),
             ...bodyErrors,
-            "503": unavailableAnswer("DEFERRED: the transaction stays pending; the co-signer asks again (reason \"platform check unavailable\" when the custody API could not be asked)"),
+            "503": unavailableAnswer(
+              'DEFERRED: the transaction stays pending; the co-signer asks again (reason "platform check unavailable" when the custody API could not be asked)',
+            ),
           },
         },
       },
@@ -245,7 +247,11 @@ function build(): object {
           },
         },
       },
-      "/v1/vaults/{vault}/transactions/{transaction}/review:approve": reviewAction("approveReview", "Approve the review (a second approval by the same identity changes nothing)", "ReviewApproval"),
+      "/v1/vaults/{vault}/transactions/{transaction}/review:approve": reviewAction(
+        "approveReview",
+        "Approve the review (a second approval by the same identity changes nothing)",
+        "ReviewApproval",
+      ),
       "/v1/vaults/{vault}/transactions/{transaction}/review:reject": reviewAction("rejectReview", "Reject the review: the next delivery is denied for good", "ReviewRejection"),
       "/review": {
         get: {
@@ -289,7 +295,12 @@ function build(): object {
         },
       },
       "/openapi.json": {
-        get: { operationId: "openApiDocument", summary: "This document", security: OPEN, responses: { "200": answer("OpenAPI 3.0", { "application/json": { schema: { type: "object" } } }) } },
+        get: {
+          operationId: "openApiDocument",
+          summary: "This document",
+          security: OPEN,
+          responses: { "200": answer("OpenAPI 3.0", { "application/json": { schema: { type: "object" } } }) },
+        },
       },
     },
   };

@@ -60,7 +60,14 @@ export async function adoptBundle(db: Db, holder: string, bundle: BundleInForce,
  * listening yet, or standing down for its clock) makes no one stand down: a bundle nobody can
  * decide by would otherwise leave every process deciding nothing.
  */
-export async function newerInForce(db: Db, holder: string, bundle: BundleInForce, liveSeconds = HOLDER_LIVE_SECONDS, changedSecondsAgo: number | null = null, deciding = true): Promise<NewerBundle | null> {
+export async function newerInForce(
+  db: Db,
+  holder: string,
+  bundle: BundleInForce,
+  liveSeconds = HOLDER_LIVE_SECONDS,
+  changedSecondsAgo: number | null = null,
+  deciding = true,
+): Promise<NewerBundle | null> {
   await adoptBundle(db, holder, bundle, changedSecondsAgo !== null, changedSecondsAgo ?? 0, deciding);
   // A process that died left its row; a day later nobody needs to know what it decided by.
   await sql`delete from policy_holders where seen_at < now() - interval '1 day'`.execute(db);

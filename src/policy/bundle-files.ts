@@ -57,11 +57,7 @@ export interface ReadOptions {
 // The walk is written once as a generator of file-system operations; a synchronous and an
 // asynchronous driver perform them (the CLI may block, the service must not).
 type Kind = "dir" | "file" | "link" | "other";
-export type BundleFsOp =
-  | { op: "realpath"; path: string }
-  | { op: "kind"; path: string }
-  | { op: "list"; path: string }
-  | { op: "read"; path: string };
+export type BundleFsOp = { op: "realpath"; path: string } | { op: "kind"; path: string } | { op: "list"; path: string } | { op: "read"; path: string };
 type Op = BundleFsOp;
 export type Done<T> = { ok: true; value: T } | { ok: false; code: string };
 /** Performs one operation of the walk; tests wrap the default to act between two reads. */
@@ -216,9 +212,7 @@ function* followLink(link: string, rel: string, depth: number, ancestors: Readon
 }
 
 function rootProblem(dir: string, code: string): FileProblem {
-  const message = code === "ENOENT" ? `bundle directory ${dir} does not exist`
-    : code === "ENOTDIR" ? `${dir} is not a directory`
-    : `cannot read bundle directory ${dir} (${code})`;
+  const message = code === "ENOENT" ? `bundle directory ${dir} does not exist` : code === "ENOTDIR" ? `${dir} is not a directory` : `cannot read bundle directory ${dir} (${code})`;
   return { file: ".", message };
 }
 

@@ -234,10 +234,12 @@ describe("links that cannot be followed", () => {
     const result = await loadBundle(dir);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.error.problems).toEqual(expect.arrayContaining([
-      { file: "tests/up", message: "symbolic link loop" },
-      { file: "tests/gone.yaml", message: "symbolic link to nothing" },
-    ]));
+    expect(result.error.problems).toEqual(
+      expect.arrayContaining([
+        { file: "tests/up", message: "symbolic link loop" },
+        { file: "tests/gone.yaml", message: "symbolic link to nothing" },
+      ]),
+    );
   });
 
   it("gives up on a bundle that changes on every read", async () => {

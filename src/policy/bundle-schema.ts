@@ -65,12 +65,15 @@ const ruleSchema = z.strictObject({
 
 export const policySchema = z
   .strictObject({
-    version: z.string({ error: (issue) => (issue.input === undefined ? "required" : "version must be a string (quote it)") }).min(1, "version must not be empty").max(200).regex(PRINTABLE, "version must not hold control characters"),
+    version: z
+      .string({ error: (issue) => (issue.input === undefined ? "required" : "version must be a string (quote it)") })
+      .min(1, "version must not be empty")
+      .max(200)
+      .regex(PRINTABLE, "version must not hold control characters"),
     description: z.string().optional(),
     default: z.enum(["deny", "defer"], {
-      error: (issue) => issue.input === "allow"
-        ? "default: allow is not accepted; a policy falls back to deny or defer, and allows only through allow rules"
-        : "default is deny or defer",
+      error: (issue) =>
+        issue.input === "allow" ? "default: allow is not accepted; a policy falls back to deny or defer, and allows only through allow rules" : "default is deny or defer",
     }),
     windows: z.array(windowSchema).default([]),
     reviewers: reviewersSchema.optional(),
@@ -85,10 +88,7 @@ export type PolicyDocument = z.output<typeof policySchema>;
 /** Duplicates are found on the raw document, so they are reported even when other parts fail the schema. */
 export function duplicateProblems(raw: unknown): { path: (string | number)[]; message: string }[] {
   const doc = isRecord(raw) ? raw : {};
-  return [
-    ...duplicatesIn(doc.windows, "windows", "name", "window name"),
-    ...duplicatesIn(doc.rules, "rules", "id", "rule id"),
-  ];
+  return [...duplicatesIn(doc.windows, "windows", "name", "window name"), ...duplicatesIn(doc.rules, "rules", "id", "rule id")];
 }
 
 function duplicatesIn(list: unknown, listName: string, key: string, what: string): { path: (string | number)[]; message: string }[] {

@@ -19,7 +19,10 @@ import { statedPrices, statedPricesSchema } from "./stated-prices.js";
 const entry = z.strictObject({
   vault: z.string().regex(/^vaults\/[A-Za-z0-9_-]+$/),
   address: z.string().min(1),
-  network: z.string().min(1).transform((n) => n.replace(/^networks\//, "")),
+  network: z
+    .string()
+    .min(1)
+    .transform((n) => n.replace(/^networks\//, "")),
   displayName: z.string().optional(),
   name: z.string().optional(),
   signed: z.boolean().optional(),
@@ -29,14 +32,23 @@ const ownWallet = z.strictObject({
   vault: z.string().regex(/^vaults\/[A-Za-z0-9_-]+$/),
   wallet: z.string().regex(/^vaults\/[A-Za-z0-9_-]+\/wallets\/[A-Za-z0-9_-]+$/),
   address: z.string().min(1),
-  network: z.string().min(1).transform((n) => n.replace(/^networks\//, "")),
+  network: z
+    .string()
+    .min(1)
+    .transform((n) => n.replace(/^networks\//, "")),
 });
 
 const windowTotal = z.strictObject({
-  amount: z.string().regex(/^[0-9]+(\.[0-9]+)?$/).default("0"),
+  amount: z
+    .string()
+    .regex(/^[0-9]+(\.[0-9]+)?$/)
+    .default("0"),
   count: z.number().int().min(0).default(0),
   /** A `usd` window's dollars before this transaction. */
-  usd: z.string().regex(/^[0-9]+(\.[0-9]+)?$/).default("0"),
+  usd: z
+    .string()
+    .regex(/^[0-9]+(\.[0-9]+)?$/)
+    .default("0"),
 });
 
 const testCase = z
@@ -160,9 +172,7 @@ function caseAddressBook(c: PolicyTestCase, vault: string, now: Date): AddressBo
         network: e.network,
         signed: e.signed ?? true,
       })),
-    ownAddresses: (c.ownWallets ?? [])
-      .filter((w) => w.vault === vault)
-      .map((w) => ({ wallet: w.wallet, walletAddress: null, address: w.address, network: w.network })),
+    ownAddresses: (c.ownWallets ?? []).filter((w) => w.vault === vault).map((w) => ({ wallet: w.wallet, walletAddress: null, address: w.address, network: w.network })),
   };
 }
 

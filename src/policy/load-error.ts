@@ -13,7 +13,10 @@ export interface BundleProblem {
 export class BundleLoadError extends Error {
   readonly code = "POLICY_BUNDLE_INVALID" as const;
 
-  constructor(readonly directory: string, readonly problems: readonly BundleProblem[]) {
+  constructor(
+    readonly directory: string,
+    readonly problems: readonly BundleProblem[],
+  ) {
     super(formatProblems(directory, problems));
     this.name = "BundleLoadError";
   }

@@ -100,7 +100,13 @@ describe("loadBundle: each problem names file, rule and path", () => {
   it.each([
     ["unknown key in a rule", policyWith(rule("    colour: red\n")), "r1", "rules[0].colour", /unknown key "colour"/],
     ["unknown top-level key", policyWith(rule(""), 'version: "1"\ndefault: deny\nowner: me\n'), undefined, "owner", /unknown key "owner"/],
-    ["unknown key in a window", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset], size: 3}\n'), undefined, "windows[0].size", /unknown key "size"/],
+    [
+      "unknown key in a window",
+      policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset], size: 3}\n'),
+      undefined,
+      "windows[0].size",
+      /unknown key "size"/,
+    ],
     ["duplicate rule id", policyWith(rule("") + rule("", "false")), "r1", "rules[1].id", /duplicate rule id "r1"/],
     ["unknown operation", policyWith(rule("", '{"frob": [1]}')), "r1", "rules[0].when.frob", /unknown operation "frob"/],
     ["method", policyWith(rule("", '{"method": ["x", "toUpperCase"]}')), "r1", "rules[0].when.method", /"method" operation is not allowed/],
@@ -110,44 +116,176 @@ describe("loadBundle: each problem names file, rule and path", () => {
     ["computed var path", policyWith(rule("", '{"var": {"cat": ["tx.", "kind"]}}')), "r1", "rules[0].when.var", /computed/],
     ["undeclared window", policyWith(rule("", '{"<": [{"var": "velocity.weekly.count"}, 3]}')), "r1", 'rules[0].when["<"][0].var', /no declared window/],
     // A misspelt fact reads null, and `in` on null is false: the deny rule would silently never match.
-    ["a var path that names no fact", policyWith(rule("", '{"in": [{"var": "transfer.destination.adress"}, ["0x1"]]}')), "r1", "rules[0].when.in[0].var", /names no fact: transfer\.destination has value/],
+    [
+      "a var path that names no fact",
+      policyWith(rule("", '{"in": [{"var": "transfer.destination.adress"}, ["0x1"]]}')),
+      "r1",
+      "rules[0].when.in[0].var",
+      /names no fact: transfer\.destination has value/,
+    ],
     // YAML reads an unquoted 12345 as a number; the id is text, so `===` never holds and a deny rule never denies.
-    ["a text fact against an unquoted number", policyWith(rule("", '{"===": [{"var": "transfer.destination.muxedId"}, 12345]}')), "r1", 'rules[0].when["==="][1]', /transfer\.destination\.muxedId, which is text, with the number 12345: they are never equal \(write "12345"\)/],
+    [
+      "a text fact against an unquoted number",
+      policyWith(rule("", '{"===": [{"var": "transfer.destination.muxedId"}, 12345]}')),
+      "r1",
+      'rules[0].when["==="][1]',
+      /transfer\.destination\.muxedId, which is text, with the number 12345: they are never equal \(write "12345"\)/,
+    ],
     // Plain equality: a payment to a muxed address or a tagged X-address is not its account's G…/r…, so a deny rule so written would let it through.
-    ["a Stellar account against a destination's address", policyWith(rule("", '{"==": [{"var": "transfer.destination.address"}, "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN"]}')), "r1", 'rules[0].when["=="][1]', /compares transfer\.destination\.address with GA5Z\S+, an account with sub-accounts .*: compare transfer\.destination\.baseAccount/],
-    ["an XRP account in a list against a source's value", policyWith(rule("", '{"in": [{"var": "transfer.source.value"}, ["rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf"]]}')), "r1", "rules[0].when.in[1][0]", /compare transfer\.source\.baseAccount/],
-    ["an XRP account in a list written as one string", policyWith(rule("", '{"in": [{"var": "transfer.destination.address"}, "0x1, rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf"]}')), "r1", "rules[0].when.in[1]", /compare transfer\.destination\.baseAccount/],
-    ["a bare Stellar asset against transfer.asset", policyWith(rule("", '{"==": [{"var": "transfer.asset"}, "USDC-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN"]}')), "r1", 'rules[0].when["=="][1]', /names no network: .*write assets\/asset\.stellar-mainnet\.USDC-GA5Z/],
-    ["a number fact in a list of texts", policyWith(rule("", '{"in": [{"var": "nowWeekday"}, ["0", 6]]}')), "r1", "rules[0].when.in[1][0]", /nowWeekday, which is a number, with the text "0"/],
+    [
+      "a Stellar account against a destination's address",
+      policyWith(rule("", '{"==": [{"var": "transfer.destination.address"}, "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN"]}')),
+      "r1",
+      'rules[0].when["=="][1]',
+      /compares transfer\.destination\.address with GA5Z\S+, an account with sub-accounts .*: compare transfer\.destination\.baseAccount/,
+    ],
+    [
+      "an XRP account in a list against a source's value",
+      policyWith(rule("", '{"in": [{"var": "transfer.source.value"}, ["rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf"]]}')),
+      "r1",
+      "rules[0].when.in[1][0]",
+      /compare transfer\.source\.baseAccount/,
+    ],
+    [
+      "an XRP account in a list written as one string",
+      policyWith(rule("", '{"in": [{"var": "transfer.destination.address"}, "0x1, rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf"]}')),
+      "r1",
+      "rules[0].when.in[1]",
+      /compare transfer\.destination\.baseAccount/,
+    ],
+    [
+      "a bare Stellar asset against transfer.asset",
+      policyWith(rule("", '{"==": [{"var": "transfer.asset"}, "USDC-GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN"]}')),
+      "r1",
+      'rules[0].when["=="][1]',
+      /names no network: .*write assets\/asset\.stellar-mainnet\.USDC-GA5Z/,
+    ],
+    [
+      "a number fact in a list of texts",
+      policyWith(rule("", '{"in": [{"var": "nowWeekday"}, ["0", 6]]}')),
+      "r1",
+      "rules[0].when.in[1][0]",
+      /nowWeekday, which is a number, with the text "0"/,
+    ],
     // `in` compares a list fact with each item as a whole: a deny rule written so never denied.
-    ["a list fact looked for as one item", policyWith(rule("", '{"in": [{"var": "tx.designatedSigners"}, ["users/policy-bot@treasury.example"]]}')), "r1", "rules[0].when.in[0]", /tx\.designatedSigners, which is a list, as one item: it is never found \(to find any of its items, write \{"some"/],
-    ["amount window without asset", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [sourceWallet]}\n'), undefined, "windows[0].groupBy", /must be grouped by asset/],
-    ["duplicate groupBy", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset, asset]}\n'), undefined, "windows[0].groupBy", /twice/],
-    ["duplicate window name", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset]}\n  - {name: w, duration: 2h, groupBy: [asset]}\n'), undefined, "windows[1].name", /duplicate window name "w"/],
-    ["bad duration", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 24hours, groupBy: [asset]}\n'), undefined, "windows[0].duration", /duration/],
+    [
+      "a list fact looked for as one item",
+      policyWith(rule("", '{"in": [{"var": "tx.designatedSigners"}, ["users/policy-bot@treasury.example"]]}')),
+      "r1",
+      "rules[0].when.in[0]",
+      /tx\.designatedSigners, which is a list, as one item: it is never found \(to find any of its items, write \{"some"/,
+    ],
+    [
+      "amount window without asset",
+      policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [sourceWallet]}\n'),
+      undefined,
+      "windows[0].groupBy",
+      /must be grouped by asset/,
+    ],
+    [
+      "duplicate groupBy",
+      policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset, asset]}\n'),
+      undefined,
+      "windows[0].groupBy",
+      /twice/,
+    ],
+    [
+      "duplicate window name",
+      policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 1h, groupBy: [asset]}\n  - {name: w, duration: 2h, groupBy: [asset]}\n'),
+      undefined,
+      "windows[1].name",
+      /duplicate window name "w"/,
+    ],
+    [
+      "bad duration",
+      policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 24hours, groupBy: [asset]}\n'),
+      undefined,
+      "windows[0].duration",
+      /duration/,
+    ],
     ["zero duration", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 0s, groupBy: [asset]}\n'), undefined, "windows[0].duration", /positive/],
     // An unbounded window's start is no date: every decision reading it (live or shadow) deferred.
-    ["window past ten years", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 3661d, groupBy: [asset]}\n'), undefined, "windows[0].duration", /at most 3660d/],
-    ["window of 999999999 days", policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 999999999d, groupBy: [asset]}\n'), undefined, "windows[0].duration", /at most 3660d/],
+    [
+      "window past ten years",
+      policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 3661d, groupBy: [asset]}\n'),
+      undefined,
+      "windows[0].duration",
+      /at most 3660d/,
+    ],
+    [
+      "window of 999999999 days",
+      policyWith(rule(""), 'version: "1"\ndefault: deny\nwindows:\n  - {name: w, duration: 999999999d, groupBy: [asset]}\n'),
+      undefined,
+      "windows[0].duration",
+      /at most 3660d/,
+    ],
     ["default allow", policyWith(rule(""), 'version: "1"\ndefault: allow\n'), undefined, "default", /allow is not accepted/],
     ["missing version", policyWith(rule(""), "default: deny\n"), undefined, "version", /required/],
     ["missing when", policyWith("  - id: r1\n    decision: deny\n"), "r1", "rules[0].when", /required/],
     ["empty when", policyWith("  - id: r1\n    decision: deny\n    when:\n"), "r1", "rules[0].when", /when is empty/],
-    ["when as a list of conditions", policyWith('  - id: r1\n    decision: allow\n    when:\n      - {"var": "transfer.destination.inAddressBook"}\n      - {"<=": [{"var": "transfer.amount"}, "1000"]}\n'), "r1", "rules[0].when", /when is a list.*"and"/],
-    ["when as a quoted expression", policyWith(`  - id: r1\n    decision: allow\n    when: '{"var": "transfer.destination.inAddressBook"}'\n`), "r1", "rules[0].when", /when is a string/],
+    [
+      "when as a list of conditions",
+      policyWith('  - id: r1\n    decision: allow\n    when:\n      - {"var": "transfer.destination.inAddressBook"}\n      - {"<=": [{"var": "transfer.amount"}, "1000"]}\n'),
+      "r1",
+      "rules[0].when",
+      /when is a list.*"and"/,
+    ],
+    [
+      "when as a quoted expression",
+      policyWith(`  - id: r1\n    decision: allow\n    when: '{"var": "transfer.destination.inAddressBook"}'\n`),
+      "r1",
+      "rules[0].when",
+      /when is a string/,
+    ],
     ["when as a number", policyWith("  - id: r1\n    decision: allow\n    when: 1\n"), "r1", "rules[0].when", /constant 1/],
-    ["a list of conditions inside or", policyWith(rule("", '{"or": [[{"var": "transfer.destination.inAddressBook"}, {"var": "transfer.destination.internal"}]]}')), "r1", "rules[0].when.or[0]", /list of conditions.*always true/],
-    ["a list of conditions as some's predicate", policyWith(rule("", '{"some": [{"var": "tx.payloads"}, [{"===": [{"var": ""}, "x"]}]]}')), "r1", "rules[0].when.some[1]", /list of conditions/],
-    ["a list of conditions as an if's condition", policyWith(rule("", '{"if": [[{"var": "transfer.destination.internal"}], true, false]}')), "r1", "rules[0].when.if[0]", /list of conditions/],
+    [
+      "a list of conditions inside or",
+      policyWith(rule("", '{"or": [[{"var": "transfer.destination.inAddressBook"}, {"var": "transfer.destination.internal"}]]}')),
+      "r1",
+      "rules[0].when.or[0]",
+      /list of conditions.*always true/,
+    ],
+    [
+      "a list of conditions as some's predicate",
+      policyWith(rule("", '{"some": [{"var": "tx.payloads"}, [{"===": [{"var": ""}, "x"]}]]}')),
+      "r1",
+      "rules[0].when.some[1]",
+      /list of conditions/,
+    ],
+    [
+      "a list of conditions as an if's condition",
+      policyWith(rule("", '{"if": [[{"var": "transfer.destination.internal"}], true, false]}')),
+      "r1",
+      "rules[0].when.if[0]",
+      /list of conditions/,
+    ],
     ["unquoted numeric version", policyWith(rule(""), "version: 2026.1\ndefault: deny\n"), undefined, "version", /must be a string/],
     ["bad decision", policyWith("  - id: r1\n    decision: sign\n    when: true\n"), "r1", "rules[0].decision", /allow, deny or defer/],
     ["__proto__ key in YAML", policyWith(rule("", '{"__proto__": {"x": 1}}')), "r1", "rules[0].when.__proto__", /"__proto__" is not allowed/],
-    ["number a double cannot hold", policyWith(rule("", '{"<=": [{"var": "transfer.amount"}, 1000.000000000000000001]}')), "r1", 'rules[0].when["<="][1]', /cannot be held exactly/],
+    [
+      "number a double cannot hold",
+      policyWith(rule("", '{"<=": [{"var": "transfer.amount"}, 1000.000000000000000001]}')),
+      "r1",
+      'rules[0].when["<="][1]',
+      /cannot be held exactly/,
+    ],
     ["hexadecimal number", policyWith(rule("", '{"<=": [{"var": "transfer.amount"}, 0x10]}')), "r1", 'rules[0].when["<="][1]', /plain decimal/],
     // Arithmetic gives its exact decimal as text: "0" is a true condition, so an allow rule so written allowed everything.
-    ["an arithmetic result as the rule's condition", policyWith(rule("", '{"-": [{"var": "transfer.amount"}, "100"]}', "over-100")), "over-100", 'rules[0].when["-"]', /result of "-" is read here as true or false.*true even when it is "0"/],
+    [
+      "an arithmetic result as the rule's condition",
+      policyWith(rule("", '{"-": [{"var": "transfer.amount"}, "100"]}', "over-100")),
+      "over-100",
+      'rules[0].when["-"]',
+      /result of "-" is read here as true or false.*true even when it is "0"/,
+    ],
     // …and it never equals a number under ===: a deny rule so written never denied.
-    ["an arithmetic result compared strictly with a number", policyWith(rule("", '{"===": [{"+": [{"var": "transfer.index"}, 1]}, 1]}', "first-transfer")), "first-transfer", 'rules[0].when["==="][0]["+"]', /"===" compares types and spelling, and the result of "\+" is its exact decimal as text.*use "=="/],
+    [
+      "an arithmetic result compared strictly with a number",
+      policyWith(rule("", '{"===": [{"+": [{"var": "transfer.index"}, 1]}, 1]}', "first-transfer")),
+      "first-transfer",
+      'rules[0].when["==="][0]["+"]',
+      /"===" compares types and spelling, and the result of "\+" is its exact decimal as text.*use "=="/,
+    ],
   ])("%s", async (_name, yaml, ruleId, problemPath, message) => {
     const error = await loadErr({ "policy.yaml": yaml });
     const problem = error.problems.find((p) => p.path === problemPath);
@@ -210,10 +348,12 @@ describe("loadBundle: each problem names file, rule and path", () => {
     const result = await loadBundle(dir);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.error.problems).toEqual(expect.arrayContaining([
-      { file: "tests/big.yaml", message: expect.stringMatching(/at most 1048576 bytes/) },
-      { file: "tests/link.yaml", message: expect.stringMatching(/symbolic link leaves the policy root/) },
-    ]));
+    expect(result.error.problems).toEqual(
+      expect.arrayContaining([
+        { file: "tests/big.yaml", message: expect.stringMatching(/at most 1048576 bytes/) },
+        { file: "tests/link.yaml", message: expect.stringMatching(/symbolic link leaves the policy root/) },
+      ]),
+    );
     expect(loadBundleSync(dir)).toEqual(result);
   });
 });

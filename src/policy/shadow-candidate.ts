@@ -23,8 +23,7 @@ export interface ShadowLoadError {
 }
 
 export type ShadowStatus =
-  | ({ loaded: true; error: ShadowLoadError | null } & PolicyStatus)
-  | { loaded: false; directory: string; lastReloadAt: string | null; error: ShadowLoadError };
+  ({ loaded: true; error: ShadowLoadError | null } & PolicyStatus) | { loaded: false; directory: string; lastReloadAt: string | null; error: ShadowLoadError };
 
 export class ShadowCandidate {
   private policy: ActivePolicy | null = null;

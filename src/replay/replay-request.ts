@@ -21,13 +21,24 @@ export const replayRequestSchema = z.strictObject({
   candidate: z.strictObject({
     directory: z.string().max(4096).describe("the bundle's directory on the CLI's machine: the report's name for it"),
     files: z
-      .array(z.strictObject({ path: z.string().min(1).max(1024).describe("POSIX path relative to the bundle, e.g. tests/limits.yaml"), content: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/).describe("the file's bytes, base64") }))
+      .array(
+        z.strictObject({
+          path: z.string().min(1).max(1024).describe("POSIX path relative to the bundle, e.g. tests/limits.yaml"),
+          content: z
+            .string()
+            .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+            .describe("the file's bytes, base64"),
+        }),
+      )
       .min(1)
       .max(1000),
   }),
   from: time,
   to: time,
-  vault: z.string().regex(/^vaults\/[A-Za-z0-9_-]+$/).optional(),
+  vault: z
+    .string()
+    .regex(/^vaults\/[A-Za-z0-9_-]+$/)
+    .optional(),
   now: time.describe("the time the candidate would take effect (its windows starting short are judged then)"),
 });
 

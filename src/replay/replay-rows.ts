@@ -18,9 +18,7 @@ import { offlineOutcome } from "../core/facts/pricing.js";
 import { NO_PRICES } from "../core/facts/dollars.js";
 import type { RecordedDecision } from "./recorded.js";
 
-export type RowResult =
-  | { kind: "replayed"; row: RecordedDecision; outcome: Outcome }
-  | { kind: "not replayable"; row: RecordedDecision; reason: string };
+export type RowResult = { kind: "replayed"; row: RecordedDecision; outcome: Outcome } | { kind: "not replayable"; row: RecordedDecision; reason: string };
 
 /** When each dimension set's charge history starts to be complete (null: always). */
 export type Coverage = ReadonlyMap<string, Date | null>;
@@ -58,11 +56,19 @@ function prepare(candidate: PolicyBundle, row: RecordedDecision, coverage: Cover
   for (const w of ledgerWindows) {
     const gap = coverage.get(dimensionSet(w.groupBy)) ?? null;
     if (gap !== null && gap.getTime() > row.decidedAt.getTime() - w.durationSeconds * 1000) {
-      return { kind: "not replayable", row, reason: `window ${w.name}: the charge ledger has no history grouped by [${[...w.groupBy].sort().join(", ")}] before ${gap.toISOString()}` };
+      return {
+        kind: "not replayable",
+        row,
+        reason: `window ${w.name}: the charge ledger has no history grouped by [${[...w.groupBy].sort().join(", ")}] before ${gap.toISOString()}`,
+      };
     }
-    const unpriced = w.measure === "usd" ? coverage.get(DOLLARS_GAP) ?? null : null;
+    const unpriced = w.measure === "usd" ? (coverage.get(DOLLARS_GAP) ?? null) : null;
     if (unpriced !== null && unpriced.getTime() > row.decidedAt.getTime() - w.durationSeconds * 1000) {
-      return { kind: "not replayable", row, reason: `window ${w.name}: the charge ledger has charges without dollars (decided before prices were looked up) until ${unpriced.toISOString()}` };
+      return {
+        kind: "not replayable",
+        row,
+        reason: `window ${w.name}: the charge ledger has charges without dollars (decided before prices were looked up) until ${unpriced.toISOString()}`,
+      };
     }
   }
   const tx = { vault: row.facts[0]!.tx.vault, initiator: row.facts[0]!.tx.initiator };

@@ -75,7 +75,10 @@ export function replayVerdict(r: ReplayReport): { changesNothing: boolean; text:
   if (r.replayed === 0) return { changesNothing: false, text: "nothing replayed: no recorded decision in the range was evaluated" };
   const short = r.windowsStartingShort;
   if (short.length > 0) {
-    return { changesNothing: false, text: `no recorded decision changes, but ${plural(short.length, "window", "windows")} (${short.map((w) => w.window).join(", ")}) would start without the spending already done` };
+    return {
+      changesNothing: false,
+      text: `no recorded decision changes, but ${plural(short.length, "window", "windows")} (${short.map((w) => w.window).join(", ")}) would start without the spending already done`,
+    };
   }
   return { changesNothing: true, text: "no recorded decision changes" };
 }
@@ -83,12 +86,25 @@ export function replayVerdict(r: ReplayReport): { changesNothing: boolean; text:
 export class ReplayTally {
   private readonly report: ReplayReport;
 
-  constructor(candidate: PolicyBundle, range: ReplayRange, private readonly listLimit = DEFAULT_LIST_LIMIT) {
+  constructor(
+    candidate: PolicyBundle,
+    range: ReplayRange,
+    private readonly listLimit = DEFAULT_LIST_LIMIT,
+  ) {
     this.report = {
       candidate: { version: candidate.version, digest: candidate.digest, directory: candidate.directory },
       range: { from: range.from.toISOString(), to: range.to.toISOString(), vault: range.vault ?? null },
-      replayed: 0, unchanged: 0, changed: 0, notReplayable: 0, unjudged: 0,
-      transitions: {}, byRule: {}, changes: [], changesNotListed: 0, notReplayableDecisions: [], notReplayableReasons: {},
+      replayed: 0,
+      unchanged: 0,
+      changed: 0,
+      notReplayable: 0,
+      unjudged: 0,
+      transitions: {},
+      byRule: {},
+      changes: [],
+      changesNotListed: 0,
+      notReplayableDecisions: [],
+      notReplayableReasons: {},
       windowsStartingShort: [],
     };
   }
@@ -150,5 +166,7 @@ function unique(items: string[]): string[] {
 }
 
 function amountsOf(row: RecordedDecision): string[] {
-  return row.facts.flatMap((f) => (f.transfer ? [`${f.transfer.amount ?? `${f.transfer.rawAmount ?? "?"} (raw)`} ${f.transfer.asset}${f.transfer.usd ? ` ($${f.transfer.usd})` : ""}`] : []));
+  return row.facts.flatMap((f) =>
+    f.transfer ? [`${f.transfer.amount ?? `${f.transfer.rawAmount ?? "?"} (raw)`} ${f.transfer.asset}${f.transfer.usd ? ` ($${f.transfer.usd})` : ""}`] : [],
+  );
 }

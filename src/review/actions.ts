@@ -58,7 +58,12 @@ export async function actOnReview(db: Db, request: ReviewActionRequest): Promise
   });
 }
 
-async function decideAction(trx: Db, { review, actions }: ReviewRecord, request: ReviewActionRequest, decided: FinalDecision | ArchivedFinalDecision | undefined): Promise<Result<ReviewAction[], AppError>> {
+async function decideAction(
+  trx: Db,
+  { review, actions }: ReviewRecord,
+  request: ReviewActionRequest,
+  decided: FinalDecision | ArchivedFinalDecision | undefined,
+): Promise<Result<ReviewAction[], AppError>> {
   const identity = normalIdentity(request.identity);
   const memberships = requiredGroupsOf(review, request.bundle, identity).map((group) => ({ group }));
   if (memberships.length === 0) return err(notAReviewerOf(identity));

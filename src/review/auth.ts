@@ -140,4 +140,3 @@ async function discoverJwks(issuer: string): Promise<JWTVerifyGetKey> {
   if (!httpsOrLoopback(jwksUri) || hasCredentials(jwksUri)) throw new Error("discovery document names a jwks_uri that is not https");
   return createRemoteJWKSet(jwksUri, { timeoutDuration: DISCOVERY_TIMEOUT_MS });
 }
-

@@ -107,7 +107,11 @@ export function reviewOpening(d: OpeningDelivery): { review: StoredReview; actio
     identity: null,
     action: "opened" as const,
     group,
-    comment: requirements.filter((r) => r.group === group).map((r) => `${r.rule}: ${needs(d.bundle, r.group, r.quorum, d.tx.initiator)}`).join("; ") + initiatorNote(d.bundle, group, d.tx.initiator),
+    comment:
+      requirements
+        .filter((r) => r.group === group)
+        .map((r) => `${r.rule}: ${needs(d.bundle, r.group, r.quorum, d.tx.initiator)}`)
+        .join("; ") + initiatorNote(d.bundle, group, d.tx.initiator),
   }));
   return { review, actions };
 }

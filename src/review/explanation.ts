@@ -65,21 +65,23 @@ export function explain(bundle: PolicyBundle, outcome: Pick<Outcome, "matched" |
     const t = f.transfer;
     if (!t) return [];
     const entry = t.destination.addressBook;
-    return [{
-      index: t.index,
-      network: t.network,
-      asset: t.asset,
-      amount: t.amount,
-      rawAmount: t.rawAmount,
-      usd: t.usd,
-      usdPrice: t.usdPrice,
-      source: t.source.value,
-      destination: t.destination.value,
-      destinationName: entry ? (entry.displayName ?? entry.name) : null,
-      destinationInAddressBook: t.destination.inAddressBook,
-      destinationInternal: t.destination.internal,
-      velocity: f.velocity,
-    }];
+    return [
+      {
+        index: t.index,
+        network: t.network,
+        asset: t.asset,
+        amount: t.amount,
+        rawAmount: t.rawAmount,
+        usd: t.usd,
+        usdPrice: t.usdPrice,
+        source: t.source.value,
+        destination: t.destination.value,
+        destinationName: entry ? (entry.displayName ?? entry.name) : null,
+        destinationInAddressBook: t.destination.inAddressBook,
+        destinationInternal: t.destination.internal,
+        velocity: f.velocity,
+      },
+    ];
   });
   const deferredBy = bundle.rules
     .filter((rule) => rule.decision === "defer")

@@ -127,5 +127,4 @@ const listed = (items: readonly string[], rest: string): string =>
  * its path) and an address-book name are the initiator's or the platform's text: without this they
  * put links and channel-wide mentions of their own in the reviewers' channel.
  */
-const slackText = (line: string): string =>
-  printable(line).replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);
+const slackText = (line: string): string => printable(line).replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);

@@ -52,14 +52,17 @@ export function queuePage(identity: string, csrf: string, reviews: ReviewView[])
       const e = r.explanation as Partial<Explanation>;
       // What the transfers do not show comes first: a batch of 1,000 transfers pushed it a thousand lines down.
       const carries = e.payloads === undefined ? [] : e.payloads.map((p) => `<strong class="error">+ ${esc(p)}</strong>`);
-      const what = [...carries, ...(e.transfers ?? []).map((t) => `${esc(t.amount ?? t.rawAmount)} ${esc(shortAsset(t.asset))} → ${esc(t.destinationName ?? t.destination)}`)].join("<br>");
+      const what = [...carries, ...(e.transfers ?? []).map((t) => `${esc(t.amount ?? t.rawAmount)} ${esc(shortAsset(t.asset))} → ${esc(t.destinationName ?? t.destination)}`)].join(
+        "<br>",
+      );
       return `<tr><td>${stateBadge(r.state)}</td><td><a href="${esc(pagePath(r.transactionName))}">${esc(r.transactionName)}</a></td>
         <td>${what}</td><td>${approvalCount(r)}</td><td>${esc(r.expiresAt)}</td></tr>`;
     })
     .join("");
-  const table = reviews.length === 0
-    ? `<p class="empty">Nothing waits for review.</p>`
-    : `<table><thead><tr><th>State</th><th>Transaction</th><th>Transfers</th><th>Approvals</th><th>Expires</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const table =
+    reviews.length === 0
+      ? `<p class="empty">Nothing waits for review.</p>`
+      : `<table><thead><tr><th>State</th><th>Transaction</th><th>Transfers</th><th>Approvals</th><th>Expires</th></tr></thead><tbody>${rows}</tbody></table>`;
   return layout("Queue", identity, `<h1>Reviews</h1>${table}`, csrf);
 }
 
@@ -84,30 +87,41 @@ export function reviewPage(identity: string, csrf: string, r: ReviewView, notice
     })
     .join("");
   const rules = (e.deferredBy ?? [])
-    .map((d) => `<li><strong>${esc(d.rule)}</strong>${d.reason ? `: ${esc(d.reason)}` : ""}${d.review ? ` <span class="muted">(needs ${esc(d.review.quorum)} of ${esc(d.review.group)})</span>` : ""}</li>`)
+    .map(
+      (d) =>
+        `<li><strong>${esc(d.rule)}</strong>${d.reason ? `: ${esc(d.reason)}` : ""}${d.review ? ` <span class="muted">(needs ${esc(d.review.quorum)} of ${esc(d.review.group)})</span>` : ""}</li>`,
+    )
     .join("");
   const approvals = r.requirements
-    .map((q) => `<li>${esc(q.group)}: ${q.approvals.length} of ${q.quorum}${raisedNote(e, q)}${q.approvals.map((a) => `<div class="muted">✓ ${esc(a.identity)} · ${esc(a.at)}${a.comment ? ` · “${esc(a.comment)}”` : ""}</div>`).join("")}</li>`)
+    .map(
+      (q) =>
+        `<li>${esc(q.group)}: ${q.approvals.length} of ${q.quorum}${raisedNote(e, q)}${q.approvals.map((a) => `<div class="muted">✓ ${esc(a.identity)} · ${esc(a.at)}${a.comment ? ` · “${esc(a.comment)}”` : ""}</div>`).join("")}</li>`,
+    )
     .join("");
   // The transfers are not all a transaction with a payload does (an allowance, calldata, a
   // delegation): say so above them, in words, so nobody approves only the part they were shown.
-  const payloads = e.payloads === undefined
-    ? `<p class="error" role="alert" data-testid="payloads">This review was opened before countersign recorded what a transaction carries beside its transfers: check the transaction on the platform before approving.</p>`
-    : e.payloads.length > 0
-      ? `<p class="error" role="alert" data-testid="payloads">This transaction does more than its transfers: it carries ${e.payloads.map((p) => `<code>${esc(p)}</code>`).join(", ")}. Check those on the platform before approving: approving releases all of it.</p>`
-      : "";
-  const kind = [e.kind, e.type, e.subType].filter((v) => v !== undefined && v !== null && v !== "").map(esc).join(" · ");
+  const payloads =
+    e.payloads === undefined
+      ? `<p class="error" role="alert" data-testid="payloads">This review was opened before countersign recorded what a transaction carries beside its transfers: check the transaction on the platform before approving.</p>`
+      : e.payloads.length > 0
+        ? `<p class="error" role="alert" data-testid="payloads">This transaction does more than its transfers: it carries ${e.payloads.map((p) => `<code>${esc(p)}</code>`).join(", ")}. Check those on the platform before approving: approving releases all of it.</p>`
+        : "";
+  const kind = [e.kind, e.type, e.subType]
+    .filter((v) => v !== undefined && v !== null && v !== "")
+    .map(esc)
+    .join(" · ");
   const rejection = r.rejection ? `<p class="error">Rejected by ${esc(r.rejection.identity)} · ${esc(r.rejection.at)}: “${esc(r.rejection.comment)}”</p>` : "";
   const action = esc(pagePath(r.transactionName));
-  const forms = r.state === "open"
-    ? `<section class="card actions"><h2>Your decision</h2>
+  const forms =
+    r.state === "open"
+      ? `<section class="card actions"><h2>Your decision</h2>
         <form method="post" action="${action}/approve"><input type="hidden" name="csrf" value="${esc(csrf)}">
           <label for="approve-comment">Comment (optional)</label><input id="approve-comment" name="comment" maxlength="2000">
           <button type="submit" class="approve">Approve</button></form>
         <form method="post" action="${action}/reject"><input type="hidden" name="csrf" value="${esc(csrf)}">
           <label for="reject-comment">Why reject? (required)</label><input id="reject-comment" name="comment" maxlength="2000" required>
           <button type="submit" class="reject">Reject</button></form></section>`
-    : "";
+      : "";
   const body = `<p><a href="/review">← your reviews</a></p>
     <h1>${esc(r.transactionName)} ${stateBadge(r.state)}</h1>
     ${notice ? `<p class="notice" role="status" data-testid="notice">${esc(notice)}</p>` : ""}${rejection}

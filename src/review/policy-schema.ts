@@ -63,9 +63,7 @@ export function reviewProblems(doc: { reviewers?: Record<string, RawMember[]> | 
 export function toReviewerGroups(raw: Record<string, RawMember[]> | undefined): ReviewerGroups {
   const groups: Record<string, ReviewerMember[]> = {};
   for (const [name, members] of Object.entries(raw ?? {})) {
-    groups[name] = members.map((m) =>
-      typeof m === "string" ? { identity: normalIdentity(m), user: null } : { identity: normalIdentity(m.identity), user: m.user ?? null },
-    );
+    groups[name] = members.map((m) => (typeof m === "string" ? { identity: normalIdentity(m), user: null } : { identity: normalIdentity(m.identity), user: m.user ?? null }));
   }
   return groups;
 }

@@ -19,5 +19,4 @@ export const printable = (value: unknown): string => String(value ?? "").replace
 export const readable = (value: unknown): string => String(value ?? "").replace(UNREADABLE, escape);
 
 /** For HTML or XML, in text or a quoted attribute: `readable`, with the markup characters as entities. */
-export const markupText = (value: unknown): string =>
-  readable(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+export const markupText = (value: unknown): string => readable(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);

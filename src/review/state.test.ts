@@ -20,17 +20,39 @@ const bundle = {
 const rule = { id: "big", decision: "defer", reason: null, when: true, review: { group: "ops", quorum: 2, expiresAfter: "1h", expiresAfterSeconds: 3600 } } as Rule;
 const OPENED = new Date("2026-11-24T10:00:00Z");
 const review: StoredReview = {
-  id: "r1", transactionName: "vaults/v/transactions/t", vault: "vaults/v", contentDigest: "d", openedAt: OPENED,
-  expiresAt: new Date(OPENED.getTime() + 3600_000), openedBy: "decision-1", initiator: null,
-  requirements: [{ rule: "big", group: "ops", quorum: 2, expiresAfter: "1h" }], explanation: {},
+  id: "r1",
+  transactionName: "vaults/v/transactions/t",
+  vault: "vaults/v",
+  contentDigest: "d",
+  openedAt: OPENED,
+  expiresAt: new Date(OPENED.getTime() + 3600_000),
+  openedBy: "decision-1",
+  initiator: null,
+  requirements: [{ rule: "big", group: "ops", quorum: 2, expiresAfter: "1h" }],
+  explanation: {},
 };
 const approval = (identity: string, minute: number): ReviewAction => ({
-  id: identity, at: new Date(OPENED.getTime() + minute * 60_000), transactionName: review.transactionName, contentDigest: "d", identity, action: "approved", group: "ops", comment: null,
+  id: identity,
+  at: new Date(OPENED.getTime() + minute * 60_000),
+  transactionName: review.transactionName,
+  contentDigest: "d",
+  identity,
+  action: "approved",
+  group: "ops",
+  comment: null,
 });
 
 /** Whether the policy's evaluation would count the requirement met, from the same approvals. */
 function policyMet(approvals: ReviewAction[]): boolean {
-  const facts = { tx: { initiator: null }, review: reviewFacts({ ...bundle, rules: [rule] } as unknown as PolicyBundle, "open", approvals.map((a) => ({ identity: a.identity!, group: "ops" })), null) } as unknown as Facts;
+  const facts = {
+    tx: { initiator: null },
+    review: reviewFacts(
+      { ...bundle, rules: [rule] } as unknown as PolicyBundle,
+      "open",
+      approvals.map((a) => ({ identity: a.identity!, group: "ops" })),
+      null,
+    ),
+  } as unknown as Facts;
   return reviewMet({ ...bundle, rules: [rule] } as unknown as PolicyBundle, rule, facts);
 }
 

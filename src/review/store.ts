@@ -46,9 +46,7 @@ export interface ReviewAction {
   comment: string | null;
 }
 
-const REVIEW_COLUMNS = [
-  "id", "transaction_name", "vault", "content_digest", "opened_at", "expires_at", "opened_by", "initiator", "requirements", "explanation",
-] as const;
+const REVIEW_COLUMNS = ["id", "transaction_name", "vault", "content_digest", "opened_at", "expires_at", "opened_by", "initiator", "requirements", "explanation"] as const;
 
 export type ReviewRow = {
   id: string;
@@ -78,13 +76,7 @@ export const toReview = (r: ReviewRow): StoredReview => ({
 
 /** The transaction name's review (the latest, should a name ever have had two contents). */
 export async function findReview(db: Db, transactionName: string): Promise<StoredReview | undefined> {
-  const row = await db
-    .selectFrom("reviews")
-    .select(REVIEW_COLUMNS)
-    .where("transaction_name", "=", transactionName)
-    .orderBy("seq", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom("reviews").select(REVIEW_COLUMNS).where("transaction_name", "=", transactionName).orderBy("seq", "desc").limit(1).executeTakeFirst();
   return row ? toReview(row) : undefined;
 }
 
@@ -176,8 +168,5 @@ export async function insertReview(db: Db, review: StoredReview): Promise<void> 
 
 export async function insertActions(db: Db, actions: readonly ReviewAction[]): Promise<void> {
   if (actions.length === 0) return;
-  await db
-    .insertInto("review_actions")
-    .values(actions.map(actionRecord))
-    .execute();
+  await db.insertInto("review_actions").values(actions.map(actionRecord)).execute();
 }

@@ -45,7 +45,13 @@ export function reviewView({ review, actions }: ReviewRecord, now: Date, bundle:
         group: r.group,
         // The approvals needed: one more than the rule's quorum when the initiator could be among
         // the approvers unrecognised (requirement.ts), given who approved so far.
-        quorum: approvalsNeeded(bundle, r.group, r.quorum, review.initiator, approvals.map((a) => a.identity ?? "")),
+        quorum: approvalsNeeded(
+          bundle,
+          r.group,
+          r.quorum,
+          review.initiator,
+          approvals.map((a) => a.identity ?? ""),
+        ),
         approvals: approvals.map(asView),
       };
     }),

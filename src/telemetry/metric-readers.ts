@@ -17,7 +17,14 @@ export interface MetricExportFromEnv {
 }
 
 export function metricExportFromEnv(): MetricExportFromEnv {
-  const named = [...new Set((process.env.OTEL_METRICS_EXPORTER ?? "").split(",").map((v) => v.trim()).filter((v) => v !== ""))];
+  const named = [
+    ...new Set(
+      (process.env.OTEL_METRICS_EXPORTER ?? "")
+        .split(",")
+        .map((v) => v.trim())
+        .filter((v) => v !== ""),
+    ),
+  ];
   const exporters = named.length === 0 ? ["otlp"] : named;
   if (exporters.includes("none")) return { readers: [], prometheusPort: false };
   const readers: IMetricReader[] = [];

@@ -11,7 +11,18 @@ import { ensureMeterProvider } from "./scrape.js";
 export type DecisionOutcome = "allow" | "deny" | "defer" | "unavailable" | "refused";
 
 /** Why a webhook answer was a 503: the bounded reason of `countersign.defers`. */
-export type DeferCause = "policy_rule" | "policy_default" | "address_book_stale" | "asset_decimals_unknown" | "source_wallet_unknown" | "lock_budget" | "price_unknown" | "clock_skew" | "policy_superseded" | "platform_unavailable" | "unavailable";
+export type DeferCause =
+  | "policy_rule"
+  | "policy_default"
+  | "address_book_stale"
+  | "asset_decimals_unknown"
+  | "source_wallet_unknown"
+  | "lock_budget"
+  | "price_unknown"
+  | "clock_skew"
+  | "policy_superseded"
+  | "platform_unavailable"
+  | "unavailable";
 
 export interface DecisionMeasure {
   outcome: DecisionOutcome;

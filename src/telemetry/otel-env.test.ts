@@ -40,11 +40,11 @@ async function providersAfterImport(env: Record<string, string>): Promise<{ trac
     "process.exit(0);",
   ].join("\n");
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OTEL_")));
-  const { stdout } = await run(
-    process.execPath,
-    ["--import", "tsx", "--import", "./src/telemetry/instrument.ts", "--input-type=module", "-e", probe],
-    { cwd: ROOT, env: { ...clean, ...env }, timeout: 60_000 },
-  );
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "--import", "./src/telemetry/instrument.ts", "--input-type=module", "-e", probe], {
+    cwd: ROOT,
+    env: { ...clean, ...env },
+    timeout: 60_000,
+  });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as { tracer: string; meter: string; shutdownHook: boolean };
 }
 

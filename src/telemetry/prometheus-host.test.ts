@@ -81,12 +81,12 @@ describe("the Prometheus exporter, started by instrument.ts", () => {
   });
 
   // What the chart sets: COUNTERSIGN_HOST and OTEL_EXPORTER_PROMETHEUS_HOST both 0.0.0.0.
-  it.each([{ COUNTERSIGN_HOST: "0.0.0.0", OTEL_EXPORTER_PROMETHEUS_HOST: "0.0.0.0" }, { COUNTERSIGN_HOST: "127.0.0.1", OTEL_EXPORTER_PROMETHEUS_HOST: "0.0.0.0" }])(
-    "listens on every interface when told to: %j",
-    async (env) => {
-      const port = await freePort();
-      const reachable = await reachableAfterStart(env, port, addresses);
-      for (const address of addresses) expect(reachable[address], address).toBe(true);
-    },
-  );
+  it.each([
+    { COUNTERSIGN_HOST: "0.0.0.0", OTEL_EXPORTER_PROMETHEUS_HOST: "0.0.0.0" },
+    { COUNTERSIGN_HOST: "127.0.0.1", OTEL_EXPORTER_PROMETHEUS_HOST: "0.0.0.0" },
+  ])("listens on every interface when told to: %j", async (env) => {
+    const port = await freePort();
+    const reachable = await reachableAfterStart(env, port, addresses);
+    for (const address of addresses) expect(reachable[address], address).toBe(true);
+  });
 });

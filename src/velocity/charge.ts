@@ -28,7 +28,10 @@ export async function recordCharges(trx: Kysely<Database>, charges: readonly Cha
   requireTransaction(trx, "recordCharges");
   if (charges.length === 0) return;
   charges.forEach(checkCharge);
-  assertGroupsLocked(trx, charges.map((c) => c.key));
+  assertGroupsLocked(
+    trx,
+    charges.map((c) => c.key),
+  );
   await rememberGroups(trx, charges);
   await insertChargesAndBuckets(trx, charges);
 }

@@ -67,7 +67,10 @@ export async function claimWindows(db: Db, holder: string, windows: readonly num
     return { ok: true, value: distinct };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: { code: "CLAIM_FAILED", message: `cannot claim the velocity windows in force (${distinct.map(formatDuration).join(", ")}) in the database: ${why}` } };
+    return {
+      ok: false,
+      error: { code: "CLAIM_FAILED", message: `cannot claim the velocity windows in force (${distinct.map(formatDuration).join(", ")}) in the database: ${why}` },
+    };
   }
 }
 
@@ -107,11 +110,17 @@ export function createWindowClaims(o: WindowClaimsOptions): WindowClaims {
     claim,
     startHeartbeat() {
       let running: Promise<unknown> = Promise.resolve();
-      const timer = setInterval(() => {
-        running = claim().then((result) => {
-          if (!result.ok) o.logger.warn({ code: result.error.code, error: result.error.message }, "velocity window claim not refreshed; retrying at the next heartbeat");
-        }, (error: unknown) => o.logger.warn(describeError(error), "velocity window claim not refreshed"));
-      }, o.heartbeatMs ?? CLAIM_HEARTBEAT_SECONDS * 1000);
+      const timer = setInterval(
+        () => {
+          running = claim().then(
+            (result) => {
+              if (!result.ok) o.logger.warn({ code: result.error.code, error: result.error.message }, "velocity window claim not refreshed; retrying at the next heartbeat");
+            },
+            (error: unknown) => o.logger.warn(describeError(error), "velocity window claim not refreshed"),
+          );
+        },
+        o.heartbeatMs ?? CLAIM_HEARTBEAT_SECONDS * 1000,
+      );
       timer.unref();
       return {
         stop: async () => {
@@ -129,4 +138,3 @@ export function createWindowClaims(o: WindowClaimsOptions): WindowClaims {
     },
   };
 }
-

@@ -120,16 +120,23 @@ export function startLedgerPruner(o: LedgerPrunerOptions): { stop(): Promise<voi
     if (busy) return;
     busy = true;
     const horizon = pruneHorizon(o.clock(), o.longestWindowSeconds(), o.retentionSeconds);
-    running = pruneLedger(o.db, horizon).then(
-      (result) => {
-        o.onPruned?.(result.pruned);
-        if (result.pruned > 0) o.logger.info({ pruned: result.pruned, batches: result.batches, fineBefore: horizon.fineBefore, chargesBefore: horizon.chargesBefore }, "velocity ledger pruned");
-        if (result.kept) o.logger.info({ windowSeconds: result.kept.windowSeconds, chargesKeptSince: result.kept.chargesKeptSince }, "velocity ledger pruning kept charges a window in force reads");
-      },
-      (error: unknown) => o.logger.warn(describeError(error), "velocity ledger pruning failed; retrying at the next run"),
-    ).finally(() => {
-      busy = false;
-    });
+    running = pruneLedger(o.db, horizon)
+      .then(
+        (result) => {
+          o.onPruned?.(result.pruned);
+          if (result.pruned > 0)
+            o.logger.info({ pruned: result.pruned, batches: result.batches, fineBefore: horizon.fineBefore, chargesBefore: horizon.chargesBefore }, "velocity ledger pruned");
+          if (result.kept)
+            o.logger.info(
+              { windowSeconds: result.kept.windowSeconds, chargesKeptSince: result.kept.chargesKeptSince },
+              "velocity ledger pruning kept charges a window in force reads",
+            );
+        },
+        (error: unknown) => o.logger.warn(describeError(error), "velocity ledger pruning failed; retrying at the next run"),
+      )
+      .finally(() => {
+        busy = false;
+      });
   };
   const first = setTimeout(() => !stopped && run(), Math.min(intervalMs, 60_000));
   first.unref();

@@ -94,8 +94,7 @@ async function startHarness(beforeStart: (api: FakeCustodyApi) => void = () => u
   };
 }
 
-const rowsFor = (h: Harness, name: string) =>
-  h.tdb.handle.db.selectFrom("decisions").selectAll().where("transaction_name", "=", name).orderBy("seq").execute();
+const rowsFor = (h: Harness, name: string) => h.tdb.handle.db.selectFrom("decisions").selectAll().where("transaction_name", "=", name).orderBy("seq").execute();
 
 const ADMIN_TOKEN = "address-book-admin-token";
 
@@ -222,7 +221,12 @@ describe("address book end to end: internal means known to the synced copy", () 
   it("a vault that this service does not sync defers, naming COUNTERSIGN_VAULTS, and records why", async () => {
     const other = "vaults/notsynced01";
     const body = assetTransfer({ name: `${other}/transactions/t1`, source: `${other}/wallets/a`, destination: `${other}/wallets/b` });
-    await expectStaleDefer(h, await h.cosigner.deliver(body), body.name, /vaults\/notsynced01 is not among the vaults whose address books this service syncs \(COUNTERSIGN_VAULTS\)/);
+    await expectStaleDefer(
+      h,
+      await h.cosigner.deliver(body),
+      body.name,
+      /vaults\/notsynced01 is not among the vaults whose address books this service syncs \(COUNTERSIGN_VAULTS\)/,
+    );
   });
 });
 
@@ -272,7 +276,11 @@ describe("address book end to end: the custody API down past the maximum age", (
     // Open to anyone: what failed, in words naming no host and no server text.
     const open = await getJson(`${h.service.url}/v1/policy`);
     const openVault = (open.body.addressBook as { vaults: { lastError: unknown }[] }).vaults[0];
-    expect(openVault?.lastError).toEqual({ code: "UNAVAILABLE", message: "the custody API kept answering with a server error (details with the admin token, or in the log)", at: late.toISOString() });
+    expect(openVault?.lastError).toEqual({
+      code: "UNAVAILABLE",
+      message: "the custody API kept answering with a server error (details with the admin token, or in the log)",
+      at: late.toISOString(),
+    });
     expect(JSON.stringify(open.body.addressBook)).not.toMatch(/127\.0\.0\.1|HTTP 503/);
 
     // With the admin token, the failure in its own words.
@@ -288,7 +296,11 @@ describe("address book end to end: the custody API down past the maximum age", (
           stale: true,
           staleReason: expect.stringMatching(stale),
           lastAttemptAt: late.toISOString(),
-          lastError: { code: "UNAVAILABLE", message: expect.stringMatching(/^ListAddressBookEntries for vaults\/5c3f1a2b9d7e failed \(UNAVAILABLE\): HTTP 503/), at: late.toISOString() },
+          lastError: {
+            code: "UNAVAILABLE",
+            message: expect.stringMatching(/^ListAddressBookEntries for vaults\/5c3f1a2b9d7e failed \(UNAVAILABLE\): HTTP 503/),
+            at: late.toISOString(),
+          },
           entryCount: 1,
           ownAddressCount: 2,
         }),
@@ -341,7 +353,11 @@ describe("address book end to end: never synced (the API fails from the start)",
 
 describe("the bounds of a sync are settings: COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS and _MAX_MIB", () => {
   // 1,200 address-book entries, and a few wallets and addresses.
-  const bigBook = (api: FakeCustodyApi) => api.setAddressBook(VAULT_ID, Array.from({ length: 1200 }, (_, i) => fakeData.entry(VAULT_ID, i)));
+  const bigBook = (api: FakeCustodyApi) =>
+    api.setAddressBook(
+      VAULT_ID,
+      Array.from({ length: 1200 }, (_, i) => fakeData.entry(VAULT_ID, i)),
+    );
 
   it("a vault past COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS fails its sync with TOO_LARGE; raised, the same vault syncs", async () => {
     const low = await startHarness(bigBook, { COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: "1100" });
@@ -362,9 +378,16 @@ describe("the bounds of a sync are settings: COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS 
 
   it("a vault whose answers pass COUNTERSIGN_ADDRESS_BOOK_MAX_MIB fails its sync with TOO_LARGE", async () => {
     // 1,200 entries of about 2 KB: about 2.4 MB of answers.
-    const h = await startHarness((api) => api.setAddressBook(VAULT_ID, Array.from({ length: 1200 }, (_, i) => fakeData.entry(VAULT_ID, i, { displayName: "x".repeat(2000) }))), {
-      COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: "2",
-    });
+    const h = await startHarness(
+      (api) =>
+        api.setAddressBook(
+          VAULT_ID,
+          Array.from({ length: 1200 }, (_, i) => fakeData.entry(VAULT_ID, i, { displayName: "x".repeat(2000) })),
+        ),
+      {
+        COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: "2",
+      },
+    );
     try {
       const [result] = await h.service.background.sync!.syncAll();
       expect(!result!.ok && result!.error).toMatchObject({ code: "TOO_LARGE" });

@@ -87,10 +87,15 @@ describe("a CONFIRMED delivered while a void of the same transaction is under wa
     const delivery = await signedDelivery(stateUpdated(first.name, "CONFIRMED"));
     const confirming = postDelivery(`${suite.service.url}/v1/events`, delivery);
     // The count-again waits for the groups' locks the open void holds (it cannot count before the void commits).
-    await vi.waitFor(async () => {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`.execute(suite.tdb.handle.db);
-      expect(rows[0]!.n, "sessions waiting for the void's locks").toBeGreaterThan(0);
-    }, { timeout: 30_000, interval: 25 });
+    await vi.waitFor(
+      async () => {
+        const { rows } = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`.execute(suite.tdb.handle.db);
+        expect(rows[0]!.n, "sessions waiting for the void's locks").toBeGreaterThan(0);
+      },
+      { timeout: 30_000, interval: 25 },
+    );
     commitVoid();
     await voiding;
     expect(await confirming).toMatchObject({ status: 200 });

@@ -34,9 +34,11 @@ describe("events end to end: the endpoint on the real service", () => {
   const db = () => tdb.handle.db;
   const eventCount = async () => Number((await sql<{ n: string }>`select count(*)::text as n from events`.execute(db())).rows[0]!.n);
   const liveCharges = async () =>
-    (await sql<{ sum: string; count: string }>`
+    (
+      await sql<{ sum: string; count: string }>`
       select coalesce(sum(amount), 0)::text as sum, count(*)::text as count
-      from velocity_charges where voided_at is null`.execute(db())).rows[0];
+      from velocity_charges where voided_at is null`.execute(db())
+    ).rows[0];
 
   it.each<Tamper>(["other-key", "change-one-byte", "pkcs1-v1.5", "no-header"])("a delivery with %s answers 401 and stores nothing", async (tamper) => {
     const before = await eventCount();

@@ -12,7 +12,6 @@ import { stateUpdated } from "../support/events/harness.js";
 
 const DAILY_LIMIT_REASON = "At most 100 ETH a day from one wallet";
 
-
 describe("events end to end: a CANCELED transaction frees its window room", () => {
   const suite = serviceWithEvents(dailyLimitPolicy("events-velocity.1"));
   const eventsUrl = () => `${suite.service.url}/v1/events`;

@@ -24,10 +24,7 @@ function vaultWallets(coldExtra: { id: string; address: string }[] = []) {
   const walletId = (name: string) => name.split("/").at(-1)!;
   return [
     fakeData.wallet(VAULT_ID, walletId(HOT_WALLET), [{ id: "a0", address: HOT_ADDRESS, network: ETH_NETWORK }]),
-    fakeData.wallet(VAULT_ID, walletId(COLD_WALLET), [
-      { id: "a0", address: COLD_ADDRESS, network: ETH_NETWORK },
-      ...coldExtra.map((a) => ({ ...a, network: ETH_NETWORK })),
-    ]),
+    fakeData.wallet(VAULT_ID, walletId(COLD_WALLET), [{ id: "a0", address: COLD_ADDRESS, network: ETH_NETWORK }, ...coldExtra.map((a) => ({ ...a, network: ETH_NETWORK }))]),
   ];
 }
 
@@ -108,9 +105,7 @@ describe("events end to end: WALLET_ADDRESS_CREATED re-syncs the vault's own add
     const event = walletAddressCreated("new1");
     // The effect runs before the answer (src/events/process.ts): no polling needed.
     expect(await sendEvent(eventsUrl, event)).toEqual({ status: 200, body: { received: true, duplicate: false } });
-    expect(await tdb.handle.db.selectFrom("event_effects").select("effect").where("event_id", "=", event.id).execute()).toEqual([
-      { effect: "resync-wallets" },
-    ]);
+    expect(await tdb.handle.db.selectFrom("event_effects").select("effect").where("event_id", "=", event.id).execute()).toEqual([{ effect: "resync-wallets" }]);
 
     expect(await evaluateTo(created)).toEqual({ decision: "allow", internal: true, matched: ["trusted-destination"] });
     const after = await cosigner.deliver(assetTransfer({ amount: "1", destination: created }));
@@ -119,7 +114,13 @@ describe("events end to end: WALLET_ADDRESS_CREATED re-syncs the vault's own add
 
   it("a re-sync that fails answers 503 without recording the effect, and the redelivery applies it", async () => {
     const created = `0x${"cd".repeat(20)}`;
-    api.setWallets(VAULT_ID, vaultWallets([{ id: "new1", address: `0x${"ab".repeat(20)}` }, { id: "new2", address: created }]));
+    api.setWallets(
+      VAULT_ID,
+      vaultWallets([
+        { id: "new1", address: `0x${"ab".repeat(20)}` },
+        { id: "new2", address: created },
+      ]),
+    );
     const event = walletAddressCreated("new2");
     const delivery = await signedDelivery(event);
 

@@ -30,8 +30,7 @@ describe("metrics through OpenTelemetry", () => {
   });
 
   it("counts event deliveries refused for their signature", async () => {
-    const post = (headers: Record<string, string>) =>
-      fetch(`${service.url}/v1/events`, { method: "POST", headers, body: JSON.stringify({ id: "e1", type: "TEST" }) });
+    const post = (headers: Record<string, string>) => fetch(`${service.url}/v1/events`, { method: "POST", headers, body: JSON.stringify({ id: "e1", type: "TEST" }) });
     expect((await post({})).status).toBe(401);
     expect((await post({ "x-service-signature": Buffer.from("not a signature").toString("base64") })).status).toBe(401);
     expect(await reader.counter("countersign.events.signature_rejected")).toBe(2);

@@ -44,9 +44,7 @@ async function startCollector(): Promise<{ server: Server; url: string; bodies: 
 
 function spansIn(bodies: string[]): { scope: string; span: OtlpSpan }[] {
   type Export = { resourceSpans?: { scopeSpans: { scope: { name: string }; spans: OtlpSpan[] }[] }[] };
-  return bodies.flatMap((b) =>
-    ((JSON.parse(b) as Export).resourceSpans ?? []).flatMap((r) => r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ scope: s.scope.name, span })))),
-  );
+  return bodies.flatMap((b) => ((JSON.parse(b) as Export).resourceSpans ?? []).flatMap((r) => r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ scope: s.scope.name, span })))));
 }
 
 function metricNamesIn(bodies: string[]): Set<string> {

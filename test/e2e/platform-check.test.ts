@@ -110,7 +110,13 @@ describe("the platform check: deliveries are decided on the platform's copy", ()
     expect(after.charges).toEqual([]);
     expect(after.refusals).toHaveLength(1);
     const [refusal] = after.refusals;
-    expect(refusal).toMatchObject({ code: "DELIVERY_MISMATCH", vault: VAULT, delivered: forged, platform: { ...genuine, state: "AWAITING_SIGNATURE" }, platform_state: "AWAITING_SIGNATURE" });
+    expect(refusal).toMatchObject({
+      code: "DELIVERY_MISMATCH",
+      vault: VAULT,
+      delivered: forged,
+      platform: { ...genuine, state: "AWAITING_SIGNATURE" },
+      platform_state: "AWAITING_SIGNATURE",
+    });
     expect(refusal!.delivered_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(refusal!.platform_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(refusal!.platform_digest).not.toBe(refusal!.delivered_digest);
@@ -176,7 +182,11 @@ describe("the platform check: deliveries are decided on the platform's copy", ()
     expect(linked[0]!.n).toBe(1);
     expect(await verifyChain(db)).toMatchObject({ ok: true, breakCount: 0 });
     await expect(sql`delete from delivery_refusals where id = ${refusal!.id}`.execute(db)).rejects.toThrow();
-    const { rows: timeline } = await sql<{ kind: string; outcome: string; detail: string }>`select kind, outcome, detail from transaction_timeline where transaction_name = ${name}`.execute(db);
+    const { rows: timeline } = await sql<{
+      kind: string;
+      outcome: string;
+      detail: string;
+    }>`select kind, outcome, detail from transaction_timeline where transaction_name = ${name}`.execute(db);
     expect(timeline).toEqual([{ kind: "refusal", outcome: "DELIVERY_MISMATCH", detail: expect.stringContaining("platform has no such transaction") }]);
   });
 });
@@ -186,7 +196,11 @@ describe("the platform check when the custody API fails: the delivery defers ins
 
   /** Deferred by the check, which says so: the deadline striking first would say it could not decide. */
   function expectCheckDeferred(delivery: Delivery): void {
-    expect(delivery).toMatchObject({ verdict: "pending", status: 503, body: { error: { code: "DEFERRED", message: "platform check unavailable; the transaction stays pending" } } });
+    expect(delivery).toMatchObject({
+      verdict: "pending",
+      status: 503,
+      body: { error: { code: "DEFERRED", message: "platform check unavailable; the transaction stays pending" } },
+    });
     expect(delivery.headers?.get("retry-after")).toMatch(/^[0-9]+$/);
   }
 

@@ -72,7 +72,8 @@ describe("the first hour: npm start and the documented bodies", () => {
     }
   });
 
-  const post = (body: string) => fetch(`${url}/v1/cosigner/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: readFileSync(path.join(ROOT, body)) });
+  const post = (body: string) =>
+    fetch(`${url}/v1/cosigner/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: readFileSync(path.join(ROOT, body)) });
 
   it("the table lists the bodies, two of them signed", () => {
     expect(rows.length).toBeGreaterThanOrEqual(4);
@@ -119,12 +120,15 @@ describe("the first hour: npm start and the documented bodies", () => {
     expect(withoutToken.stderr).toContain("COUNTERSIGN_ADMIN_TOKEN");
 
     // The sealer links rows every second: wait until none is pending, so both runs see one chain.
-    const through = await vi.waitFor(async () => {
-      const run = await cli(["audit", "verify"], { COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN, COUNTERSIGN_URL: url });
-      expect(run).toMatchObject({ code: 0, stderr: "" });
-      expect(run.stdout).not.toContain("not sealed yet");
-      return run;
-    }, { timeout: 30_000, interval: 500 });
+    const through = await vi.waitFor(
+      async () => {
+        const run = await cli(["audit", "verify"], { COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN, COUNTERSIGN_URL: url });
+        expect(run).toMatchObject({ code: 0, stderr: "" });
+        expect(run.stdout).not.toContain("not sealed yet");
+        return run;
+      },
+      { timeout: 30_000, interval: 500 },
+    );
     expect(through.stdout).toMatch(/^audit trail intact: positions 1\.\.\d+, last hash [0-9a-f]{64}\nschema verified: public\n$/);
 
     const replayArgs = ["policy", "replay", "--policies", "policies", "--from", "2026-01-01T00:00:00Z", "--to", "2100-01-01T00:00:00Z", "--format", "json"];

@@ -74,9 +74,23 @@ describe("a delivery of an allowed transaction whose charges were voided", () =>
     const allow = (await rowsFor(first.name))[0]!;
     // A repeat written from a read made before the void: the first allow's answer, replayed, through the same write function.
     const repeat = decisionRecord({
-      id: randomUUID(), decidedAt: new Date(), transactionName: first.name, vault: "vaults/5c3f1a2b9d7e", decision: "allow", httpStatus: 200,
-      replayed: true, replayOf: allow.id, policyVersion: "repeat-after-void.1", policyDigest: "0".repeat(64), matchedRules: [], reasons: [],
-      facts: [], transaction: first, contentDigest: "x", requestId: randomUUID(), durationMs: 1,
+      id: randomUUID(),
+      decidedAt: new Date(),
+      transactionName: first.name,
+      vault: "vaults/5c3f1a2b9d7e",
+      decision: "allow",
+      httpStatus: 200,
+      replayed: true,
+      replayOf: allow.id,
+      policyVersion: "repeat-after-void.1",
+      policyDigest: "0".repeat(64),
+      matchedRules: [],
+      reasons: [],
+      facts: [],
+      transaction: first,
+      contentDigest: "x",
+      requestId: randomUUID(),
+      durationMs: 1,
     });
     const args = { decision: repeat, review: null, actions: [], groups: [], charges: [], widths: [60, 3600, 86400] };
     const write = suite.tdb.handle.db.transaction().execute((trx) => sql`select countersign_decision_write(${JSON.stringify(args)}::jsonb, 5000::float8)`.execute(trx));

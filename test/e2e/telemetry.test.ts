@@ -85,8 +85,7 @@ describe("telemetry: spans and metrics of the running service", () => {
   });
 
   const named = (name: string) => spans.getFinishedSpans().filter((s) => s.name === name);
-  const childrenOf = (parent: ReadableSpan) =>
-    spans.getFinishedSpans().filter((s) => s.parentSpanContext?.spanId === parent.spanContext().spanId);
+  const childrenOf = (parent: ReadableSpan) => spans.getFinishedSpans().filter((s) => s.parentSpanContext?.spanId === parent.spanContext().spanId);
 
   it("makes one decision span with its attributes, and children for facts, evaluation and the audit write", async () => {
     const body = assetTransfer();
@@ -108,12 +107,11 @@ describe("telemetry: spans and metrics of the running service", () => {
       "countersign.request_id": delivery.headers!.get("x-request-id"),
     });
     expect(decision!.attributes).not.toHaveProperty("countersign.defer.cause");
-    expect(childrenOf(decision!).map((s) => s.name).sort()).toEqual([
-      "countersign.audit.write",
-      "countersign.evaluate",
-      "countersign.facts.address_book",
-      "countersign.facts.velocity",
-    ]);
+    expect(
+      childrenOf(decision!)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["countersign.audit.write", "countersign.evaluate", "countersign.facts.address_book", "countersign.facts.velocity"]);
     for (const child of childrenOf(decision!)) expect(child.spanContext().traceId).toBe(decision!.spanContext().traceId);
   });
 

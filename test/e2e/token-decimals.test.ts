@@ -236,7 +236,11 @@ describe("token decimals unknown or in doubt: the decision defers", () => {
     h.api.failNext(10, 503);
     const { status, answer } = await evaluate(h, usdcTransfer("5", "5000000"));
     expect(status).toBe(200);
-    expect(answer).toMatchObject({ decision: "defer", reasons: [expect.stringMatching(/the decimals of assets\/erc20\.ethereum-mainnet\.0xa0b8.* are unknown \(custody API: unavailable\)/)], policyOutcome: "allow" });
+    expect(answer).toMatchObject({
+      decision: "defer",
+      reasons: [expect.stringMatching(/the decimals of assets\/erc20\.ethereum-mainnet\.0xa0b8.* are unknown \(custody API: unavailable\)/)],
+      policyOutcome: "allow",
+    });
   });
 
   it("defers when a pin contradicts the API", async () => {
@@ -259,7 +263,10 @@ describe("token decimals without a custody API", () => {
       await unpinned.stop();
 
       // Pinned as a block explorer writes the contract (checksum case); the bodies write it lower-case.
-      const pinned = await startTestService({ database: tdb.handle, env: { COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ [`assets/erc20.ethereum-mainnet.${USDC_CONTRACT}`]: 6 }) } });
+      const pinned = await startTestService({
+        database: tdb.handle,
+        env: { COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ [`assets/erc20.ethereum-mainnet.${USDC_CONTRACT}`]: 6 }) },
+      });
       const pinnedCosigner = new CosignerSimulator({ webhookUrl: `${pinned.url}/v1/cosigner/webhook` });
       const lie = usdcTransfer("5", "5000000000000000000");
       expect(await pinnedCosigner.deliver(lie)).toMatchObject({ verdict: "pending", status: 400 });

@@ -55,7 +55,8 @@ describe("dollar windows priced by the custody platform", () => {
   let wallet = HOT_WALLET;
   const cosigner = (i = 0) => new CosignerSimulator({ webhookUrl: `${instances[i]!.url}/v1/cosigner/webhook`, platform: api });
   const transfer = (asset: string, amount: string) => assetTransfer({ asset, amount, source: wallet, destination: COLD_WALLET });
-  const rowsOf = (name: string) => tdb.handle.db.selectFrom("decisions").select(["decision", "reasons", "prices", "facts"]).where("transaction_name", "=", name).orderBy("seq").execute();
+  const rowsOf = (name: string) =>
+    tdb.handle.db.selectFrom("decisions").select(["decision", "reasons", "prices", "facts"]).where("transaction_name", "=", name).orderBy("seq").execute();
   const chargesOf = (name: string) => tdb.handle.db.selectFrom("velocity_charges").select(["amount", "usd"]).where("transaction_name", "=", name).execute();
   const windowUsd = async (): Promise<string> => {
     const { rows } = await sql<{ usd: string }>`
@@ -92,10 +93,7 @@ describe("dollar windows priced by the custody platform", () => {
       // may outlast the default budget on a loaded machine.
       COUNTERSIGN_DECISION_TIMEOUT: "60s",
     };
-    instances = [
-      await startTestService({ databaseUrl: tdb.url, policiesDir, env }),
-      await startTestService({ databaseUrl: tdb.url, policiesDir, env }),
-    ];
+    instances = [await startTestService({ databaseUrl: tdb.url, policiesDir, env }), await startTestService({ databaseUrl: tdb.url, policiesDir, env })];
     for (const s of instances) expect((await s.background.sync!.syncAll()).map((r) => r.ok)).toEqual([true]);
   });
   afterAll(async () => {
@@ -127,7 +125,14 @@ describe("dollar windows priced by the custody platform", () => {
     // explain --decision shows the dollars the decision saw.
     const id = (await tdb.handle.db.selectFrom("decisions").select("id").where("transaction_name", "=", body.name).executeTakeFirstOrThrow()).id;
     const lines: string[] = [];
-    expect(await explainDecision((i) => readDecision(tdb.handle.db, i), id, { json: false }, (l) => lines.push(l))).toBe(0);
+    expect(
+      await explainDecision(
+        (i) => readDecision(tdb.handle.db, i),
+        id,
+        { json: false },
+        (l) => lines.push(l),
+      ),
+    ).toBe(0);
     expect(lines).toContain(`  price ${USDC}: $0.99987 (custody platform, fetched ${(row!.prices as { fetchedAt: string }[])[0]!.fetchedAt})`);
   });
 
@@ -138,7 +143,9 @@ describe("dollar windows priced by the custody platform", () => {
     const denied = await cosigner().deliver(usdc);
     expect(denied).toMatchObject({ verdict: "canceled" });
     expect((denied.body as { reasons: string[] }).reasons).toEqual(["At most $1,000 a day from one wallet, whatever the asset"]);
-    expect((await rowsOf(usdc.name))[0]!.facts).toEqual([expect.objectContaining({ velocity: { daily_usd: { usd: "903.73701", count: 1, usdAfter: "1003.72401", countAfter: 2 } } })]);
+    expect((await rowsOf(usdc.name))[0]!.facts).toEqual([
+      expect.objectContaining({ velocity: { daily_usd: { usd: "903.73701", count: 1, usdAfter: "1003.72401", countAfter: 2 } } }),
+    ]);
     expect(await cosigner().deliver(transfer(USDC, "96.26"))).toMatchObject({ verdict: "signed" }); // 96.2474862: 999.9844962
     expect(await windowUsd()).toBe("999.9844962");
   });
@@ -150,7 +157,15 @@ describe("dollar windows priced by the custody platform", () => {
     expect(deliveries.filter((d) => d.verdict === "signed")).toHaveLength(10);
     expect(deliveries.filter((d) => d.verdict === "canceled")).toHaveLength(30);
     expect(await windowUsd()).toBe("1000");
-    const served = await tdb.handle.db.selectFrom("decisions").select("request_id").where("transaction_name", "in", bodies.map((b) => b.name)).execute();
+    const served = await tdb.handle.db
+      .selectFrom("decisions")
+      .select("request_id")
+      .where(
+        "transaction_name",
+        "in",
+        bodies.map((b) => b.name),
+      )
+      .execute();
     expect(served).toHaveLength(40);
   });
 
@@ -187,7 +202,10 @@ describe("dollar windows priced by the custody platform", () => {
     const again = await cosigner().deliver(body);
     expect(again).toMatchObject({ verdict: "signed" });
     const rows = await tdb.handle.db.selectFrom("decisions").select(["decision", "replayed"]).where("transaction_name", "=", body.name).orderBy("seq").execute();
-    expect(rows).toEqual([{ decision: "allow", replayed: false }, { decision: "allow", replayed: true }]);
+    expect(rows).toEqual([
+      { decision: "allow", replayed: false },
+      { decision: "allow", replayed: true },
+    ]);
     expect(await chargesOf(body.name)).toEqual([{ amount: "0.3", usd: "903.73701" }]);
   });
 
@@ -200,7 +218,9 @@ describe("dollar windows priced by the custody platform", () => {
     if (!tighter.ok) throw new Error(tighter.error.message);
     const report = await replay(tdb.handle.db, tighter.value, { from, to: new Date(Date.now() + 1000), vault: VAULT });
     const mine = report.changes.filter((c) => c.transactionName === body.name);
-    expect(mine).toEqual([expect.objectContaining({ from: { decision: "allow", rules: ["internal"] }, to: { decision: "deny", rules: ["daily-dollar-limit"] }, amounts: [`600 ${USDC} ($599.922)`] })]);
+    expect(mine).toEqual([
+      expect.objectContaining({ from: { decision: "allow", rules: ["internal"] }, to: { decision: "deny", rules: ["daily-dollar-limit"] }, amounts: [`600 ${USDC} ($599.922)`] }),
+    ]);
   });
 
   it("a void subtracts the dollars charged, not the dollars at today's price", async () => {
@@ -227,7 +247,11 @@ describe("velocity_usage", () => {
       try {
         const cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
         // Two wallets, each within its dollar limit: the view's rows are per group and asset.
-        const bodies = [assetTransfer({ asset: USDC, amount: "900", source: `${VAULT}/wallets/a` }), assetTransfer({ asset: ETH, amount: "0.2", source: `${VAULT}/wallets/b` }), assetTransfer({ asset: USDC, amount: "50", source: `${VAULT}/wallets/b` })];
+        const bodies = [
+          assetTransfer({ asset: USDC, amount: "900", source: `${VAULT}/wallets/a` }),
+          assetTransfer({ asset: ETH, amount: "0.2", source: `${VAULT}/wallets/b` }),
+          assetTransfer({ asset: USDC, amount: "50", source: `${VAULT}/wallets/b` }),
+        ];
         for (const body of bodies) expect(await cosigner.deliver(body)).toMatchObject({ verdict: "signed" });
         const { rows } = await sql<{ group_key: string; asset: string; used_amount_24h: string; used_usd_24h: string }>`
           select group_key, asset, trim_scale(used_amount_24h)::text as used_amount_24h, trim_scale(used_usd_24h)::text as used_usd_24h

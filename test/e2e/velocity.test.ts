@@ -37,10 +37,7 @@ describe("velocity windows across two service instances on one Postgres server",
     // This suite is about exact totals under contention, not latency: 200 deliveries queued on one
     // group's lock can outlast the 5 s decision deadline on a loaded machine (they would defer).
     const env = { COUNTERSIGN_DECISION_TIMEOUT: "60s" };
-    instances = [
-      await startTestService({ databaseUrl: tdb.url, policiesDir, clock, env }),
-      await startTestService({ databaseUrl: tdb.url, policiesDir, clock, env }),
-    ];
+    instances = [await startTestService({ databaseUrl: tdb.url, policiesDir, clock, env }), await startTestService({ databaseUrl: tdb.url, policiesDir, clock, env })];
   });
   afterAll(async () => {
     for (const s of instances ?? []) await s.stop();

@@ -11,7 +11,13 @@ import type { Db } from "../../src/database.js";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** The markdown files a user reads: README.md, then docs/*.md in name order. */
-export const DOC_FILES = ["README.md", ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+export const DOC_FILES = [
+  "README.md",
+  ...readdirSync(path.join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 export const DOCS = DOC_FILES.map((f) => readFileSync(path.join(ROOT, f), "utf8")).join("\n");
 

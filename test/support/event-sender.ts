@@ -44,14 +44,7 @@ export function signPkcs1v15(privateKey: KeyObject, body: Uint8Array): string {
  * - `no-header`, `empty-header`, `not-base64`: the signature header missing, empty, garbled;
  * - `empty-body`: no body at all, with the signature of the empty string.
  */
-export type Tamper =
-  | "change-one-byte"
-  | "other-key"
-  | "pkcs1-v1.5"
-  | "no-header"
-  | "empty-header"
-  | "not-base64"
-  | "empty-body";
+export type Tamper = "change-one-byte" | "other-key" | "pkcs1-v1.5" | "no-header" | "empty-header" | "not-base64" | "empty-body";
 
 export interface Delivery {
   body: Buffer;
@@ -97,7 +90,11 @@ export function changeOneByte(body: Buffer): Buffer {
 }
 
 function nextAlphanumeric(byte: number): number | null {
-  const ranges: Array<[number, number]> = [[0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]];
+  const ranges: Array<[number, number]> = [
+    [0x30, 0x39],
+    [0x41, 0x5a],
+    [0x61, 0x7a],
+  ];
   for (const [low, high] of ranges) {
     if (byte >= low && byte <= high) return byte === high ? low : byte + 1;
   }

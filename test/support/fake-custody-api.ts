@@ -267,7 +267,10 @@ function pageSize(raw: string | null): number | null {
 /** A digest of the path and every parameter except pageToken: a token is valid only for them. */
 function parameterBinding(url: URL): string {
   const params = [...url.searchParams].filter(([k]) => k !== "pageToken").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash("sha256").update(JSON.stringify([url.pathname, params])).digest("base64url").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify([url.pathname, params]))
+    .digest("base64url")
+    .slice(0, 16);
 }
 
 function encodePageToken(offset: number, binding: string): string {

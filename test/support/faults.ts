@@ -44,13 +44,15 @@ export interface ServiceProcess {
 // its own, so one that never serves is ended here (after the test's timeout), never left behind.
 const children = new Set<ChildProcess>();
 afterAll(async () => {
-  await Promise.all([...children].map(async (child) => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGKILL");
-      await gone;
-    }
-  }));
+  await Promise.all(
+    [...children].map(async (child) => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const gone = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGKILL");
+        await gone;
+      }
+    }),
+  );
   children.clear();
 });
 

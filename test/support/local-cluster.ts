@@ -168,14 +168,21 @@ export async function startLocalCluster(installedBinDir: string, options: LocalC
   }
   const binDir = reachableByPostgresUser(installedBinDir, dir);
   const dataDir = path.join(dir, "data");
-  const [initCmd, initArgs] = asPostgresUser(path.join(binDir, "initdb"), [
-    "-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C",
-  ]);
+  const [initCmd, initArgs] = asPostgresUser(path.join(binDir, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
   execFileSync(initCmd, initArgs, { stdio: "ignore" });
   const port = await freePort();
   const [cmd, args] = asPostgresUser(path.join(binDir, "postgres"), [
-    "-D", dataDir, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1",
-    ...(options.durable ? [] : NOT_DURABLE), "-c", "max_connections=300",
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-k",
+    dir,
+    "-c",
+    "listen_addresses=127.0.0.1",
+    ...(options.durable ? [] : NOT_DURABLE),
+    "-c",
+    "max_connections=300",
     ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
   ]);
   let child: ChildProcess = spawn(cmd, args, { stdio: "ignore", detached: false });

@@ -65,7 +65,12 @@ export function normaliseDump(text: string): string {
     .split("\n")
     .filter((line) => !/^--( |$)/.test(line) && !/^SET /.test(line) && !/^\\(un)?restrict /.test(line))
     .filter((line) => !line.startsWith("SELECT pg_catalog.set_config('search_path'"));
-  return kept.join("\n").replace(/\n{2,}/g, "\n\n").trim() + "\n";
+  return (
+    kept
+      .join("\n")
+      .replace(/\n{2,}/g, "\n\n")
+      .trim() + "\n"
+  );
 }
 
 /** The fixture's first line names the major its dump was printed by: another major prints another text. */

@@ -16,9 +16,7 @@ export interface TestServiceAccount {
   publicKey: KeyObject;
 }
 
-export function createTestServiceAccount(
-  options: { email?: string; encoding?: "pkcs8" | "pkcs1" } = {},
-): TestServiceAccount {
+export function createTestServiceAccount(options: { email?: string; encoding?: "pkcs8" | "pkcs1" } = {}): TestServiceAccount {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const privateKeyPem = privateKey.export({ type: options.encoding ?? "pkcs8", format: "pem" }).toString();
   return {

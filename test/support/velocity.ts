@@ -31,7 +31,10 @@ export async function chargeTransaction(db: Db, charges: readonly SimpleCharge[]
   const transactionName = name ?? `vaults/v1/transactions/t${++counter}-${randomUUID()}`;
   const at = charges[0]?.at ?? new Date();
   await db.transaction().execute(async (trx) => {
-    await lockWindowGroups(trx, charges.map((c) => c.key));
+    await lockWindowGroups(
+      trx,
+      charges.map((c) => c.key),
+    );
     const decisionId = await insertAllowDecision(trx, transactionName, at);
     const inputs: ChargeInput[] = charges.map((c) => ({
       decisionId,

@@ -60,10 +60,7 @@ export const canonicalAssetName = (asset: string): string => asset.replace(EVM_C
 const SOLANA_TOKEN_PREFIXES = new Set(["spl", "spl-token", "spl-token-2022"]);
 
 /** Standards an asset id may name: those assetStandardOf reads, and other chains'. */
-const KNOWN_STANDARDS = new Set([
-  "native", "erc20", "asset", ...SOLANA_TOKEN_PREFIXES,
-  "trc20", "trc10", "jetton", "coin", "fa", "aleo", "substrate", "sui", "ton",
-]);
+const KNOWN_STANDARDS = new Set(["native", "erc20", "asset", ...SOLANA_TOKEN_PREFIXES, "trc20", "trc10", "jetton", "coin", "fa", "aleo", "substrate", "sui", "ton"]);
 /**
  * Whether an `assets/…` id is opaque: it says nothing of which asset it is (`assets/e72ff35a5b15`),
  * or its standard is none known and its "network" is not one (`assets/e72ff35a5b15.x`).

@@ -58,5 +58,7 @@ export const accepted = (account: string): AccountReading => ({ ok: true, accoun
 export const refused = (reason: string): AccountReading => ({ ok: false, reason });
 
 /** An account reading that accepts what matches `pattern` as written and refuses the rest with `reason`. */
-export const spelledAs = (pattern: RegExp, reason: string) => (address: string): AccountReading =>
-  pattern.test(address) ? accepted(address) : refused(reason);
+export const spelledAs =
+  (pattern: RegExp, reason: string) =>
+  (address: string): AccountReading =>
+    pattern.test(address) ? accepted(address) : refused(reason);

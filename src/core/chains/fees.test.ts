@@ -19,8 +19,18 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
       "bitcoin-mainnet",
       { asset: BTC, amount: "2.999" },
     ],
-    ["BTC's own asset names the coin when the transaction names no network", { btcTransaction: { fee: "0.1", asset: "assets/native.bitcoin-testnet" } }, null, { asset: "assets/native.bitcoin-testnet", amount: "0.1" }],
-    ["the transaction's network names the coin over BTC's own asset", { btcTransaction: { fee: "0.1", asset: "assets/native.elsewhere" } }, "bitcoin-mainnet", { asset: BTC, amount: "0.1" }],
+    [
+      "BTC's own asset names the coin when the transaction names no network",
+      { btcTransaction: { fee: "0.1", asset: "assets/native.bitcoin-testnet" } },
+      null,
+      { asset: "assets/native.bitcoin-testnet", amount: "0.1" },
+    ],
+    [
+      "the transaction's network names the coin over BTC's own asset",
+      { btcTransaction: { fee: "0.1", asset: "assets/native.elsewhere" } },
+      "bitcoin-mainnet",
+      { asset: BTC, amount: "0.1" },
+    ],
     [
       "EVM with both prices: the higher",
       { evmTransaction: { fee: { gasLimit: "21000", maxFeePerGas: "0x1", gasPrice: "0x6fc23ac00" } } },
@@ -47,7 +57,12 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
       "ethereum-mainnet",
       { asset: "assets/native.ethereum-mainnet", amount: "21" },
     ],
-    ["EVM without a limit: at least 21,000 gas", { evmTransaction: { fee: { maxFeePerGas: "0x38d7ea4c68000" } } }, "ethereum-mainnet", { asset: "assets/native.ethereum-mainnet", amount: "21" }],
+    [
+      "EVM without a limit: at least 21,000 gas",
+      { evmTransaction: { fee: { maxFeePerGas: "0x38d7ea4c68000" } } },
+      "ethereum-mainnet",
+      { asset: "assets/native.ethereum-mainnet", amount: "21" },
+    ],
     [
       "BTC with an input of unstated amount: at least the stated inputs less the outputs",
       { btcTransaction: { inputs: [{ amount: "3" }, {}], outputs: [{ amount: "0.001" }] } },
@@ -70,7 +85,12 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
       "aleo-mainnet",
       { asset: "assets/native.aleo-mainnet", amount: "900000.0025" },
     ],
-    ["Aleo: the fee transition alone", { aleoTransaction: { feeOperation: { amountMicrocredits: "3000" } } }, "aleo-mainnet", { asset: "assets/native.aleo-mainnet", amount: "0.003" }],
+    [
+      "Aleo: the fee transition alone",
+      { aleoTransaction: { feeOperation: { amountMicrocredits: "3000" } } },
+      "aleo-mainnet",
+      { asset: "assets/native.aleo-mainnet", amount: "0.003" },
+    ],
     [
       "Aleo: the total when above the fee transition",
       { aleoTransaction: { feeMicrocredits: "5000", feeOperation: { amountMicrocredits: "2500", priorityFeeMicrocredits: "500" } } },
@@ -80,9 +100,19 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
     ["no network: the amount without an asset", { solanaTransaction: { fee: "5000" } }, null, { asset: null, amount: "0.000005" }],
     // These were metadata, so tx.fee was null and no rule could cap them.
     ["Sui: at most the gas budget, in MIST", { suiTransaction: { gasBudget: "5000000", gasPrice: "750" } }, "sui-mainnet", { asset: "assets/native.sui-mainnet", amount: "0.005" }],
-    ["Sui: a budget of 1,000 SUI whatever the price", { suiTransaction: { gasBudget: "1000000000000", gasPrice: "999999999" } }, "sui-mainnet", { asset: "assets/native.sui-mainnet", amount: "1000" }],
+    [
+      "Sui: a budget of 1,000 SUI whatever the price",
+      { suiTransaction: { gasBudget: "1000000000000", gasPrice: "999999999" } },
+      "sui-mainnet",
+      { asset: "assets/native.sui-mainnet", amount: "1000" },
+    ],
     ["Sui without a budget says nothing", { suiTransaction: { gasPrice: "750" } }, "sui-mainnet", null],
-    ["Aptos: at most maxGasAmount × gasUnitPrice, in octas", { aptosTransaction: { maxGasAmount: "2000", gasUnitPrice: "100" } }, "aptos-mainnet", { asset: "assets/native.aptos-mainnet", amount: "0.002" }],
+    [
+      "Aptos: at most maxGasAmount × gasUnitPrice, in octas",
+      { aptosTransaction: { maxGasAmount: "2000", gasUnitPrice: "100" } },
+      "aptos-mainnet",
+      { asset: "assets/native.aptos-mainnet", amount: "0.002" },
+    ],
     ["Aptos with one of the two says nothing", { aptosTransaction: { maxGasAmount: "2000" } }, "aptos-mainnet", null],
     ["Tron: the SUN it uses", { tronTransaction: { fee: { usedSun: "1500000" } } }, "tron-mainnet", { asset: "assets/native.tron-mainnet", amount: "1.5" }],
     [
@@ -99,7 +129,11 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
   it.each([
     ["a BTC fee its inputs and outputs contradict", { btcTransaction: { inputs: [{ amount: "3" }], outputs: [{ amount: "0.001" }], fee: "0.0001" } }, "btcTransaction.fee"],
     ["BTC outputs above the inputs", { btcTransaction: { inputs: [{ amount: "1" }], outputs: [{ amount: "1.5" }] } }, "btcTransaction"],
-    ["a BTC fee below the stated inputs less the outputs", { btcTransaction: { inputs: [{ amount: "3" }, {}], outputs: [{ amount: "0.001" }], fee: "0.0001" } }, "btcTransaction.fee"],
+    [
+      "a BTC fee below the stated inputs less the outputs",
+      { btcTransaction: { inputs: [{ amount: "3" }, {}], outputs: [{ amount: "0.001" }], fee: "0.0001" } },
+      "btcTransaction.fee",
+    ],
     ["a BTC fee that is not a plain decimal", { btcTransaction: { fee: "1e3" } }, "btcTransaction.fee"],
     ["an EVM gas price that is not hex", { evmTransaction: { fee: { gasLimit: "21000", maxFeePerGas: "1000" } } }, "evmTransaction.fee.maxFeePerGas"],
     ["an EVM priority fee that is not hex", { evmTransaction: { fee: { gasLimit: "21000", maxPriorityFeePerGas: "1000" } } }, "evmTransaction.fee.maxPriorityFeePerGas"],
@@ -110,7 +144,11 @@ describe("statedFee: the network fee a body states, for tx.fee", () => {
     ["an Aptos gas unit price as a number", { aptosTransaction: { maxGasAmount: "2000", gasUnitPrice: 100 } }, "aptosTransaction.gasUnitPrice"],
     ["a Tron usedSun that is not an integer", { tronTransaction: { fee: { usedSun: "1.5" } } }, "tronTransaction.fee.usedSun"],
     ["a Tron fee that is not an object", { tronTransaction: { fee: "1500000" } }, "tronTransaction.fee"],
-    ["an Aleo priority fee that is not an integer", { aleoTransaction: { feeOperation: { amountMicrocredits: "1", priorityFeeMicrocredits: "1.5" } } }, "aleoTransaction.feeOperation.priorityFeeMicrocredits"],
+    [
+      "an Aleo priority fee that is not an integer",
+      { aleoTransaction: { feeOperation: { amountMicrocredits: "1", priorityFeeMicrocredits: "1.5" } } },
+      "aleoTransaction.feeOperation.priorityFeeMicrocredits",
+    ],
     ["Aleo microcredits as a number", { aleoTransaction: { feeMicrocredits: 2500 } }, "aleoTransaction.feeMicrocredits"],
   ])("refuses %s at its path", (_what, snapshot, path) => {
     const result = statedFee(snapshot, "bitcoin-mainnet", "");

@@ -1,8 +1,7 @@
 /** Network ids as the platform writes them (`ethereum-mainnet`, `networks/ethereum-mainnet`). */
 
 /** Network id without the `networks/` prefix. */
-export const networkId = (network: string): string =>
-  network.startsWith("networks/") ? network.slice("networks/".length) : network;
+export const networkId = (network: string): string => (network.startsWith("networks/") ? network.slice("networks/".length) : network);
 
 /** A network id as the API writes them: a chain and a net, `ethereum-mainnet`, `bitcoin-testnet`. */
 const CHAIN_NETWORK = /^[a-z0-9]+(-[a-z0-9]+)+$/i;

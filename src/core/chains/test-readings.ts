@@ -22,7 +22,11 @@ function read(body: Record<string, unknown>, pick: (tx: Transaction) => string |
 /** A transfer of 1 `asset` to `destination`, on `network` (null: the body states none). */
 export const destinationAsRead = (network: string | null, destination: string, asset = `assets/native.${network}`): Reading =>
   read(
-    { subType: "NATIVE_TRANSFER", ...(network === null ? {} : { network: `networks/${network}` }), transfers: [{ destinationAddress: { value: destination }, amount: "1", asset }] },
+    {
+      subType: "NATIVE_TRANSFER",
+      ...(network === null ? {} : { network: `networks/${network}` }),
+      transfers: [{ destinationAddress: { value: destination }, amount: "1", asset }],
+    },
     (tx) => tx.transfers[0]!.destination.address,
   );
 

@@ -50,14 +50,11 @@ function indexed<T extends { network: string; address: string }>(
 }
 
 /** The own wallet address equal to `address` on `network`, among wallets of `vault`. */
-export function findOwnAddress(
-  view: AddressBookView,
-  vault: string,
-  address: string,
-  network: string | null,
-): OwnWalletAddress | undefined {
+export function findOwnAddress(view: AddressBookView, vault: string, address: string, network: string | null): OwnWalletAddress | undefined {
   if (network === null) return undefined;
-  return indexed(ownIndexes, view.ownAddresses).get(lookupKey(network, address))?.find((own) => vaultOf(own.wallet) === vault);
+  return indexed(ownIndexes, view.ownAddresses)
+    .get(lookupKey(network, address))
+    ?.find((own) => vaultOf(own.wallet) === vault);
 }
 
 /**
@@ -98,11 +95,7 @@ export function isInternalWallet(view: AddressBookView, wallet: string): boolean
  * (`BatchCreateUnsignedAddressBookEntries`) would then count as approved. An answer without the
  * field fails closed: the entry does not count.
  */
-export function findAddressBookEntry(
-  view: AddressBookView,
-  address: string,
-  network: string | null,
-): AddressBookEntryFacts | null {
+export function findAddressBookEntry(view: AddressBookView, address: string, network: string | null): AddressBookEntryFacts | null {
   if (network === null) return null;
   // An entry not yet through the vault's quorum never counts, even beside a signed one.
   const entry = indexed(entryIndexes, view.entries, (e) => e.signed === true).get(lookupKey(network, address))?.[0];

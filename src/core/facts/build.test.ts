@@ -102,10 +102,19 @@ describe("buildFacts: the whole document", () => {
 
   it("assetTotal: what the whole transaction moves of each transfer's asset, however spelt; unknown when one amount is", () => {
     const usdcUpper = USDC_ETH.replace(/0x[0-9a-f]+$/, (contract) => `0x${contract.slice(2).toUpperCase()}`);
-    const batch = apiBody([apiTransfer({ amount: "3" }), apiTransfer({ amount: "2.5", asset: usdcUpper }), apiTransfer({ amount: "1", asset: "assets/native.ethereum-mainnet" })], { subType: "BATCH_TRANSFER" });
-    expect(facts(batch).map((f) => [f.transfer?.amount, f.transfer?.assetTotal])).toEqual([["3", "5.5"], ["2.5", "5.5"], ["1", "1"]]);
+    const batch = apiBody([apiTransfer({ amount: "3" }), apiTransfer({ amount: "2.5", asset: usdcUpper }), apiTransfer({ amount: "1", asset: "assets/native.ethereum-mainnet" })], {
+      subType: "BATCH_TRANSFER",
+    });
+    expect(facts(batch).map((f) => [f.transfer?.amount, f.transfer?.assetTotal])).toEqual([
+      ["3", "5.5"],
+      ["2.5", "5.5"],
+      ["1", "1"],
+    ]);
     // A SEP-41 payment has no whole-unit amount: its asset's total is unknown, the other asset's is not.
-    expect(facts(example("stellar-two-payments")).map((f) => [f.transfer?.amount, f.transfer?.assetTotal])).toEqual([["1.2345678", "1.2345678"], [null, null]]);
+    expect(facts(example("stellar-two-payments")).map((f) => [f.transfer?.amount, f.transfer?.assetTotal])).toEqual([
+      ["1.2345678", "1.2345678"],
+      [null, null],
+    ]);
     const twoOfOne = stellarBody([stellarPayment("1"), stellarPayment("2")]);
     expect(facts(twoOfOne).map((f) => f.transfer?.assetTotal)).toEqual(["0.0000003", "0.0000003"]);
   });
@@ -114,7 +123,10 @@ describe("buildFacts: the whole document", () => {
     const leg = fc.record({ amount: fc.integer({ min: 0, max: 10 ** 9 }).map((n) => (n / 1000).toString()), usdc: fc.boolean() });
     fc.assert(
       fc.property(fc.array(leg, { minLength: 1, maxLength: 6 }), (legs) => {
-        const body = apiBody(legs.map((l) => apiTransfer({ amount: l.amount, asset: l.usdc ? USDC_ETH : "assets/native.ethereum-mainnet" })), { subType: "BATCH_TRANSFER" });
+        const body = apiBody(
+          legs.map((l) => apiTransfer({ amount: l.amount, asset: l.usdc ? USDC_ETH : "assets/native.ethereum-mainnet" })),
+          { subType: "BATCH_TRANSFER" },
+        );
         for (const f of facts(body)) expect(Number(f.transfer!.assetTotal)).toBeGreaterThanOrEqual(Number(f.transfer!.amount));
       }),
     );
@@ -153,17 +165,53 @@ describe("address-book matching of the destination", () => {
     { what: "Solana other case", destination: sol, asset: "assets/native.solana-mainnet", entry: { address: sol.toLowerCase(), network: "solana-mainnet" }, inBook: false },
     { what: "Stellar exact", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm, network: "stellar-mainnet" }, inBook: true },
     { what: "Stellar other case", destination: xlm, asset: "assets/native.stellar-mainnet", entry: { address: xlm.toLowerCase(), network: "stellar-mainnet" }, inBook: false },
-    { what: "Tron in hex vs base58 entry", destination: "41A614F803B6FD780986A42C78EC9C7F77E6DED13C", asset: "assets/native.tron-mainnet", entry: { address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", network: "tron-mainnet" }, inBook: true },
-    { what: "TON raw vs non-bounceable entry", destination: "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8", asset: "assets/native.ton-mainnet", entry: { address: "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI", network: "ton-mainnet" }, inBook: true },
-    { what: "an asset's network in capitals vs the entry's", destination: checksummed, asset: "assets/NATIVE.Ethereum-Mainnet", entry: { address: checksummed, network: "ethereum-mainnet" }, inBook: true },
-    { what: "XRP X-address without a tag vs its classic entry", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb", asset: "assets/native.xrpl-mainnet", entry: { address: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf", network: "xrpl-mainnet" }, inBook: true },
+    {
+      what: "Tron in hex vs base58 entry",
+      destination: "41A614F803B6FD780986A42C78EC9C7F77E6DED13C",
+      asset: "assets/native.tron-mainnet",
+      entry: { address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", network: "tron-mainnet" },
+      inBook: true,
+    },
+    {
+      what: "TON raw vs non-bounceable entry",
+      destination: "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8",
+      asset: "assets/native.ton-mainnet",
+      entry: { address: "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI", network: "ton-mainnet" },
+      inBook: true,
+    },
+    {
+      what: "an asset's network in capitals vs the entry's",
+      destination: checksummed,
+      asset: "assets/NATIVE.Ethereum-Mainnet",
+      entry: { address: checksummed, network: "ethereum-mainnet" },
+      inBook: true,
+    },
+    {
+      what: "XRP X-address without a tag vs its classic entry",
+      destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb",
+      asset: "assets/native.xrpl-mainnet",
+      entry: { address: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf", network: "xrpl-mainnet" },
+      inBook: true,
+    },
     // A tag names the receiver's sub-account (an exchange's customer): trust stays exact, as for a Stellar muxed address.
-    { what: "XRP X-address with a tag vs its classic entry", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC", asset: "assets/native.xrpl-mainnet", entry: { address: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf", network: "xrpl-mainnet" }, inBook: false },
+    {
+      what: "XRP X-address with a tag vs its classic entry",
+      destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC",
+      asset: "assets/native.xrpl-mainnet",
+      entry: { address: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf", network: "xrpl-mainnet" },
+      inBook: false,
+    },
     { what: "signed: false does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: false }, inBook: false },
     // The API's JSON may leave a false boolean out: no `signed` is not taken as approval.
     { what: "signed: null does not count", destination: checksummed, asset: eth, entry: { address: checksummed, network: "ethereum-mainnet", signed: null }, inBook: false },
     { what: "another address", destination: checksummed, asset: eth, entry: { address: "0x1111111111111111111111111111111111111111", network: "ethereum-mainnet" }, inBook: false },
-    { what: "unknown network (opaque asset id, no tx network)", destination: checksummed, asset: "assets/e72ff35a5b15", entry: { address: checksummed, network: "ethereum-mainnet" }, inBook: false },
+    {
+      what: "unknown network (opaque asset id, no tx network)",
+      destination: checksummed,
+      asset: "assets/e72ff35a5b15",
+      entry: { address: checksummed, network: "ethereum-mainnet" },
+      inBook: false,
+    },
   ];
   it.each(cases)("$what → $inBook", ({ destination, asset, entry, inBook }) => {
     const f = only(facts(assetTransferBody({ destination, asset }), view({ entries: [entry] })));
@@ -174,16 +222,31 @@ describe("address-book matching of the destination", () => {
   // A rule on transfer.network or transfer.assetStandard missed ETH spelt assets/NATIVE.Ethereum-Mainnet.
   it("an asset's standard and network in capitals are read as the lower-case ones", () => {
     const f = only(facts(assetTransferBody({ destination: checksummed, asset: "assets/NATIVE.Ethereum-Mainnet" })));
-    expect(f.transfer).toMatchObject({ network: "ethereum-mainnet", assetStandard: "native", asset: "assets/native.ethereum-mainnet", assetAsGiven: "assets/NATIVE.Ethereum-Mainnet" });
+    expect(f.transfer).toMatchObject({
+      network: "ethereum-mainnet",
+      assetStandard: "native",
+      asset: "assets/native.ethereum-mainnet",
+      assetAsGiven: "assets/NATIVE.Ethereum-Mainnet",
+    });
     const usdc = only(facts(assetTransferBody({ asset: USDC_ETH.replace("erc20.ethereum-mainnet", "ERC20.ETHEREUM-MAINNET") })));
     expect(usdc.transfer).toMatchObject({ network: "ethereum-mainnet", assetStandard: "erc20" });
   });
 
   it.each([
     ["an EVM address in checksum case", "0x52908400098527886E0F7030069857D2E4169EE7", "assets/native.ethereum-mainnet", "0x52908400098527886e0f7030069857d2e4169ee7"],
-    ["a TON account non-bounceable", "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI", "assets/native.ton-mainnet", "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8"],
+    [
+      "a TON account non-bounceable",
+      "UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI",
+      "assets/native.ton-mainnet",
+      "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8",
+    ],
     ["a Tron address in hex", "41A614F803B6FD780986A42C78EC9C7F77E6DED13C", "assets/native.tron-mainnet", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"],
-    ["a Substrate account under Polkadot's prefix", "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5", "assets/native.polkadot-mainnet", "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"],
+    [
+      "a Substrate account under Polkadot's prefix",
+      "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5",
+      "assets/native.polkadot-mainnet",
+      "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY",
+    ],
     ["an XRP X-address without a tag", "XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb", "assets/native.xrpl-mainnet", "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf"],
   ])("%s is read once into its canonical spelling: value keeps it as given", (_what, destination, asset, canonical) => {
     const d = only(facts(assetTransferBody({ destination, asset }))).transfer?.destination;
@@ -231,8 +294,18 @@ describe("address-book matching of the destination", () => {
 });
 
 describe("internal endpoints", () => {
-  const ownEth: OwnWalletAddress = { wallet: `${VAULT}/wallets/hot`, walletAddress: `${VAULT}/wallets/hot/addresses/a1`, address: "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", network: "ethereum-mainnet" };
-  const foreignOwn: OwnWalletAddress = { wallet: "vaults/other/wallets/x", walletAddress: null, address: "0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", network: "ethereum-mainnet" };
+  const ownEth: OwnWalletAddress = {
+    wallet: `${VAULT}/wallets/hot`,
+    walletAddress: `${VAULT}/wallets/hot/addresses/a1`,
+    address: "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    network: "ethereum-mainnet",
+  };
+  const foreignOwn: OwnWalletAddress = {
+    wallet: "vaults/other/wallets/x",
+    walletAddress: null,
+    address: "0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+    network: "ethereum-mainnet",
+  };
   const cases: { what: string; destination: string; internal: boolean; wallet: string | null }[] = [
     { what: "a wallet of the same vault", destination: `${VAULT}/wallets/w2`, internal: true, wallet: `${VAULT}/wallets/w2` },
     { what: "a wallet address of the same vault", destination: `${VAULT}/wallets/w2/addresses/a9`, internal: true, wallet: `${VAULT}/wallets/w2` },
@@ -304,7 +377,11 @@ describe("addressBook freshness facts", () => {
   const cases: { what: string; view: AddressBookView; expected: Facts["addressBook"] }[] = [
     { what: "never synced", view: view({ syncedAt: null }), expected: { configured: true, syncedAt: null, ageSeconds: null } },
     { what: "synced 90.9 s ago", view: view({ syncedAt: new Date(NOW.getTime() - 90_900) }), expected: { configured: true, syncedAt: "2026-11-21T11:58:29.556Z", ageSeconds: 90 } },
-    { what: "stamped in the future", view: view({ syncedAt: new Date(NOW.getTime() + 5_000) }), expected: { configured: true, syncedAt: "2026-11-21T12:00:05.456Z", ageSeconds: 0 } },
+    {
+      what: "stamped in the future",
+      view: view({ syncedAt: new Date(NOW.getTime() + 5_000) }),
+      expected: { configured: true, syncedAt: "2026-11-21T12:00:05.456Z", ageSeconds: 0 },
+    },
     { what: "not configured", view: notConfiguredView(VAULT), expected: { configured: false, syncedAt: null, ageSeconds: null } },
   ];
   it.each(cases)("$what", ({ view: v, expected }) => {
@@ -338,7 +415,12 @@ describe("Bitcoin change is the vault's only where the synced copy says so", () 
     apiBody([{ destinationAddress: { value: BTC_DEST }, amount: "0.01", asset: "assets/native.bitcoin-mainnet" }], {
       subType: "BTC_TRANSFER",
       network: "networks/bitcoin-mainnet",
-      btcTransaction: { outputs: [{ address: { value: BTC_DEST }, amount: "0.01" }, { amount: "25", change: true, ...change }] },
+      btcTransaction: {
+        outputs: [
+          { address: { value: BTC_DEST }, amount: "0.01" },
+          { amount: "25", change: true, ...change },
+        ],
+      },
     });
   const own = (wallet: string, address = CHANGE): OwnWalletAddress => ({ wallet, walletAddress: null, address, network: "bitcoin-mainnet" });
 
@@ -355,11 +437,12 @@ describe("Bitcoin change is the vault's only where the synced copy says so", () 
   });
 
   it("inputs must be the source wallet's own addresses in the copy; else the payload btcInputs", () => {
-    const spending = (inputs: unknown[]) => apiBody([{ destinationAddress: { value: BTC_DEST }, amount: "0.01", asset: "assets/native.bitcoin-mainnet" }], {
-      subType: "BTC_TRANSFER",
-      network: "networks/bitcoin-mainnet",
-      btcTransaction: { inputs, outputs: [{ address: { value: BTC_DEST }, amount: "0.01" }] },
-    });
+    const spending = (inputs: unknown[]) =>
+      apiBody([{ destinationAddress: { value: BTC_DEST }, amount: "0.01", asset: "assets/native.bitcoin-mainnet" }], {
+        subType: "BTC_TRANSFER",
+        network: "networks/bitcoin-mainnet",
+        btcTransaction: { inputs, outputs: [{ address: { value: BTC_DEST }, amount: "0.01" }] },
+      });
     const INPUT = "bc1qinputofthesourcewallet";
     expect(only(facts(spending([{ address: { value: INPUT }, amount: "0.02" }]), view({ own: [own(WALLET, INPUT)] }))).tx).toMatchObject({ kind: "assetTransfer", payloads: [] });
     for (const book of [view(), view({ own: [own(`${VAULT}/wallets/cold`, INPUT)] }), notConfiguredView(VAULT)]) {

@@ -14,7 +14,10 @@ import type { PriceBook } from "./dollars.js";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
 const ETH = "assets/native.ethereum-mainnet";
-const prices: PriceBook = new Map([[USDC_ETH, "0.99987"], [ETH, "3012.4567"]]);
+const prices: PriceBook = new Map([
+  [USDC_ETH, "0.99987"],
+  [ETH, "3012.4567"],
+]);
 const dailyUsd: WindowSpec = { name: "daily_usd", duration: "24h", durationSeconds: 86_400, groupBy: ["sourceWallet"], measure: "usd" };
 
 const factsOf = (body: unknown, book: PriceBook = prices, windows: WindowSpec[] = [], totals = new Map()) =>
@@ -29,15 +32,24 @@ describe("dollar facts", () => {
 
   it("tx.usd sums the transfers across assets; tx.feeUsd prices the stated fee in the native asset", () => {
     const body = apiBody([apiTransfer({ asset: USDC_ETH, amount: "100" }), apiTransfer({ asset: ETH, amount: "0.5" })]);
-    expect(factsOf(body).map((f) => [f.transfer!.usd, f.tx.usd])).toEqual([["99.987", "1606.21535"], ["1506.22835", "1606.21535"]]);
-    const withFee = { ...(example("api-shape-token-transfer-evm") as object), evmTransaction: { ...(example("api-shape-token-transfer-evm") as { evmTransaction: object }).evmTransaction, fee: { gasLimit: "1000000", maxFeePerGas: "0x1d1a94a2000" } } };
+    expect(factsOf(body).map((f) => [f.transfer!.usd, f.tx.usd])).toEqual([
+      ["99.987", "1606.21535"],
+      ["1506.22835", "1606.21535"],
+    ]);
+    const withFee = {
+      ...(example("api-shape-token-transfer-evm") as object),
+      evmTransaction: { ...(example("api-shape-token-transfer-evm") as { evmTransaction: object }).evmTransaction, fee: { gasLimit: "1000000", maxFeePerGas: "0x1d1a94a2000" } },
+    };
     expect(factsOf(withFee)[0]!.tx).toMatchObject({ fee: { asset: ETH, amount: "2" }, feeUsd: "6024.9134" });
   });
 
   it("is null where the price is unknown, and tx.usd is null when any transfer's is", () => {
     const body = apiBody([apiTransfer({ asset: USDC_ETH, amount: "100" }), apiTransfer({ asset: ETH, amount: "0.5" })]);
     const facts = factsOf(body, new Map([[USDC_ETH, "1"]]));
-    expect(facts.map((f) => [f.transfer!.usdPrice, f.transfer!.usd, f.tx.usd])).toEqual([["1", "100", null], [null, null, null]]);
+    expect(facts.map((f) => [f.transfer!.usdPrice, f.transfer!.usd, f.tx.usd])).toEqual([
+      ["1", "100", null],
+      [null, null, null],
+    ]);
   });
 
   it("a usd window sums dollars across assets, before and after this transaction's transfers", () => {
@@ -53,7 +65,12 @@ describe("dollar facts", () => {
 
   it("a rule reading a null dollar fact is an evaluation error: an allow does not match, a deny does", () => {
     const bundle: PolicyBundle = {
-      version: "1", description: null, default: "deny", windows: [], digest: "0".repeat(64), directory: "(memory)",
+      version: "1",
+      description: null,
+      default: "deny",
+      windows: [],
+      digest: "0".repeat(64),
+      directory: "(memory)",
       rules: [
         { id: "small-in-dollars", decision: "allow", reason: null, when: { "<=": [{ var: "transfer.usd" }, "1000"] } },
         { id: "large-in-dollars", decision: "deny", reason: null, when: { ">": [{ var: "tx.usd" }, "50000"] } },

@@ -15,7 +15,7 @@ export const NO_PRICES: PriceBook = new Map();
 const Dec = Big();
 Dec.strict = true;
 
-export const priceOf = (prices: PriceBook, asset: string | null): string | null => (asset === null ? null : prices.get(canonicalAssetName(asset)) ?? null);
+export const priceOf = (prices: PriceBook, asset: string | null): string | null => (asset === null ? null : (prices.get(canonicalAssetName(asset)) ?? null));
 
 /** amount × price as a plain decimal string, or null when either is unknown. */
 export function usdValue(amount: string | null, price: string | null): string | null {

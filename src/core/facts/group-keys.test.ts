@@ -49,19 +49,79 @@ const keyOf = (body: unknown, window: WindowSpec, book?: AddressBookView): strin
 describe("groupKey: what makes two transfers share a group", () => {
   const usdcUpper = "assets/erc20.ethereum-mainnet.0xA0b86991c6218b36c1D19D4a2e9Eb0cE3606eB48";
   const cases: { what: string; a: unknown; b: unknown; groupBy: GroupDimension[]; same: boolean }[] = [
-    { what: "shape 1 and shape 2 from one wallet, same asset", a: example("asset-transfer"), b: example("api-shape-token-transfer"), groupBy: ["sourceWallet", "asset"], same: true },
-    { what: "wallet and one of its wallet addresses as source", a: assetTransferBody(), b: assetTransferBody({ source: `${WALLET}/addresses/a1` }), groupBy: ["sourceWallet"], same: true },
+    {
+      what: "shape 1 and shape 2 from one wallet, same asset",
+      a: example("asset-transfer"),
+      b: example("api-shape-token-transfer"),
+      groupBy: ["sourceWallet", "asset"],
+      same: true,
+    },
+    {
+      what: "wallet and one of its wallet addresses as source",
+      a: assetTransferBody(),
+      b: assetTransferBody({ source: `${WALLET}/addresses/a1` }),
+      groupBy: ["sourceWallet"],
+      same: true,
+    },
     { what: "EVM contract written in another case", a: assetTransferBody(), b: assetTransferBody({ asset: usdcUpper }), groupBy: ["asset"], same: true },
-    { what: "EVM destination written in another case", a: assetTransferBody({ destination: "0x52908400098527886E0F7030069857D2E4169EE7" }), b: assetTransferBody({ destination: "0x52908400098527886e0f7030069857d2e4169ee7" }), groupBy: ["destination"], same: true },
-    { what: "Solana destinations differing in case", a: assetTransferBody({ asset: "assets/native.solana-mainnet", destination: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" }), b: assetTransferBody({ asset: "assets/native.solana-mainnet", destination: "epjfwdd5aufqssqem2qn1xzybapc8g4weggkzwytdt1v" }), groupBy: ["destination"], same: false },
+    {
+      what: "EVM destination written in another case",
+      a: assetTransferBody({ destination: "0x52908400098527886E0F7030069857D2E4169EE7" }),
+      b: assetTransferBody({ destination: "0x52908400098527886e0f7030069857d2e4169ee7" }),
+      groupBy: ["destination"],
+      same: true,
+    },
+    {
+      what: "Solana destinations differing in case",
+      a: assetTransferBody({ asset: "assets/native.solana-mainnet", destination: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" }),
+      b: assetTransferBody({ asset: "assets/native.solana-mainnet", destination: "epjfwdd5aufqssqem2qn1xzybapc8g4weggkzwytdt1v" }),
+      groupBy: ["destination"],
+      same: false,
+    },
     { what: "another asset", a: assetTransferBody(), b: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }), groupBy: ["sourceWallet", "asset"], same: false },
-    { what: "an asset's standard and network in another case", a: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }), b: assetTransferBody({ asset: "assets/Native.Ethereum-Mainnet" }), groupBy: ["asset"], same: true },
+    {
+      what: "an asset's standard and network in another case",
+      a: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }),
+      b: assetTransferBody({ asset: "assets/Native.Ethereum-Mainnet" }),
+      groupBy: ["asset"],
+      same: true,
+    },
     // The network came from the asset id as spelt, so a window grouped by network had a group per spelling.
-    { what: "an asset's network in another case, grouped by network", a: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }), b: assetTransferBody({ asset: "assets/NATIVE.Ethereum-Mainnet" }), groupBy: ["sourceWallet", "network"], same: true },
-    { what: "a Solana token under spl and spl-token", a: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl-token.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), groupBy: ["sourceWallet", "asset"], same: true },
-    { what: "a Solana token under spl-token-2022", a: assetTransferBody({ asset: `assets/spl-token-2022.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl-token.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), groupBy: ["asset"], same: true },
-    { what: "an ERC-20 contract with 0X or no prefix", a: assetTransferBody({ asset: USDC_LOWER.replace(".0x", ".0X") }), b: assetTransferBody({ asset: USDC_LOWER.replace(".0x", ".") }), groupBy: ["asset"], same: true },
-    { what: "a Solana mint in another case", a: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }), b: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT.toLowerCase()}`, destination: SOL_DEST }), groupBy: ["asset"], same: false },
+    {
+      what: "an asset's network in another case, grouped by network",
+      a: assetTransferBody({ asset: "assets/native.ethereum-mainnet" }),
+      b: assetTransferBody({ asset: "assets/NATIVE.Ethereum-Mainnet" }),
+      groupBy: ["sourceWallet", "network"],
+      same: true,
+    },
+    {
+      what: "a Solana token under spl and spl-token",
+      a: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }),
+      b: assetTransferBody({ asset: `assets/spl-token.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }),
+      groupBy: ["sourceWallet", "asset"],
+      same: true,
+    },
+    {
+      what: "a Solana token under spl-token-2022",
+      a: assetTransferBody({ asset: `assets/spl-token-2022.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }),
+      b: assetTransferBody({ asset: `assets/spl-token.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }),
+      groupBy: ["asset"],
+      same: true,
+    },
+    {
+      what: "an ERC-20 contract with 0X or no prefix",
+      a: assetTransferBody({ asset: USDC_LOWER.replace(".0x", ".0X") }),
+      b: assetTransferBody({ asset: USDC_LOWER.replace(".0x", ".") }),
+      groupBy: ["asset"],
+      same: true,
+    },
+    {
+      what: "a Solana mint in another case",
+      a: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT}`, destination: SOL_DEST }),
+      b: assetTransferBody({ asset: `assets/spl.solana-mainnet.${SOL_MINT.toLowerCase()}`, destination: SOL_DEST }),
+      groupBy: ["asset"],
+      same: false,
+    },
     // BIP-173's one-case rule holds for every bech32 prefix.
     {
       what: "a Litecoin destination in capitals",
@@ -79,12 +139,36 @@ describe("groupKey: what makes two transfers share a group", () => {
       same: true,
     },
     // An X-address is an XRP Ledger account with an optional tag.
-    { what: "an XRP destination as an X-address with a tag and as its account", a: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" }), b: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf" }), groupBy: ["destination", "asset"], same: true },
-    { what: "an XRP destination under two tags", a: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC" }), b: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" }), groupBy: ["destination"], same: true },
+    {
+      what: "an XRP destination as an X-address with a tag and as its account",
+      a: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" }),
+      b: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf" }),
+      groupBy: ["destination", "asset"],
+      same: true,
+    },
+    {
+      what: "an XRP destination under two tags",
+      a: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC" }),
+      b: assetTransferBody({ asset: "assets/native.xrpl-mainnet", destination: "XVLhHMPHU98es4dbozjVtdWzVrDjtVFpRb8iCFUkMtRyVii" }),
+      groupBy: ["destination"],
+      same: true,
+    },
     // A Sui or Aptos account is 0x and 32 bytes of hex, in either case.
-    { what: "a Sui destination in either case", a: assetTransferBody({ asset: "assets/native.sui-mainnet", destination: "0x5c8f4b6e1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9bafe1d2c3b4a5f6e7d8" }), b: assetTransferBody({ asset: "assets/native.sui-mainnet", destination: "0x5C8F4B6E1D2A3F4E5D6C7B8A9F0E1D2C3B4A5F6E7D8C9BAFE1D2C3B4A5F6E7D8" }), groupBy: ["destination", "asset"], same: true },
+    {
+      what: "a Sui destination in either case",
+      a: assetTransferBody({ asset: "assets/native.sui-mainnet", destination: "0x5c8f4b6e1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9bafe1d2c3b4a5f6e7d8" }),
+      b: assetTransferBody({ asset: "assets/native.sui-mainnet", destination: "0x5C8F4B6E1D2A3F4E5D6C7B8A9F0E1D2C3B4A5F6E7D8C9BAFE1D2C3B4A5F6E7D8" }),
+      groupBy: ["destination", "asset"],
+      same: true,
+    },
     // One Substrate account in each network's SS58 format.
-    { what: "a Polkadot destination in the Polkadot and generic formats", a: assetTransferBody({ asset: "assets/native.polkadot-mainnet", destination: "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5" }), b: assetTransferBody({ asset: "assets/native.polkadot-mainnet", destination: "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY" }), groupBy: ["destination", "asset"], same: true },
+    {
+      what: "a Polkadot destination in the Polkadot and generic formats",
+      a: assetTransferBody({ asset: "assets/native.polkadot-mainnet", destination: "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5" }),
+      b: assetTransferBody({ asset: "assets/native.polkadot-mainnet", destination: "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY" }),
+      groupBy: ["destination", "asset"],
+      same: true,
+    },
     // The API takes a Tron address in hex as well as in base58.
     {
       what: "a Tron destination in hex and in base58",
@@ -94,9 +178,27 @@ describe("groupKey: what makes two transfers share a group", () => {
       same: true,
     },
     { what: "another source wallet", a: assetTransferBody(), b: assetTransferBody({ source: `${VAULT}/wallets/other` }), groupBy: ["sourceWallet"], same: false },
-    { what: "another vault, same groupBy without vault", a: assetTransferBody(), b: { ...assetTransferBody({ source: "vaults/v2/wallets/w" }), name: "vaults/v2/transactions/t" }, groupBy: ["asset"], same: true },
-    { what: "another vault, grouped by vault", a: assetTransferBody(), b: { ...assetTransferBody({ source: "vaults/v2/wallets/w" }), name: "vaults/v2/transactions/t" }, groupBy: ["vault", "asset"], same: false },
-    { what: "Stellar mainnet vs testnet, same asset code", a: stellarBody([stellarPayment("1")]), b: stellarBody([stellarPayment("1")], "networks/stellar-testnet"), groupBy: ["asset"], same: false },
+    {
+      what: "another vault, same groupBy without vault",
+      a: assetTransferBody(),
+      b: { ...assetTransferBody({ source: "vaults/v2/wallets/w" }), name: "vaults/v2/transactions/t" },
+      groupBy: ["asset"],
+      same: true,
+    },
+    {
+      what: "another vault, grouped by vault",
+      a: assetTransferBody(),
+      b: { ...assetTransferBody({ source: "vaults/v2/wallets/w" }), name: "vaults/v2/transactions/t" },
+      groupBy: ["vault", "asset"],
+      same: false,
+    },
+    {
+      what: "Stellar mainnet vs testnet, same asset code",
+      a: stellarBody([stellarPayment("1")]),
+      b: stellarBody([stellarPayment("1")], "networks/stellar-testnet"),
+      groupBy: ["asset"],
+      same: false,
+    },
     {
       what: "a Stellar asset in shape 1 and as the API references it",
       a: stellarBody([stellarPayment("1")]),
@@ -104,7 +206,13 @@ describe("groupKey: what makes two transfers share a group", () => {
       groupBy: ["asset", "network"],
       same: true,
     },
-    { what: "other initiators", a: apiBody([apiTransfer()]), b: apiBody([apiTransfer()], { request: { sourceWallet: WALLET, initiator: "users/other" } }), groupBy: ["initiator"], same: false },
+    {
+      what: "other initiators",
+      a: apiBody([apiTransfer()]),
+      b: apiBody([apiTransfer()], { request: { sourceWallet: WALLET, initiator: "users/other" } }),
+      groupBy: ["initiator"],
+      same: false,
+    },
   ];
   it.each(cases)("$what → same: $same", ({ a, b, groupBy, same }) => {
     expect(keyOf(a, win(groupBy)) === keyOf(b, win(groupBy))).toBe(same);

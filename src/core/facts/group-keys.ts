@@ -11,14 +11,7 @@ import type { Transaction } from "../transaction/types.js";
 import { baseAccount, normaliseAddress } from "../chains/accounts.js";
 import type { EndpointFacts, TransferFacts } from "./types.js";
 
-const DIMENSION_ORDER: readonly GroupDimension[] = [
-  "vault",
-  "sourceWallet",
-  "destination",
-  "asset",
-  "network",
-  "initiator",
-];
+const DIMENSION_ORDER: readonly GroupDimension[] = ["vault", "sourceWallet", "destination", "asset", "network", "initiator"];
 
 type KeyValue = string | null | readonly [string, string];
 
@@ -31,21 +24,13 @@ export function groupKey(window: WindowSpec, tx: GroupingTx, transfer: TransferF
 }
 
 /** Per transfer, in order: window name → group key (what the caller charges once approved). */
-export function transferGroupKeys(
-  windows: readonly WindowSpec[],
-  tx: Transaction,
-  transfers: readonly TransferFacts[],
-): Record<string, string>[] {
+export function transferGroupKeys(windows: readonly WindowSpec[], tx: Transaction, transfers: readonly TransferFacts[]): Record<string, string>[] {
   // fromEntries defines own properties, so even a window named `__proto__` stays plain data.
   return transfers.map((t) => Object.fromEntries(windows.map((w) => [w.name, groupKey(w, tx, t)])));
 }
 
 /** The distinct group keys a transaction touches, sorted: take advisory locks in this order. */
-export function groupKeysForTransaction(
-  windows: readonly WindowSpec[],
-  tx: Transaction,
-  transfers: readonly TransferFacts[],
-): string[] {
+export function groupKeysForTransaction(windows: readonly WindowSpec[], tx: Transaction, transfers: readonly TransferFacts[]): string[] {
   const keys = new Set(transfers.flatMap((t) => windows.map((w) => groupKey(w, tx, t))));
   return [...keys].sort();
 }

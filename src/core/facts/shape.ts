@@ -25,11 +25,15 @@ export type FactShape = ValueShape<ValueType> | ObjectShape | ListShape | OpenSh
  * fact declared text here is text in every document the builder writes (this does not compile
  * otherwise).
  */
-type ShapeOf<V> = [NonNullable<V>] extends [string] ? ValueShape<"string">
-  : [NonNullable<V>] extends [number] ? ValueShape<"number">
-  : [NonNullable<V>] extends [boolean] ? ValueShape<"boolean">
-  : [NonNullable<V>] extends [readonly unknown[]] ? ListShape
-  : ObjectShape | OpenShape;
+type ShapeOf<V> = [NonNullable<V>] extends [string]
+  ? ValueShape<"string">
+  : [NonNullable<V>] extends [number]
+    ? ValueShape<"number">
+    : [NonNullable<V>] extends [boolean]
+      ? ValueShape<"boolean">
+      : [NonNullable<V>] extends [readonly unknown[]]
+        ? ListShape
+        : ObjectShape | OpenShape;
 
 const text: ValueShape<"string"> = { kind: "value", type: "string" };
 const num: ValueShape<"number"> = { kind: "value", type: "number" };
@@ -38,21 +42,51 @@ const open: OpenShape = { kind: "open" };
 const list = (items: FactShape): ListShape => ({ kind: "list", items });
 const object = <T>(fields: { readonly [K in keyof T]-?: ShapeOf<T[K]> }): ObjectShape => ({ kind: "object", fields });
 
-const endpointFields: { [K in keyof EndpointFacts]-?: ShapeOf<EndpointFacts[K]> } = { value: text, kind: text, wallet: text, address: text, internal: flag, muxedId: text, baseAccount: text };
+const endpointFields: { [K in keyof EndpointFacts]-?: ShapeOf<EndpointFacts[K]> } = {
+  value: text,
+  kind: text,
+  wallet: text,
+  address: text,
+  internal: flag,
+  muxedId: text,
+  baseAccount: text,
+};
 
 const tx = object<TxFacts>({
-  name: text, vault: text, id: text, kind: text, type: text, subType: text, state: text, network: text,
-  note: text, externalId: text, requestId: text, initiator: text, designatedSigners: list(text), transferCount: num,
+  name: text,
+  vault: text,
+  id: text,
+  kind: text,
+  type: text,
+  subType: text,
+  state: text,
+  network: text,
+  note: text,
+  externalId: text,
+  requestId: text,
+  initiator: text,
+  designatedSigners: list(text),
+  transferCount: num,
   payloads: list(text),
   tokenAllowances: list(object<TokenAllowance>({ approver: text, spender: text, asset: text, amount: text })),
   authorizations: list(object<Authorization>({ signer: text, contractAddress: text, chainId: text, nonce: text })),
   memo: object<Memo>({ type: text, data: text }),
   fee: object<Fee>({ asset: text, amount: text }),
-  usd: text, feeUsd: text,
+  usd: text,
+  feeUsd: text,
 });
 
 const transfer = object<TransferFacts>({
-  index: num, network: text, asset: text, assetAsGiven: text, assetStandard: text, amount: text, rawAmount: text, assetTotal: text, usdPrice: text, usd: text,
+  index: num,
+  network: text,
+  asset: text,
+  assetAsGiven: text,
+  assetStandard: text,
+  amount: text,
+  rawAmount: text,
+  assetTotal: text,
+  usdPrice: text,
+  usd: text,
   source: object<EndpointFacts>(endpointFields),
   destination: object<DestinationFacts>({
     ...endpointFields,
@@ -63,7 +97,9 @@ const transfer = object<TransferFacts>({
 });
 
 export const FACTS_SHAPE: FactShape = object<Facts>({
-  now: text, nowHour: num, nowWeekday: num,
+  now: text,
+  nowHour: num,
+  nowWeekday: num,
   tx,
   transfer,
   velocity: open,

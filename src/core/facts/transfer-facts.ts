@@ -140,15 +140,18 @@ function endpointFacts(
   const ofVault = own !== undefined || (wallet !== null && vaultOf(wallet) === vault);
   const internal = ofVault && (wallet === null || isInternalWallet(view, wallet));
   const address = e.address;
-  return { value: e.value, kind: e.kind, wallet, address, internal, muxedId: address === null ? null : subAccountId(address), baseAccount: address === null ? null : canonicalAccount(baseAccount(address)) };
+  return {
+    value: e.value,
+    kind: e.kind,
+    wallet,
+    address,
+    internal,
+    muxedId: address === null ? null : subAccountId(address),
+    baseAccount: address === null ? null : canonicalAccount(baseAccount(address)),
+  };
 }
 
-function destinationFacts(
-  e: Endpoint,
-  network: string | null,
-  vault: string,
-  view: AddressBookView,
-): DestinationFacts {
+function destinationFacts(e: Endpoint, network: string | null, vault: string, view: AddressBookView): DestinationFacts {
   const entry = e.address === null ? null : findAddressBookEntry(view, e.address, network);
   return { ...endpointFacts(e, network, vault, view), inAddressBook: entry !== null, addressBook: entry };
 }

@@ -44,13 +44,21 @@ describe("velocity: before and after this transaction", () => {
     { before: "0.1", amounts: ["0.2"], after: ["0.3"] },
     { before: "999999999999999999.999999999999999999", amounts: ["0.000000000000000001"], after: ["1000000000000000000"] },
     { before: "12.500000000000000000", amounts: ["1.000000000000000001", "2"], after: ["13.500000000000000001", "15.500000000000000001"] },
-    { before: "115792089237316195423570985008687907853269984665640564039457.584007913129639935", amounts: ["1"], after: ["115792089237316195423570985008687907853269984665640564039458.584007913129639935"] },
+    {
+      before: "115792089237316195423570985008687907853269984665640564039457.584007913129639935",
+      amounts: ["1"],
+      after: ["115792089237316195423570985008687907853269984665640564039458.584007913129639935"],
+    },
   ];
   it.each(decimals)("exact decimals: $before + $amounts", ({ before, amounts, after }) => {
     const body = {
       name: `${VAULT}/transactions/b1`,
       details: {
-        assetBatchTransfer: { asset: "assets/native.ethereum-mainnet", source: WALLET, destinations: amounts.map((amount, i) => ({ destination: `0x${String(i).padStart(40, "0")}`, amount })) },
+        assetBatchTransfer: {
+          asset: "assets/native.ethereum-mainnet",
+          source: WALLET,
+          destinations: amounts.map((amount, i) => ({ destination: `0x${String(i).padStart(40, "0")}`, amount })),
+        },
       },
     };
     const windows = [amountWindow("daily")];

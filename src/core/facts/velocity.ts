@@ -24,22 +24,14 @@ interface Running {
   count: number;
 }
 
-export function velocityFacts(
-  windows: readonly WindowSpec[],
-  tx: GroupingTx,
-  transfers: readonly TransferFacts[],
-  totals: WindowTotals,
-): Record<string, WindowFacts>[] {
+export function velocityFacts(windows: readonly WindowSpec[], tx: GroupingTx, transfers: readonly TransferFacts[], totals: WindowTotals): Record<string, WindowFacts>[] {
   const running = new Map<string, Running>();
   return transfers.map((transfer) => {
     const keyed = windows.map((w) => ({ window: w, key: groupKey(w, tx, transfer) }));
     // Once per distinct group, however many windows share it.
     for (const key of new Set(keyed.map((k) => k.key))) running.set(key, add(running.get(key), transfer));
     return Object.fromEntries(
-      keyed.map(({ window, key }) => [
-        window.name,
-        windowFacts(window, totals.get(window.name)?.get(key) ?? ZERO, running.get(key) ?? { amount: null, usd: null, count: 0 }),
-      ]),
+      keyed.map(({ window, key }) => [window.name, windowFacts(window, totals.get(window.name)?.get(key) ?? ZERO, running.get(key) ?? { amount: null, usd: null, count: 0 })]),
     );
   });
 }

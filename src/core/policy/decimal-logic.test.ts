@@ -106,7 +106,15 @@ describe("applyLogic: var reads only JSON data", () => {
 });
 
 describe("truthy", () => {
-  it.each([[[], false], [[0], true], ["", false], ["0", true], [0, false], [null, false], [{}, true]])("%j -> %s", (value, expected) => {
+  it.each([
+    [[], false],
+    [[0], true],
+    ["", false],
+    ["0", true],
+    [0, false],
+    [null, false],
+    [{}, true],
+  ])("%j -> %s", (value, expected) => {
     expect(truthy(value)).toBe(expected);
   });
 });

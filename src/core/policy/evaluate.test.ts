@@ -19,7 +19,15 @@ function bundle(rules: RuleSpec[], defaultDecision: DefaultDecision = "deny"): P
 }
 
 function transfer(index: number, amount: string | null, inAddressBook = true): TransferFacts {
-  const endpoint = { value: "0x1111111111111111111111111111111111111111", kind: "address" as const, wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, muxedId: null, baseAccount: "0x1111111111111111111111111111111111111111" };
+  const endpoint = {
+    value: "0x1111111111111111111111111111111111111111",
+    kind: "address" as const,
+    wallet: null,
+    address: "0x1111111111111111111111111111111111111111",
+    internal: false,
+    muxedId: null,
+    baseAccount: "0x1111111111111111111111111111111111111111",
+  };
   return {
     index,
     network: "ethereum-mainnet",
@@ -43,9 +51,27 @@ function facts(t: TransferFacts | null, kind: Facts["tx"]["kind"] = "assetTransf
     nowHour: 12,
     nowWeekday: 6,
     tx: {
-      name: "vaults/v1/transactions/t1", vault: "vaults/v1", id: "t1", kind,
-      type: null, subType: null, state: null, network: null, note: null, externalId: null, requestId: null,
-      initiator: null, designatedSigners: [], transferCount: t ? 1 : 0, payloads: [], tokenAllowances: [], authorizations: [], memo: null, fee: null, usd: null, feeUsd: null,
+      name: "vaults/v1/transactions/t1",
+      vault: "vaults/v1",
+      id: "t1",
+      kind,
+      type: null,
+      subType: null,
+      state: null,
+      network: null,
+      note: null,
+      externalId: null,
+      requestId: null,
+      initiator: null,
+      designatedSigners: [],
+      transferCount: t ? 1 : 0,
+      payloads: [],
+      tokenAllowances: [],
+      authorizations: [],
+      memo: null,
+      fee: null,
+      usd: null,
+      feeUsd: null,
     },
     transfer: t,
     velocity: { daily_out: { amount: "4000", count: 3, amountAfter: "4500", countAfter: 4 } },
@@ -68,7 +94,13 @@ describe("a rule that fails to evaluate resolves to the safe side", () => {
   });
 
   it.each([["deny"], ["defer"]] as const)("a %s rule matches, with the error on the match and in the reasons", (decision) => {
-    const outcome = evaluate(bundle([["guard", decision, MISSING_COMPARISON, "Guard tripped"], ["ok", "allow", true]]), [facts(transfer(0, "1"))]);
+    const outcome = evaluate(
+      bundle([
+        ["guard", decision, MISSING_COMPARISON, "Guard tripped"],
+        ["ok", "allow", true],
+      ]),
+      [facts(transfer(0, "1"))],
+    );
     expect(outcome.decision).toBe(decision);
     expect(outcome.matched).toEqual([
       { rule: "guard", decision, transfer: 0, error: expect.stringMatching(/"<" got null/) },
@@ -105,7 +137,9 @@ describe("one evaluation: deny > defer > allow > default", () => {
   ])("%s", (_name, matching, defaultDecision, expected, byDefault) => {
     const rules: RuleSpec[] = [
       ...matching.map((d, i): RuleSpec => [`m${i}`, d, { "==": [{ var: "tx.kind" }, "assetTransfer"] }]),
-      ["never-allow", "allow", false], ["never-deny", "deny", { "!": true }], ["never-defer", "defer", []],
+      ["never-allow", "allow", false],
+      ["never-deny", "deny", { "!": true }],
+      ["never-defer", "defer", []],
     ];
     const trace = evaluateFacts(bundle(rules, defaultDecision), facts(transfer(0, "1")));
     expect(trace.decision).toBe(expected);
@@ -127,7 +161,10 @@ describe("the transaction: deny if any transfer denies, else defer if any defers
     ["a deny anywhere wins", [transfer(0, "6000"), transfer(1, "10", false)], "deny", ["Destination not in address book"]],
     ["a deny and a default deny both explain", [transfer(0, "2000"), transfer(1, "10", false)], "deny", ["Destination not in address book", "no rule allowed (default: deny)"]],
   ])("%s", (_name, transfers, expected, reasons) => {
-    const outcome = evaluate(bundle(rules), transfers.map((t) => facts(t)));
+    const outcome = evaluate(
+      bundle(rules),
+      transfers.map((t) => facts(t)),
+    );
     expect(outcome.decision).toBe(expected);
     expect(outcome.reasons).toEqual(reasons);
     expect(outcome.evaluations.map((e) => e.transfer)).toEqual(transfers.map((t) => t.index));
@@ -143,7 +180,11 @@ describe("the transaction: deny if any transfer denies, else defer if any defers
 
   it("deduplicates reasons and uses `rule <id>` where a rule has none, in rule order", () => {
     const outcome = evaluate(
-      bundle([["b", "deny", true], ["a", "deny", true, "Same"], ["c", "deny", true, "Same"]]),
+      bundle([
+        ["b", "deny", true],
+        ["a", "deny", true, "Same"],
+        ["c", "deny", true, "Same"],
+      ]),
       [facts(transfer(0, "1")), facts(transfer(1, "1"))],
     );
     expect(outcome.reasons).toEqual(["rule b", "Same"]);
@@ -179,17 +220,19 @@ describe("edge cases never allow by accident", () => {
   });
 
   it("a transaction without transfers is evaluated once with transfer null", () => {
-    const outcome = evaluate(
-      bundle([["only-transfers", "deny", { "!": { in: [{ var: "tx.kind" }, ["assetTransfer", "stellarTransaction"]] } }, "Only asset transfers"]]),
-      [facts(null, "evmAccountDelegation")],
-    );
+    const outcome = evaluate(bundle([["only-transfers", "deny", { "!": { in: [{ var: "tx.kind" }, ["assetTransfer", "stellarTransaction"]] } }, "Only asset transfers"]]), [
+      facts(null, "evmAccountDelegation"),
+    ]);
     expect(outcome.decision).toBe("deny");
     expect(outcome.matched).toEqual([{ rule: "only-transfers", decision: "deny", transfer: null }]);
     expect(outcome.reasons).toEqual(["Only asset transfers"]);
   });
 
   it("is a function of (bundle, facts): same inputs, same outcome, inputs untouched", () => {
-    const b = bundle([["small", "allow", AMOUNT_AT_MOST_1000], ["guard", "deny", MISSING_COMPARISON]]);
+    const b = bundle([
+      ["small", "allow", AMOUNT_AT_MOST_1000],
+      ["guard", "deny", MISSING_COMPARISON],
+    ]);
     const input = [Object.freeze(facts(transfer(0, "5")))];
     const snapshot = structuredClone(input);
     const first = evaluate(b, input);

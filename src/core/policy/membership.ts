@@ -27,7 +27,9 @@ function contains(needle: unknown, haystack: unknown): boolean {
  */
 function inStringList(needle: unknown, list: StringList): boolean {
   if (typeof needle === "number" || typeof needle === "boolean") {
-    throw new LogicError(`"in" looks for ${describeValue(needle)} among the items of a list written as one string, which are text: write the list as an array of ${typeof needle === "number" ? "numbers" : "true or false"}`);
+    throw new LogicError(
+      `"in" looks for ${describeValue(needle)} among the items of a list written as one string, which are text: write the list as an array of ${typeof needle === "number" ? "numbers" : "true or false"}`,
+    );
   }
   return list.items.includes(needle as string);
 }

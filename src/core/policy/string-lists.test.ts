@@ -105,20 +105,53 @@ describe("a list written as one string is a list of its items", () => {
 describe("listItems and withStringLists", () => {
   it("splits at commas, semicolons, white space, quotes, brackets and |, keeping . / : - inside items", () => {
     expect(listItems(` ["0.0.12345", 'treasury.near'] ; assets/native.ethereum-mainnet|(0:83df) {a-b} <c_d> \`e+f\``)).toEqual([
-      "0.0.12345", "treasury.near", "assets/native.ethereum-mainnet", "0:83df", "a-b", "c_d", "e+f",
+      "0.0.12345",
+      "treasury.near",
+      "assets/native.ethereum-mainnet",
+      "0:83df",
+      "a-b",
+      "c_d",
+      "e+f",
     ]);
     expect(listItems(" , ;")).toEqual([]);
     // Full-width separators and the ideographic comma, as a CJK keyboard types a list.
     expect(listItems("0.0.12345，treasury.near；a｜b、c")).toEqual(["0.0.12345", "treasury.near", "a", "b", "c"]);
     // Typographic quotes and CJK brackets, as an editor or a chat client rewrites "…" and (…): a deny
     // list so quoted must name its items.
-    expect(listItems("“0.0.12345”, “treasury.near” «a» 「b」『c』【d】（e）［f］〈g〉《h》｛i｝＜j＞＂k＂＇l＇｀m｀„n“‹p›､q")).toEqual(
-      ["0.0.12345", "treasury.near", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "p", "q"],
-    );
+    expect(listItems("“0.0.12345”, “treasury.near” «a» 「b」『c』【d】（e）［f］〈g〉《h》｛i｝＜j＞＂k＂＇l＇｀m｀„n“‹p›､q")).toEqual([
+      "0.0.12345",
+      "treasury.near",
+      "a",
+      "b",
+      "c",
+      "d",
+      "e",
+      "f",
+      "g",
+      "h",
+      "i",
+      "j",
+      "k",
+      "l",
+      "m",
+      "n",
+      "p",
+      "q",
+    ]);
     // The typographic apostrophe stays inside a name, which a deny list of names finds whole.
     expect(listItems("McDonald’s Corp, Bad Co")).toEqual(["McDonald’s Corp", "McDonald’s", "Corp", "Bad Co", "Bad", "Co"]);
     expect(applyLogic({ in: [destination, "“0xbad0000000000000000000000000000000000bad”, “treasury.near”"] }, to("treasury.near"))).toBe(true);
-    expect(listItems("Sanctioned Exchange, Bad Co\n0.0.1 0.0.2")).toEqual(["Sanctioned Exchange", "Sanctioned", "Exchange", "Bad Co", "Bad", "Co", "0.0.1 0.0.2", "0.0.1", "0.0.2"]);
+    expect(listItems("Sanctioned Exchange, Bad Co\n0.0.1 0.0.2")).toEqual([
+      "Sanctioned Exchange",
+      "Sanctioned",
+      "Exchange",
+      "Bad Co",
+      "Bad",
+      "Co",
+      "0.0.1 0.0.2",
+      "0.0.1",
+      "0.0.2",
+    ]);
   });
 
   it("rewrites only in's string haystacks, at any depth, and leaves a needle or other text alone", () => {

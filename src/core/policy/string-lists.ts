@@ -33,7 +33,8 @@ import { canonicalLiteral } from "../chains/canonical.js";
  * account (`0.0.12345`), an asset name (`assets/native.ethereum-mainnet`), a raw TON account
  * (`0:83df…`) and base64 hold them.
  */
-const ITEM_SEPARATORS = /[,;|'"`()[\]{}<>\r\n\uFF0C\uFF1B\uFF5C\u3001\uFF64\u201C-\u201F\u2039\u203A\u00AB\u00BB\uFF02\uFF07\uFF40\uFF08\uFF09\uFF3B\uFF3D\uFF5B\uFF5D\uFF1C\uFF1E\u3008-\u3011]+/;
+const ITEM_SEPARATORS =
+  /[,;|'"`()[\]{}<>\r\n\uFF0C\uFF1B\uFF5C\u3001\uFF64\u201C-\u201F\u2039\u203A\u00AB\u00BB\uFF02\uFF07\uFF40\uFF08\uFF09\uFF3B\uFF3D\uFF5B\uFF5D\uFF1C\uFF1E\u3008-\u3011]+/;
 const SPACES = /\s+/;
 
 /**

@@ -21,14 +21,51 @@ function facts(amountAfter: string | null): Facts {
     nowHour: 12,
     nowWeekday: 6,
     tx: {
-      name: "vaults/v1/transactions/t1", vault: "vaults/v1", id: "t1", kind: "assetTransfer",
-      type: null, subType: null, state: null, network: null, note: null, externalId: null, requestId: null,
-      initiator: null, designatedSigners: ["a", "b"], transferCount: 1, payloads: [], tokenAllowances: [], authorizations: [], memo: null, fee: null, usd: null, feeUsd: null,
+      name: "vaults/v1/transactions/t1",
+      vault: "vaults/v1",
+      id: "t1",
+      kind: "assetTransfer",
+      type: null,
+      subType: null,
+      state: null,
+      network: null,
+      note: null,
+      externalId: null,
+      requestId: null,
+      initiator: null,
+      designatedSigners: ["a", "b"],
+      transferCount: 1,
+      payloads: [],
+      tokenAllowances: [],
+      authorizations: [],
+      memo: null,
+      fee: null,
+      usd: null,
+      feeUsd: null,
     },
     transfer: {
-      index: 0, network: "ethereum-mainnet", asset: "assets/native.ethereum-mainnet", assetAsGiven: "assets/native.ethereum-mainnet", assetStandard: "native", amount: "500", rawAmount: null, assetTotal: "500", usdPrice: null, usd: null,
+      index: 0,
+      network: "ethereum-mainnet",
+      asset: "assets/native.ethereum-mainnet",
+      assetAsGiven: "assets/native.ethereum-mainnet",
+      assetStandard: "native",
+      amount: "500",
+      rawAmount: null,
+      assetTotal: "500",
+      usdPrice: null,
+      usd: null,
       source: { value: "vaults/v1/wallets/w1", kind: "wallet", wallet: "vaults/v1/wallets/w1", address: null, internal: true, muxedId: null, baseAccount: null },
-      destination: { value: "0x1111111111111111111111111111111111111111", kind: "address", wallet: null, address: "0x1111111111111111111111111111111111111111", internal: false, muxedId: null, baseAccount: "0x1111111111111111111111111111111111111111", inAddressBook: true, addressBook: null },
+      destination: {
+        value: "0x1111111111111111111111111111111111111111",
+        kind: "address",
+        wallet: null,
+        address: "0x1111111111111111111111111111111111111111",
+        internal: false,
+        muxedId: null,
+        baseAccount: "0x1111111111111111111111111111111111111111",
+        inAddressBook: true,
+        addressBook: null,
+      },
       sponsor: null,
     },
     velocity: { daily_out: { amount: "120000", count: 3, amountAfter, countAfter: 4 } },
@@ -43,7 +80,10 @@ describe("explain with operand values", () => {
   it("shows every rule as matched or not, and each comparison with its operands' values", () => {
     const outcome = evaluate(bundle([DAILY, SMALL]), [facts("120500")], { trace: true });
     const rules = outcome.evaluations[0]!.rules!;
-    expect(rules.map((r) => [r.rule, r.result])).toEqual([["daily-limit", "matched"], ["small", "matched"]]);
+    expect(rules.map((r) => [r.rule, r.result])).toEqual([
+      ["daily-limit", "matched"],
+      ["small", "matched"],
+    ]);
     expect(rules[0]!.comparisons).toEqual([
       {
         op: ">",
@@ -75,22 +115,20 @@ describe("explain with operand values", () => {
 
   it("records only the comparisons evaluation made (and short-circuits), naming computed operands by their expression", () => {
     const when = {
-      or: [
-        { ">": [{ "-": [{ var: "velocity.daily_out.amountAfter" }, { var: "velocity.daily_out.amount" }] }, "100"] },
-        { "==": [{ var: "transfer.amount" }, "1"] },
-      ],
+      or: [{ ">": [{ "-": [{ var: "velocity.daily_out.amountAfter" }, { var: "velocity.daily_out.amount" }] }, "100"] }, { "==": [{ var: "transfer.amount" }, "1"] }],
     };
     const outcome = evaluate(bundle([{ id: "r", decision: "deny", when }]), [facts("120500")], { trace: true });
     const [rule] = outcome.evaluations[0]!.rules!;
-    expect(rule!.comparisons.map((c) => c.text)).toEqual([
-      '{"-":[{"var":"velocity.daily_out.amountAfter"},{"var":"velocity.daily_out.amount"}]} = 500 > 100',
-    ]);
+    expect(rule!.comparisons.map((c) => c.text)).toEqual(['{"-":[{"var":"velocity.daily_out.amountAfter"},{"var":"velocity.daily_out.amount"}]} = 500 > 100']);
   });
 
   it("comparisons inside some/all read each element, and record each", () => {
     const when = { some: [{ var: "tx.designatedSigners" }, { "==": [{ var: "" }, "b"] }] };
     const [rule] = evaluate(bundle([{ id: "r", decision: "deny", when }]), [facts("1")], { trace: true }).evaluations[0]!.rules!;
-    expect(rule!.comparisons.map((c) => [c.text, c.result])).toEqual([['"a" == "b"', false], ['"b" == "b"', true]]);
+    expect(rule!.comparisons.map((c) => [c.text, c.result])).toEqual([
+      ['"a" == "b"', false],
+      ['"b" == "b"', true],
+    ]);
   });
 
   it("the traced evaluation decides exactly as the plain one", () => {
@@ -117,6 +155,11 @@ describe("explain with operand values", () => {
     const f = { ...initiated, tx: { ...initiated.tx, initiator: "users/ops@example.com" }, review: { state: "open" as const, approvals: 1, approvers: ["alice@example.com"] } };
     const outcome = evaluate(b, [f], { trace: true });
     expect(outcome.matched).toEqual([]);
-    expect(outcome.evaluations[0]!.rules![0]).toMatchObject({ result: "not matched", matched: false, reviewMet: true, comparisons: [{ text: "transfer.amount = 500 > 100", result: true }] });
+    expect(outcome.evaluations[0]!.rules![0]).toMatchObject({
+      result: "not matched",
+      matched: false,
+      reviewMet: true,
+      comparisons: [{ text: "transfer.amount = 500 > 100", result: true }],
+    });
   });
 });

@@ -23,7 +23,10 @@ describe("validateLogic accepts", () => {
     ["missing with literal keys", { missing: ["tx.note", "tx.externalId"] }],
     ["a literal looked for in text built by cat (a substring search on purpose)", { in: ["invoice", { cat: [{ var: "tx.note" }, " "] }] }],
     ["a fact looked for in a list if chooses, its condition built by cat", { in: [{ var: "k" }, { if: [{ cat: ["a"] }, ["a"], []] }] }],
-    ["if / ?: / !! / cat / substr / merge / min / max / % / /", { if: [{ "!!": [1] }, { cat: [{ substr: ["abc", 1] }, "x"] }, { "?:": [{ "==": [{ "%": [{ "/": [4, 2] }, 2] }, 0] }, { max: [1, 2] }, { min: [{ merge: [[1], [2]] }] }] }] }],
+    [
+      "if / ?: / !! / cat / substr / merge / min / max / % / /",
+      { if: [{ "!!": [1] }, { cat: [{ substr: ["abc", 1] }, "x"] }, { "?:": [{ "==": [{ "%": [{ "/": [4, 2] }, 2] }, 0] }, { max: [1, 2] }, { min: [{ merge: [[1], [2]] }] }] }] },
+    ],
   ])("%s", (_name, expr) => {
     expect(validateLogic(expr, { path: "rules[0].when", windows })).toEqual([]);
   });
@@ -48,12 +51,32 @@ describe("validateLogic refuses", () => {
     ["unknown window field", { "<": [{ var: "velocity.daily_out.total" }, 1] }, 'rules[2].when["<"][0].var', /a window has/],
     ["wrong arity", { ">": [1, 2, 3] }, 'rules[2].when[">"]', /takes 2 arguments/],
     ["negative var index", { var: -1 }, "rules[2].when.var", /non-negative integer/],
-    ["a fact looked for in a list built by cat", { in: [{ var: "transfer.destination.address" }, { cat: ["0.0.12345, ", "treasury.near"] }] }, "rules[2].when.in[1]", /built by cat, which is searched as text.*write the list as an array/],
+    [
+      "a fact looked for in a list built by cat",
+      { in: [{ var: "transfer.destination.address" }, { cat: ["0.0.12345, ", "treasury.near"] }] },
+      "rules[2].when.in[1]",
+      /built by cat, which is searched as text.*write the list as an array/,
+    ],
     ["a value looked for in text built by substr", { in: [{ var: "k" }, { substr: ["0.0.12345,treasury.near", 0] }] }, "rules[2].when.in[1]", /built by substr/],
     // The text chosen by if, ?:, or, and loaded.
-    ["a fact looked for in a list built by cat that if chooses", { in: [{ var: "k" }, { if: [true, { cat: ["0.0.12345, ", "treasury.near"] }, []] }] }, "rules[2].when.in[1]", /built by cat/],
-    ["a fact looked for in a list built by cat that ?: chooses as its else", { in: [{ var: "k" }, { "?:": [{ var: "c" }, ["a"], { cat: ["0.0.12345, ", "treasury.near"] }] }] }, "rules[2].when.in[1]", /built by cat/],
-    ["a fact looked for in a list built by substr that or returns", { in: [{ var: "k" }, { or: [{ and: [{ substr: ["0.0.12345,treasury.near", 0] }] }] }] }, "rules[2].when.in[1]", /built by substr/],
+    [
+      "a fact looked for in a list built by cat that if chooses",
+      { in: [{ var: "k" }, { if: [true, { cat: ["0.0.12345, ", "treasury.near"] }, []] }] },
+      "rules[2].when.in[1]",
+      /built by cat/,
+    ],
+    [
+      "a fact looked for in a list built by cat that ?: chooses as its else",
+      { in: [{ var: "k" }, { "?:": [{ var: "c" }, ["a"], { cat: ["0.0.12345, ", "treasury.near"] }] }] },
+      "rules[2].when.in[1]",
+      /built by cat/,
+    ],
+    [
+      "a fact looked for in a list built by substr that or returns",
+      { in: [{ var: "k" }, { or: [{ and: [{ substr: ["0.0.12345,treasury.near", 0] }] }] }] },
+      "rules[2].when.in[1]",
+      /built by substr/,
+    ],
   ])("%s", (_name, expr, path, message) => {
     const problems = validateLogic(expr, { path: "rules[2].when", windows });
     expect(problems).toHaveLength(1);
@@ -94,13 +117,29 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
   });
 
   it.each([
-    ["a misspelt field", { in: [{ var: "transfer.destination.adress" }, ["0x1"]] }, /"transfer\.destination\.adress" names no fact: transfer\.destination has value, kind, wallet, address, internal, muxedId, baseAccount, inAddressBook, addressBook/],
+    [
+      "a misspelt field",
+      { in: [{ var: "transfer.destination.adress" }, ["0x1"]] },
+      /"transfer\.destination\.adress" names no fact: transfer\.destination has value, kind, wallet, address, internal, muxedId, baseAccount, inAddressBook, addressBook/,
+    ],
     ["a misspelt root", { "===": [{ var: "trasnfer.asset" }, "x"] }, /names no fact: the facts has now, nowHour/],
     ["a path past a value", { var: "transfer.amount.value" }, /transfer\.amount is a single value/],
     ["a field of a list", { var: "tx.tokenAllowances.spender" }, /tx\.tokenAllowances is a list/],
-    ["a misspelt item field", { some: [{ var: "tx.tokenAllowances" }, { "==": [{ var: "spendr" }, "0x1"] }] }, /"spendr" names no fact: each item of tx\.tokenAllowances has approver, spender, asset, amount/],
-    ["a field of a list of values' item", { some: [{ var: "tx.payloads" }, { "==": [{ var: "name" }, "x"] }] }, /"name" names no fact: each item of tx\.payloads is a single value/],
-    ["a misspelt item field over a filtered list", { some: [{ filter: [{ var: "tx.tokenAllowances" }, true] }, { "==": [{ var: "spendr" }, "0x1"] }] }, /"spendr" names no fact: each item of tx\.tokenAllowances has/],
+    [
+      "a misspelt item field",
+      { some: [{ var: "tx.tokenAllowances" }, { "==": [{ var: "spendr" }, "0x1"] }] },
+      /"spendr" names no fact: each item of tx\.tokenAllowances has approver, spender, asset, amount/,
+    ],
+    [
+      "a field of a list of values' item",
+      { some: [{ var: "tx.payloads" }, { "==": [{ var: "name" }, "x"] }] },
+      /"name" names no fact: each item of tx\.payloads is a single value/,
+    ],
+    [
+      "a misspelt item field over a filtered list",
+      { some: [{ filter: [{ var: "tx.tokenAllowances" }, true] }, { "==": [{ var: "spendr" }, "0x1"] }] },
+      /"spendr" names no fact: each item of tx\.tokenAllowances has/,
+    ],
     ["a misspelt path in missing", { missing: ["transfer.amout"] }, /"transfer\.amout" names no fact/],
     ["a var with a default still checked", { var: ["tx.nots", ""] }, /"tx\.nots" names no fact/],
   ])("refuses %s", (_name, expr, message) => {
@@ -112,10 +151,20 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
   // `===` and `in` compare types first: a fact and a literal of another type are never equal, so
   // a deny rule written so never denies (YAML reads an unquoted 12345 or 0 as a number).
   it.each([
-    ["a muxed id against a number", { "===": [{ var: "transfer.destination.muxedId" }, 12345] }, '["==="][1]', /transfer\.destination\.muxedId, which is text, with the number 12345: they are never equal \(write "12345"\)/],
+    [
+      "a muxed id against a number",
+      { "===": [{ var: "transfer.destination.muxedId" }, 12345] },
+      '["==="][1]',
+      /transfer\.destination\.muxedId, which is text, with the number 12345: they are never equal \(write "12345"\)/,
+    ],
     ["a number written first", { "===": [991, { var: "tx.memo.data" }] }, '["==="][0]', /tx\.memo\.data, which is text, with the number 991/],
     ["!== always true", { "!==": [{ var: "transfer.destination.muxedId" }, 7] }, '["!=="][1]', /they always differ \(write "7"\)/],
-    ["a chain id in an authorization", { some: [{ var: "tx.authorizations" }, { "===": [{ var: "chainId" }, 0] }] }, 'some[1]["==="][1]', /chainId, which is text, with the number 0/],
+    [
+      "a chain id in an authorization",
+      { some: [{ var: "tx.authorizations" }, { "===": [{ var: "chainId" }, 0] }] },
+      'some[1]["==="][1]',
+      /chainId, which is text, with the number 0/,
+    ],
     ["a muxed id in a list of numbers", { in: [{ var: "transfer.destination.muxedId" }, ["1", 2]] }, "in[1][1]", /muxedId, which is text, with the number 2/],
     ["a weekday in a list of texts", { in: [{ var: "nowWeekday" }, ["0", 6]] }, "in[1][0]", /nowWeekday, which is a number, with the text "0".*\(write 0\)/],
     ["a number in a list of texts", { in: [5, { var: "tx.payloads" }] }, "in[0]", /tx\.payloads\.0, which is text, with the number 5/],
@@ -125,13 +174,28 @@ describe("validateLogic with the facts' shape: a path must name a fact", () => {
     ["a number against words under !=", { "!=": [{ var: "nowHour" }, "noon"] }, '["!="][1]', /nowHour, which is a number, with the text "noon": they always differ$/],
     // A list written as one string is a list of text items
     // (string-lists.ts), where json-logic-js found the hour 1 in "9,10,11" as a digit of "10".
-    ["a number fact in a list written as one string", { in: [{ var: "nowHour" }, "9,10,11"] }, "in[1]", /nowHour, which is a number, among the items of the text "9,10,11", which are text: they are never equal \(write \[9, 10, 11\]\)/],
+    [
+      "a number fact in a list written as one string",
+      { in: [{ var: "nowHour" }, "9,10,11"] },
+      "in[1]",
+      /nowHour, which is a number, among the items of the text "9,10,11", which are text: they are never equal \(write \[9, 10, 11\]\)/,
+    ],
     ["a flag in a list written as one string", { in: [{ var: "transfer.destination.internal" }, "true"] }, "in[1]", /true or false, among the items .*\(write \[true\]\)/],
     ["a number looked for in a text fact", { in: [1, { var: "tx.note" }] }, "in[0]", /looks for the number 1 in tx\.note, which is text: it is never found \(write "1"\)/],
     // A list or object fact is compared with each item as a whole, never found.
-    ["a list fact in a list", { in: [{ var: "tx.designatedSigners" }, ["users/a"]] }, "in[0]", /"in" looks for tx\.designatedSigners, which is a list, as one item: it is never found \(to find any of its items, write \{"some": \[\{"var": "tx\.designatedSigners"\}, \{"in": \[\{"var": ""\}, …\]\}\]\}\)/],
+    [
+      "a list fact in a list",
+      { in: [{ var: "tx.designatedSigners" }, ["users/a"]] },
+      "in[0]",
+      /"in" looks for tx\.designatedSigners, which is a list, as one item: it is never found \(to find any of its items, write \{"some": \[\{"var": "tx\.designatedSigners"\}, \{"in": \[\{"var": ""\}, …\]\}\]\}\)/,
+    ],
     ["a list fact in a list written as one string", { in: [{ var: "tx.payloads" }, "evmMessage, evmCall"] }, "in[0]", /tx\.payloads, which is a list, as one item/],
-    ["an object fact in a list", { in: [{ var: "tx.memo" }, ["991"]] }, "in[0]", /tx\.memo, which is an object, as one item: it is never found \(read one of its fields \(type, data\)\)/],
+    [
+      "an object fact in a list",
+      { in: [{ var: "tx.memo" }, ["991"]] },
+      "in[0]",
+      /tx\.memo, which is an object, as one item: it is never found \(read one of its fields \(type, data\)\)/,
+    ],
     ["an object item in a list", { some: [{ var: "tx.authorizations" }, { in: [{ var: "" }, ["0xabc"]] }] }, "some[1].in[0]", /each item, which is an object, as one item/],
   ])("refuses %s", (_name, expr, at, message) => {
     const problems = check(expr);
@@ -219,16 +283,52 @@ describe("validateLogic: an arithmetic result, exact decimal text, where JsonLog
     ["in looking for it", { in: [{ "-": [5, 1] }, [4]] }, 'rules[2].when.in[0]["-"]', /"in" compares types and spelling/, { "==": [{ "-": [5, 1] }, 4] }],
     ["in a listed item", { in: [{ var: "k" }, [{ "+": [1, 1] }]] }, 'rules[2].when.in[1][0]["+"]', /"in" compares/, { "==": [{ var: "k" }, { "+": [1, 1] }] }],
     ["if's condition", { if: [over100, true, false] }, 'rules[2].when.if[0]["-"]', /read here as true or false/, { if: [{ ">": [over100, 0] }, true, false] }],
-    ["! of a single operand", { "!": { "%": [{ var: "a" }, 2] } }, 'rules[2].when["!"]["%"]', /result of "%" is read here as true or false/, { "==": [{ "%": [{ var: "a" }, 2] }, 0] }],
+    [
+      "! of a single operand",
+      { "!": { "%": [{ var: "a" }, 2] } },
+      'rules[2].when["!"]["%"]',
+      /result of "%" is read here as true or false/,
+      { "==": [{ "%": [{ var: "a" }, 2] }, 0] },
+    ],
     ["!!", { "!!": [{ max: [1, 2] }] }, 'rules[2].when["!!"][0].max', /true even when it is "0"/, { "!=": [{ max: [1, 2] }, 0] }],
     ["and's first operand", { and: [{ "/": [4, 2] }, true] }, 'rules[2].when.and[0]["/"]', /true or false/, { and: [{ ">": [{ "/": [4, 2] }, 1] }, true] }],
     ["or's first operand", { or: [{ min: [1] }, false] }, "rules[2].when.or[0].min", /true or false/, { or: [{ "==": [{ min: [1] }, 1] }, false] }],
     ["?:'s condition", { "?:": [{ "+": ["0"] }, 1, 2] }, 'rules[2].when["?:"][0]["+"]', /true or false/, { "==": [{ "?:": [{ "!=": [{ "+": ["0"] }, 0] }, 1, 2] }, 2] }],
-    ["some's predicate", { some: [{ var: "list" }, { "-": [{ var: "" }, 1] }] }, 'rules[2].when.some[1]["-"]', /true or false/, { some: [{ var: "list" }, { "!=": [{ var: "" }, 1] }] }],
-    ["filter's predicate", { filter: [{ var: "list" }, { "%": [{ var: "" }, 2] }] }, 'rules[2].when.filter[1]["%"]', /true or false/, { filter: [{ var: "list" }, { "==": [{ "%": [{ var: "" }, 2] }, 1] }] }],
-    ["a result an if passes to !", { "!": [{ if: [{ var: "c" }, { "+": [1, 2] }, 0] }] }, 'rules[2].when["!"][0].if[1]["+"]', /true or false/, { "<": [{ if: [{ var: "c" }, { "+": [1, 2] }, 0] }, 5] }],
-    ["and's last operand read by if", { if: [{ and: [true, { "-": [1, 1] }] }, 1, 2] }, 'rules[2].when.if[0].and[1]["-"]', /true or false/, { if: [{ and: [true, { "==": [{ "-": [1, 1] }, 0] }] }, 1, 2] }],
-    ["what reduce sums, compared by ===", { "===": [{ reduce: [{ var: "list" }, { "+": [{ var: "current" }, { var: "accumulator" }] }, 0] }, 6] }, 'rules[2].when["==="][0].reduce[1]["+"]', /"===" compares/, { "==": [{ reduce: [{ var: "list" }, { "+": [{ var: "current" }, { var: "accumulator" }] }, 0] }, 6] }],
+    [
+      "some's predicate",
+      { some: [{ var: "list" }, { "-": [{ var: "" }, 1] }] },
+      'rules[2].when.some[1]["-"]',
+      /true or false/,
+      { some: [{ var: "list" }, { "!=": [{ var: "" }, 1] }] },
+    ],
+    [
+      "filter's predicate",
+      { filter: [{ var: "list" }, { "%": [{ var: "" }, 2] }] },
+      'rules[2].when.filter[1]["%"]',
+      /true or false/,
+      { filter: [{ var: "list" }, { "==": [{ "%": [{ var: "" }, 2] }, 1] }] },
+    ],
+    [
+      "a result an if passes to !",
+      { "!": [{ if: [{ var: "c" }, { "+": [1, 2] }, 0] }] },
+      'rules[2].when["!"][0].if[1]["+"]',
+      /true or false/,
+      { "<": [{ if: [{ var: "c" }, { "+": [1, 2] }, 0] }, 5] },
+    ],
+    [
+      "and's last operand read by if",
+      { if: [{ and: [true, { "-": [1, 1] }] }, 1, 2] },
+      'rules[2].when.if[0].and[1]["-"]',
+      /true or false/,
+      { if: [{ and: [true, { "==": [{ "-": [1, 1] }, 0] }] }, 1, 2] },
+    ],
+    [
+      "what reduce sums, compared by ===",
+      { "===": [{ reduce: [{ var: "list" }, { "+": [{ var: "current" }, { var: "accumulator" }] }, 0] }, 6] },
+      'rules[2].when["==="][0].reduce[1]["+"]',
+      /"===" compares/,
+      { "==": [{ reduce: [{ var: "list" }, { "+": [{ var: "current" }, { var: "accumulator" }] }, 0] }, 6] },
+    ],
   ])("refuses %s, and loads the comparison written instead", (_name, expr, path, message, instead) => {
     const problems = validateLogic(expr, { path: "rules[2].when" });
     expect(problems).toHaveLength(1);

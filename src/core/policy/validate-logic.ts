@@ -63,9 +63,12 @@ class Validator {
     if (typeof node !== "object" || node === null) return;
     const keys = Object.keys(node);
     if (keys.length !== 1) {
-      this.report(at, keys.length === 0
-        ? "an empty object is not an operation"
-        : `an operation object must have exactly one key, found ${keys.length}: ${keys.map((k) => JSON.stringify(k)).join(", ")}`);
+      this.report(
+        at,
+        keys.length === 0
+          ? "an empty object is not an operation"
+          : `an operation object must have exactly one key, found ${keys.length}: ${keys.map((k) => JSON.stringify(k)).join(", ")}`,
+      );
       return;
     }
     const op = keys[0] as string;
@@ -127,13 +130,19 @@ class Validator {
     const pairs: ComparedLiteral[] =
       op === "in"
         ? inPairs(left, right, argPath)
-        : [{ path: plainVarPath(left), literal: right, at: argPath(1) }, { path: plainVarPath(right), literal: left, at: argPath(0) }];
+        : [
+            { path: plainVarPath(left), literal: right, at: argPath(1) },
+            { path: plainVarPath(right), literal: left, at: argPath(0) },
+          ];
     for (const { path, literal, at } of pairs) {
       if (scope.root && path !== null && typeof literal === "string") this.checkSpellingCompared(op, path, literal, at);
       const type = path === null ? null : valueTypeAt(scope, path);
       if (path === null || type === null || !isPrimitive(literal) || !neverEqual(op, type, literal)) continue;
       const fix = rewritten(type, literal);
-      this.report(at, `${JSON.stringify(op)} compares ${path || "each item"}, which is ${TYPE_NAMES[type]}, with ${describeLiteral(literal)}: ${op === "!=" || op === "!==" ? "they always differ" : "they are never equal"}${fix === null ? "" : ` (write ${fix})`}`);
+      this.report(
+        at,
+        `${JSON.stringify(op)} compares ${path || "each item"}, which is ${TYPE_NAMES[type]}, with ${describeLiteral(literal)}: ${op === "!=" || op === "!==" ? "they always differ" : "they are never equal"}${fix === null ? "" : ` (write ${fix})`}`,
+      );
     }
   }
 
@@ -148,7 +157,9 @@ class Validator {
     if (scope.root && path !== null) listItems(list).forEach((item) => this.checkSpellingCompared("in", path, item, at));
     const type = path === null ? null : valueTypeAt(scope, path);
     if (path === null || type === null || type === "string") return;
-    const items = listItems(list).map((item) => (type === "number" && isNumericLike(item) ? Number(item) : type === "boolean" && (item === "true" || item === "false") ? item === "true" : null));
+    const items = listItems(list).map((item) =>
+      type === "number" && isNumericLike(item) ? Number(item) : type === "boolean" && (item === "true" || item === "false") ? item === "true" : null,
+    );
     const fix = items.every((item) => item !== null) ? ` (write ${JSON.stringify(items).replaceAll(",", ", ")})` : "";
     this.report(at, `"in" looks for ${path || "each item"}, which is ${TYPE_NAMES[type]}, among the items of ${describeLiteral(list)}, which are text: they are never equal${fix}`);
   }
@@ -178,7 +189,10 @@ class Validator {
     const shape = path === null ? null : shapeAt(scope, path);
     if (path === null || shape === null || (shape.kind !== "list" && shape.kind !== "object")) return false;
     const named = path || "each item";
-    const fix = shape.kind === "list" ? `to find any of its items, write {"some": [{"var": "${path}"}, {"in": [{"var": ""}, …]}]}` : `read one of its fields (${Object.keys(shape.fields).join(", ")})`;
+    const fix =
+      shape.kind === "list"
+        ? `to find any of its items, write {"some": [{"var": "${path}"}, {"in": [{"var": ""}, …]}]}`
+        : `read one of its fields (${Object.keys(shape.fields).join(", ")})`;
     this.report(at, `"in" looks for ${named}, which is ${shape.kind === "list" ? "a list" : "an object"}, as one item: it is never found (${fix})`);
     return true;
   }
@@ -193,11 +207,17 @@ class Validator {
   checkSpellingCompared(op: string, path: string, literal: string, at: PathSegment[]): void {
     const endpoint = ENDPOINT_ACCOUNT.exec(path);
     if (endpoint !== null && hasSubAccounts(literal)) {
-      this.report(at, `${JSON.stringify(op)} compares ${path} with ${literal}, ${SUB_ACCOUNTS} that a payment to one of them would not equal: compare transfer.${endpoint[1]}.baseAccount, and pin a sub-account with transfer.${endpoint[1]}.muxedId`);
+      this.report(
+        at,
+        `${JSON.stringify(op)} compares ${path} with ${literal}, ${SUB_ACCOUNTS} that a payment to one of them would not equal: compare transfer.${endpoint[1]}.baseAccount, and pin a sub-account with transfer.${endpoint[1]}.muxedId`,
+      );
     }
     const named = path === "transfer.asset" ? networklessAssetName(literal) : null;
     if (named !== null) {
-      this.report(at, `${JSON.stringify(op)} compares transfer.asset with ${JSON.stringify(literal)}, which names no network: transfer.asset names an asset with its network, write ${named} (or the testnet's)`);
+      this.report(
+        at,
+        `${JSON.stringify(op)} compares transfer.asset with ${JSON.stringify(literal)}, which names no network: transfer.asset names an asset with its network, write ${named} (or the testnet's)`,
+      );
     }
   }
 
@@ -219,7 +239,10 @@ class Validator {
     for (const kind of new Set(named.map((n) => n.kind))) {
       const first = named.find((n) => n.kind === kind)!;
       const what = kind.startsWith("an XRP") ? "the tag" : "the sub-account";
-      this.report(at, `${kind} (${first.address.slice(0, 8)}…) cannot be named in a rule: name its account with {"===": [{"var": "transfer.destination.baseAccount"}, "${first.account}"]} and pin ${what} with {"===": [{"var": "transfer.destination.muxedId"}, "${first.id}"]}`);
+      this.report(
+        at,
+        `${kind} (${first.address.slice(0, 8)}…) cannot be named in a rule: name its account with {"===": [{"var": "transfer.destination.baseAccount"}, "${first.account}"]} and pin ${what} with {"===": [{"var": "transfer.destination.muxedId"}, "${first.id}"]}`,
+      );
     }
   }
 

@@ -62,7 +62,15 @@ describe("an initiator the body does not name", () => {
 
   it("leaves the facts listing every member's approval, and counting only those certain to be another's", () => {
     const policy = { ...bundle, rules: [] } as unknown as PolicyBundle;
-    const facts = reviewFacts(policy, "open", [{ identity: "bob@treasury.example", group: "ops-approvers" }, { identity: "dave@treasury.example", group: "ops-approvers" }], null);
+    const facts = reviewFacts(
+      policy,
+      "open",
+      [
+        { identity: "bob@treasury.example", group: "ops-approvers" },
+        { identity: "dave@treasury.example", group: "ops-approvers" },
+      ],
+      null,
+    );
     expect(facts).toEqual({ state: "open", approvals: 1, approvers: ["bob@treasury.example", "dave@treasury.example"] });
   });
 });
@@ -94,7 +102,14 @@ describe("an initiator the body names but no member is recognised as", () => {
 
   it("is not any approver with a declared user: they count fully", () => {
     expect(countingApprovers(bundle, "treasury-approvers", [BOB], UNMAPPED)).toEqual([BOB]);
-    const mapped = { reviewers: { desk: [{ identity: BOB, user: BOB_USER }, { identity: "erin@treasury.example", user: "users/e1" }] } };
+    const mapped = {
+      reviewers: {
+        desk: [
+          { identity: BOB, user: BOB_USER },
+          { identity: "erin@treasury.example", user: "users/e1" },
+        ],
+      },
+    };
     expect(countingApprovers(mapped, "desk", [BOB, "erin@treasury.example"], UNMAPPED)).toEqual([BOB, "erin@treasury.example"]);
   });
 
@@ -103,7 +118,14 @@ describe("an initiator the body names but no member is recognised as", () => {
     expect(approvalsNeeded(bundle, "treasury-approvers", 1, UNMAPPED, [ALICE])).toBe(2);
     expect(approvalsNeeded(bundle, "treasury-approvers", 1, UNMAPPED, [BOB])).toBe(1);
     expect(approvalsNeeded(bundle, "treasury-approvers", 1, UNMAPPED, [BOB, ALICE])).toBe(2);
-    const mapped = { reviewers: { desk: [{ identity: BOB, user: BOB_USER }, { identity: "erin@treasury.example", user: "users/e1" }] } };
+    const mapped = {
+      reviewers: {
+        desk: [
+          { identity: BOB, user: BOB_USER },
+          { identity: "erin@treasury.example", user: "users/e1" },
+        ],
+      },
+    };
     expect(approvalsNeeded(mapped, "desk", 1, UNMAPPED)).toBe(1);
     expect(needs(bundle, "treasury-approvers", 1, UNMAPPED)).toBe("2 of treasury-approvers, or 1 if every approver has a user");
     expect(initiatorNote(bundle, "treasury-approvers", UNMAPPED)).toBe(" (the initiator users/9f3k2 is no member's user: any approver without a user could be them)");
@@ -114,7 +136,15 @@ describe("an initiator the body names but no member is recognised as", () => {
 
   it("leaves the facts listing every member's approval, and counting one fewer", () => {
     const policy = { ...bundle, rules: [] } as unknown as PolicyBundle;
-    const facts = reviewFacts(policy, "open", [{ identity: ALICE, group: "treasury-approvers" }, { identity: BOB, group: "treasury-approvers" }], UNMAPPED);
+    const facts = reviewFacts(
+      policy,
+      "open",
+      [
+        { identity: ALICE, group: "treasury-approvers" },
+        { identity: BOB, group: "treasury-approvers" },
+      ],
+      UNMAPPED,
+    );
     expect(facts).toEqual({ state: "open", approvals: 1, approvers: [ALICE, BOB] });
   });
 });

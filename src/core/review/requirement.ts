@@ -40,7 +40,9 @@ export function groupMembers(bundle: Pick<PolicyBundle, "reviewers">, group: str
 /** The bundle's reviewer groups that list the identity (compared after lower-casing), in the bundle's order. */
 export function groupsOf(bundle: Pick<PolicyBundle, "reviewers">, identity: string): string[] {
   const wanted = normalIdentity(identity);
-  return Object.entries(bundle.reviewers ?? {}).filter(([, members]) => members.some((m) => m.identity === wanted)).map(([group]) => group);
+  return Object.entries(bundle.reviewers ?? {})
+    .filter(([, members]) => members.some((m) => m.identity === wanted))
+    .map(([group]) => group);
 }
 
 export function initiatorUnknown(initiator: string | null): boolean {
@@ -82,7 +84,13 @@ export function approvalsNeeded(bundle: Pick<PolicyBundle, "reviewers">, group: 
 /** The approvers that count for a group: its members, without the initiator (or, unknown or unrecognised, without the worst case of one). */
 export function countingApprovers(bundle: Pick<PolicyBundle, "reviewers">, group: string, approvers: readonly string[], initiator: string | null): string[] {
   const wanted = new Set(approvers.map(normalIdentity));
-  const members = [...new Set(groupMembers(bundle, group).filter((m) => wanted.has(m.identity)).map((m) => m.identity))];
+  const members = [
+    ...new Set(
+      groupMembers(bundle, group)
+        .filter((m) => wanted.has(m.identity))
+        .map((m) => m.identity),
+    ),
+  ];
   return withoutInitiator(bundle, members, initiator);
 }
 
@@ -109,10 +117,9 @@ function withoutOneUndeclared(bundle: Pick<PolicyBundle, "reviewers">, identitie
 /** Of the platform users the approvers could be, the one that is the most of them; null when none. */
 function worstCaseInitiator(bundle: Pick<PolicyBundle, "reviewers">, identities: readonly string[]): string | null {
   const declared = Object.values(bundle.reviewers ?? {}).flat();
-  const candidates = new Set(identities.flatMap((identity) => [
-    `users/${identity}`,
-    ...declared.filter((m) => m.identity === identity && m.user).map((m) => m.user!.toLowerCase()),
-  ]));
+  const candidates = new Set(
+    identities.flatMap((identity) => [`users/${identity}`, ...declared.filter((m) => m.identity === identity && m.user).map((m) => m.user!.toLowerCase())]),
+  );
   let worst: string | null = null;
   let most = 0;
   for (const user of candidates) {

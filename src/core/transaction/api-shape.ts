@@ -17,12 +17,7 @@ import { fromApiStellar } from "../chains/stellar/api.js";
 import { at, isRecord, makeTransfer } from "./transfer.js";
 import type { TransactionKind, Transfer } from "./types.js";
 
-export function fromApi(
-  tx: Record<string, unknown>,
-  kind: TransactionKind,
-  transfersIn: readonly unknown[],
-  ctx: ShapeContext,
-): Result<ShapeResult, AppError> {
+export function fromApi(tx: Record<string, unknown>, kind: TransactionKind, transfersIn: readonly unknown[], ctx: ShapeContext): Result<ShapeResult, AppError> {
   const listed: Transfer[] = [];
   for (const [index, input] of transfersIn.entries()) {
     const transfer = fromApiTransfer(index, input, ctx);

@@ -14,8 +14,7 @@ describe("contentDigest", () => {
   // An Aleo operation's program and transition were delivery metadata, so a
   // redelivery calling another program repeated the decision made for the first.
   it("covers which program and transition an undecoded Aleo operation calls", () => {
-    const call = (program: string, transition: string) =>
-      parsed(apiBody([apiTransfer()], { aleoTransaction: { operations: [{ program, transition }] } }));
+    const call = (program: string, transition: string) => parsed(apiBody([apiTransfer()], { aleoTransaction: { operations: [{ program, transition }] } }));
     const first = call("token_registry.aleo", "transfer_public");
     expect(first.payloads).toEqual(["aleo:unknown"]);
     expect(contentDigest(call("vault_drain.aleo", "transfer_public"))).not.toBe(contentDigest(first));

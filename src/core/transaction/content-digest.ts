@@ -22,5 +22,7 @@ export function contentDigest(tx: Transaction): string {
   const content = JSON.stringify(scanFields(tx.snapshot).content);
   // JSON.stringify never writes a raw newline, so the fee's part cannot be mimicked by content.
   const fee = tx.fee === null ? "" : `\nfee:${JSON.stringify([tx.fee.asset, tx.fee.amount])}`;
-  return createHash("sha256").update(content + fee).digest("hex");
+  return createHash("sha256")
+    .update(content + fee)
+    .digest("hex");
 }

@@ -45,15 +45,7 @@ const REF_STELLAR = "details.stellarTransaction";
 const REF_BODY = `${REF_STELLAR}.operations[].body`;
 
 /** The decoded operations an `aleoTransaction.operations[]` item holds one of: each is a payload. */
-export const ALEO_OPERATIONS = [
-  "transferPublic",
-  "transferPublicAsSigner",
-  "transferPrivate",
-  "transferPrivateToPublic",
-  "transferPublicToPrivate",
-  "join",
-  "unknown",
-] as const;
+export const ALEO_OPERATIONS = ["transferPublic", "transferPublicAsSigner", "transferPrivate", "transferPrivateToPublic", "transferPublicToPrivate", "join", "unknown"] as const;
 
 export const FIELD_CLASSES: readonly FieldEntry[] = [
   // ---- the transaction itself ----
@@ -83,9 +75,7 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   t("request.externalId"),
   t("request.initiator"),
   x("request.sourceWallet"),
-  ...["cancelTime", "signTime", "failTime", "declineTime", "publishTime", "dropTime", "expireTime", "approveTime"].map((f) =>
-    m(`request.${f}`),
-  ),
+  ...["cancelTime", "signTime", "failTime", "declineTime", "publishTime", "dropTime", "expireTime", "approveTime"].map((f) => m(`request.${f}`)),
   m("request.publish"),
   m("request.signingSessions"),
   m("request.blockingTransaction"),
@@ -230,9 +220,7 @@ export const FIELD_CLASSES: readonly FieldEntry[] = [
   // ---- shape 1: `details.*` as the reference describes it ----
   ...["asset", "amount", "source", "destination", "sponsor"].map((f) => ref(x(`details.assetTransfer.${f}`))),
   ref(t("details.assetTransfer.stellarOptions.memo")),
-  ...["asset", "source", "sponsor", "destinations[].destination", "destinations[].amount"].map((f) =>
-    ref(x(`details.assetBatchTransfer.${f}`)),
-  ),
+  ...["asset", "source", "sponsor", "destinations[].destination", "destinations[].amount"].map((f) => ref(x(`details.assetBatchTransfer.${f}`))),
   ref(t("details.assetBatchTransfer.destinations[].note")),
   ref(x(`${REF_STELLAR}.network`)),
   ref(x(`${REF_STELLAR}.sourceAddress`)),

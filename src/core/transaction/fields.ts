@@ -25,8 +25,7 @@ export function scanFields(snapshot: Record<string, unknown>): FieldScan {
 }
 
 /** Absent: null, undefined or an empty list (protobuf JSON may write unset fields so). */
-export const isPresent = (value: unknown): boolean =>
-  value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0);
+export const isPresent = (value: unknown): boolean => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0);
 
 function walk(value: unknown, path: string, payloads: Set<string>): unknown {
   if (value === null || value === undefined) return null;
@@ -65,5 +64,9 @@ export function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== "object") return value ?? null;
   const record = value as Record<string, unknown>;
-  return { "{}": Object.keys(record).sort().map((k) => [k, canonical(record[k])]) };
+  return {
+    "{}": Object.keys(record)
+      .sort()
+      .map((k) => [k, canonical(record[k])]),
+  };
 }

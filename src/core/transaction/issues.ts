@@ -31,11 +31,7 @@ export function fromZodError(error: z.ZodError, prefix: string): AppError {
 }
 
 /** Validates `input` (found at `prefix`) against `schema`, as a Result. */
-export function check<T>(
-  schema: z.ZodType<T>,
-  input: unknown,
-  prefix: string,
-): { ok: true; value: T } | { ok: false; error: AppError } {
+export function check<T>(schema: z.ZodType<T>, input: unknown, prefix: string): { ok: true; value: T } | { ok: false; error: AppError } {
   const parsed = schema.safeParse(input);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: fromZodError(parsed.error, prefix) };
 }

@@ -12,23 +12,10 @@ import { at, isRecord } from "./transfer.js";
 import type { TransactionKind } from "./types.js";
 
 /** subTypes of a plain transfer, listed in `transfers[]`. */
-export const TRANSFER_SUBTYPES: ReadonlySet<string> = new Set([
-  "NATIVE_TRANSFER",
-  "TOKEN_TRANSFER",
-  "NATIVE_MULTI_TRANSFER",
-  "BATCH_TRANSFER",
-  "BTC_TRANSFER",
-]);
+export const TRANSFER_SUBTYPES: ReadonlySet<string> = new Set(["NATIVE_TRANSFER", "TOKEN_TRANSFER", "NATIVE_MULTI_TRANSFER", "BATCH_TRANSFER", "BTC_TRANSFER"]);
 export const DELEGATION_SUBTYPE = "EVM_ACCOUNT_DELEGATION";
 /** subTypes the platform gives a Stellar transaction; any other beside a Stellar object is a contradiction. */
-const STELLAR_SUBTYPES: ReadonlySet<string> = new Set([
-  "NATIVE_TRANSFER",
-  "TOKEN_TRANSFER",
-  "GENERIC_TRANSACTION",
-  "CHANGE_TRUST",
-  "TOKEN_APPROVAL",
-  "CONTRACT_CALL",
-]);
+const STELLAR_SUBTYPES: ReadonlySet<string> = new Set(["NATIVE_TRANSFER", "TOKEN_TRANSFER", "GENERIC_TRANSACTION", "CHANGE_TRUST", "TOKEN_APPROVAL", "CONTRACT_CALL"]);
 
 export interface Markers {
   type: string | null;

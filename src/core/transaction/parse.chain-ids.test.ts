@@ -173,7 +173,15 @@ describe("an EIP-7702 authorization's chainId against the network", () => {
   });
   const listed = (network: string, chainId: unknown): Body =>
     body(network, network, SIGNER, CONTRACT, {
-      evmTransaction: { fromAddress: { value: SIGNER }, authorizationDetails: { authorizationList: [{ contractAddress: { value: CONTRACT }, chainId: "0" }, { contractAddress: { value: CONTRACT }, chainId }] } },
+      evmTransaction: {
+        fromAddress: { value: SIGNER },
+        authorizationDetails: {
+          authorizationList: [
+            { contractAddress: { value: CONTRACT }, chainId: "0" },
+            { contractAddress: { value: CONTRACT }, chainId },
+          ],
+        },
+      },
     });
   const NOT = (network: string, id: string) => `is not ${network}'s chain id (${id}), and the transaction's network is ${network}`;
 
@@ -216,7 +224,10 @@ describe("an EIP-7702 authorization's chainId against the network", () => {
     expect(refusal(unnamed)).toBe(`evmTransaction.authorizationDetails.authorizationList[1].chainId: ${NOT("ethereum-sepolia", "11155111")}`);
   });
 
-  it.each([["00"], ["0x0"], ["0x1"], ["01"], [" 1"]])("chain id %j is not written as the API writes an integer: refused (400), a rule naming \"0\" or \"1\" would not see it", (chainId) => {
-    expect(refusal(api("ethereum-mainnet", chainId))).toMatch(/^evmAccountDelegation\.chainId: must be /);
-  });
+  it.each([["00"], ["0x0"], ["0x1"], ["01"], [" 1"]])(
+    'chain id %j is not written as the API writes an integer: refused (400), a rule naming "0" or "1" would not see it',
+    (chainId) => {
+      expect(refusal(api("ethereum-mainnet", chainId))).toMatch(/^evmAccountDelegation\.chainId: must be /);
+    },
+  );
 });

@@ -34,10 +34,50 @@ interface Chain {
 }
 
 const CHAINS: Chain[] = [
-  { chain: "TON", network: "ton-mainnet", object: "tonTransaction", field: "sender", source: TON_RAW, same: TON_EQ, account: TON_EQ, other: TON_OTHER, malformed: "EQnot-a-ton-address" },
-  { chain: "Sui", network: "sui-mainnet", object: "suiTransaction", field: "sender", source: HEX32("ab"), same: `0x${"AB".repeat(32)}`, account: HEX32("ab"), other: HEX32("02"), malformed: "0X" + "ab".repeat(32) },
-  { chain: "Aptos", network: "aptos-mainnet", object: "aptosTransaction", field: "sender", source: `0x${"0".repeat(63)}a`, same: "0xA", account: `0x${"0".repeat(63)}a`, other: `0x${"0".repeat(63)}b`, malformed: "1" },
-  { chain: "Substrate", network: "polkadot-mainnet", object: "substrateTransaction", field: "fromAddress", source: ALICE_POLKADOT, same: ALICE_KEY, account: ALICE_SS58, other: BOB_SS58, malformed: "0x1234" },
+  {
+    chain: "TON",
+    network: "ton-mainnet",
+    object: "tonTransaction",
+    field: "sender",
+    source: TON_RAW,
+    same: TON_EQ,
+    account: TON_EQ,
+    other: TON_OTHER,
+    malformed: "EQnot-a-ton-address",
+  },
+  {
+    chain: "Sui",
+    network: "sui-mainnet",
+    object: "suiTransaction",
+    field: "sender",
+    source: HEX32("ab"),
+    same: `0x${"AB".repeat(32)}`,
+    account: HEX32("ab"),
+    other: HEX32("02"),
+    malformed: "0X" + "ab".repeat(32),
+  },
+  {
+    chain: "Aptos",
+    network: "aptos-mainnet",
+    object: "aptosTransaction",
+    field: "sender",
+    source: `0x${"0".repeat(63)}a`,
+    same: "0xA",
+    account: `0x${"0".repeat(63)}a`,
+    other: `0x${"0".repeat(63)}b`,
+    malformed: "1",
+  },
+  {
+    chain: "Substrate",
+    network: "polkadot-mainnet",
+    object: "substrateTransaction",
+    field: "fromAddress",
+    source: ALICE_POLKADOT,
+    same: ALICE_KEY,
+    account: ALICE_SS58,
+    other: BOB_SS58,
+    malformed: "0x1234",
+  },
 ];
 
 function body(c: Chain, sender: string | null, extra: Body = {}, source: string | null = c.source): Body {
@@ -103,7 +143,13 @@ describe("the chain a signature is valid on is content", () => {
   // devnet's chain id; Polkadot's and Polkadot Asset Hub's genesis hash.
   it.each([
     ["aptosTransaction", "aptos-devnet", "chainId", "2", "165"],
-    ["substrateTransaction", "polkadot-mainnet", "genesisHash", "0x91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3", "0x68d56f15f85d3136970ec16946040bc1752654e906147f7e43e9d539d7c3de2f"],
+    [
+      "substrateTransaction",
+      "polkadot-mainnet",
+      "genesisHash",
+      "0x91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3",
+      "0x68d56f15f85d3136970ec16946040bc1752654e906147f7e43e9d539d7c3de2f",
+    ],
   ])("%s on %s, %s: a redelivery naming another chain is not the same transaction", (object, network, field, one, other) => {
     const c = { ...CHAINS.find((chain) => chain.object === object)!, network };
     expect(contentDigest(parsed(body(c, null, { [field]: one })))).not.toBe(contentDigest(parsed(body(c, null, { [field]: other }))));

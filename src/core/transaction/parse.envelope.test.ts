@@ -52,7 +52,11 @@ const OTHER_ISSUER_USDC = new Asset("USDC", OTHER);
 describe("an envelope that agrees with the decoded operations changes nothing", () => {
   const two = envelope([payment("12345678"), payment("5000000", OTHER)]);
   it.each([
-    ["API shape", apiEnvelopeBody([decodedPayment("12345678"), decodedPayment("5000000", OTHER)], two, [listedTransfer("1.2345678"), listedTransfer("0.5", OTHER)]), "stellarTransaction"],
+    [
+      "API shape",
+      apiEnvelopeBody([decodedPayment("12345678"), decodedPayment("5000000", OTHER)], two, [listedTransfer("1.2345678"), listedTransfer("0.5", OTHER)]),
+      "stellarTransaction",
+    ],
     ["reference shape", referenceEnvelopeBody([referencePayment("12345678"), referencePayment("5000000", OTHER)], two), "details"],
   ] as const)("%s: same transfers, kind and payloads as without it; the fee it signs is read", (_shape, body, key) => {
     const tx = model(body);
@@ -80,7 +84,10 @@ describe("an envelope that agrees with the decoded operations changes nothing", 
   });
 
   it("a changeTrust in both is the same payload", () => {
-    const body = apiEnvelopeBody([decodedPayment("1"), { changeTrust: { asset: `assets/asset.stellar-mainnet.${STELLAR_USDC}` } }], envelope([payment("1"), Operation.changeTrust({ source: SENDER, asset: usdc })]));
+    const body = apiEnvelopeBody(
+      [decodedPayment("1"), { changeTrust: { asset: `assets/asset.stellar-mainnet.${STELLAR_USDC}` } }],
+      envelope([payment("1"), Operation.changeTrust({ source: SENDER, asset: usdc })]),
+    );
     expect(parsed(body)).toMatchObject({ kind: "unknown", payloads: ["stellar:changeTrust"] });
   });
 

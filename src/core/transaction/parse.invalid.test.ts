@@ -1,6 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { parseTransaction } from "./parse.js";
-import { SEP41_TOKEN, STELLAR_USDC, TX_NAME, USDC_ETH, WALLET, apiBody, apiStellarBody, apiStellarPayment, apiStellarTransfer, apiTransfer, assetTransferBody, example, stellarBody, stellarPayment, type Body } from "./test-bodies.js";
+import {
+  SEP41_TOKEN,
+  STELLAR_USDC,
+  TX_NAME,
+  USDC_ETH,
+  WALLET,
+  apiBody,
+  apiStellarBody,
+  apiStellarPayment,
+  apiStellarTransfer,
+  apiTransfer,
+  assetTransferBody,
+  example,
+  stellarBody,
+  stellarPayment,
+  type Body,
+} from "./test-bodies.js";
 
 function refusal(body: unknown): { code: string; message: string } {
   const result = parseTransaction(body);
@@ -102,7 +118,11 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
     { what: "two kinds in details", body: { name: TX_NAME, details: { assetTransfer: {}, evmAccountDelegation: {} } }, path: "details" },
     { what: "a known and an unknown kind in details", body: { name: TX_NAME, details: { assetTransfer: {}, evmTransaction: {} } }, path: "details" },
     { what: "details beside transfers[]", body: { ...assetTransferBody(), transfers: [apiTransfer()] }, path: "transfers" },
-    { what: "empty batch", body: { name: TX_NAME, details: { assetBatchTransfer: { asset: USDC_ETH, source: WALLET, destinations: [] } } }, path: "details.assetBatchTransfer.destinations" },
+    {
+      what: "empty batch",
+      body: { name: TX_NAME, details: { assetBatchTransfer: { asset: USDC_ETH, source: WALLET, destinations: [] } } },
+      path: "details.assetBatchTransfer.destinations",
+    },
     {
       what: "batch destination without amount",
       body: { name: TX_NAME, details: { assetBatchTransfer: { asset: USDC_ETH, source: WALLET, destinations: [{ destination: "0x1", amount: "1" }, { destination: "0x2" }] } } },
@@ -145,8 +165,16 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
       path: "details.stellarTransaction.operations[0].body.sep41Payment.sourceAddress",
     },
     // A Stellar payment read as a movement of another chain's asset.
-    { what: "Stellar: payment of another chain's asset", body: stellarBody([stellarPayment("1", "GDESTA", "assets/native.ethereum-mainnet")]), path: "details.stellarTransaction.operations[0].body.payment.asset" },
-    { what: "Stellar: classic payment of a contract token", body: stellarBody([stellarPayment("1", "GDESTA", SEP41_TOKEN)]), path: "details.stellarTransaction.operations[0].body.payment.asset" },
+    {
+      what: "Stellar: payment of another chain's asset",
+      body: stellarBody([stellarPayment("1", "GDESTA", "assets/native.ethereum-mainnet")]),
+      path: "details.stellarTransaction.operations[0].body.payment.asset",
+    },
+    {
+      what: "Stellar: classic payment of a contract token",
+      body: stellarBody([stellarPayment("1", "GDESTA", SEP41_TOKEN)]),
+      path: "details.stellarTransaction.operations[0].body.payment.asset",
+    },
     {
       what: "API: classic payment of a contract token",
       body: apiStellarBody([apiStellarPayment("1", "GDESTA", `assets/asset.stellar-mainnet.${SEP41_TOKEN}`)]),
@@ -216,7 +244,19 @@ describe("an EVM address spelt otherwise than 0x + 40 hex digits (INVALID_TRANSA
     { what: "source with 0X", body: assetTransferBody({ source: `0X${EVM}` }), path: "details.assetTransfer.source" },
     {
       what: "batch destination without a prefix",
-      body: { name: TX_NAME, details: { assetBatchTransfer: { asset: USDC_ETH, source: WALLET, destinations: [{ destination: `0x${EVM}`, amount: "1" }, { destination: EVM, amount: "1" }] } } },
+      body: {
+        name: TX_NAME,
+        details: {
+          assetBatchTransfer: {
+            asset: USDC_ETH,
+            source: WALLET,
+            destinations: [
+              { destination: `0x${EVM}`, amount: "1" },
+              { destination: EVM, amount: "1" },
+            ],
+          },
+        },
+      },
       path: "details.assetBatchTransfer.destinations[1].destination",
     },
     { what: "API: destination with 0X", body: apiBody([apiTransfer({ destinationAddress: { value: `0X${EVM}` } })]), path: "transfers[0].destinationAddress.value" },
@@ -260,7 +300,10 @@ describe("an EVM account in an authorization or a token allowance that is not 0x
   // Only an asset id naming an EVM network (or
   // an ERC-20) made the allowance an EVM one, so on an Ethereum transaction an allowance of
   // `assets/USDC`, or of no asset, kept its spender spelt 0X… past a deny rule naming it.
-  it.each([["an asset id that names no network", "assets/USDC"], ["no asset", undefined]])("%s on an EVM transaction: the transaction's network decides", (_what, asset) => {
+  it.each([
+    ["an asset id that names no network", "assets/USDC"],
+    ["no asset", undefined],
+  ])("%s on an EVM transaction: the transaction's network decides", (_what, asset) => {
     for (const value of spellings) {
       const body = example("api-shape-token-transfer-with-allowance");
       const allowance = (body.tokenAllowances as Record<string, unknown>[])[0]!;
@@ -322,7 +365,9 @@ describe("a raw address on an EVM network that is not 0x + 40 hex digits (INVALI
   });
   it.each(spellings)("%s as an ETH transfer's destination or source (shape 2)", (value) => {
     const eth = { asset: "assets/native.ethereum-mainnet" };
-    expect(refusal(apiBody([apiTransfer({ ...eth, destinationAddress: { value } })], { subType: "NATIVE_TRANSFER" })).message).toBe(message("transfers[0].destinationAddress.value"));
+    expect(refusal(apiBody([apiTransfer({ ...eth, destinationAddress: { value } })], { subType: "NATIVE_TRANSFER" })).message).toBe(
+      message("transfers[0].destinationAddress.value"),
+    );
     expect(refusal(apiBody([apiTransfer({ ...eth, sourceAddress: { value } })], { subType: "NATIVE_TRANSFER" })).message).toBe(message("transfers[0].sourceAddress"));
   });
   it("on every network of the EVM family, and for an opaque asset of a transaction on one", () => {
@@ -333,7 +378,9 @@ describe("a raw address on an EVM network that is not 0x + 40 hex digits (INVALI
   });
   it("an ENS name, an ICAP or an ethereum: URI is refused where the network is unknown too (an opaque asset, no network)", () => {
     for (const value of ["treasury.eth", "Treasury.ETH", "XE7338O073KYGTWWZN0F2WZ0R8PX5ZPPZS", `ethereum:0x${EVM}`]) {
-      expect(refusal(apiBody([apiTransfer({ asset: "assets/e72ff35a5b15", destinationAddress: { value } })], { network: undefined })).message).toBe(message("transfers[0].destinationAddress.value"));
+      expect(refusal(apiBody([apiTransfer({ asset: "assets/e72ff35a5b15", destinationAddress: { value } })], { network: undefined })).message).toBe(
+        message("transfers[0].destinationAddress.value"),
+      );
     }
   });
   it("another chain's addresses stay accepted on their own networks", () => {
@@ -355,7 +402,11 @@ describe("a 32-byte hex account spelt 0X (INVALID_TRANSACTION)", () => {
     expect(message).toBe("details.assetTransfer.destination: a Sui or Aptos account must be written 0x and 64 hex digits");
   });
   it("API: destination with 0X", () => {
-    const { message } = refusal(apiBody([apiTransfer({ asset: SUI_COIN, sourceAddress: { value: `0x${SUI}` }, destinationAddress: { value: `0X${SUI.toUpperCase()}` } })], { network: "networks/sui-mainnet" }));
+    const { message } = refusal(
+      apiBody([apiTransfer({ asset: SUI_COIN, sourceAddress: { value: `0x${SUI}` }, destinationAddress: { value: `0X${SUI.toUpperCase()}` } })], {
+        network: "networks/sui-mainnet",
+      }),
+    );
     expect(message).toBe("transfers[0].destinationAddress.value: a Sui or Aptos account must be written 0x and 64 hex digits");
   });
   it("0x in either case of the digits is accepted", () => {
@@ -369,8 +420,18 @@ describe("a Sui or Aptos account written short (INVALID_TRANSACTION)", () => {
   const SHORT = "0x5c8f";
   it.each([
     ["a destination on Sui", assetTransferBody({ asset: "assets/native.sui-mainnet", destination: SHORT }), "details.assetTransfer.destination"],
-    ["a source on Aptos", apiBody([apiTransfer({ asset: "assets/native.aptos-mainnet", sourceAddress: { value: SHORT }, destinationAddress: { value: `0x${"5c".repeat(32)}` } })], { network: "networks/aptos-mainnet" }), "transfers[0].sourceAddress"],
-    ["a destination on Aptos, named by the transaction's network", apiBody([apiTransfer({ asset: "assets/e72ff35a5b15", sourceAddress: null, destinationAddress: { value: SHORT } })], { network: "networks/aptos-testnet" }), "transfers[0].destinationAddress.value"],
+    [
+      "a source on Aptos",
+      apiBody([apiTransfer({ asset: "assets/native.aptos-mainnet", sourceAddress: { value: SHORT }, destinationAddress: { value: `0x${"5c".repeat(32)}` } })], {
+        network: "networks/aptos-mainnet",
+      }),
+      "transfers[0].sourceAddress",
+    ],
+    [
+      "a destination on Aptos, named by the transaction's network",
+      apiBody([apiTransfer({ asset: "assets/e72ff35a5b15", sourceAddress: null, destinationAddress: { value: SHORT } })], { network: "networks/aptos-testnet" }),
+      "transfers[0].destinationAddress.value",
+    ],
   ])("%s", (_what, body, path) => {
     expect(refusal(body).message).toBe(`${path}: a Sui or Aptos account must be written 0x and 64 hex digits`);
   });
@@ -396,7 +457,9 @@ describe("a Tron account written other than base58 or 41-hex (INVALID_TRANSACTIO
   });
   it("an asset id naming the chain without its net (assets/native.tron) is still Tron's, and Ethereum's likewise", () => {
     expect(refusal(assetTransferBody({ asset: "assets/native.tron", source: HOT, destination: `0x${HEX20}` })).message).toBe(message("details.assetTransfer.destination"));
-    expect(refusal(assetTransferBody({ asset: "assets/native.ethereum", destination: "treasury.eth" })).message).toBe("details.assetTransfer.destination: an EVM address must be written 0x and 40 hex digits");
+    expect(refusal(assetTransferBody({ asset: "assets/native.ethereum", destination: "treasury.eth" })).message).toBe(
+      "details.assetTransfer.destination: an EVM address must be written 0x and 40 hex digits",
+    );
   });
   it("base58 and 41-hex are accepted", () => {
     expect(parseTransaction(api("assets/native.tron-mainnet", USDT)).ok).toBe(true);
@@ -410,7 +473,10 @@ describe("a Substrate account written as its public key in hex (INVALID_TRANSACT
   const BOB_KEY = "0x8eaf04151687736326c9fea17e25fc5287613693c912909cb226aa4794f26a48";
   const message = (path: string) => `${path}: a Substrate account must be written in SS58, not as its public key in hex`;
   const api = (network: string | undefined, asset: string, source: string, destination: string): Body =>
-    apiBody([apiTransfer({ asset, sourceAddress: { value: source }, destinationAddress: { value: destination } })], { network: network === undefined ? undefined : `networks/${network}`, subType: "NATIVE_TRANSFER" });
+    apiBody([apiTransfer({ asset, sourceAddress: { value: source }, destinationAddress: { value: destination } })], {
+      network: network === undefined ? undefined : `networks/${network}`,
+      subType: "NATIVE_TRANSFER",
+    });
   it.each([
     ["polkadot-mainnet", "assets/native.polkadot-mainnet"],
     ["kusama-mainnet", "assets/native.kusama-mainnet"],

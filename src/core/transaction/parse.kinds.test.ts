@@ -118,7 +118,16 @@ describe("kind from shape 2", () => {
     expect(refused({ transaction: apiBody([]) })).toBe("transaction.transfers: must list at least one transfer");
     // Something else it carries makes it unknown, for the policy to judge; so does a marker.
     expect(parsed(apiBody([], { tokenAllowances: [{ asset: "assets/native.ethereum-mainnet", amount: "1" }] })).kind).toBe("unknown");
-    expect(parsed(apiBody([], { ...emptyStellar, stellarTransaction: { operations: [{ sourceAccountAddress: { value: "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX" }, decodedBody: { changeTrust: { asset: "x" } } }] } })).payloads).toEqual(["stellar:changeTrust"]);
+    expect(
+      parsed(
+        apiBody([], {
+          ...emptyStellar,
+          stellarTransaction: {
+            operations: [{ sourceAccountAddress: { value: "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX" }, decodedBody: { changeTrust: { asset: "x" } } }],
+          },
+        }),
+      ).payloads,
+    ).toEqual(["stellar:changeTrust"]);
   });
 
   it("a transfers[] that is absent or null is no transfers", () => {
@@ -207,10 +216,28 @@ describe("transfer network and asset standard", () => {
     // The asset id names the network when the transaction does not (one naming another is refused).
     { asset: "assets/erc20.polygon-mainnet.0x2791bca1f2de4661ed88a30c99a7a9449aa84174", txNetwork: undefined, network: "polygon-mainnet", standard: "erc20" },
     // A Solana account is base58 (a 0x address there is refused).
-    { asset: "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", txNetwork: undefined, network: "solana-mainnet", standard: "spl", destination: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" },
-    { asset: "assets/spl-token-2022.solana-mainnet.2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo", txNetwork: undefined, network: "solana-mainnet", standard: "spl", destination: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" },
+    {
+      asset: "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+      txNetwork: undefined,
+      network: "solana-mainnet",
+      standard: "spl",
+      destination: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+    },
+    {
+      asset: "assets/spl-token-2022.solana-mainnet.2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo",
+      txNetwork: undefined,
+      network: "solana-mainnet",
+      standard: "spl",
+      destination: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+    },
     // A Tron account is base58 (a 0x address there is refused).
-    { asset: "assets/trc20.tron-mainnet.TKieffkQXtW8Dr1hKXKGPqCqYi1UNMjJw", txNetwork: undefined, network: "tron-mainnet", standard: "other", destination: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" },
+    {
+      asset: "assets/trc20.tron-mainnet.TKieffkQXtW8Dr1hKXKGPqCqYi1UNMjJw",
+      txNetwork: undefined,
+      network: "tron-mainnet",
+      standard: "other",
+      destination: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+    },
     { asset: "assets/e72ff35a5b15", txNetwork: "networks/ethereum-mainnet", network: "ethereum-mainnet", standard: "other" },
     { asset: "assets/e72ff35a5b15", txNetwork: undefined, network: null, standard: "other" },
   ];
@@ -236,7 +263,9 @@ describe("Stellar operations (shape 1)", () => {
   });
 
   it("a SEP-41 payment has only a raw amount; its asset is the contract", () => {
-    const sep41 = { sep41Payment: { destinationAddress: "GDEST", sourceAddress: "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", contractAddress: SEP41_TOKEN, rawAmount: "5000000" } };
+    const sep41 = {
+      sep41Payment: { destinationAddress: "GDEST", sourceAddress: "GSENDERAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", contractAddress: SEP41_TOKEN, rawAmount: "5000000" },
+    };
     const tx = parsed(stellarBody([sep41], "networks/stellar-testnet"));
     expect(tx.transfers[0]).toMatchObject({ asset: SEP41_TOKEN, assetStandard: "sep41", amount: null, rawAmount: "5000000", network: "stellar-testnet" });
     expect(tx.network).toBe("networks/stellar-testnet");

@@ -53,21 +53,34 @@ describe("a Stellar transaction's decoded operations (API shape)", () => {
   });
 
   it("a payment beside a sep41TokenApproval under GENERIC_TRANSACTION is unknown, never a payment", () => {
-    const approval = { sep41TokenApproval: { sourceAddress: { value: STELLAR_SENDER }, spenderAddress: { value: "GSPENDER" }, contractAddress: SEP41_TOKEN, rawAmount: "999999999999" } };
+    const approval = {
+      sep41TokenApproval: { sourceAddress: { value: STELLAR_SENDER }, spenderAddress: { value: "GSPENDER" }, contractAddress: SEP41_TOKEN, rawAmount: "999999999999" },
+    };
     const tx = parsed(apiStellarBody([apiStellarPayment("10000000"), approval], [apiStellarTransfer("1")], { subType: "GENERIC_TRANSACTION" }));
     expect(tx.kind).toBe("unknown");
     expect(tx.payloads).toEqual(["stellar:sep41TokenApproval", "subType:GENERIC_TRANSACTION"]);
   });
 
   it.each(["createAccount", "changeTrust"])("a %s operation is a payload", (op) => {
-    const body = op === "createAccount" ? { createAccount: { destinationAddress: { value: "GNEW" }, startingBalance: "50000000000" } } : { changeTrust: { asset: "USDC-GISSUER", limit: "1" } };
+    const body =
+      op === "createAccount"
+        ? { createAccount: { destinationAddress: { value: "GNEW" }, startingBalance: "50000000000" } }
+        : { changeTrust: { asset: "USDC-GISSUER", limit: "1" } };
     const tx = parsed(apiStellarBody([apiStellarPayment("10000000"), body], [apiStellarTransfer("1")]));
     expect(tx.kind).toBe("unknown");
     expect(tx.payloads).toContain(`stellar:${op}`);
   });
 
   it("an operation the platform did not decode is stellar:unknown", () => {
-    const tx = parsed({ ...apiStellarBody([apiStellarPayment("10000000")], [apiStellarTransfer("1")]), stellarTransaction: { operations: [{ sourceAccountAddress: { value: STELLAR_SENDER }, decodedBody: apiStellarPayment("10000000") }, { sourceAccountAddress: { value: STELLAR_SENDER }, rawBody: "AAAA" }] } });
+    const tx = parsed({
+      ...apiStellarBody([apiStellarPayment("10000000")], [apiStellarTransfer("1")]),
+      stellarTransaction: {
+        operations: [
+          { sourceAccountAddress: { value: STELLAR_SENDER }, decodedBody: apiStellarPayment("10000000") },
+          { sourceAccountAddress: { value: STELLAR_SENDER }, rawBody: "AAAA" },
+        ],
+      },
+    });
     expect(tx.payloads).toContain("stellar:unknown");
   });
 
@@ -107,7 +120,13 @@ describe("the same Stellar transaction in both shapes", () => {
   it.each([
     ["two payments", [payment, payment]],
     ["a payment and a changeTrust", [payment, { ref: { changeTrust: { asset: "USDC-G" } }, api: { changeTrust: { asset: "USDC-G" } } }]],
-    ["a payment and a createAccount", [payment, { ref: { createAccount: { destinationAddress: "GNEW", startingBalance: "1" } }, api: { createAccount: { destinationAddress: { value: "GNEW" }, startingBalance: "1" } } }]],
+    [
+      "a payment and a createAccount",
+      [
+        payment,
+        { ref: { createAccount: { destinationAddress: "GNEW", startingBalance: "1" } }, api: { createAccount: { destinationAddress: { value: "GNEW" }, startingBalance: "1" } } },
+      ],
+    ],
   ] as const)("%s: same transfers, kind and payloads", (_what, ops) => {
     const { reference, api } = bodies([...ops]);
     expect(strip(parsed(api))).toEqual(strip(parsed(reference)));
@@ -128,7 +147,11 @@ describe("payloads signed as transfers", () => {
 
   const cases: { what: string; body: Body; payloads: string[] }[] = [
     { what: "type MESSAGE with a transfer subType", body: apiBody([apiTransfer()], { type: "MESSAGE" }), payloads: ["type:MESSAGE"] },
-    { what: "tokenAllowances beside a TOKEN_TRANSFER", body: apiBody([apiTransfer()], { tokenAllowances: [{ spenderAddress: { value: EVM_DEST }, asset: USDC_ETH, amount: "1" }] }), payloads: ["tokenAllowances"] },
+    {
+      what: "tokenAllowances beside a TOKEN_TRANSFER",
+      body: apiBody([apiTransfer()], { tokenAllowances: [{ spenderAddress: { value: EVM_DEST }, asset: USDC_ETH, amount: "1" }] }),
+      payloads: ["tokenAllowances"],
+    },
     { what: "approve calldata", body: usdcWith({ data: erc20Approve(EVM_DEST, 10n ** 30n) }), payloads: ["evmCalldata"] },
     { what: "calldata sending to another address", body: usdcWith({ data: erc20Transfer("0x1111111111111111111111111111111111111111", 1_000_000n) }), payloads: ["evmCalldata"] },
     { what: "calldata moving another amount", body: usdcWith({ data: erc20Transfer(EVM_DEST, 20_000_000_000n) }), payloads: ["evmCalldata"] },
@@ -137,12 +160,18 @@ describe("payloads signed as transfers", () => {
     { what: "a non-zero value on a token transfer", body: usdcWith({ data: erc20Transfer(EVM_DEST, 1_000_000n), value: "1000" }), payloads: ["evmValue"] },
     {
       what: "an EIP-7702 authorization list on a NATIVE_TRANSFER",
-      body: apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet" })], { subType: "NATIVE_TRANSFER", evmTransaction: { authorizationDetails: { authorizationList: [{ contractAddress: { value: EVM_DEST }, chainId: "1", nonce: "0" }] } } }),
+      body: apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet" })], {
+        subType: "NATIVE_TRANSFER",
+        evmTransaction: { authorizationDetails: { authorizationList: [{ contractAddress: { value: EVM_DEST }, chainId: "1", nonce: "0" }] } },
+      }),
       payloads: ["evmAuthorizations"],
     },
     {
       what: "a native value that is not the transfer's",
-      body: apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet", amount: "1" })], { subType: "NATIVE_TRANSFER", evmTransaction: { toAddress: { value: EVM_DEST }, value: "1000000000000000000000" } }),
+      body: apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet", amount: "1" })], {
+        subType: "NATIVE_TRANSFER",
+        evmTransaction: { toAddress: { value: EVM_DEST }, value: "1000000000000000000000" },
+      }),
       payloads: ["evmValue"],
     },
     { what: "an evmMessage", body: apiBody([apiTransfer()], { evmMessage: { type: "PERSONAL_SIGN", message: "hi" } }), payloads: ["evmMessage"] },
@@ -152,7 +181,11 @@ describe("payloads signed as transfers", () => {
     { what: "a Tron voteWitness", body: apiBody([apiTransfer()], { tronTransaction: { voteWitness: { votes: [{ voteCount: "1" }] } } }), payloads: ["tron:voteWitness"] },
     { what: "a Tron contract call", body: apiBody([apiTransfer()], { tronTransaction: { triggerSmartContract: { data: "00" } } }), payloads: ["tron:triggerSmartContract"] },
     { what: "an Aleo operation", body: apiBody([apiTransfer()], { aleoTransaction: { operations: [{ unknown: { inputs: [] } }] } }), payloads: ["aleo:unknown"] },
-    { what: "an Aleo operation naming only a program and transition", body: apiBody([apiTransfer()], { aleoTransaction: { operations: [{ program: "vault_drain.aleo", transition: "approve_all" }] } }), payloads: ["aleo:unknown"] },
+    {
+      what: "an Aleo operation naming only a program and transition",
+      body: apiBody([apiTransfer()], { aleoTransaction: { operations: [{ program: "vault_drain.aleo", transition: "approve_all" }] } }),
+      payloads: ["aleo:unknown"],
+    },
     {
       what: "an Aleo operation undecoded beside a decoded one",
       body: apiBody([apiTransfer()], { aleoTransaction: { operations: [{ transferPublic: { amount: "1" } }, { program: "x.aleo" }] } }),
@@ -166,11 +199,18 @@ describe("payloads signed as transfers", () => {
     },
     {
       what: "a native transfer whose call moves no value",
-      body: apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet", amount: "1" })], { subType: "NATIVE_TRANSFER", evmTransaction: { toAddress: { value: EVM_DEST }, value: "0" } }),
+      body: apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet", amount: "1" })], {
+        subType: "NATIVE_TRANSFER",
+        evmTransaction: { toAddress: { value: EVM_DEST }, value: "0" },
+      }),
       payloads: ["evmCalldata"],
     },
     { what: "a Substrate call", body: apiBody([apiTransfer()], { substrateTransaction: { call: { pallet: "Balances" } } }), payloads: ["substrateCall"] },
-    { what: "an Aptos call", body: apiBody([apiTransfer()], { aptosTransaction: { decodedPayload: { entryFunction: { function: "0x1::coin::transfer" } } } }), payloads: ["aptosCall"] },
+    {
+      what: "an Aptos call",
+      body: apiBody([apiTransfer()], { aptosTransaction: { decodedPayload: { entryFunction: { function: "0x1::coin::transfer" } } } }),
+      payloads: ["aptosCall"],
+    },
     { what: "a field nobody classified", body: apiBody([apiTransfer()], { evmTransaction: { newThing: "x" } }), payloads: ["evmTransaction.newThing"] },
     { what: "a key spelt as a path", body: apiBody([apiTransfer()], { "evmTransaction.fee": "x" }), payloads: ['["evmTransaction.fee"]'] },
     { what: "a contract-call subType", body: apiBody([apiTransfer()], { subType: "CONTRACT_CALL" }), payloads: ["subType:CONTRACT_CALL"] },
@@ -182,17 +222,26 @@ describe("payloads signed as transfers", () => {
   });
 
   it("allowances and authorizations are facts too", () => {
-    const tx = parsed(apiBody([apiTransfer()], {
-      tokenAllowances: [{ approverAddress: { value: FROM }, spenderAddress: { value: EVM_DEST }, asset: USDC_ETH, amount: "5" }],
-      evmTransaction: { authorizationDetails: { authorizationList: [{ signer: { value: FROM }, contractAddress: { value: EVM_DEST }, chainId: "1", nonce: "7" }] } },
-    }));
+    const tx = parsed(
+      apiBody([apiTransfer()], {
+        tokenAllowances: [{ approverAddress: { value: FROM }, spenderAddress: { value: EVM_DEST }, asset: USDC_ETH, amount: "5" }],
+        evmTransaction: { authorizationDetails: { authorizationList: [{ signer: { value: FROM }, contractAddress: { value: EVM_DEST }, chainId: "1", nonce: "7" }] } },
+      }),
+    );
     // Their accounts in canonical spelling (src/core/chains/canonical.ts), as a rule's literals are read.
     expect(tx.tokenAllowances).toEqual([{ approver: FROM.toLowerCase(), spender: EVM_DEST.toLowerCase(), asset: USDC_ETH, amount: "5" }]);
     expect(tx.authorizations).toEqual([{ signer: FROM.toLowerCase(), contractAddress: EVM_DEST.toLowerCase(), chainId: "1", nonce: "7" }]);
   });
 
   it("empty lists and delivery metadata are no payloads", () => {
-    const tx = parsed(apiBody([apiTransfer()], { tokenAllowances: [], evmTransaction: { fee: { gasLimit: "21000" }, nonce: "3", authorizationDetails: { authorizationList: [] } }, amlDetails: { resolved: true }, hash: "0x1" }));
+    const tx = parsed(
+      apiBody([apiTransfer()], {
+        tokenAllowances: [],
+        evmTransaction: { fee: { gasLimit: "21000" }, nonce: "3", authorizationDetails: { authorizationList: [] } },
+        amlDetails: { resolved: true },
+        hash: "0x1",
+      }),
+    );
     expect(tx).toMatchObject({ kind: "assetTransfer", payloads: [] });
     // A Bitcoin object that lists no inputs or outputs moves nothing to match a token transfer against.
     expect(parsed(apiBody([apiTransfer()], { btcTransaction: {} }))).toMatchObject({ kind: "assetTransfer", payloads: [] });
@@ -200,11 +249,23 @@ describe("payloads signed as transfers", () => {
 
   it("Bitcoin outputs beside transfers of another coin, or change and inputs without amounts, are payloads", () => {
     const btc = (transfer: Record<string, unknown>, btcTransaction: Record<string, unknown>) =>
-      apiBody([apiTransfer({ sourceAddress: null, destinationAddress: { value: "bc1qdest" }, amount: "1", ...transfer })], { subType: "BTC_TRANSFER", network: null, request: { sourceWallet: `${VAULT}/wallets/w1` }, btcTransaction });
+      apiBody([apiTransfer({ sourceAddress: null, destinationAddress: { value: "bc1qdest" }, amount: "1", ...transfer })], {
+        subType: "BTC_TRANSFER",
+        network: null,
+        request: { sourceWallet: `${VAULT}/wallets/w1` },
+        btcTransaction,
+      });
     const paid = { outputs: [{ address: { value: "bc1qdest" }, amount: "1" }] };
     expect(parsed(btc({ asset: "assets/native.bitcoin-mainnet" }, { ...paid, asset: "assets/native.bitcoin-mainnet" })).payloads).toEqual([]);
     expect(parsed(btc({ asset: "assets/native.bitcoin-testnet" }, { ...paid, asset: "assets/native.bitcoin-mainnet" })).payloads).toEqual(["btcOutputs"]);
-    expect(parsed(btc({ asset: "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", destinationAddress: { value: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" } }, paid)).payloads).toEqual(["btcOutputs"]);
+    expect(
+      parsed(
+        btc(
+          { asset: "assets/spl.solana-mainnet.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", destinationAddress: { value: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" } },
+          paid,
+        ),
+      ).payloads,
+    ).toEqual(["btcOutputs"]);
     expect(parsed(btc({ asset: "assets/native.bitcoin-mainnet" }, { inputs: [{ address: { value: "bc1qown" } }], ...paid })).payloads).toEqual(["btcInputs"]);
     expect(parsed(btc({ asset: "assets/native.bitcoin-mainnet" }, { inputs: [{ address: { value: "bc1qown" }, amount: "2" }] })).payloads).toEqual(["btcOutputs"]);
     const change = { outputs: [...paid.outputs, { address: { value: "bc1qown" }, change: true }] };
@@ -222,10 +283,16 @@ describe("kind confusion is refused", () => {
     { what: "a Stellar object on Ethereum", body: apiStellarBody([apiStellarPayment("1")], [], { network: "networks/ethereum-mainnet" }) },
     { what: "a Stellar object in a MESSAGE", body: apiStellarBody([apiStellarPayment("1")], [], { type: "MESSAGE" }) },
     { what: "amount and rawAmount 23 orders of magnitude apart", body: apiBody([apiTransfer({ amount: "1", rawAmount: "100000000000000000000000" })]) },
-    { what: "a native amount and rawAmount at the wrong decimals", body: apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet", amount: "1", rawAmount: "1000000" })], { subType: "NATIVE_TRANSFER" }) },
+    {
+      what: "a native amount and rawAmount at the wrong decimals",
+      body: apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet", amount: "1", rawAmount: "1000000" })], { subType: "NATIVE_TRANSFER" }),
+    },
     { what: "an evmTransaction sender that is not the transfer's source", body: usdcWith({ fromAddress: { value: EVM_DEST } }) },
     { what: "a native asset of another network than the transaction's", body: apiBody([apiTransfer({ asset: "assets/native.polygon-mainnet" })], { subType: "NATIVE_TRANSFER" }) },
-    { what: "a token of another network than the transaction's", body: assetTransferBody({ asset: "assets/erc20.polygon-mainnet.0x2791bca1f2de4661ed88a30c99a7a9449aa84174" }, { network: "networks/ethereum-mainnet" }) },
+    {
+      what: "a token of another network than the transaction's",
+      body: assetTransferBody({ asset: "assets/erc20.polygon-mainnet.0x2791bca1f2de4661ed88a30c99a7a9449aa84174" }, { network: "networks/ethereum-mainnet" }),
+    },
     { what: "a Stellar network in details unlike the transaction's", body: { ...stellarBody([stellarPayment("1")]), network: "networks/stellar-testnet" } },
   ];
   it.each(cases)("$what", ({ body }) => {
@@ -234,7 +301,9 @@ describe("kind confusion is refused", () => {
 
   it("amount and rawAmount that agree are accepted", () => {
     expect(parsed(apiBody([apiTransfer({ amount: "1.5", rawAmount: "1500000" })])).transfers[0]).toMatchObject({ amount: "1.5", rawAmount: "1500000" });
-    expect(parsed(apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet", amount: "1", rawAmount: "1000000000000000000" })], { subType: "NATIVE_TRANSFER" })).kind).toBe("assetTransfer");
+    expect(parsed(apiBody([apiTransfer({ asset: "assets/native.ethereum-mainnet", amount: "1", rawAmount: "1000000000000000000" })], { subType: "NATIVE_TRANSFER" })).kind).toBe(
+      "assetTransfer",
+    );
   });
 });
 

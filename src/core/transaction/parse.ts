@@ -119,7 +119,14 @@ function readModel(snapshot: Record<string, unknown>, common: CommonFields, ctx:
     // A transfer kind that moves nothing the body shows: what would be signed is not described.
     return err(invalidAt(at(ctx.path, listingField(snapshot, details)), "must list at least one transfer"));
   }
-  return ok({ shape: shape.value, payloads: [...payloads].sort(), changeOutputs: chain.value.changeOutputs, sender: chain.value.sender, btcInputs: chain.value.btcInputs, ...extras.value });
+  return ok({
+    shape: shape.value,
+    payloads: [...payloads].sort(),
+    changeOutputs: chain.value.changeOutputs,
+    sender: chain.value.sender,
+    btcInputs: chain.value.btcInputs,
+    ...extras.value,
+  });
 }
 
 /** Where a transaction of a transfer kind lists what it moves. */
@@ -158,9 +165,7 @@ function requestSourceWallet(common: CommonFields, vault: string, path: string):
   if (given == null) return ok(null);
   const wallet = qualifyWallet(given, vault);
   // A transaction spends from its own vault: a wallet of another vault cannot be its source.
-  return wallet === null || vaultOf(wallet) !== vault
-    ? err(invalidAt(at(at(path, "request"), "sourceWallet"), "must be a wallet of the transaction's vault"))
-    : ok(wallet);
+  return wallet === null || vaultOf(wallet) !== vault ? err(invalidAt(at(at(path, "request"), "sourceWallet"), "must be a wallet of the transaction's vault")) : ok(wallet);
 }
 
 /** `tx.network` as received; a Stellar transaction's own network must be the same one. */
@@ -283,18 +288,37 @@ function delegationAuthorizations(
   if (snapshot.evmAccountDelegation != null) {
     const api = check(apiDelegation, snapshot.evmAccountDelegation, at(path, "evmAccountDelegation"));
     if (!api.ok) return api;
-    const spelt = accountsSpelt({ signerAddress: api.value.signerAddress?.value, contractAddress: api.value.contractAddress?.value }, DELEGATION_FAMILY, at(path, "evmAccountDelegation"), ".value");
+    const spelt = accountsSpelt(
+      { signerAddress: api.value.signerAddress?.value, contractAddress: api.value.contractAddress?.value },
+      DELEGATION_FAMILY,
+      at(path, "evmAccountDelegation"),
+      ".value",
+    );
     if (!spelt.ok) return spelt;
-    found.push({ signer: canonicalAccountOrNull(api.value.signerAddress?.value), contractAddress: canonicalAccountOrNull(api.value.contractAddress?.value), chainId: api.value.chainId ?? null, nonce: api.value.nonce ?? null });
+    found.push({
+      signer: canonicalAccountOrNull(api.value.signerAddress?.value),
+      contractAddress: canonicalAccountOrNull(api.value.contractAddress?.value),
+      chainId: api.value.chainId ?? null,
+      nonce: api.value.nonce ?? null,
+    });
   }
   if (details?.evmAccountDelegation != null) {
     const ref = check(referenceDelegation, details.evmAccountDelegation, at(at(path, "details"), "evmAccountDelegation"));
     if (!ref.ok) return ref;
-    const spelt = accountsSpelt({ fromAddress: ref.value.fromAddress, contractAddress: ref.value.contractAddress }, DELEGATION_FAMILY, at(at(path, "details"), "evmAccountDelegation"), "");
+    const spelt = accountsSpelt(
+      { fromAddress: ref.value.fromAddress, contractAddress: ref.value.contractAddress },
+      DELEGATION_FAMILY,
+      at(at(path, "details"), "evmAccountDelegation"),
+      "",
+    );
     if (!spelt.ok) return spelt;
-    found.push({ signer: canonicalAccountOrNull(ref.value.fromAddress), contractAddress: canonicalAccountOrNull(ref.value.contractAddress), chainId: ref.value.chainId ?? null, nonce: ref.value.nonce ?? null });
+    found.push({
+      signer: canonicalAccountOrNull(ref.value.fromAddress),
+      contractAddress: canonicalAccountOrNull(ref.value.contractAddress),
+      chainId: ref.value.chainId ?? null,
+      nonce: ref.value.nonce ?? null,
+    });
   }
   if (found.length === 0 && delegationSubType) found.push({ signer: null, contractAddress: null, chainId: null, nonce: null });
   return ok(found);
 }
-

@@ -20,9 +20,6 @@ export const NETWORK_NAME = new RegExp(`^networks/(${ID})$`);
 /** `users/{email}` or `users/{id}`. */
 export const USER_NAME = /^users\/[A-Za-z0-9._%+@-]{1,320}$/;
 
-
-
-
 /**
  * A raw chain address: no whitespace, no `/` (anything with a `/` is a resource name and must
  * parse as one), bounded. Chains differ too much for a tighter rule (hex, base58, bech32, strkey).

@@ -24,19 +24,14 @@ export const LIMITS = {
 const DECIMAL = new RegExp(`^[0-9]{1,${LIMITS.digits}}(\\.[0-9]{1,${LIMITS.digits}})?$`);
 const INTEGER = new RegExp(`^[0-9]{1,${LIMITS.digits}}$`);
 
-const requiredString = () =>
-  z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") });
+const requiredString = () => z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") });
 
 /** A resource name, address or asset id: a non-empty string of bounded length. */
-export const identifier = requiredString()
-  .min(1, "must not be empty")
-  .max(LIMITS.identifier, `must be at most ${LIMITS.identifier} characters`);
+export const identifier = requiredString().min(1, "must not be empty").max(LIMITS.identifier, `must be at most ${LIMITS.identifier} characters`);
 
 /** Optional, but when present (and not null) it must be a bounded string. */
 export const optionalIdentifier = identifier.nullish();
-export const optionalText = requiredString()
-  .max(LIMITS.text, `must be at most ${LIMITS.text} characters`)
-  .nullish();
+export const optionalText = requiredString().max(LIMITS.text, `must be at most ${LIMITS.text} characters`).nullish();
 
 /** Whole units: a plain non-negative decimal in a JSON string (a JSON number loses precision). */
 export const decimalAmount = requiredString().regex(DECIMAL, "must be a plain non-negative decimal string");
@@ -48,17 +43,13 @@ const networkName = identifier.refine(isNetworkName, "must be a network resource
 /** `users/{email}` or `users/{id}` */
 const userName = identifier.refine(isUserName, "must be a user resource name users/{user}");
 
-const object = <T extends z.core.$ZodLooseShape>(shape: T) =>
-  z.object(shape, { error: (issue) => (issue.input === undefined ? "is required" : "must be an object") });
+const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, { error: (issue) => (issue.input === undefined ? "is required" : "must be an object") });
 
 /** An object whose own keys are read afterwards (`details`, an operation `body`): unknown keys kept. */
-const keyedObject = () =>
-  z.looseObject({}, { error: (issue) => (issue.input === undefined ? "is required" : "must be an object") });
+const keyedObject = () => z.looseObject({}, { error: (issue) => (issue.input === undefined ? "is required" : "must be an object") });
 
 const list = <T extends z.ZodType>(item: T, max: number) =>
-  z
-    .array(item, { error: (issue) => (issue.input === undefined ? "is required" : "must be an array") })
-    .max(max, `must hold at most ${max} items`);
+  z.array(item, { error: (issue) => (issue.input === undefined ? "is required" : "must be an array") }).max(max, `must hold at most ${max} items`);
 
 /** Fields common to both shapes; `name` is checked on its own (a bad name is not a transaction). */
 export const commonFields = object({
@@ -94,8 +85,7 @@ export const assetBatchTransfer = object({
   asset: identifier,
   source: identifier,
   sponsor: optionalIdentifier,
-  destinations: list(object({ destination: identifier, amount: decimalAmount, note: optionalText }), LIMITS.transfers)
-    .min(1, "must hold at least one destination"),
+  destinations: list(object({ destination: identifier, amount: decimalAmount, note: optionalText }), LIMITS.transfers).min(1, "must hold at least one destination"),
 });
 
 export const stellarPayment = object({ destinationAddress: identifier, asset: identifier, rawAmount });
@@ -110,8 +100,7 @@ export const sep41Payment = object({
 export const stellarTransaction = object({
   network: networkName,
   sourceAddress: identifier,
-  operations: list(object({ sourceAccountAddress: identifier, body: keyedObject() }), LIMITS.stellarOperations)
-    .min(1, "must hold at least one operation"),
+  operations: list(object({ sourceAccountAddress: identifier, body: keyedObject() }), LIMITS.stellarOperations).min(1, "must hold at least one operation"),
   /** The signed envelope, base64 XDR, when the body carries it (stellar-xdr.ts decodes it). */
   rawXdrEnvelope: z.string({ error: "must be a string" }).nullish(),
 });
@@ -203,9 +192,6 @@ export const tokenAllowances = list(
 
 export const btcTransaction = object({
   inputs: list(object({ address: optionalApiAddress, amount: decimalAmount.nullish() }), LIMITS.transfers).nullish(),
-  outputs: list(
-    object({ address: optionalApiAddress, amount: decimalAmount.nullish(), change: z.boolean().nullish() }),
-    LIMITS.transfers,
-  ).nullish(),
+  outputs: list(object({ address: optionalApiAddress, amount: decimalAmount.nullish(), change: z.boolean().nullish() }), LIMITS.transfers).nullish(),
   asset: optionalIdentifier,
 });

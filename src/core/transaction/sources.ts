@@ -17,9 +17,7 @@ import type { Endpoint } from "./types.js";
 /** `family`: the accounts of the transfer's network, whose raw source must be spelt as they are (endpoint-at.ts). */
 export function sourceAt(value: string | null, path: string, ctx: ShapeContext, family: AccountFamily = null): Result<Endpoint, AppError> {
   if (value === null) {
-    return ctx.sourceWallet === null
-      ? err(invalidAt(path, "is required when the transaction has no request.sourceWallet"))
-      : ok(walletEndpoint(ctx.sourceWallet));
+    return ctx.sourceWallet === null ? err(invalidAt(path, "is required when the transaction has no request.sourceWallet")) : ok(walletEndpoint(ctx.sourceWallet));
   }
   const endpoint = endpointAt(value, path, ctx, family);
   if (!endpoint.ok || endpoint.value.wallet === null) return endpoint;

@@ -27,7 +27,12 @@ export const tokenCall = (fn: "transfer" | "approve", to: string, stroops: strin
     source: from,
     contract: TOKEN,
     function: fn,
-    args: [new Address(from).toScVal(), new Address(to).toScVal(), nativeToScVal(BigInt(stroops), { type: "i128" }), ...(fn === "approve" ? [nativeToScVal(1000, { type: "u32" })] : [])],
+    args: [
+      new Address(from).toScVal(),
+      new Address(to).toScVal(),
+      nativeToScVal(BigInt(stroops), { type: "i128" }),
+      ...(fn === "approve" ? [nativeToScVal(1000, { type: "u32" })] : []),
+    ],
   });
 
 /** Whole units from stroops (the builder takes decimal amounts; the XDR holds stroops). */

@@ -25,12 +25,9 @@ export function makeTransfer(index: number, fields: TransferFields): Transfer {
 }
 
 /** Joins a JSON path prefix and a key: `("", "details")` → `details`. */
-export const at = (prefix: string, key: string | number): string =>
-  typeof key === "number" ? `${prefix}[${key}]` : prefix === "" ? key : `${prefix}.${key}`;
+export const at = (prefix: string, key: string | number): string => (typeof key === "number" ? `${prefix}[${key}]` : prefix === "" ? key : `${prefix}.${key}`);
 
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Own keys whose value is present (protobuf JSON may write an unset field as null). */
-export const presentKeys = (record: Record<string, unknown>): string[] =>
-  Object.keys(record).filter((key) => record[key] !== null && record[key] !== undefined);
+export const presentKeys = (record: Record<string, unknown>): string[] => Object.keys(record).filter((key) => record[key] !== null && record[key] !== undefined);

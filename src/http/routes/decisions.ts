@@ -25,18 +25,26 @@ export function decisionsRouter(db: Db, adminToken: string | undefined): Router 
   const router = Router();
   const admin = requireAdminToken(adminToken);
 
-  router.get("/v1/decisions/:id", admin, readOr503(async (req, res) => {
-    const view = await readDecision(db, req.params.id as string);
-    if (!view) return sendError(res, "NOT_FOUND", "no decision of this id");
-    res.json(view);
-  }));
+  router.get(
+    "/v1/decisions/:id",
+    admin,
+    readOr503(async (req, res) => {
+      const view = await readDecision(db, req.params.id as string);
+      if (!view) return sendError(res, "NOT_FOUND", "no decision of this id");
+      res.json(view);
+    }),
+  );
 
-  router.get("/v1/decisions", admin, readOr503(async (req, res) => {
-    const name = req.query.transaction;
-    if (typeof name !== "string" || !TRANSACTION_NAME.test(name)) {
-      return sendError(res, "INVALID_REQUEST", "transaction=vaults/{vault}/transactions/{transaction} is required");
-    }
-    res.json({ decisions: await decisionsOfTransaction(db, name) });
-  }));
+  router.get(
+    "/v1/decisions",
+    admin,
+    readOr503(async (req, res) => {
+      const name = req.query.transaction;
+      if (typeof name !== "string" || !TRANSACTION_NAME.test(name)) {
+        return sendError(res, "INVALID_REQUEST", "transaction=vaults/{vault}/transactions/{transaction} is required");
+      }
+      res.json({ decisions: await decisionsOfTransaction(db, name) });
+    }),
+  );
   return router;
 }

@@ -43,7 +43,12 @@ export function evaluateRouter(deps: DecisionDeps, options: { adminToken: string
     const outcome = assess(bundle, situation, totalsByWindow(plan.queries, read), { trace: true });
     // The same outside-the-policy answers as the webhook, in its order.
     const stale = deps.addressBook.staleReason(situation.addressBook, now) ?? (claims.kind === "unknown" ? claims.reason : null) ?? priceHold(bundle, pricing, situation.transfers);
-    const held = stale !== null ? { decision: "defer" as const, reason: stale } : unknownSourceHold(bundle.windows, situation.transfers, situation.addressBook, parsed.value) ?? opaqueAssetHold(bundle.windows, situation.transfers) ?? unknownNetworkHold(bundle.windows, situation.transfers);
+    const held =
+      stale !== null
+        ? { decision: "defer" as const, reason: stale }
+        : (unknownSourceHold(bundle.windows, situation.transfers, situation.addressBook, parsed.value) ??
+          opaqueAssetHold(bundle.windows, situation.transfers) ??
+          unknownNetworkHold(bundle.windows, situation.transfers));
     res.json({
       decision: held ? held.decision : outcome.decision,
       reasons: held ? [held.reason] : outcome.reasons,

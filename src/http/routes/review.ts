@@ -19,7 +19,11 @@ const COMMENT_MAX = 2000;
 const BODY_LIMIT = 16 * 1024;
 
 const REJECTION_NEEDS_COMMENT = "a rejection needs a comment saying why";
-const comment = (error?: string) => z.string(error === undefined ? undefined : { error }).trim().max(COMMENT_MAX, `a comment is at most ${COMMENT_MAX} characters`);
+const comment = (error?: string) =>
+  z
+    .string(error === undefined ? undefined : { error })
+    .trim()
+    .max(COMMENT_MAX, `a comment is at most ${COMMENT_MAX} characters`);
 
 /** An approval's body: its comment is optional. */
 export const reviewActionBody = z.strictObject({ comment: comment().optional() });

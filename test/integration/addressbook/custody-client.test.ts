@@ -17,7 +17,10 @@ describe("custody API client", () => {
 
   beforeAll(async () => {
     api = await startFakeCustodyApi({ serviceAccountEmail: account.email, publicKey: account.publicKey });
-    api.setAddressBook("v1", Array.from({ length: 2500 }, (_, i) => fakeData.entry("v1", i)));
+    api.setAddressBook(
+      "v1",
+      Array.from({ length: 2500 }, (_, i) => fakeData.entry("v1", i)),
+    );
     api.setWallets("v1", [
       fakeData.wallet("v1", "hot", [{ id: "a1", address: "0xaaaa", network: "networks/ethereum-mainnet" }]),
       fakeData.wallet("v1", "old", [], { archived: true }),

@@ -13,7 +13,10 @@ describe("fake custody API", () => {
   let api: FakeCustodyApi;
   beforeAll(async () => {
     api = await startFakeCustodyApi({ serviceAccountEmail: account.email, publicKey: account.publicKey });
-    api.setAddressBook("v1", Array.from({ length: 120 }, (_, i) => fakeData.entry("v1", i)));
+    api.setAddressBook(
+      "v1",
+      Array.from({ length: 120 }, (_, i) => fakeData.entry("v1", i)),
+    );
   });
   afterAll(() => api.close());
 

@@ -66,7 +66,9 @@ describe("service-account token", () => {
 
   it("fails with CREDENTIALS, without quoting the key, when the PEM is not an RSA private key", async () => {
     const broken = account.privateKeyPem.replace(/[A-Za-z]{20}/, "AAAAAAAAAAAAAAAAAAAA");
-    const failure = await source(() => T0, broken).token().catch((e: unknown) => e);
+    const failure = await source(() => T0, broken)
+      .token()
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(CustodyApiError);
     expect((failure as CustodyApiError).code).toBe("CREDENTIALS");
     const body = account.privateKeyPem.split("\n")[3]!;

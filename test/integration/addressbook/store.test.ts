@@ -37,7 +37,15 @@ describe("address-book store", () => {
   afterAll(() => tdb.drop());
 
   it("a vault never synced reads as configured, empty, syncedAt null; an unconfigured vault as not configured", async () => {
-    expect(await readVaultView(db, "fresh", true)).toEqual({ configured: true, vault: "vaults/fresh", syncedAt: null, entries: [], ownAddresses: [], externalWallets: [], wallets: [] });
+    expect(await readVaultView(db, "fresh", true)).toEqual({
+      configured: true,
+      vault: "vaults/fresh",
+      syncedAt: null,
+      entries: [],
+      ownAddresses: [],
+      externalWallets: [],
+      wallets: [],
+    });
     expect((await readVaultView(db, "vaults/fresh", false)).configured).toBe(false);
   });
 

@@ -32,7 +32,10 @@ describe("address-book sync", () => {
   beforeEach(() => {
     now = new Date(now.getTime() + 3600_000);
     api.failNext(0);
-    api.setAddressBook("v1", Array.from({ length: 2500 }, (_, i) => fakeData.entry("v1", i)));
+    api.setAddressBook(
+      "v1",
+      Array.from({ length: 2500 }, (_, i) => fakeData.entry("v1", i)),
+    );
     api.setWallets("v1", [
       fakeData.wallet("v1", "hot", [
         { id: "eth", address: "0xHotHotHotHotHotHotHotHotHotHotHotHotHot0", network: "networks/ethereum-mainnet" },
@@ -124,7 +127,10 @@ describe("address-book sync", () => {
     await syncVault({ db, client: clientFor(), clock }, "v1");
     api.setAddressBook("v1", [fakeData.entry("v1", 1)]);
     const gated = clientFor();
-    const failing: CustodyClient = { ...gated, listWalletAddresses: async (v, w) => (w === "old" ? (api.failNext(3, 500), gated.listWalletAddresses(v, w)) : gated.listWalletAddresses(v, w)) };
+    const failing: CustodyClient = {
+      ...gated,
+      listWalletAddresses: async (v, w) => (w === "old" ? (api.failNext(3, 500), gated.listWalletAddresses(v, w)) : gated.listWalletAddresses(v, w)),
+    };
     const result = await syncVault({ db, client: failing, clock, walletConcurrency: 1 }, "v1");
     expect(!result.ok && result.error).toMatchObject({ code: "UNAVAILABLE", operation: "ListWalletAddresses" });
     expect((await readVaultView(db, "v1", true)).entries).toHaveLength(2500);
@@ -177,7 +183,16 @@ describe("address-book sync", () => {
   // inflated items a list, and a list per wallet, could fill the memory of the deciding process.
   it.each([
     ["the address book", "/v2/vaults/v1/addressBookEntries", "ListAddressBookEntries", { addressBookEntries: Array.from({ length: 1001 }, (_, i) => fakeData.entry("v1", i)) }],
-    ["a wallet's addresses", "/v2/vaults/v1/wallets/hot/addresses", "ListWalletAddresses", fakeData.wallet("v1", "hot", Array.from({ length: 1001 }, (_, i) => ({ id: `a${i}`, address: `0x${i}`, network: "networks/ethereum-mainnet" })))],
+    [
+      "a wallet's addresses",
+      "/v2/vaults/v1/wallets/hot/addresses",
+      "ListWalletAddresses",
+      fakeData.wallet(
+        "v1",
+        "hot",
+        Array.from({ length: 1001 }, (_, i) => ({ id: `a${i}`, address: `0x${i}`, network: "networks/ethereum-mainnet" })),
+      ),
+    ],
   ] as const)("refuses a page of %s holding more items than the pageSize asked for (TOO_LARGE) and keeps the copy", async (_, path, operation, page) => {
     await syncVault({ db, client: clientFor(), clock }, "v1");
     const before = await readVaultView(db, "v1", true);
@@ -196,7 +211,10 @@ describe("address-book sync", () => {
   it("fails a sync past its total items, entries, wallets and wallet addresses together (TOO_LARGE), and keeps the copy", async () => {
     await syncVault({ db, client: clientFor(), clock }, "v1");
     const before = await readVaultView(db, "v1", true);
-    api.setAddressBook("v1", Array.from({ length: 2400 }, (_, i) => fakeData.entry("v1", i)));
+    api.setAddressBook(
+      "v1",
+      Array.from({ length: 2400 }, (_, i) => fakeData.entry("v1", i)),
+    );
     now = new Date(now.getTime() + 60_000);
     // 2,400 entries, 3 wallets, 2 + 1 addresses of the custodied ones: 2,406 items.
     const over = await syncVault({ db, client: clientFor(), clock, limits: { maxItems: 2405 } }, "v1");
@@ -212,7 +230,10 @@ describe("address-book sync", () => {
   it("fails a sync past its total bytes (TOO_LARGE) though each answer is under the per-answer limit, and keeps the copy", async () => {
     await syncVault({ db, client: clientFor(), clock }, "v1");
     const before = await readVaultView(db, "v1", true);
-    api.setAddressBook("v1", Array.from({ length: 2500 }, (_, i) => fakeData.entry("v1", i, { displayName: "x".repeat(1000) })));
+    api.setAddressBook(
+      "v1",
+      Array.from({ length: 2500 }, (_, i) => fakeData.entry("v1", i, { displayName: "x".repeat(1000) })),
+    );
     now = new Date(now.getTime() + 60_000);
     const start = api.requests.length;
     // Three pages of about 1.2 MB each: the second takes the sync past 2 MB.
@@ -232,7 +253,15 @@ describe("address-book sync", () => {
       return { cancel: () => void (t.cancelled = true) };
     };
     const results: string[] = [];
-    const sync = createAddressBookSync({ db, client: clientFor(), vaults: ["v1"], refreshSeconds: 60, clock, schedule, onResult: (r) => results.push(r.ok ? r.value.outcome : r.error.code) });
+    const sync = createAddressBookSync({
+      db,
+      client: clientFor(),
+      vaults: ["v1"],
+      refreshSeconds: 60,
+      clock,
+      schedule,
+      onResult: (r) => results.push(r.ok ? r.value.outcome : r.error.code),
+    });
     const start = api.requests.length;
     sync.start();
     sync.start(); // a second start is ignored

@@ -20,8 +20,7 @@ async function cruiseFrom(baseDir: string): Promise<ICruiseResult> {
 }
 
 const counted = (v: IViolation) => v.rule.severity === "error" || v.rule.severity === "warn";
-const named = (violations: IViolation[], rule: string) =>
-  violations.filter((v) => v.rule.name === rule).map((v) => `${v.from} -> ${v.to}`);
+const named = (violations: IViolation[], rule: string) => violations.filter((v) => v.rule.name === rule).map((v) => `${v.from} -> ${v.to}`);
 
 describe("the layers of src/", () => {
   it("src/ breaks no rule: no cycle, a pure core, src/http/ imported only by the wiring, src/db/ knowing no feature", async () => {

@@ -60,7 +60,10 @@ describe("USD prices from the custody platform", () => {
 
   it("asks GetVaultAsset for an asset the batch leaves out (a token imported into the vault)", async () => {
     expect((await prices().pricesOf([IMPORTED], VAULT)).get(IMPORTED)).toMatchObject({ known: true, quote: { usd: "4.5" } });
-    expect(api.requests.map((r) => [r.path, r.status])).toEqual([["/v2/assets:batchGet", 200], [`/v2/vaults/v1/assets/${IMPORTED.slice("assets/".length)}`, 200]]);
+    expect(api.requests.map((r) => [r.path, r.status])).toEqual([
+      ["/v2/assets:batchGet", 200],
+      [`/v2/vaults/v1/assets/${IMPORTED.slice("assets/".length)}`, 200],
+    ]);
   });
 
   it("shares one request between concurrent lookups of the same assets", async () => {
@@ -68,7 +71,7 @@ describe("USD prices from the custody platform", () => {
     const [a, b, c] = await Promise.all([source.pricesOf([ETH], VAULT), source.pricesOf([ETH, USDC], VAULT), source.pricesOf([USDC], VAULT)]);
     expect([a.get(ETH), b.get(ETH), b.get(USDC), c.get(USDC)].every((p) => p?.known)).toBe(true);
     // The first asks for ETH; the second for USDC alone (ETH is in flight); the third waits for both.
-    expect(batches().map((r) => new URL(r.path + "?" + new URLSearchParams(r.query), api.baseUrl).searchParams.getAll("names"))).toEqual([[ETH], [USDC]]);
+    expect(batches().map((r) => new URL(`${r.path}?${new URLSearchParams(r.query).toString()}`, api.baseUrl).searchParams.getAll("names"))).toEqual([[ETH], [USDC]]);
   });
 
   it("keeps an answer at most the max age, then asks again", async () => {
@@ -102,7 +105,12 @@ describe("USD prices from the custody platform", () => {
   });
 
   it("does not believe an answer pricing one asset twice, differently", async () => {
-    api.answerWith("/v2/assets:batchGet", { assets: [{ name: ETH, ...usd("3000") }, { name: ETH, ...usd("1") }] });
+    api.answerWith("/v2/assets:batchGet", {
+      assets: [
+        { name: ETH, ...usd("3000") },
+        { name: ETH, ...usd("1") },
+      ],
+    });
     try {
       expect((await prices().pricesOf([ETH], VAULT)).get(ETH)).toEqual({ known: false, unavailable: true, reason: "custody API: inconsistent" });
     } finally {

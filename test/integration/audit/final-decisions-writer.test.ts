@@ -54,7 +54,13 @@ describe("final_decisions and the writer role", () => {
     expect((await cosigner.deliver(tx)).verdict).toBe("pending");
     const deferral = await tdb.handle.db.selectFrom("decisions").select(["id", "content_digest"]).where("transaction_name", "=", tx.name).executeTakeFirstOrThrow();
     // A "repeat" of an allow, by the writer: no final decision for the trigger, replay or the ledger.
-    const forged = decisionRow({ transaction_name: tx.name, vault: tx.name.split("/").slice(0, 2).join("/"), replayed: true, replay_of: deferral.id, content_digest: deferral.content_digest });
+    const forged = decisionRow({
+      transaction_name: tx.name,
+      vault: tx.name.split("/").slice(0, 2).join("/"),
+      replayed: true,
+      replay_of: deferral.id,
+      content_digest: deferral.content_digest,
+    });
     await writer.db.insertInto("decisions").values(forged).execute();
     const pointed = sql`insert into final_decisions (transaction_name, decision_id, decided_at) values (${tx.name}, ${forged.id}::uuid, ${forged.decided_at})`.execute(writer.db);
     await expect(pointed).rejects.toThrow(/permission denied for table final_decisions/);
@@ -68,9 +74,11 @@ describe("final_decisions and the writer role", () => {
     const pointed = sql`insert into final_decisions (transaction_name, decision_id, decided_at) values (${name}, ${ghost}::uuid, now())`.execute(writer.db);
     await expect(pointed).rejects.toThrow(/permission denied for table final_decisions/);
     await sql`insert into velocity_groups (group_hash, group_key, first_charged_at) values (sha256('g'::bytea), 'g', now()) on conflict do nothing`.execute(tdb.handle.db);
-    await expect(sql`
+    await expect(
+      sql`
       insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, charged_at)
-      values (${ghost}::uuid, ${name}, 'vaults/v1', 0, sha256('g'::bytea), 1, now())`.execute(writer.db)).rejects.toThrow(/refers to no decision/);
+      values (${ghost}::uuid, ${name}, 'vaults/v1', 0, sha256('g'::bytea), 1, now())`.execute(writer.db),
+    ).rejects.toThrow(/refers to no decision/);
   });
 
   it("still has each final decision the writer records written into final_decisions by the trigger", async () => {

@@ -15,13 +15,10 @@ import { assetTransfer } from "../../support/bodies.js";
 import { decisionRow } from "../../support/decision-rows.js";
 import { serviceWithPolicy } from "../../support/service.js";
 
-
-
 const finals = async (db: Db) =>
   (await sql<{ transaction_name: string; decision_id: string }>`select transaction_name, decision_id from final_decisions order by transaction_name`.execute(db)).rows;
 
 const at = (iso: string) => new Date(iso);
-
 
 describe.each(backends)("final_decisions on $name", (backend) => {
   let db: Db;
@@ -37,8 +34,14 @@ describe.each(backends)("final_decisions on $name", (backend) => {
   beforeAll(async () => {
     ({ db, close } = await backend.open());
     for (const row of [a1, a2, b, c1]) await db.insertInto("decisions").values(row).execute();
-    await db.insertInto("decisions").values(decisionRow({ transaction_name: c1.transaction_name, replayed: true, replay_of: c1.id, decision: "deny", sign_transaction: false })).execute();
-    await db.insertInto("decisions").values(decisionRow({ transaction_name: c1.transaction_name, replay_of: c1.id, decision: "deny", sign_transaction: false })).execute();
+    await db
+      .insertInto("decisions")
+      .values(decisionRow({ transaction_name: c1.transaction_name, replayed: true, replay_of: c1.id, decision: "deny", sign_transaction: false }))
+      .execute();
+    await db
+      .insertInto("decisions")
+      .values(decisionRow({ transaction_name: c1.transaction_name, replay_of: c1.id, decision: "deny", sign_transaction: false }))
+      .execute();
   });
   afterAll(async () => close?.());
 
@@ -51,10 +54,16 @@ describe.each(backends)("final_decisions on $name", (backend) => {
 
   it("gets each new final decision from the row trigger, and keeps the first of a name", async () => {
     const d1 = decisionRow({ transaction_name: "vaults/v1/transactions/d" });
-    await db.insertInto("decisions").values(decisionRow({ transaction_name: d1.transaction_name, decision: "defer", sign_transaction: null, http_status: 503 })).execute();
+    await db
+      .insertInto("decisions")
+      .values(decisionRow({ transaction_name: d1.transaction_name, decision: "defer", sign_transaction: null, http_status: 503 }))
+      .execute();
     expect((await finals(db)).map((f) => f.transaction_name)).not.toContain(d1.transaction_name);
     await db.insertInto("decisions").values(d1).execute();
-    await db.insertInto("decisions").values(decisionRow({ transaction_name: d1.transaction_name, decision: "deny", sign_transaction: false })).execute();
+    await db
+      .insertInto("decisions")
+      .values(decisionRow({ transaction_name: d1.transaction_name, decision: "deny", sign_transaction: false }))
+      .execute();
     expect((await finals(db)).find((f) => f.transaction_name === d1.transaction_name)?.decision_id).toBe(d1.id);
   });
 
@@ -64,7 +73,10 @@ describe.each(backends)("final_decisions on $name", (backend) => {
   it("finds through findFinalDecision a final decision stamped in microseconds, not as archived", async () => {
     const name = "vaults/v1/transactions/microseconds";
     const row = decisionRow({ transaction_name: name, decision: "deny", sign_transaction: false });
-    await db.insertInto("decisions").values({ ...row, decided_at: sql<Date>`'2026-11-22T10:00:00.123456Z'::timestamptz` }).execute();
+    await db
+      .insertInto("decisions")
+      .values({ ...row, decided_at: sql<Date>`'2026-11-22T10:00:00.123456Z'::timestamptz` })
+      .execute();
     expect(await findFinalDecision(db, name)).toMatchObject({ id: row.id, decision: "deny" });
   });
 

@@ -41,14 +41,20 @@ describe("decisions dated far ahead", () => {
   it("are refused where no month holds them, so the month can still get its partition", async () => {
     const { month, at } = monthAhead(14);
     for (const who of [writer.db, db]) {
-      await expect(who.insertInto("decisions").values(decisionRow({ decided_at: at, transaction_name: name() })).execute()).rejects.toThrow(
-        /more than a day ahead of the database's clock/,
-      );
+      await expect(
+        who
+          .insertInto("decisions")
+          .values(decisionRow({ decided_at: at, transaction_name: name() }))
+          .execute(),
+      ).rejects.toThrow(/more than a day ahead of the database's clock/);
     }
     const { rows } = await sql<{ made: boolean }>`select decisions_create_month(${month}::date) as made`.execute(db);
     expect(rows[0]!.made).toBe(true);
     // Once the month is there, a row lands in it (the default partition's trigger is not on its way).
-    await writer.db.insertInto("decisions").values(decisionRow({ decided_at: at, transaction_name: name() })).execute();
+    await writer.db
+      .insertInto("decisions")
+      .values(decisionRow({ decided_at: at, transaction_name: name() }))
+      .execute();
     const { rows: where } = await sql<{ partition: string }>`
       select tableoid::regclass::text as partition from decisions where decided_at = ${at}`.execute(db);
     expect(where).toEqual([{ partition: `decisions_${month.slice(0, 4)}_${month.slice(5, 7)}` }]);
@@ -61,19 +67,22 @@ describe("decisions dated far ahead", () => {
     const { month } = monthAhead(0);
     const { month: next } = monthAhead(1);
     const soon = decisionRow({ decided_at: new Date(Date.now() + 3_600_000), transaction_name: name() });
-    await db.transaction().execute(async (trx) => {
-      for (const m of [month, next]) await sql.raw(`alter table decisions detach partition decisions_${m.slice(0, 4)}_${m.slice(5, 7)}`).execute(trx);
-      await trx.insertInto("decisions").values(soon).execute();
-      const { rows } = await sql<{ id: string; partition: string }>`
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        for (const m of [month, next]) await sql.raw(`alter table decisions detach partition decisions_${m.slice(0, 4)}_${m.slice(5, 7)}`).execute(trx);
+        await trx.insertInto("decisions").values(soon).execute();
+        const { rows } = await sql<{ id: string; partition: string }>`
         select id::text, tableoid::regclass::text as partition from decisions where id in (${past.id}, ${soon.id}) order by decided_at`.execute(trx);
-      expect(rows).toEqual([
-        { id: past.id, partition: "decisions_default" },
-        { id: soon.id, partition: "decisions_default" },
-      ]);
-      throw new Rollback();
-    }).catch((error: unknown) => {
-      if (!(error instanceof Rollback)) throw error;
-    });
+        expect(rows).toEqual([
+          { id: past.id, partition: "decisions_default" },
+          { id: soon.id, partition: "decisions_default" },
+        ]);
+        throw new Rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Rollback)) throw error;
+      });
   });
 });
 

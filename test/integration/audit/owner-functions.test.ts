@@ -40,7 +40,7 @@ describe.each(backends)("audit verify and the owner's functions, on $name", (bac
   afterAll(async () => close?.());
 
   it("computes the entry hash as audit_link_hash defines it, whatever the key holds", async () => {
-    for (const key of ['plain', 'quote " and \\ slash', "tab\t new\nline \u0001 \u001f", "é ☃ 🚀", "/ <>&'"]) {
+    for (const key of ["plain", 'quote " and \\ slash', "tab\t new\nline \u0001 \u001f", "é ☃ 🚀", "/ <>&'"]) {
       const digest = "ab".repeat(32);
       const prev = "cd".repeat(32);
       const at = "2026-11-25T08:00:00.123456+00:00";

@@ -23,7 +23,10 @@ describe("decisions partitioned by month", () => {
     // Months the rows fall in, whatever today is (the migration creates this month and three ahead).
     for (const month of ["2026-08-01", "2026-11-01"]) await sql`select decisions_create_month(${month}::date)`.execute(db);
     for (const row of before) await db.insertInto("decisions").values(row).execute();
-    await db.insertInto("decisions").values(decisionRow({ replayed: true, replay_of: before[0]!.id, decided_at: new Date("2026-11-20T11:00:00Z") })).execute();
+    await db
+      .insertInto("decisions")
+      .values(decisionRow({ replayed: true, replay_of: before[0]!.id, decided_at: new Date("2026-11-20T11:00:00Z") }))
+      .execute();
   });
   afterAll(async () => tdb?.drop());
 
@@ -52,11 +55,20 @@ describe("decisions partitioned by month", () => {
 
   it("refuses a replay or a charge that refers to no decision", async () => {
     const ghost = "00000000-0000-4000-8000-00000000dead";
-    await expect(db.insertInto("decisions").values(decisionRow({ replayed: true, replay_of: ghost })).execute()).rejects.toThrow(/refers to no decision/);
-    await expect(sql`insert into velocity_groups (group_hash, group_key, first_charged_at) values (sha256('g'), 'g', now());
-      `.execute(db)).resolves.toBeDefined();
-    await expect(sql`insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, charged_at)
-      values (${ghost}, 'vaults/v1/transactions/x', 'vaults/v1', 0, sha256('g'), 1, now())`.execute(db)).rejects.toThrow(/refers to no decision/);
+    await expect(
+      db
+        .insertInto("decisions")
+        .values(decisionRow({ replayed: true, replay_of: ghost }))
+        .execute(),
+    ).rejects.toThrow(/refers to no decision/);
+    await expect(
+      sql`insert into velocity_groups (group_hash, group_key, first_charged_at) values (sha256('g'), 'g', now());
+      `.execute(db),
+    ).resolves.toBeDefined();
+    await expect(
+      sql`insert into velocity_charges (decision_id, transaction_name, vault, transfer_index, group_hash, amount, charged_at)
+      values (${ghost}, 'vaults/v1/transactions/x', 'vaults/v1', 0, sha256('g'), 1, now())`.execute(db),
+    ).rejects.toThrow(/refers to no decision/);
   });
 
   it("creates months ahead, and leaves a month the default partition already holds rows for", async () => {
@@ -73,7 +85,10 @@ describe("decisions partitioned by month", () => {
     expect(names).toEqual(expect.arrayContaining([month(0), month(1), month(2), month(3), "decisions_default"]));
 
     // A month before every partition (a row dated far ahead is refused there: future-rows.test.ts).
-    await db.insertInto("decisions").values(decisionRow({ decided_at: new Date("2020-05-05T00:00:00Z") })).execute();
+    await db
+      .insertInto("decisions")
+      .values(decisionRow({ decided_at: new Date("2020-05-05T00:00:00Z") }))
+      .execute();
     const { rows: made } = await sql<{ made: boolean }>`select decisions_create_month('2020-05-01') as made`.execute(db);
     expect(made[0]?.made).toBe(false);
     const { rows: where } = await sql<{ partition: string }>`

@@ -59,7 +59,12 @@ describe("schema public on a database migrated by a superuser", () => {
     const asAuditor = await auditor.open(tdb.url);
     const asWriter = await writer.open(tdb.url);
     try {
-      const planted = await plant(auditor.name).execute(asAuditor.db).then(() => null, (error: unknown) => error);
+      const planted = await plant(auditor.name)
+        .execute(asAuditor.db)
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
       // What every replica's sealer runs each second, as the writer.
       await sql`select audit_seal(5000)`.execute(asWriter.db);
       const { rows } = await sql<{ update: boolean; chain: boolean }>`
@@ -155,7 +160,10 @@ describe("objects planted in schema public before it was closed", () => {
   });
 
   it("refuse the migration, naming each object, its owner and the statements that drop it, and migrate once they are dropped", async () => {
-    const refused = await migrateToLatest(tdb.handle.db).then(() => null, (error: unknown) => error as Error);
+    const refused = await migrateToLatest(tdb.handle.db).then(
+      () => null,
+      (error: unknown) => error as Error,
+    );
     expect(refused?.message).toMatch(/^migration 20261129T0000_baseline failed: schema public holds objects/);
     const message = refused!.message;
     expect(message).toContain(`function public.hashtextextended(pg_catalog.text,integer) (owner ${auditor.name})`);
@@ -196,12 +204,20 @@ describe("audit verify and objects in schema public another login owns", () => {
     try {
       expect((await verifyChain(asAuditor.db)).ok).toBe(true);
       // An administrator's REASSIGN OWNED or ALTER ... OWNER puts a login's object back in public.
-      await sql.raw(`create function public.hashtextextended(t text, seed integer) returns bigint language sql as 'select 0::bigint';
-        alter function public.hashtextextended(text, integer) owner to ${writer.name}`).execute(tdb.handle.db);
+      await sql
+        .raw(
+          `create function public.hashtextextended(t text, seed integer) returns bigint language sql as 'select 0::bigint';
+        alter function public.hashtextextended(text, integer) owner to ${writer.name}`,
+        )
+        .execute(tdb.handle.db);
       const report = await verifyChain(asAuditor.db);
       expect(report.ok).toBe(false);
       expect(report.breaks).toEqual([
-        expect.objectContaining({ kind: "planted", source: "function public.hashtextextended(pg_catalog.text,integer)", detail: expect.stringContaining(`owned by ${writer.name}`) }),
+        expect.objectContaining({
+          kind: "planted",
+          source: "function public.hashtextextended(pg_catalog.text,integer)",
+          detail: expect.stringContaining(`owned by ${writer.name}`),
+        }),
       ]);
       await sql`drop function public.hashtextextended(text, integer)`.execute(tdb.handle.db);
       expect((await verifyChain(asAuditor.db)).ok).toBe(true);

@@ -23,9 +23,7 @@ function loadQueries(): Map<number, string> {
   const queries = new Map<number, string>();
   for (const block of text.split(/^(?=-- Q\d+\.)/m).slice(1)) {
     const n = Number(/^-- Q(\d+)\./.exec(block)![1]);
-    const query = block
-      .replace(/:'(\w+)'/g, (_, v: string) => vars.get(v) ?? `:'${v}'`)
-      .replace(/(?<!:):(\w+)\b/g, (m, v: string) => vars.get(v) ?? m);
+    const query = block.replace(/:'(\w+)'/g, (_, v: string) => vars.get(v) ?? `:'${v}'`).replace(/(?<!:):(\w+)\b/g, (m, v: string) => vars.get(v) ?? m);
     expect(query, `Q${n} uses a variable the header does not set`).not.toMatch(/:'\w+'/);
     queries.set(n, query);
   }
@@ -37,7 +35,11 @@ const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce36
 const at = (iso: string) => new Date(iso);
 const BOOK_REASON = "Destination is an approved address-book entry or a wallet of this vault";
 const WALLET_GROUP = JSON.stringify([["sourceWallet", ["wallet", HOT]]]);
-const walletAssetGroup = (asset: string) => JSON.stringify([["sourceWallet", ["wallet", HOT]], ["asset", asset]]);
+const walletAssetGroup = (asset: string) =>
+  JSON.stringify([
+    ["sourceWallet", ["wallet", HOT]],
+    ["asset", asset],
+  ]);
 
 describe("docs/audit-queries.sql against a seeded trail", () => {
   let tdb: TestDatabase;
@@ -60,9 +62,33 @@ describe("docs/audit-queries.sql against a seeded trail", () => {
 
   it("Q1 lists every decision for a transaction", async () => {
     expect(await run(1)).toEqual([
-      { decided_at: at("2026-11-10T09:00:00Z"), decision: "allow", replayed: false, refers_to_final: false, first_reason: BOOK_REASON, policy_version: V1, matched_rules: ["trusted-destination"] },
-      { decided_at: at("2026-11-10T09:01:00Z"), decision: "allow", replayed: true, refers_to_final: true, first_reason: BOOK_REASON, policy_version: V1, matched_rules: ["trusted-destination"] },
-      { decided_at: at("2026-11-10T09:02:00Z"), decision: "deny", replayed: false, refers_to_final: true, first_reason: "conflicting snapshot", policy_version: V1, matched_rules: [] },
+      {
+        decided_at: at("2026-11-10T09:00:00Z"),
+        decision: "allow",
+        replayed: false,
+        refers_to_final: false,
+        first_reason: BOOK_REASON,
+        policy_version: V1,
+        matched_rules: ["trusted-destination"],
+      },
+      {
+        decided_at: at("2026-11-10T09:01:00Z"),
+        decision: "allow",
+        replayed: true,
+        refers_to_final: true,
+        first_reason: BOOK_REASON,
+        policy_version: V1,
+        matched_rules: ["trusted-destination"],
+      },
+      {
+        decided_at: at("2026-11-10T09:02:00Z"),
+        decision: "deny",
+        replayed: false,
+        refers_to_final: true,
+        first_reason: "conflicting snapshot",
+        policy_version: V1,
+        matched_rules: [],
+      },
     ]);
   });
 
@@ -96,8 +122,24 @@ describe("docs/audit-queries.sql against a seeded trail", () => {
 
   it("Q5 lists repeats and conflicting snapshots with their final decision", async () => {
     expect(await run(5)).toEqual([
-      { decided_at: at("2026-11-10T09:01:00Z"), transaction_name: name("t-otc"), kind: "repeat", decision: "allow", first_reason: BOOK_REASON, final_decided_at: at("2026-11-10T09:00:00Z"), final_rows: 1 },
-      { decided_at: at("2026-11-10T09:02:00Z"), transaction_name: name("t-otc"), kind: "conflict", decision: "deny", first_reason: "conflicting snapshot", final_decided_at: at("2026-11-10T09:00:00Z"), final_rows: 1 },
+      {
+        decided_at: at("2026-11-10T09:01:00Z"),
+        transaction_name: name("t-otc"),
+        kind: "repeat",
+        decision: "allow",
+        first_reason: BOOK_REASON,
+        final_decided_at: at("2026-11-10T09:00:00Z"),
+        final_rows: 1,
+      },
+      {
+        decided_at: at("2026-11-10T09:02:00Z"),
+        transaction_name: name("t-otc"),
+        kind: "conflict",
+        decision: "deny",
+        first_reason: "conflicting snapshot",
+        final_decided_at: at("2026-11-10T09:00:00Z"),
+        final_rows: 1,
+      },
     ]);
   });
 
@@ -146,18 +188,27 @@ describe("docs/audit-queries.sql against a seeded trail", () => {
     // numeric[] arrives parsed by the client; compare its text.
     const rows = (await run(10)).map((r) => ({ ...r, amounts: (r.amounts as unknown[]).map(String) }));
     expect(rows).toEqual([
-      { decided_at: at("2026-11-11T08:00:00Z"), transaction_name: name("t-big"), decision: "deny", first_reason: "A single USDC transfer may not exceed 50,000", assets: [USDC], amounts: ["60000"] },
+      {
+        decided_at: at("2026-11-11T08:00:00Z"),
+        transaction_name: name("t-big"),
+        decision: "deny",
+        first_reason: "A single USDC transfer may not exceed 50,000",
+        assets: [USDC],
+        amounts: ["60000"],
+      },
     ]);
   });
 
   it("Q11 shows the wallet's velocity groups per asset, never adding two assets' amounts, with the voided charge counted apart", async () => {
     const rows = (await run(11)).map((r) => [r.group_key, r.asset, Number(r.voided_charges), (r.last_charged_at as Date).toISOString(), r.last_transaction]);
-    expect(rows).toEqual(expect.arrayContaining([
-      [walletAssetGroup(USDC), USDC, 0, "2026-11-11T09:05:00.000Z", name("t-later")],
-      [walletAssetGroup(ETH), ETH, 1, "2026-11-11T10:00:00.000Z", name("t-internal")],
-      [WALLET_GROUP, USDC, 0, "2026-11-11T09:05:00.000Z", name("t-later")],
-      [WALLET_GROUP, ETH, 1, "2026-11-11T10:00:00.000Z", name("t-internal")],
-    ]));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        [walletAssetGroup(USDC), USDC, 0, "2026-11-11T09:05:00.000Z", name("t-later")],
+        [walletAssetGroup(ETH), ETH, 1, "2026-11-11T10:00:00.000Z", name("t-internal")],
+        [WALLET_GROUP, USDC, 0, "2026-11-11T09:05:00.000Z", name("t-later")],
+        [WALLET_GROUP, ETH, 1, "2026-11-11T10:00:00.000Z", name("t-internal")],
+      ]),
+    );
     expect(rows).toHaveLength(4);
   });
 
@@ -183,7 +234,9 @@ describe("docs/audit-queries.sql Q7 with a void by hand", () => {
     // The platform reported t-later DROPPED; the operator, knowing its signature dead, voided it by hand.
     const payload = JSON.stringify({ id: "ev-dropped", type: "TRANSACTION_STATE_UPDATED", resource: name("t-later"), newState: "DROPPED" });
     await sql`insert into events (id, received_at, vault, type, resource_type, resource, new_state, payload, body, signature)
-      values ('ev-dropped', '2026-11-11T11:00:00Z', ${VAULT}, 'TRANSACTION_STATE_UPDATED', 'transaction', ${name("t-later")}, 'DROPPED', ${payload}::jsonb, convert_to(${payload}, 'UTF8'), 'test')`.execute(db);
+      values ('ev-dropped', '2026-11-11T11:00:00Z', ${VAULT}, 'TRANSACTION_STATE_UPDATED', 'transaction', ${name("t-later")}, 'DROPPED', ${payload}::jsonb, convert_to(${payload}, 'UTF8'), 'test')`.execute(
+      db,
+    );
     await voidCharges(db, name("t-later"), at("2026-11-11T11:30:00Z"), { operator: "alice", reason: "nonce reused by t-next: the signature can never land" });
   });
   afterAll(async () => tdb?.drop());

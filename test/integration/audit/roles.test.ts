@@ -80,7 +80,9 @@ describe("database roles on a Postgres server", () => {
     const { rows } = await sql<{ n: number }>`select deleted as n from velocity_prune_batch(now() - interval '40 days', now() - interval '400 days', 10)`.execute(writer.db);
     expect(rows[0]?.n).toBe(0);
     await expect(sql`select velocity_prune_batch(now(), now(), 10)`.execute(writer.db)).rejects.toThrow(/keeps at least the last day/);
-    await expect(sql`select velocity_prune_batch(now() - interval '40 days', now() - interval '400 days', 10)`.execute(auditor.db)).rejects.toThrow(/permission denied for function velocity_prune_batch/);
+    await expect(sql`select velocity_prune_batch(now() - interval '40 days', now() - interval '400 days', 10)`.execute(auditor.db)).rejects.toThrow(
+      /permission denied for function velocity_prune_batch/,
+    );
   });
 
   it("lets the writer claim velocity windows only through velocity_window_claim, never shorten or erase a claim", async () => {
@@ -119,8 +121,10 @@ describe("database roles on a Postgres server", () => {
 
   it("refuses the auditor INSERT, and shows it the audit tables and views but not the working tables", async () => {
     await expect(auditor.db.insertInto("decisions").values(decisionRow()).execute()).rejects.toThrow(/permission denied for table decisions/);
-    await expect(sql`insert into audit_chain (position, source, row_key, row_time, row_digest, prev_hash, hash, sealed_at)
-      values (999, 'decisions', 'x', now(), sha256(''), sha256(''), sha256(''), now())`.execute(auditor.db)).rejects.toThrow(/permission denied/);
+    await expect(
+      sql`insert into audit_chain (position, source, row_key, row_time, row_digest, prev_hash, hash, sealed_at)
+      values (999, 'decisions', 'x', now(), sha256(''), sha256(''), sha256(''), now())`.execute(auditor.db),
+    ).rejects.toThrow(/permission denied/);
     await expect(sql`select audit_seal(10)`.execute(auditor.db)).rejects.toThrow(/permission denied/);
     for (const readable of ["decisions", "events", "audit_chain", "audit_seals", "velocity_charges", "decision_log", "transaction_timeline"]) {
       await sql`select * from ${sql.table(readable)} limit 1`.execute(auditor.db);

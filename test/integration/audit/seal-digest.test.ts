@@ -50,7 +50,14 @@ describe.each(backends)("sealed digests on $name", (backend) => {
     // Dated up to an hour ahead: beyond the months created ahead, a row more than a day ahead is refused (decisions_default_not_ahead).
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ trace: jsonValue, velocityWindows: jsonValue, shadowRules: jsonValue, facts: jsonValue, shadowVersion: optionalText, decided: fc.date({ min: new Date("2019-01-01"), max: new Date(Date.now() + 3_600_000), noInvalidDate: true }) }),
+        fc.record({
+          trace: jsonValue,
+          velocityWindows: jsonValue,
+          shadowRules: jsonValue,
+          facts: jsonValue,
+          shadowVersion: optionalText,
+          decided: fc.date({ min: new Date("2019-01-01"), max: new Date(Date.now() + 3_600_000), noInvalidDate: true }),
+        }),
         async (r) => {
           const row = decisionRow({
             decided_at: r.decided,
@@ -102,7 +109,7 @@ describe.each(backends)("sealed digests on $name", (backend) => {
       id int primary key, written_xid xid8 default pg_current_xact_id(), a text, "Zed" json, bb jsonb, doc probe_document,
       "we""ird key" numeric, at timestamptz, day date, span interval, raw bytea, ints int[], flag boolean, f float8, u uuid)`.execute(db);
     const text = fc.constantFrom<string | null>(null, "", 'quote " back \\ slash', "tab\t é ☃ \u0001");
-    const json = fc.constantFrom<string | null>(null, "null", '{"b": 1, "a": [null, 2.50]}', '"x"', "[]", " { \"k\" : null } ");
+    const json = fc.constantFrom<string | null>(null, "null", '{"b": 1, "a": [null, 2.50]}', '"x"', "[]", ' { "k" : null } ');
     const values = fc.record({
       a: text,
       zed: json,

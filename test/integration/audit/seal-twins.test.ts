@@ -51,7 +51,10 @@ describe("the sealer and verify with twins written by the writer role", () => {
     const db = tdb.handle.db;
     const old = decisionRow({ decided_at: new Date("2026-10-15T12:00:00Z"), transaction_name: name() });
     await sql`select decisions_create_month('2026-10-01')`.execute(db);
-    await db.insertInto("decisions").values([old, decisionRow({ transaction_name: name() })]).execute();
+    await db
+      .insertInto("decisions")
+      .values([old, decisionRow({ transaction_name: name() })])
+      .execute();
     expect(await sealPending(db)).toBe(2);
     // The README's archiving: anchor, export, detach and drop the month.
     const anchor = (await latestCheckpoint(db))!;

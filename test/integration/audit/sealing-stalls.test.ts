@@ -29,14 +29,23 @@ describe.each(backends)("audit verify when sealing has stopped, on $name", (back
   it("fails on a row written more than five minutes ago that is still not sealed, and passes once it is", async () => {
     const stale = decisionRow({ decided_at: new Date(Date.now() - 6 * 60_000), transaction_name: `vaults/v1/transactions/${randomUUID()}` });
     await db.insertInto("decisions").values(stale).execute();
-    await db.insertInto("decisions").values(decisionRow({ transaction_name: `vaults/v1/transactions/${randomUUID()}` })).execute();
+    await db
+      .insertInto("decisions")
+      .values(decisionRow({ transaction_name: `vaults/v1/transactions/${randomUUID()}` }))
+      .execute();
 
     const report = await verifyChain(db);
     expect(report.ok).toBe(false);
     expect(report.breaks).toEqual([expect.objectContaining({ kind: "unsealed", source: "decisions", rowKey: stale.id, position: null })]);
     expect(report.pending).toBe(1);
     const lines: string[] = [];
-    expect(await auditVerify({}, (o) => verifyOutcome(db, o), (line) => lines.push(line))).toBe(1);
+    expect(
+      await auditVerify(
+        {},
+        (o) => verifyOutcome(db, o),
+        (line) => lines.push(line),
+      ),
+    ).toBe(1);
     expect(lines.join("\n")).toMatch(new RegExp(`unsealed decisions ${stale.id}: written more than 300 s ago and still not sealed`));
 
     await sealPending(db);
@@ -61,9 +70,15 @@ describe("the sealer when its lock is held elsewhere", () => {
     const sealer = startSealer({ db: tdb.handle.db, logger, intervalMs: 20, stallAfterMs: 300 });
     try {
       await tdb.handle.db.insertInto("decisions").values(decisionRow()).execute();
-      await expect.poll(() => logged.filter((l) => l.fields.code === "audit_sealing_stalled"), { timeout: 5_000 }).toEqual([
-        expect.objectContaining({ level: "warn", fields: expect.objectContaining({ reason: "locked" }), msg: expect.stringMatching(/not being sealed: another session has held the sealer's lock/) }),
-      ]);
+      await expect
+        .poll(() => logged.filter((l) => l.fields.code === "audit_sealing_stalled"), { timeout: 5_000 })
+        .toEqual([
+          expect.objectContaining({
+            level: "warn",
+            fields: expect.objectContaining({ reason: "locked" }),
+            msg: expect.stringMatching(/not being sealed: another session has held the sealer's lock/),
+          }),
+        ]);
       await holder.query(`select pg_advisory_unlock(hashtextextended('countersign:audit-sealer', 0))`);
       await expect.poll(() => logged.some((l) => l.fields.code === "audit_sealing_resumed"), { timeout: 5_000 }).toBe(true);
       expect((await sql`select 1 from audit_chain`.execute(tdb.handle.db)).rows).toHaveLength(1);

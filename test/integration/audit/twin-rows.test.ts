@@ -65,10 +65,10 @@ describe("the writer role and a row's order", () => {
       /permission denied for table decisions/,
     );
     await expect(sql`insert into decisions (written_xid, ${columns}) values ('1', ${values})`.execute(suite.writer.db)).rejects.toThrow(/permission denied for table decisions/);
-    await expect(sql`insert into events (seq, id, received_at, type, resource, payload, body, signature) overriding system value
-      values (0, ${randomUUID()}, now(), 'TRANSACTION_CREATED', 'vaults/v1/transactions/x', '{}', '\\x7b7d'::bytea, 'sig')`.execute(suite.writer.db)).rejects.toThrow(
-      /permission denied for table events/,
-    );
+    await expect(
+      sql`insert into events (seq, id, received_at, type, resource, payload, body, signature) overriding system value
+      values (0, ${randomUUID()}, now(), 'TRANSACTION_CREATED', 'vaults/v1/transactions/x', '{}', '\\x7b7d'::bytea, 'sig')`.execute(suite.writer.db),
+    ).rejects.toThrow(/permission denied for table events/);
 
     // A twin the writer may insert takes the sequence's next seq, after the row it copies.
     await sql`insert into decisions (${columns}) values (${values})`.execute(suite.writer.db);

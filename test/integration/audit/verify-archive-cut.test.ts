@@ -62,10 +62,7 @@ describe("audit verify --from with an anchored checkpoint", () => {
   });
 
   it("checks a rewritten row although row_time and sealed_at were moved so that the walk starts after it", async () => {
-    await asOwner(db, [
-      sql`update audit_chain set row_time = '2026-10-01T00:00:00Z', sealed_at = '2026-10-01T00:00:00Z' where row_key = ${target.id}`,
-      rewriteTarget,
-    ]);
+    await asOwner(db, [sql`update audit_chain set row_time = '2026-10-01T00:00:00Z', sealed_at = '2026-10-01T00:00:00Z' where row_key = ${target.id}`, rewriteTarget]);
     const report = await verifyChain(db, { from: cut, checkpoint: anchorAfterAll });
     expect(report.breaks).toEqual([editedEntry(), expect.objectContaining({ kind: "changed", rowKey: target.id })]);
   });

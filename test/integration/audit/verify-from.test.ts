@@ -23,7 +23,12 @@ describe.each(backends)("audit verify --from on $name", (backend) => {
 
   it("checks a future-dated row sealed before --from", async () => {
     // 40 days ahead: in a month created ahead (beyond them, the default partition refuses a row more than a day ahead).
-    const future = decisionRow({ decided_at: new Date(Date.now() + 40 * 86_400_000), decision: "deny", sign_transaction: false, transaction_name: `vaults/v1/transactions/${randomUUID()}` });
+    const future = decisionRow({
+      decided_at: new Date(Date.now() + 40 * 86_400_000),
+      decision: "deny",
+      sign_transaction: false,
+      transaction_name: `vaults/v1/transactions/${randomUUID()}`,
+    });
     await db.insertInto("decisions").values(future).execute();
     await db.insertInto("decisions").values(decisionRow()).execute();
     expect(await sealPending(db)).toBe(2);

@@ -16,7 +16,10 @@ import { asSuperuser, createLogin, type Login } from "../../support/audit/logins
 const name = () => `vaults/v1/transactions/${randomUUID()}`;
 
 async function refusal(run: Promise<unknown>): Promise<unknown> {
-  return run.then(() => null, (e: unknown) => e);
+  return run.then(
+    () => null,
+    (e: unknown) => e,
+  );
 }
 
 describe("audit verify and row security on the trail", () => {
@@ -25,7 +28,10 @@ describe("audit verify and row security on the trail", () => {
   let auditor: DatabaseHandle | undefined;
   beforeEach(async () => {
     tdb = await createTestDatabase();
-    await tdb.handle.db.insertInto("decisions").values(decisionRow({ transaction_name: name() })).execute();
+    await tdb.handle.db
+      .insertInto("decisions")
+      .values(decisionRow({ transaction_name: name() }))
+      .execute();
     expect(await sealPending(tdb.handle.db)).toBe(1);
   });
   afterEach(async () => {
@@ -43,9 +49,13 @@ describe("audit verify and row security on the trail", () => {
         policy_digest, matched_rules, reasons, facts, transaction, content_digest, request_id, duration_ms, written_xid)
       values (${forged.id}, ${forged.decided_at}, ${forged.transaction_name}, 'vaults/v1', 'allow', true, 200, false, 'test', ${forged.policy_digest},
         '[]', '[]', '[]', '{}', 'x', ${forged.request_id}, 1, '1')`.execute(db);
-    await sql.raw(`alter table decisions enable row level security;
+    await sql
+      .raw(
+        `alter table decisions enable row level security;
       create policy everyone on decisions for select using (true);
-      create policy not_for_auditors on decisions as restrictive for select to countersign_auditor using (id <> '${forged.id}')`).execute(db);
+      create policy not_for_auditors on decisions as restrictive for select to countersign_auditor using (id <> '${forged.id}')`,
+      )
+      .execute(db);
     expect(await sealPending(db)).toBe(0);
     expect((await verifyChain(db)).breaks[0]).toMatchObject({ kind: "inserted", rowKey: forged.id });
 

@@ -45,10 +45,7 @@ describe.each(backends)("audit verify against audit_seals on $name", (backend) =
   it("reports the tail cut off the chain while the seal of it remains, with or without an anchor", async () => {
     const anchor = (await latestCheckpoint(db))!;
     const early = { position: 1, hash: (await sql<{ hash: string }>`select encode(hash, 'hex') as hash from audit_chain where position = 1`.execute(db)).rows[0]!.hash };
-    await asOwner(db, [
-      sql`delete from decisions where id in (${second.id}, ${third.id})`,
-      sql`delete from audit_chain where position >= 2`,
-    ]);
+    await asOwner(db, [sql`delete from decisions where id in (${second.id}, ${third.id})`, sql`delete from audit_chain where position >= 2`]);
     for (const checkpoint of [undefined, early]) {
       const report = await verifyChain(db, checkpoint ? { checkpoint } : {});
       expect(report.ok).toBe(false);

@@ -62,12 +62,20 @@ describe("audit verify and a copy of the trail in a schema named after the audit
   it("refuses when the session's own path finds a trail table in another schema first", async () => {
     const auditor = await asAuditor();
     await sql`set search_path = "$user", public`.execute(auditor.db);
-    const refusal = await verifyChain(auditor.db).then(() => null, (e: unknown) => e);
+    const refusal = await verifyChain(auditor.db).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refusal).toBeInstanceOf(VerifyRefused);
     expect(refusal).toMatchObject({ code: "shadowed_table" });
     expect((refusal as Error).message).toContain(`${login.name}.audit_`);
     // What gets anchored is read the same way.
-    expect(await latestCheckpoint(auditor.db).then(() => null, (e: unknown) => e)).toMatchObject({ code: "shadowed_table" });
+    expect(
+      await latestCheckpoint(auditor.db).then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    ).toMatchObject({ code: "shadowed_table" });
   });
 });
 
@@ -78,8 +86,12 @@ describe("the service's session and a schema named after its login", () => {
   beforeAll(async () => {
     tdb = await createTestDatabase();
     login = await createLogin("countersign_writer");
-    await sql.raw(`create schema ${login.name}; create table ${login.name}.decisions (like public.decisions);
-      grant usage on schema ${login.name} to ${login.name}; grant select, insert on ${login.name}.decisions to ${login.name}`).execute(tdb.handle.db);
+    await sql
+      .raw(
+        `create schema ${login.name}; create table ${login.name}.decisions (like public.decisions);
+      grant usage on schema ${login.name} to ${login.name}; grant select, insert on ${login.name}.decisions to ${login.name}`,
+      )
+      .execute(tdb.handle.db);
     writer = await login.open(tdb.url);
   });
   afterAll(async () => {

@@ -78,7 +78,10 @@ describe.each(backends)("audit verify on $name", (backend) => {
     try {
       await fresh.db.insertInto("decisions").values(decisionRow()).execute();
       await sealPending(fresh.db);
-      await fresh.db.insertInto("decisions").values(decisionRow({ decided_at: new Date(Date.now() + 1_000) })).execute();
+      await fresh.db
+        .insertInto("decisions")
+        .values(decisionRow({ decided_at: new Date(Date.now() + 1_000) }))
+        .execute();
       expect(await verifyChain(fresh.db)).toMatchObject({ ok: true, pending: 1, lastPosition: 1 });
     } finally {
       await fresh.close();

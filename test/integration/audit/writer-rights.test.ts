@@ -22,12 +22,18 @@ describe("the writer role and the chain's bookkeeping", () => {
   const suite = writerDatabase();
 
   it("refuses the writer INSERT on audit_sources, audit_chain and audit_seals", async () => {
-    await expect(sql`insert into audit_sources (source, key_column, key_type, time_column)
-      values ('public.review_actions', 'id', 'uuid', 'at')`.execute(suite.writer.db)).rejects.toThrow(/permission denied for table audit_sources/);
-    await expect(sql`insert into audit_seals (id, sealed_at, horizon, first_position, last_position, last_hash) overriding system value
-      values (9223372036854775807, '-infinity', '0', 1, 1, '\\x00')`.execute(suite.writer.db)).rejects.toThrow(/permission denied for table audit_seals/);
-    await expect(sql`insert into audit_chain (position, source, row_key, row_time, row_digest, prev_hash, hash, sealed_at)
-      values (1, 'decisions', 'x', now(), sha256(''), sha256(''), sha256(''), now())`.execute(suite.writer.db)).rejects.toThrow(/permission denied for table audit_chain/);
+    await expect(
+      sql`insert into audit_sources (source, key_column, key_type, time_column)
+      values ('public.review_actions', 'id', 'uuid', 'at')`.execute(suite.writer.db),
+    ).rejects.toThrow(/permission denied for table audit_sources/);
+    await expect(
+      sql`insert into audit_seals (id, sealed_at, horizon, first_position, last_position, last_hash) overriding system value
+      values (9223372036854775807, '-infinity', '0', 1, 1, '\\x00')`.execute(suite.writer.db),
+    ).rejects.toThrow(/permission denied for table audit_seals/);
+    await expect(
+      sql`insert into audit_chain (position, source, row_key, row_time, row_digest, prev_hash, hash, sealed_at)
+      values (1, 'decisions', 'x', now(), sha256(''), sha256(''), sha256(''), now())`.execute(suite.writer.db),
+    ).rejects.toThrow(/permission denied for table audit_chain/);
   });
 
   it("seals as the writer through audit_seal, which runs with its owner's rights and a pinned search_path", async () => {
@@ -45,7 +51,10 @@ describe("the writer role and the chain's bookkeeping", () => {
     const { rows: parts } = await sql<{ name: string; writable: boolean }>`
       select c.relname as name, has_table_privilege(${suite.login.name}, c.oid, 'SELECT, INSERT, UPDATE, DELETE') as writable
       from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'decisions'::regclass`.execute(suite.tdb.handle.db);
-    const months = parts.map((p) => p.name).filter((n) => n !== "decisions_default").sort();
+    const months = parts
+      .map((p) => p.name)
+      .filter((n) => n !== "decisions_default")
+      .sort();
     expect(months.at(-1)).toBe(monthName(12));
     expect(parts.filter((p) => p.writable)).toEqual([]);
     const { rows: views } = await sql<{ name: string; select: boolean; change: boolean }>`

@@ -56,7 +56,9 @@ describe("the SQL ceiling's script from captured statements", () => {
     expect(insert).toContain(`concat('${DIGEST}')::text`); // a constant too is read at each execution
     expect(insert).not.toContain(WALLET_HASH);
     // hot7391 is the wallet; hot73910 is another wallet's name and stays as captured
-    expect(insert).toContain(`concat(('{"source"' || chr(58) || '"vaults/bench/wallets/hot'), (:cs_w)::int8, ('","other"' || chr(58) || '"vaults/bench/wallets/hot73910"}'))::jsonb`);
+    expect(insert).toContain(
+      `concat(('{"source"' || chr(58) || '"vaults/bench/wallets/hot'), (:cs_w)::int8, ('","other"' || chr(58) || '"vaults/bench/wallets/hot73910"}'))::jsonb`,
+    );
     const byName = new Map(script.variables.map((v) => [v.name, v]));
     expect(byName.get("cs_w")).toEqual({ name: "cs_w", kind: "random", min: 0n, max: 9999n });
     expect(byName.get("cs_a1")).toMatchObject({ kind: "hash", of: "cs_w" }); // the lock id follows the wallet
@@ -71,7 +73,9 @@ describe("the SQL ceiling's script from captured statements", () => {
     const script = buildReplayScript(
       input(
         [
-          simple(`begin; select pg_advisory_xact_lock(hashtextextended('decision:vaults/bench/transactions/${NAME}', 0)); select decide('${UUID}'::uuid,  E'{"k":"a\\\\b","w":"hot7391"}', 'it''s')`),
+          simple(
+            `begin; select pg_advisory_xact_lock(hashtextextended('decision:vaults/bench/transactions/${NAME}', 0)); select decide('${UUID}'::uuid,  E'{"k":"a\\\\b","w":"hot7391"}', 'it''s')`,
+          ),
           simple("commit"),
         ],
         [[], []],
@@ -108,12 +112,26 @@ describe("the SQL ceiling's script from captured statements", () => {
 
   it("replays statements pipelined in one round trip inside \\startpipeline and \\endpipeline, in prepared mode", () => {
     const script = buildReplayScript(
-      input([simple("begin", 0), extended("select set_config('x', $1, true)", ["5"], 0), extended("select $1", ["a"], 0), extended("select $1", ["b"], 1), simple("commit", 2)], [[], ["text"], ["text"], ["text"], []]),
+      input(
+        [simple("begin", 0), extended("select set_config('x', $1, true)", ["5"], 0), extended("select $1", ["a"], 0), extended("select $1", ["b"], 1), simple("commit", 2)],
+        [[], ["text"], ["text"], ["text"], []],
+      ),
     );
     expect(script.mode).toBe("prepared");
     expect(script.roundTrips).toEqual([0, 0, 0, 1, 2]);
-    const body = renderPgbenchScript(script).split("\n").filter((l) => !l.startsWith("\\set"));
-    expect(body).toEqual(["\\startpipeline", "begin;", "select set_config('x', concat('5')::text, true);", "select concat('a')::text;", "\\endpipeline", "select concat('b')::text;", "commit;", ""]);
+    const body = renderPgbenchScript(script)
+      .split("\n")
+      .filter((l) => !l.startsWith("\\set"));
+    expect(body).toEqual([
+      "\\startpipeline",
+      "begin;",
+      "select set_config('x', concat('5')::text, true);",
+      "select concat('a')::text;",
+      "\\endpipeline",
+      "select concat('b')::text;",
+      "commit;",
+      "",
+    ]);
   });
 
   it("refuses pipelined statements that would need simple mode", () => {

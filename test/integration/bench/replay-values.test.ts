@@ -51,7 +51,13 @@ describe("a replayed statement's values on the server", () => {
   });
 
   it("is the captured value, with each variable's number where its token was", async () => {
-    const { text, params } = prepared(command, new Map([["cs_n", 987654321n], ["cs_w", 42n]]));
+    const { text, params } = prepared(
+      command,
+      new Map([
+        ["cs_n", 987654321n],
+        ["cs_w", 42n],
+      ]),
+    );
     const { rows } = await client.query<{ trace: unknown; facts: unknown; names: unknown }>(text, params);
     expect(rows[0]!.trace).toEqual(JSON.parse(ROW.trace));
     expect(rows[0]!.facts).toEqual(JSON.parse(ROW.facts.replace(NAME, "987654321").replace("hot7391", "hot42")));
@@ -60,7 +66,13 @@ describe("a replayed statement's values on the server", () => {
   });
 
   it("is read at every execution of the prepared statement, a constant value too (not once, when prepared)", async () => {
-    const { text, params } = prepared(command, new Map([["cs_n", 1n], ["cs_w", 2n]]));
+    const { text, params } = prepared(
+      command,
+      new Map([
+        ["cs_n", 1n],
+        ["cs_w", 2n],
+      ]),
+    );
     await client.query("set plan_cache_mode = force_generic_plan");
     await client.query(`prepare replayed as ${text}`);
     const { rows } = await client.query<{ "QUERY PLAN": string }>(`explain (verbose, costs off) execute replayed(${params.join(", ")})`);

@@ -74,7 +74,11 @@ describe("summarize", () => {
         numPassedTests: 3,
         numFailedTests: 1,
         success: false,
-        testResults: [file("test/a.test.ts", "failed", ["passed", "failed"]), file("test/b.test.ts", "failed", [], "shared/x not found\n  at y"), file("test/c.test.ts", "passed", ["passed", "passed"])],
+        testResults: [
+          file("test/a.test.ts", "failed", ["passed", "failed"]),
+          file("test/b.test.ts", "failed", [], "shared/x not found\n  at y"),
+          file("test/c.test.ts", "passed", ["passed", "passed"]),
+        ],
       }),
       1,
       "/repo",

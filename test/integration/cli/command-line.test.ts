@@ -41,7 +41,21 @@ describe("countersign --help", () => {
       for (const sub of subcommandsOf(result.stdout)) await visit([...command, sub]);
     };
     await visit([]);
-    for (const command of ["serve", "migrate", "policy check", "policy replay", "policy schema", "explain", "audit verify", "audit checkpoint", "velocity void", "velocity prune", "addressbook sync", "review list", "review reject"]) {
+    for (const command of [
+      "serve",
+      "migrate",
+      "policy check",
+      "policy replay",
+      "policy schema",
+      "explain",
+      "audit verify",
+      "audit checkpoint",
+      "velocity void",
+      "velocity prune",
+      "addressbook sync",
+      "review list",
+      "review reject",
+    ]) {
       expect(seen).toContain(command);
     }
   });
@@ -98,7 +112,11 @@ describe("countersign policy check", () => {
     expect(result.code).toBe(1);
     expect(XMLValidator.validate(result.stdout)).toBe(true);
     const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (name) => name === "testcase" }).parse(result.stdout) as {
-      testsuites: { tests: string; failures: string; testsuite: { name: string; tests: string; failures: string; testcase: { classname: string; name: string; failure?: { message: string } }[] } };
+      testsuites: {
+        tests: string;
+        failures: string;
+        testsuite: { name: string; tests: string; failures: string; testcase: { classname: string; name: string; failure?: { message: string } }[] };
+      };
     };
     const suite = xml.testsuites.testsuite;
     expect([xml.testsuites.tests, xml.testsuites.failures, suite.tests, suite.failures, suite.name]).toEqual(["2", "1", "2", "1", dir]);
@@ -114,7 +132,10 @@ describe("countersign policy check", () => {
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { policy: { version: string }; passed: number; failed: number; cases: { name: string; passed: boolean; failures: string[] }[] };
     expect(report).toMatchObject({ policy: { version: "t.1" }, passed: 1, failed: 1 });
-    expect(report.cases.map((c) => [c.name, c.passed])).toEqual([["internal <allowed> & signed", true], ["expects the wrong thing", false]]);
+    expect(report.cases.map((c) => [c.name, c.passed])).toEqual([
+      ["internal <allowed> & signed", true],
+      ["expects the wrong thing", false],
+    ]);
     expect(report.cases[1]!.failures.join("\n")).toContain("expected deny, got allow");
   });
 

@@ -56,7 +56,10 @@ describe("migrate by a login that may not create roles", () => {
     const refused = await runCli(["migrate"], { env: { DATABASE_URL: asMigrator } });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^countersign: migrations could not run \(group_roles_missing\): /m);
-    const printed = refused.stderr.split("\n").map((line) => line.trim()).filter((line) => /^create role /.test(line));
+    const printed = refused.stderr
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => /^create role /.test(line));
     expect(printed).toEqual(groupRoleStatements());
     const relations = await query<{ n: number }>(superuser, `select count(*)::int as n from pg_class where relnamespace = 'public'::regnamespace`);
     expect(relations[0]!.n).toBe(0);

@@ -28,7 +28,11 @@ describe("countersign migrate", () => {
   it("alone creates an embedded database: a read-only command without DATABASE_URL refuses rather than read a fresh empty one", async () => {
     // An empty data directory holds no database either.
     for (const dataDir of [path.join(scratchDir("nodb"), "data"), scratchDir("emptydir")]) {
-      for (const args of [["audit", "verify"], ["audit", "checkpoint"], ["policy", "replay", "--policies", "policies"]]) {
+      for (const args of [
+        ["audit", "verify"],
+        ["audit", "checkpoint"],
+        ["policy", "replay", "--policies", "policies"],
+      ]) {
         const run = await runCli(args, { env: { COUNTERSIGN_DATA_DIR: dataDir } });
         expect(run.code).toBe(1);
         expect(run.stderr).toContain(`DATABASE_URL is unset and there is no embedded database at ${dataDir}`);

@@ -165,7 +165,9 @@ describe("countersign explain", () => {
       expect(code).toBe(0);
       return lines.join("\n");
     };
-    expect(await run(false)).toMatch(/not checked offline: transfer 0: amount 120\.5 against its rawAmount \(120500000000000000000\) at the decimals of assets\/erc20\.ethereum-mainnet\.0xa0b8.*a disagreement is refused with 400, unknown decimals defer/);
+    expect(await run(false)).toMatch(
+      /not checked offline: transfer 0: amount 120\.5 against its rawAmount \(120500000000000000000\) at the decimals of assets\/erc20\.ethereum-mainnet\.0xa0b8.*a disagreement is refused with 400, unknown decimals defer/,
+    );
     expect((JSON.parse(await run(true)) as { uncheckedOffline: string[] }).uncheckedOffline).toEqual([expect.stringMatching(/^transfer 0: amount 120\.5 against its rawAmount/)]);
     // A transfer stated once needs no decimals: nothing to name.
     delete body.transfers[0]!.rawAmount;

@@ -26,7 +26,13 @@ describe("countersign velocity void NAME", () => {
 
     const env = { DATABASE_URL: tdb.url };
     const reason = "dropped from the mempool; the platform confirmed the nonce was reused";
-    for (const args of [[body.name], [body.name, "--reason", "  "], ["not-a-name", "--reason", reason], [body.name, "extra", "--reason", reason], [body.name, "--reason", reason, "--by", ""]]) {
+    for (const args of [
+      [body.name],
+      [body.name, "--reason", "  "],
+      ["not-a-name", "--reason", reason],
+      [body.name, "extra", "--reason", reason],
+      [body.name, "--reason", reason, "--by", ""],
+    ]) {
       const refused = await runCli(["velocity", "void", ...args], { env });
       expect(refused.code, args.join(" ")).toBe(2);
     }
@@ -78,12 +84,34 @@ describe("countersign velocity void NAME", () => {
     const cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
     expect((await cosigner.deliver(body)).verdict).toBe("signed");
     await service.stop();
-    for (const [id, state] of [[`evt-confirmed-${Date.now()}`, "CONFIRMED"], [`evt-failed-${Date.now()}`, "FAILED"]] as const) {
-      const payload = { id, vault: body.name.split("/").slice(0, 2).join("/"), type: "TRANSACTION_STATE_UPDATED", resourceType: "TRANSACTION", resource: body.name, details: { transactionStateUpdated: { newState: state } } };
-      await tdb.handle.db.insertInto("events").values({
-        id, received_at: new Date(), vault: payload.vault, type: payload.type, resource_type: "TRANSACTION", resource: body.name, new_state: state,
-        details: JSON.stringify(payload.details), payload: JSON.stringify(payload), body: Buffer.from(JSON.stringify(payload)), signature: "c2ln",
-      }).execute();
+    for (const [id, state] of [
+      [`evt-confirmed-${Date.now()}`, "CONFIRMED"],
+      [`evt-failed-${Date.now()}`, "FAILED"],
+    ] as const) {
+      const payload = {
+        id,
+        vault: body.name.split("/").slice(0, 2).join("/"),
+        type: "TRANSACTION_STATE_UPDATED",
+        resourceType: "TRANSACTION",
+        resource: body.name,
+        details: { transactionStateUpdated: { newState: state } },
+      };
+      await tdb.handle.db
+        .insertInto("events")
+        .values({
+          id,
+          received_at: new Date(),
+          vault: payload.vault,
+          type: payload.type,
+          resource_type: "TRANSACTION",
+          resource: body.name,
+          new_state: state,
+          details: JSON.stringify(payload.details),
+          payload: JSON.stringify(payload),
+          body: Buffer.from(JSON.stringify(payload)),
+          signature: "c2ln",
+        })
+        .execute();
     }
 
     const refused = await runCli(["velocity", "void", body.name, "--reason", "failed on chain"], { env: { DATABASE_URL: tdb.url } });

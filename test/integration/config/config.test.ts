@@ -65,7 +65,12 @@ describe("blank secrets are configuration errors, not 'unset'", () => {
   });
 
   it("a variable the schema refuses is reported once, not again as if unset", () => {
-    const problems = problemsOf({ COUNTERSIGN_API_URL: "http://api.custody.example", COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "countersign@example.com", COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: "/nonexistent/key.pem", COUNTERSIGN_VAULTS: "v1" });
+    const problems = problemsOf({
+      COUNTERSIGN_API_URL: "http://api.custody.example",
+      COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "countersign@example.com",
+      COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: "/nonexistent/key.pem",
+      COUNTERSIGN_VAULTS: "v1",
+    });
     expect(problems).toEqual([expect.stringMatching(/^COUNTERSIGN_API_URL: must be an https URL/)]);
   });
 });
@@ -96,14 +101,17 @@ describe("weak tokens", () => {
   const WEBHOOK = "3f1c9e0a7b2d4c6e8f1a3b5c7d9e0f21";
   const ADMIN = "9a8b7c6d5e4f30211f2e3d4c5b6a7988";
 
-  it.each(["COUNTERSIGN_WEBHOOK_TOKEN", "COUNTERSIGN_ADMIN_TOKEN", "COUNTERSIGN_METRICS_TOKEN"])("%s shorter than 16 characters is refused, with one message suggesting openssl", (variable) => {
-    for (const short of ["x", "admin", "s3cret-token", "a".repeat(15)]) {
-      expect(problemsOf({ [variable]: short }), short).toEqual([
-        `${variable}: is ${short.length} character${short.length === 1 ? "" : "s"} long; give at least 16, e.g. \`openssl rand -hex 32\``,
-      ]);
-    }
-    expect(problemsOf({ [variable]: "a".repeat(16) })).toEqual([]);
-  });
+  it.each(["COUNTERSIGN_WEBHOOK_TOKEN", "COUNTERSIGN_ADMIN_TOKEN", "COUNTERSIGN_METRICS_TOKEN"])(
+    "%s shorter than 16 characters is refused, with one message suggesting openssl",
+    (variable) => {
+      for (const short of ["x", "admin", "s3cret-token", "a".repeat(15)]) {
+        expect(problemsOf({ [variable]: short }), short).toEqual([
+          `${variable}: is ${short.length} character${short.length === 1 ? "" : "s"} long; give at least 16, e.g. \`openssl rand -hex 32\``,
+        ]);
+      }
+      expect(problemsOf({ [variable]: "a".repeat(16) })).toEqual([]);
+    },
+  );
 
   it("a short token is never printed in the message", () => {
     const [problem] = problemsOf({ COUNTERSIGN_WEBHOOK_TOKEN: "hunter2" });
@@ -120,8 +128,7 @@ describe("weak tokens", () => {
 
   it("the metrics token may be neither the webhook token nor the admin token (Prometheus holds it)", () => {
     const METRICS = "0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a";
-    const problem =
-      "COUNTERSIGN_METRICS_TOKEN: must differ from COUNTERSIGN_WEBHOOK_TOKEN and COUNTERSIGN_ADMIN_TOKEN; give the scraper its own (`openssl rand -hex 32`)";
+    const problem = "COUNTERSIGN_METRICS_TOKEN: must differ from COUNTERSIGN_WEBHOOK_TOKEN and COUNTERSIGN_ADMIN_TOKEN; give the scraper its own (`openssl rand -hex 32`)";
     expect(problemsOf({ COUNTERSIGN_WEBHOOK_TOKEN: WEBHOOK, COUNTERSIGN_METRICS_TOKEN: WEBHOOK })).toEqual([problem]);
     expect(problemsOf({ COUNTERSIGN_ADMIN_TOKEN: ADMIN, COUNTERSIGN_METRICS_TOKEN: ADMIN })).toEqual([problem]);
     const config = loadConfig({ COUNTERSIGN_WEBHOOK_TOKEN: WEBHOOK, COUNTERSIGN_ADMIN_TOKEN: ADMIN, COUNTERSIGN_METRICS_TOKEN: METRICS });
@@ -257,7 +264,17 @@ describe("COUNTERSIGN_ASSET_PRICES and COUNTERSIGN_PRICE_MAX_AGE", () => {
   });
 
   it("refuses a price that is a number, zero, negative or not a decimal, and a max age past a day, each named", () => {
-    expect(problemsOf({ COUNTERSIGN_ASSET_PRICES: JSON.stringify({ [USDC]: 1, "assets/native.ethereum-mainnet": "0", "assets/native.bitcoin-mainnet": "-3", "assets/native.solana-mainnet": "1e3", usdc: "1" }) })).toEqual([
+    expect(
+      problemsOf({
+        COUNTERSIGN_ASSET_PRICES: JSON.stringify({
+          [USDC]: 1,
+          "assets/native.ethereum-mainnet": "0",
+          "assets/native.bitcoin-mainnet": "-3",
+          "assets/native.solana-mainnet": "1e3",
+          usdc: "1",
+        }),
+      }),
+    ).toEqual([
       expect.stringMatching(/^COUNTERSIGN_ASSET_PRICES: assets\/erc20\..*: a price is a positive decimal written as a string/),
       expect.stringMatching(/^COUNTERSIGN_ASSET_PRICES: assets\/native\.ethereum-mainnet: a price is a positive decimal/),
       expect.stringMatching(/^COUNTERSIGN_ASSET_PRICES: assets\/native\.bitcoin-mainnet: a price is a positive decimal/),
@@ -307,7 +324,12 @@ describe("countersign serve", () => {
 describe("COUNTERSIGN_VERIFY_DELIVERIES", () => {
   const key = writeTempPem(createTestServiceAccount().privateKeyPem);
   afterAll(() => key.remove());
-  const withApi = { COUNTERSIGN_API_URL: "https://api.custody.example", COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "countersign@example.com", COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: key.path, COUNTERSIGN_VAULTS: "v1" };
+  const withApi = {
+    COUNTERSIGN_API_URL: "https://api.custody.example",
+    COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "countersign@example.com",
+    COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: key.path,
+    COUNTERSIGN_VAULTS: "v1",
+  };
 
   it("is platform when COUNTERSIGN_API_URL is set, off when it is not, and either when named", () => {
     expect(loadConfig(withApi).verifyDeliveries).toBe("platform");

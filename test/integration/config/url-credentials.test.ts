@@ -25,12 +25,15 @@ function problemsOf(env: Record<string, string>): string[] {
 
 describe("URLs with a user name or password are refused at start, without printing them", () => {
   const cases: [string, Record<string, string>][] = [
-    ["COUNTERSIGN_API_URL", {
-      COUNTERSIGN_API_URL: `https://svc:${PASSWORD}@api.custody.example`,
-      COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "countersign@example.com",
-      COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: "/nonexistent/key.pem",
-      COUNTERSIGN_VAULTS: "v1",
-    }],
+    [
+      "COUNTERSIGN_API_URL",
+      {
+        COUNTERSIGN_API_URL: `https://svc:${PASSWORD}@api.custody.example`,
+        COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "countersign@example.com",
+        COUNTERSIGN_SERVICE_ACCOUNT_KEY_FILE: "/nonexistent/key.pem",
+        COUNTERSIGN_VAULTS: "v1",
+      },
+    ],
     ["COUNTERSIGN_REVIEW_WEBHOOK_URL", { COUNTERSIGN_REVIEW_WEBHOOK_URL: `https://hook:${PASSWORD}@hooks.example.com/T1/B2` }],
     ["COUNTERSIGN_OIDC_ISSUER", { COUNTERSIGN_OIDC_ISSUER: `https://id:${PASSWORD}@id.example.com`, COUNTERSIGN_OIDC_AUDIENCE: "countersign" }],
   ];
@@ -86,7 +89,10 @@ describe("a database URL that is not one is refused, without printing it", () =>
     expect(problems.join("\n")).not.toContain(PASSWORD);
   });
 
-  it.each(["postgres://countersign:p%40ss@db.internal:5432/countersign", "postgresql://db.internal/countersign?sslmode=verify-full", "socket:/var/run/postgresql?db=countersign"])("accepts %s", (url) => {
-    expect(problemsOf({ DATABASE_URL: url })).toEqual([]);
-  });
+  it.each(["postgres://countersign:p%40ss@db.internal:5432/countersign", "postgresql://db.internal/countersign?sslmode=verify-full", "socket:/var/run/postgresql?db=countersign"])(
+    "accepts %s",
+    (url) => {
+      expect(problemsOf({ DATABASE_URL: url })).toEqual([]);
+    },
+  );
 });

@@ -29,11 +29,15 @@ describe("the decision deadline's guard on its pipeline connection", () => {
   it("destroys the session at expiry: the open transaction's insert never commits", async () => {
     const guard = far();
     let pid = 0;
-    const work = withPipeline(db, async (p) => {
-      pid = (await p.send([{ text: "begin" }, { text: "insert into guard_probe values (1)" }, { text: "select pg_backend_pid() as pid" }]))[0]!.pid as number;
-      guard.expire();
-      await p.send([{ text: "commit" }]);
-    }, guard);
+    const work = withPipeline(
+      db,
+      async (p) => {
+        pid = (await p.send([{ text: "begin" }, { text: "insert into guard_probe values (1)" }, { text: "select pg_backend_pid() as pid" }]))[0]!.pid as number;
+        guard.expire();
+        await p.send([{ text: "commit" }]);
+      },
+      guard,
+    );
     await expect(work).rejects.toThrow();
     await expect.poll(() => backendAlive(pid)).toBe(false);
     const rows = await withPipeline(db, (p) => p.send([{ text: "select count(*)::int as n from guard_probe" }]));

@@ -4,7 +4,6 @@ import type { Db } from "../../../src/database.js";
 import { backends } from "../../support/backends.js";
 import { decisionRow } from "../../support/decision-rows.js";
 
-
 describe.each(backends)("decisions table on $name", (backend) => {
   let close: () => Promise<void>;
   let db: Db;
@@ -35,7 +34,10 @@ describe.each(backends)("decisions table on $name", (backend) => {
 
   it("refuses a row whose answer contradicts its decision", async () => {
     await expect(
-      db.insertInto("decisions").values(decisionRow({ decision: "deny", sign_transaction: true })).execute(),
+      db
+        .insertInto("decisions")
+        .values(decisionRow({ decision: "deny", sign_transaction: true }))
+        .execute(),
     ).rejects.toThrow(/decisions_sign_matches_decision/);
   });
 });

@@ -19,7 +19,7 @@ for (const backend of backends) {
       // Values come from bodies (names, addresses in group keys): none may leave its literal.
       const awkward = `it's a \\ back'slash "and" $1 $$ quote'); select 1/0; --\\'`;
       const rows = await withPipeline(db, async (p) => {
-        const answer = await p.send([{ text: "begin" }, { name: "cs_test_echo", text: "select $1::text as a, $2::text as b", values: [awkward, "{\"k\": 1}"] }]);
+        const answer = await p.send([{ text: "begin" }, { name: "cs_test_echo", text: "select $1::text as a, $2::text as b", values: [awkward, '{"k": 1}'] }]);
         await p.send([{ text: "commit" }]);
         return answer;
       });

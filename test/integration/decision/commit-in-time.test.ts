@@ -110,12 +110,15 @@ async function untilNoDecisionWork(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await vi.waitFor(async () => {
-      const { rows } = await client.query<{ n: string }>(
-        "select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle' and query like '%countersign_decision_%'",
-      );
-      expect(rows[0]!.n, "sessions still running the late write").toBe("0");
-    }, { timeout: 30_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        const { rows } = await client.query<{ n: string }>(
+          "select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle' and query like '%countersign_decision_%'",
+        );
+        expect(rows[0]!.n, "sessions still running the late write").toBe("0");
+      },
+      { timeout: 30_000, interval: 50 },
+    );
   } finally {
     await client.end();
   }

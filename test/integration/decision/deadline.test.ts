@@ -23,11 +23,7 @@ type Service = Awaited<ReturnType<typeof startTestService>>;
  * Delivers `body` once `hold` keeps the database busy (it calls `held` when its hold is in place);
  * the hold ends at the answer or after HOLD_MS.
  */
-async function deliverDuringHold(
-  cosigner: CosignerSimulator,
-  body: unknown,
-  hold: (released: Promise<void>, held: () => void) => Promise<void>,
-): Promise<Delivery> {
+async function deliverDuringHold(cosigner: CosignerSimulator, body: unknown, hold: (released: Promise<void>, held: () => void) => Promise<void>): Promise<Delivery> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let held!: () => void;

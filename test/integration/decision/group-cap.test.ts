@@ -19,7 +19,6 @@ rules:
     when: {"==": [{"var": "tx.kind"}, "assetTransfer"]}
 `;
 
-
 describe("the velocity window-group cap", () => {
   let tdb: TestDatabase;
   let service: Awaited<ReturnType<typeof startTestService>>;

@@ -26,7 +26,6 @@ rules:
     when: {"==": [{"var": "tx.kind"}, "assetTransfer"]}
 `;
 
-
 describe(`the lock budget of a process with a pool of ${POOL} connections`, () => {
   let tdb: TestDatabase;
   let service: Awaited<ReturnType<typeof startTestService>>;
@@ -69,7 +68,9 @@ describe(`the lock budget of a process with a pool of ${POOL} connections`, () =
       status: 503,
       row: {
         decision: "defer",
-        reasons: [`too many locks for this process's share of the database's lock table (${destinations + 1} > ${share}): the database's max_locks_per_transaction is too low for this transaction's velocity window groups`],
+        reasons: [
+          `too many locks for this process's share of the database's lock table (${destinations + 1} > ${share}): the database's max_locks_per_transaction is too low for this transaction's velocity window groups`,
+        ],
       },
       charges: 0,
     });

@@ -65,7 +65,11 @@ describe("a dollar candidate in the shadow", () => {
     if (!parsed.ok) throw new Error("bad body");
     const result = await decide(d, parsed.value, "req");
     if (result.kind !== "decided") throw new Error(`not decided: ${result.kind}`);
-    return tdb.handle.db.selectFrom("decisions").select(["decision", "prices", "shadow_decision", "transaction_name"]).where("id", "=", result.decisionId).executeTakeFirstOrThrow();
+    return tdb.handle.db
+      .selectFrom("decisions")
+      .select(["decision", "prices", "shadow_decision", "transaction_name"])
+      .where("id", "=", result.decisionId)
+      .executeTakeFirstOrThrow();
   };
 
   it("makes live decisions record prices and charge dollars, and evaluates the candidate on them", async () => {

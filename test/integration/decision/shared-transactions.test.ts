@@ -58,10 +58,15 @@ async function chargesOf(db: Db, names: string[]) {
 
 /** Until `n` sessions wait for an advisory lock (those `holder` holds). */
 async function untilWaitingForLocks(holder: pg.Client, n: number): Promise<void> {
-  await vi.waitFor(async () => {
-    const { rows } = await holder.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())");
-    expect(rows[0]!.n, "sessions waiting for the held locks").toBeGreaterThanOrEqual(n);
-  }, { timeout: 5_000, interval: 25 });
+  await vi.waitFor(
+    async () => {
+      const { rows } = await holder.query<{ n: number }>(
+        "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())",
+      );
+      expect(rows[0]!.n, "sessions waiting for the held locks").toBeGreaterThanOrEqual(n);
+    },
+    { timeout: 5_000, interval: 25 },
+  );
 }
 
 /**
@@ -113,9 +118,15 @@ describe("deliveries at once, through the service", () => {
     const verdicts = deliveries.map((d) => d.verdict);
     expect(verdicts.filter((v) => v === "signed")).toHaveLength(10);
     expect(verdicts.filter((v) => v === "canceled")).toHaveLength(20);
-    const rows = await rowsOf(suite.tdb.handle.db, bodies.map((b) => b.name));
+    const rows = await rowsOf(
+      suite.tdb.handle.db,
+      bodies.map((b) => b.name),
+    );
     expect(new Set(rows.map((r) => r.xid)).size).toBe(30);
-    const charges = await chargesOf(suite.tdb.handle.db, bodies.map((b) => b.name));
+    const charges = await chargesOf(
+      suite.tdb.handle.db,
+      bodies.map((b) => b.name),
+    );
     expect(charges.map((c) => Number(c.amount)).reduce((a, b) => a + b, 0)).toBe(10);
   });
 
@@ -139,7 +150,9 @@ describe("deliveries at once, through the service", () => {
     const deliveries = (await deliverQueued(suite, blocker, bodies)).slice(1);
     const rows = await rowsOf(suite.tdb.handle.db, [name]);
     const finals = rows.filter((r) => !r.replayed && r.decision !== "defer");
-    const { rows: reasons } = await sql<{ reasons: string[] }>`select reasons from decisions where transaction_name = ${name} and replay_of is not null`.execute(suite.tdb.handle.db);
+    const { rows: reasons } = await sql<{ reasons: string[] }>`select reasons from decisions where transaction_name = ${name} and replay_of is not null`.execute(
+      suite.tdb.handle.db,
+    );
     expect(deliveries.filter((d) => d.verdict === "signed")).toHaveLength(1);
     expect(finals.filter((r) => r.decision === "allow")).toHaveLength(1);
     expect(reasons).toHaveLength(7);
@@ -179,7 +192,12 @@ describe("members of a shared transaction on a Postgres server", () => {
 
   it("commit together, each with its own row", async () => {
     const names = namesOf(5);
-    const { value, batched } = await shared(() => afterAHeldOne(oneConnection.db, names.map((name) => ({ name }))));
+    const { value, batched } = await shared(() =>
+      afterAHeldOne(
+        oneConnection.db,
+        names.map((name) => ({ name })),
+      ),
+    );
     expect(batched).toBe(true);
     expect(outcomes(value.members)).toEqual(names.map(() => "committed"));
     const rows = await rowsOf(tdb.handle.db, names);
@@ -234,7 +252,10 @@ describe("members of a shared transaction on a Postgres server", () => {
       await client.query("begin");
       const { rows } = await call([read(a, "g1"), read(b, busyKey)]);
       await client.query("rollback");
-      expect(rows.map((r: { ord: number; busy: boolean }) => [r.ord, r.busy])).toEqual([[0, false], [1, true]]);
+      expect(rows.map((r: { ord: number; busy: boolean }) => [r.ord, r.busy])).toEqual([
+        [0, false],
+        [1, true],
+      ]);
     } finally {
       await holder.query("rollback");
       await Promise.all([client.end(), holder.end()]);
@@ -264,7 +285,10 @@ describe("members of a shared transaction on the embedded PGlite", () => {
 
   it("deliveries waiting together are written by one transaction", async () => {
     const names = namesOf(6);
-    const { members: settled } = await afterAHeldOne(handle.db, names.map((name) => ({ name })));
+    const { members: settled } = await afterAHeldOne(
+      handle.db,
+      names.map((name) => ({ name })),
+    );
     expect(outcomes(settled)).toEqual(names.map(() => "committed"));
     const rows = await rowsOf(handle.db, names);
     expect(rows).toHaveLength(6);

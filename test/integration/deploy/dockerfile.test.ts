@@ -45,7 +45,10 @@ describe("Dockerfile", () => {
     const base = dockerfile.getInstructions().find((i) => i.getKeyword() === "ARG" && args(i)[0]?.startsWith("NODE_IMAGE="));
     expect(args(base!)[0]).toMatch(/^NODE_IMAGE=node:24\.\d+\.\d+-(bookworm|trixie)-slim(@sha256:[0-9a-f]{64})?$/);
     expect([...stages().keys()]).toEqual(["build", "dependencies", "runtime"]);
-    const install = stages().get("dependencies")!.filter((i) => i.getKeyword() === "RUN").map((i) => i.getArgumentsContent());
+    const install = stages()
+      .get("dependencies")!
+      .filter((i) => i.getKeyword() === "RUN")
+      .map((i) => i.getArgumentsContent());
     expect(install.join("\n")).toMatch(/npm ci --omit=dev/);
   });
 
@@ -89,16 +92,29 @@ describe("Dockerfile", () => {
   });
 
   it("writes only to its data volume: the data directory is the one volume and the only chown", () => {
-    const env = inRuntime("ENV").map((i) => i.getArgumentsContent()).join(" ");
+    const env = inRuntime("ENV")
+      .map((i) => i.getArgumentsContent())
+      .join(" ");
     expect(env).toMatch(/COUNTERSIGN_DATA_DIR=\/var\/lib\/countersign/);
     expect(JSON.parse(inRuntime("VOLUME")[0]!.getArgumentsContent()!)).toEqual(["/var/lib/countersign"]);
-    const run = inRuntime("RUN").map((i) => i.getArgumentsContent()).join("\n");
+    const run = inRuntime("RUN")
+      .map((i) => i.getArgumentsContent())
+      .join("\n");
     expect(run.match(/chown \S+ (\S+)/g)).toEqual(["chown 1000:1000 /var/lib/countersign"]);
   });
 
   it("has no package manager in the runtime stage: npm, npx, corepack and yarn are removed, and nothing runs them", () => {
-    const run = inRuntime("RUN").map((i) => i.getArgumentsContent()!).join("\n");
-    for (const removed of ["/usr/local/lib/node_modules/npm", "/usr/local/lib/node_modules/corepack", "/usr/local/bin/npm", "/usr/local/bin/npx", "/usr/local/bin/corepack", "/usr/local/bin/yarn"]) {
+    const run = inRuntime("RUN")
+      .map((i) => i.getArgumentsContent()!)
+      .join("\n");
+    for (const removed of [
+      "/usr/local/lib/node_modules/npm",
+      "/usr/local/lib/node_modules/corepack",
+      "/usr/local/bin/npm",
+      "/usr/local/bin/npx",
+      "/usr/local/bin/corepack",
+      "/usr/local/bin/yarn",
+    ]) {
       expect(run, removed).toMatch(new RegExp(`rm -rf [^&]*${removed.replaceAll("/", "\\/")}(\\s|$)`));
     }
     expect(run).not.toMatch(/(^|&&|;|\|)\s*(npm|npx|corepack|yarn)\b/m);
@@ -107,7 +123,9 @@ describe("Dockerfile", () => {
   it("labels the image with the OCI annotations: title, version and revision from build arguments, and its base", () => {
     const labels = inRuntime("LABEL").flatMap((i) => i.getArgumentsContent()!.split(/\s*\\?\n\s*|\s+(?=org\.)/));
     const keys = labels.map((l) => l.split("=")[0]!.trim()).filter(Boolean);
-    expect(keys).toEqual(expect.arrayContaining(["org.opencontainers.image.title", "org.opencontainers.image.version", "org.opencontainers.image.revision", "org.opencontainers.image.base.name"]));
+    expect(keys).toEqual(
+      expect.arrayContaining(["org.opencontainers.image.title", "org.opencontainers.image.version", "org.opencontainers.image.revision", "org.opencontainers.image.base.name"]),
+    );
     expect(labels.join(" ")).toMatch(/org\.opencontainers\.image\.version="\$\{VERSION\}"/);
     expect(inRuntime("ARG").map((i) => args(i)[0])).toEqual(expect.arrayContaining(["NODE_IMAGE", "VERSION", "REVISION"]));
   });
@@ -135,7 +153,11 @@ describe("Dockerfile", () => {
     chmodSync(path.join(copy, "bin/crane"), 0o755);
     return { copy, env: { PATH: `${path.join(copy, "bin")}:/usr/bin:/bin` } };
   }
-  const platformImage = (arch: string) => ({ mediaType: "application/vnd.oci.image.manifest.v1+json", digest: `sha256:${arch.padEnd(64, "0")}`, platform: { os: "linux", architecture: arch } });
+  const platformImage = (arch: string) => ({
+    mediaType: "application/vnd.oci.image.manifest.v1+json",
+    digest: `sha256:${arch.padEnd(64, "0")}`,
+    platform: { os: "linux", architecture: arch },
+  });
 
   it("scripts/update-base-image.sh pins the base image's tag by the digest the registry gives (crane stands in for it)", () => {
     const digest = `sha256:${"5e".repeat(32)}`;
@@ -159,7 +181,9 @@ describe("Dockerfile", () => {
   });
 
   it(".dockerignore excludes everything but what the stages copy from the context", () => {
-    const ignore = readFileSync(path.join(ROOT, ".dockerignore"), "utf8").split("\n").map((l) => l.trim());
+    const ignore = readFileSync(path.join(ROOT, ".dockerignore"), "utf8")
+      .split("\n")
+      .map((l) => l.trim());
     expect(ignore.filter((l) => l && !l.startsWith("#"))[0]).toBe("*");
     const fromContext = dockerfile
       .getInstructions()

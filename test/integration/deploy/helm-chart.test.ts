@@ -13,7 +13,24 @@ import { policyCheck } from "../../../src/commands/policy-check.js";
 import { parseDecimalsPins } from "../../../src/assets/decimals-pins.js";
 import { loadConfig } from "../../../src/config.js";
 import { scratchDir } from "../../support/scratch.js";
-import { CHART, container, envOf, example, EXAMPLES, helm, type K8sObject, modelOf, noHelmBecause, one, only, podEnvironment, render, runHelm, valueArgs, valuesFile } from "../../support/deploy/chart.js";
+import {
+  CHART,
+  container,
+  envOf,
+  example,
+  EXAMPLES,
+  helm,
+  type K8sObject,
+  modelOf,
+  noHelmBecause,
+  one,
+  only,
+  podEnvironment,
+  render,
+  runHelm,
+  valueArgs,
+  valuesFile,
+} from "../../support/deploy/chart.js";
 
 if (!helm) console.warn(`helm chart tests skipped: no helm (${noHelmBecause})`);
 
@@ -86,7 +103,10 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     if (!((policy.rules ?? []) as K8sObject[]).some((r) => r.decision === "allow") && policy.default !== "allow") return;
     const body = readFileSync(path.join(import.meta.dirname, "../../../policies/tests/transactions/api-shape-token-transfer-with-allowance.json"), "utf8");
     mkdirSync(path.join(bundle, "tests"), { recursive: true });
-    writeFileSync(path.join(bundle, "tests", "review-payloads.yaml"), `cases:\n  - name: unlimited approval beside 120.5 USDC\n    expect: deny\n    transaction: ${body.replaceAll("\n", " ")}\n`);
+    writeFileSync(
+      path.join(bundle, "tests", "review-payloads.yaml"),
+      `cases:\n  - name: unlimited approval beside 120.5 USDC\n    expect: deny\n    transaction: ${body.replaceAll("\n", " ")}\n`,
+    );
     const lines: string[] = [];
     expect(await policyCheck(bundle, (line) => lines.push(line)), lines.join("\n")).toBe(0);
   });
@@ -101,7 +121,10 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     if (!rules.some((r) => r.decision === "allow") && policy.default !== "allow") return;
     const windows = ((policy.windows ?? []) as K8sObject[]).map((w) => w.name as string);
     const limits = rules.filter((r) => r.decision === "deny" && windows.some((w) => JSON.stringify(r.when).includes(`"velocity.${w}.`)));
-    expect(limits.map((r) => r.id), "deny rules reading a velocity window").not.toEqual([]);
+    expect(
+      limits.map((r) => r.id),
+      "deny rules reading a velocity window",
+    ).not.toEqual([]);
   });
 
   it("validation catches a broken object (the check above can fail)", async () => {
@@ -204,9 +227,7 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
       const policy = one(objects, "NetworkPolicy").spec;
       expect(policy.podSelector.matchLabels).toEqual(selector);
       expect(policy.policyTypes).toEqual(["Ingress"]);
-      expect(policy.ingress).toEqual([
-        { from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "cosigner" } } }], ports: [{ port: "http", protocol: "TCP" }] },
-      ]);
+      expect(policy.ingress).toEqual([{ from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "cosigner" } } }], ports: [{ port: "http", protocol: "TCP" }] }]);
     });
 
     it("mounts the policy ConfigMap and rolls the pods when a policy file changes (checksum annotation)", () => {
@@ -256,7 +277,12 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
     expect([env.COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS, env.COUNTERSIGN_ADDRESS_BOOK_MAX_MIB]).toEqual(["250000", "128"]);
     const raised = envOf(container(one(render([example("existing-secrets.yaml")], ["custodyApi.maxItems=2000000", "custodyApi.maxMiB=1024"]), "Deployment"), "countersign")!);
     expect([raised.COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS, raised.COUNTERSIGN_ADDRESS_BOOK_MAX_MIB]).toEqual(["2000000", "1024"]);
-    expect(() => loadConfig({ COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: raised.COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS as string, COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: raised.COUNTERSIGN_ADDRESS_BOOK_MAX_MIB as string })).not.toThrow();
+    expect(() =>
+      loadConfig({
+        COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS: raised.COUNTERSIGN_ADDRESS_BOOK_MAX_ITEMS as string,
+        COUNTERSIGN_ADDRESS_BOOK_MAX_MIB: raised.COUNTERSIGN_ADDRESS_BOOK_MAX_MIB as string,
+      }),
+    ).not.toThrow();
   });
 
   describe("a value the service would refuse at start is refused at install, not left to stop every pod", () => {
@@ -350,7 +376,7 @@ describe.skipIf(!helm)("helm chart helm/countersign", () => {
 
     it("passes COUNTERSIGN_PRICE_MAX_AGE (60s unless set) and COUNTERSIGN_VERIFY_DELIVERIES (platform unless set off), and neither without the custody API", () => {
       expect([envWith().COUNTERSIGN_PRICE_MAX_AGE, envWith().COUNTERSIGN_VERIFY_DELIVERIES]).toEqual(["60s", "platform"]);
-      const set = envWith(["priceMaxAge: 5m", "verifyDeliveries: \"off\""]);
+      const set = envWith(["priceMaxAge: 5m", 'verifyDeliveries: "off"']);
       expect([set.COUNTERSIGN_PRICE_MAX_AGE, set.COUNTERSIGN_VERIFY_DELIVERIES]).toEqual(["5m", "off"]);
       // Without it there is no platform to price an asset or to read a delivery back from.
       const off = envOf(container(one(render(), "Deployment"), "countersign")!);

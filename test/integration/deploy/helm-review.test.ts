@@ -57,7 +57,11 @@ describe.skipIf(!helm)("the chart's review example (helm/countersign/examples/re
     expect(mount.readOnly).toBe(true);
     const volume = (deployment.spec.template.spec.volumes as K8sObject[]).find((v) => v.name === mount.name)!;
     expect(volume.secret).toMatchObject({ secretName: "countersign-reviewers", items: [{ key: "reviewers", path: "reviewers" }] });
-    expect([env.COUNTERSIGN_OIDC_ISSUER, env.COUNTERSIGN_OIDC_AUDIENCE, env.COUNTERSIGN_OIDC_IDENTITY_CLAIM]).toEqual(["https://login.treasury.example/realms/treasury", "countersign", "email"]);
+    expect([env.COUNTERSIGN_OIDC_ISSUER, env.COUNTERSIGN_OIDC_AUDIENCE, env.COUNTERSIGN_OIDC_IDENTITY_CLAIM]).toEqual([
+      "https://login.treasury.example/realms/treasury",
+      "countersign",
+      "email",
+    ]);
     expect(env.COUNTERSIGN_TRUST_PROXY).toBe("10.0.0.0/8");
     expect(only(objects, "Secret")).toEqual([]);
   });
@@ -73,7 +77,9 @@ describe.skipIf(!helm)("the chart's review example (helm/countersign/examples/re
   it("admits the ingress controller's pods, by namespace and labels, to the http port", () => {
     const ingress = one(objects, "NetworkPolicy").spec.ingress as K8sObject[];
     expect(ingress).toContainEqual({
-      from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "ingress-nginx" } }, namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } }],
+      from: [
+        { podSelector: { matchLabels: { "app.kubernetes.io/name": "ingress-nginx" } }, namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } },
+      ],
       ports: [{ port: "http", protocol: "TCP" }],
     });
   });
@@ -99,8 +105,16 @@ describe.skipIf(!helm)("review values the chart refuses at render", () => {
     ["ingress without trustProxy (every form refused as cross-site behind TLS)", ["trustProxy="], /ingress\.enabled needs trustProxy/],
     ["ingress without a TLS Secret", ["ingress.tlsSecretName="], /ingress\.tlsSecretName is required/],
     ["ingress without a host", ["ingress.host="], /ingress\.host is required/],
-    ["ingress with no way for a reviewer to sign in", ["review.oidc.issuer=", "review.oidc.audience=", "review.oidc.identityClaim=", "review.reviewerTokens.existingSecret="], /needs review\.oidc\.issuer or review\.reviewerTokens\.existingSecret/],
-    ["ingress with a NetworkPolicy admitting no controller", ["networkPolicy.ingressController.podSelector=null", "networkPolicy.ingressController.namespaceSelector=null"], /needs networkPolicy\.ingressController/],
+    [
+      "ingress with no way for a reviewer to sign in",
+      ["review.oidc.issuer=", "review.oidc.audience=", "review.oidc.identityClaim=", "review.reviewerTokens.existingSecret="],
+      /needs review\.oidc\.issuer or review\.reviewerTokens\.existingSecret/,
+    ],
+    [
+      "ingress with a NetworkPolicy admitting no controller",
+      ["networkPolicy.ingressController.podSelector=null", "networkPolicy.ingressController.namespaceSelector=null"],
+      /needs networkPolicy\.ingressController/,
+    ],
     ["an OIDC issuer without an audience", ["review.oidc.audience="], /review\.oidc\.audience is required/],
     ["an OIDC audience without an issuer", ["review.oidc.issuer=", "ingress.enabled=false"], /need review\.oidc\.issuer/],
     ["extraEnv setting a variable the chart sets", ["extraEnv[0].name=COUNTERSIGN_TRUST_PROXY", "extraEnv[0].value=loopback"], /extraEnv sets COUNTERSIGN_TRUST_PROXY/],

@@ -66,7 +66,7 @@ describe(`the package ${manifest.name}, packed and installed`, () => {
       expect(files).toContain(expected);
     }
     expect(files.some((f) => /^dist\/migrations\/.+\.js$/.test(f))).toBe(true);
-    expect(files.filter((f) => /^(src|test|bench|scripts|helm|\.ci)\//.test(f) || f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    expect(files.filter((f) => /^(src|test|bench|scripts|helm|\.ci)\//.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")))).toEqual([]);
     expect(existsSync(path.join(installed, "node_modules", manifest.name, "src"))).toBe(false);
   });
 
@@ -83,14 +83,18 @@ describe(`the package ${manifest.name}, packed and installed`, () => {
     const env = { DATABASE_URL: database.url };
     expect((await countersign(["migrate"], env)).stdout).toMatch(/^applied: /);
     const policies = path.join(installed, "node_modules", manifest.name, "policies");
-    const service = await startInstalledService(path.join(installed, "node_modules/.bin/countersign"), {
-      ...env,
-      COUNTERSIGN_HOST: "127.0.0.1",
-      COUNTERSIGN_PORT: "0",
-      COUNTERSIGN_POLICIES: policies,
-      COUNTERSIGN_DATA_DIR: path.join(work, "unused-data"),
-      COUNTERSIGN_WEBHOOK_TOKEN: TOKEN,
-    }, { cwd: installed });
+    const service = await startInstalledService(
+      path.join(installed, "node_modules/.bin/countersign"),
+      {
+        ...env,
+        COUNTERSIGN_HOST: "127.0.0.1",
+        COUNTERSIGN_PORT: "0",
+        COUNTERSIGN_POLICIES: policies,
+        COUNTERSIGN_DATA_DIR: path.join(work, "unused-data"),
+        COUNTERSIGN_WEBHOOK_TOKEN: TOKEN,
+      },
+      { cwd: installed },
+    );
     try {
       expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
       const answer = await fetch(`${service.url}/v1/cosigner/webhook`, {

@@ -51,15 +51,19 @@ beforeAll(async () => {
   cpSync(path.join(ROOT, "policies"), policies, { recursive: true });
   setWritable(policies, false);
   database = await createTestDatabase({ migrate: false });
-  service = await startInstalledService(path.join(app, "bin/countersign.js"), {
-    DATABASE_URL: database.url,
-    COUNTERSIGN_HOST: "127.0.0.1",
-    COUNTERSIGN_PORT: "0",
-    COUNTERSIGN_POLICIES: policies,
-    COUNTERSIGN_DATA_DIR: path.join(work, "unused-data"),
-    COUNTERSIGN_WEBHOOK_TOKEN: TOKEN,
-    NODE_ENV: "production",
-  }, { cwd: app, ...UNPRIVILEGED });
+  service = await startInstalledService(
+    path.join(app, "bin/countersign.js"),
+    {
+      DATABASE_URL: database.url,
+      COUNTERSIGN_HOST: "127.0.0.1",
+      COUNTERSIGN_PORT: "0",
+      COUNTERSIGN_POLICIES: policies,
+      COUNTERSIGN_DATA_DIR: path.join(work, "unused-data"),
+      COUNTERSIGN_WEBHOOK_TOKEN: TOKEN,
+      NODE_ENV: "production",
+    },
+    { cwd: app, ...UNPRIVILEGED },
+  );
   serviceUrl = service.url;
   // About 25 s on an idle 2-core machine, and several minutes beside other work (the compile alone
   // took over 90 s at a load average of 18): each step is bounded work that ends on its own, so no
@@ -128,7 +132,10 @@ describe("production install (npm ci --omit=dev + dist/)", () => {
       timeout: 30_000,
       ...UNPRIVILEGED,
     });
-    await expect(refused).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/DATABASE_URL: required when NODE_ENV=production.*COUNTERSIGN_ALLOW_EMBEDDED_DATABASE=true/) });
+    await expect(refused).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/DATABASE_URL: required when NODE_ENV=production.*COUNTERSIGN_ALLOW_EMBEDDED_DATABASE=true/),
+    });
     expect(existsSync(dataDir)).toBe(false);
   });
 

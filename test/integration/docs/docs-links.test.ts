@@ -71,9 +71,7 @@ function relativeLinks(file: string): Link[] {
   return lines.flatMap((text, index) => {
     const inline = [...text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!);
     const reference = [...text.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/g)].map((m) => m[1]!);
-    return [...inline, ...reference]
-      .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target))
-      .map((target) => ({ file, line: index + 1, target }));
+    return [...inline, ...reference].filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target)).map((target) => ({ file, line: index + 1, target }));
   });
 }
 

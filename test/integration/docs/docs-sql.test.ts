@@ -54,9 +54,13 @@ describe("the docs' chain recomputation", () => {
       await sql`set local session_replication_role = replica`.execute(trx);
       await sql`update decisions set decision = 'allow', sign_transaction = true, reasons = '["approved"]' where id = ${target.id}`.execute(trx);
     });
-    await sql.raw(`create function public.to_jsonb(d public.decisions) returns jsonb language sql stable as $$
+    await sql
+      .raw(
+        `create function public.to_jsonb(d public.decisions) returns jsonb language sql stable as $$
       select case when d.id = '${target.id}' then pg_catalog.to_jsonb(d) || '{"decision": "deny", "sign_transaction": false, "reasons": []}'::jsonb
-        else pg_catalog.to_jsonb(d) end $$`).execute(db);
+        else pg_catalog.to_jsonb(d) end $$`,
+      )
+      .execute(db);
     expect(await docsFirstBreak(db)).toMatchObject({ break: "changed", row_key: target.id });
   });
 
@@ -132,20 +136,41 @@ describe("the audit guide's first queries give compliance the trail's answer", (
   beforeAll(async () => {
     tdb = await createTestDatabase();
     const db = tdb.handle.db;
-    const allowed = decisionRow({ transaction_name: name(), decided_at: earlier, policy_version: "1",
-      matched_rules: JSON.stringify([{ rule: "small-transfers", decision: "allow", transfer: 0 }]) });
+    const allowed = decisionRow({
+      transaction_name: name(),
+      decided_at: earlier,
+      policy_version: "1",
+      matched_rules: JSON.stringify([{ rule: "small-transfers", decision: "allow", transfer: 0 }]),
+    });
     const rows = [
       allowed,
-      decisionRow({ transaction_name: name(), decided_at: earlier, policy_version: "1", decision: "deny", sign_transaction: false,
-        matched_rules: JSON.stringify([{ rule: "usdc-transfer-limit", decision: "deny", transfer: 0 }]) }),
+      decisionRow({
+        transaction_name: name(),
+        decided_at: earlier,
+        policy_version: "1",
+        decision: "deny",
+        sign_transaction: false,
+        matched_rules: JSON.stringify([{ rule: "usdc-transfer-limit", decision: "deny", transfer: 0 }]),
+      }),
       // Decided by no rule: a defer on a stale address-book copy, a conflicting snapshot.
-      decisionRow({ transaction_name: name(), policy_version: "2", decision: "defer", sign_transaction: null, http_status: 503,
-        reasons: JSON.stringify(["address book copy is stale"]) }),
-      decisionRow({ transaction_name: allowed.transaction_name, policy_version: "2", decision: "deny", sign_transaction: false,
-        replay_of: allowed.id, reasons: JSON.stringify(["conflicting snapshot"]) }),
+      decisionRow({
+        transaction_name: name(),
+        policy_version: "2",
+        decision: "defer",
+        sign_transaction: null,
+        http_status: 503,
+        reasons: JSON.stringify(["address book copy is stale"]),
+      }),
+      decisionRow({
+        transaction_name: allowed.transaction_name,
+        policy_version: "2",
+        decision: "deny",
+        sign_transaction: false,
+        replay_of: allowed.id,
+        reasons: JSON.stringify(["conflicting snapshot"]),
+      }),
       // A later delivery of the allow, answered as decided: it carries the version that decided it, not one in force now.
-      decisionRow({ transaction_name: allowed.transaction_name, policy_version: "1", replayed: true, replay_of: allowed.id,
-        matched_rules: allowed.matched_rules }),
+      decisionRow({ transaction_name: allowed.transaction_name, policy_version: "1", replayed: true, replay_of: allowed.id, matched_rules: allowed.matched_rules }),
     ];
     for (const r of rows) await db.insertInto("decisions").values(r).execute();
   });
@@ -169,11 +194,21 @@ describe("the audit guide's first queries give compliance the trail's answer", (
 describe("the audit guide's denials of the last 24 hours", () => {
   let tdb: TestDatabase;
   const destination = "0x52908400098527886E0F7030069857D2E4169EE7";
-  const denied = decisionRow({ transaction_name: name(), decision: "deny", sign_transaction: false, decided_at: new Date(Date.now() - 60_000),
+  const denied = decisionRow({
+    transaction_name: name(),
+    decision: "deny",
+    sign_transaction: false,
+    decided_at: new Date(Date.now() - 60_000),
     reasons: JSON.stringify(["A single USDC transfer may not exceed 50,000"]),
-    facts: JSON.stringify([{ transfer: { index: 0, destination: { value: destination } } }]) });
-  const older = decisionRow({ transaction_name: name(), decision: "deny", sign_transaction: false, decided_at: new Date(Date.now() - 2 * 86_400_000),
-    facts: JSON.stringify([{ transfer: { index: 0, destination: { value: destination } } }]) });
+    facts: JSON.stringify([{ transfer: { index: 0, destination: { value: destination } } }]),
+  });
+  const older = decisionRow({
+    transaction_name: name(),
+    decision: "deny",
+    sign_transaction: false,
+    decided_at: new Date(Date.now() - 2 * 86_400_000),
+    facts: JSON.stringify([{ transfer: { index: 0, destination: { value: destination } } }]),
+  });
   beforeAll(async () => {
     tdb = await createTestDatabase();
     const repeat = (of: ReturnType<typeof decisionRow>) =>
@@ -184,7 +219,9 @@ describe("the audit guide's denials of the last 24 hours", () => {
   afterAll(async () => tdb?.drop());
 
   it("lists each denial decided in the period once, with its destinations, and no repeat", async () => {
-    const { rows } = await sql.raw<{ transaction_name: string; destinations: string[] }>(docsQuery("Denials with their reasons and destinations in the last 24 hours")).execute(tdb.handle.db);
+    const { rows } = await sql
+      .raw<{ transaction_name: string; destinations: string[] }>(docsQuery("Denials with their reasons and destinations in the last 24 hours"))
+      .execute(tdb.handle.db);
     expect(rows.map((r) => [r.transaction_name, r.destinations])).toEqual([[denied.transaction_name, [destination]]]);
   });
 });

@@ -21,7 +21,13 @@ describe("POST /v1/events refuses what the platform did not sign", () => {
     await tdb?.drop();
   });
 
-  const countEvents = async () => (await db.selectFrom("events").select((e) => e.fn.countAll<string>().as("n")).executeTakeFirstOrThrow()).n;
+  const countEvents = async () =>
+    (
+      await db
+        .selectFrom("events")
+        .select((e) => e.fn.countAll<string>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n;
 
   it.each<Tamper>(["change-one-byte", "other-key", "pkcs1-v1.5", "no-header", "empty-header", "not-base64", "empty-body"])(
     "%s: 401 UNAUTHORIZED, nothing stored, no effect, metric counted, body not logged",

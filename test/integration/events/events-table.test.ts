@@ -7,7 +7,6 @@ import { parseEvent } from "../../../src/events/event.js";
 import { storeEvent } from "../../../src/events/store.js";
 import { eventId, stateUpdated, transactionCreated } from "../../support/events/harness.js";
 
-
 /** Stores an event the way the handler does after verification (signature not checked here). */
 async function store(db: Db, event: object, receivedAt = new Date()): Promise<boolean> {
   const body = Buffer.from(JSON.stringify(event));
@@ -61,9 +60,7 @@ describe.each(backends)("events table on $name", (backend) => {
   });
 
   it("refuses an effect record for an event that was never stored", async () => {
-    await expect(
-      db.insertInto("event_effects").values({ event_id: "no-such-event", effect: "void-charges", completed_at: new Date() }).execute(),
-    ).rejects.toThrow(/foreign key/);
+    await expect(db.insertInto("event_effects").values({ event_id: "no-such-event", effect: "void-charges", completed_at: new Date() }).execute()).rejects.toThrow(/foreign key/);
   });
 
   it("gives each transaction's state history in arrival order", async () => {
@@ -73,12 +70,7 @@ describe.each(backends)("events table on $name", (backend) => {
     for (const [i, state] of states.entries()) await store(db, stateUpdated(tx, state), new Date(t0 + (i + 1) * 1000));
     await store(db, stateUpdated("vaults/v1/transactions/other", "CONFIRMED"));
 
-    const history = await db
-      .selectFrom("transaction_states")
-      .select(["state", "event_type"])
-      .where("transaction_name", "=", tx)
-      .orderBy("seq")
-      .execute();
+    const history = await db.selectFrom("transaction_states").select(["state", "event_type"]).where("transaction_name", "=", tx).orderBy("seq").execute();
     expect(history.map((h) => h.state)).toEqual(["CREATED", ...states]);
     expect(history[0]?.event_type).toBe("TRANSACTION_CREATED");
   });
@@ -86,13 +78,15 @@ describe.each(backends)("events table on $name", (backend) => {
   it("joins the state history to decisions by transaction name", async () => {
     await db
       .insertInto("decisions")
-      .values(decisionRow({
-        id: "00000000-0000-4000-8000-000000000001",
-        decided_at: new Date("2026-11-21T12:00:01.500Z"),
-        transaction_name: tx,
-        decision: "deny",
-        sign_transaction: false,
-      }))
+      .values(
+        decisionRow({
+          id: "00000000-0000-4000-8000-000000000001",
+          decided_at: new Date("2026-11-21T12:00:01.500Z"),
+          transaction_name: tx,
+          decision: "deny",
+          sign_transaction: false,
+        }),
+      )
       .execute();
     const { rows } = await sql<{ at: string; what: string }>`
       select at, what from (
@@ -100,12 +94,6 @@ describe.each(backends)("events table on $name", (backend) => {
         union all
         select s.received_at, 'state: ' || s.state from transaction_states s where s.transaction_name = ${tx}
       ) timeline order by at`.execute(db);
-    expect(rows.map((r) => r.what)).toEqual([
-      "state: CREATED",
-      "state: AWAITING_POLICY_CHECK",
-      "decision: deny",
-      "state: AWAITING_SIGNATURE",
-      "state: CANCELED",
-    ]);
+    expect(rows.map((r) => r.what)).toEqual(["state: CREATED", "state: AWAITING_POLICY_CHECK", "decision: deny", "state: AWAITING_SIGNATURE", "state: CANCELED"]);
   });
 });

@@ -18,7 +18,6 @@ import { scratchDir } from "../../support/scratch.js";
 import { writeBundle } from "../../support/service.js";
 import { checkInvariants, countByStatus, POLICY, startLoad, startServiceProcess, type Answer, type ServiceProcess } from "../../support/faults.js";
 
-
 // PGlite's start is most of each test's time and grows with the machine's load (seven starts in
 // one test). Every start waits for the service's own line or its exit and every load is bounded in
 // deliveries, so this timeout only ends a hang.
@@ -39,7 +38,9 @@ describe("embedded database faults", { timeout: 600_000 }, () => {
     const handle = await openDatabase({ dataDir });
     try {
       const report = await checkInvariants(handle.db, answers);
-      const charged = new Set((await sql<{ transaction_name: string }>`select transaction_name from velocity_charges where voided_at is null`.execute(handle.db)).rows.map((r) => r.transaction_name));
+      const charged = new Set(
+        (await sql<{ transaction_name: string }>`select transaction_name from velocity_charges where voided_at is null`.execute(handle.db)).rows.map((r) => r.transaction_name),
+      );
       const uncharged = [...new Set(answers.filter((a) => a.delivery.verdict === "signed").map((a) => a.name))].filter((n) => !charged.has(n));
       return { ...report, uncharged };
     } finally {
@@ -64,7 +65,9 @@ describe("embedded database faults", { timeout: 600_000 }, () => {
     await stop(first);
     if (second) await stop(second);
     const report = await inspect(dataDir, answers);
-    console.log(`[faults] embedded, second serve on the same data directory: ${second ? "started" : "refused"}; ${JSON.stringify(countByStatus(answers))}, window groups ${JSON.stringify(report.groups)}, ${report.problems.length} problems`);
+    console.log(
+      `[faults] embedded, second serve on the same data directory: ${second ? "started" : "refused"}; ${JSON.stringify(countByStatus(answers))}, window groups ${JSON.stringify(report.groups)}, ${report.problems.length} problems`,
+    );
     expect(refusal).toContain("the embedded database is in use by process");
     expect(report.problems).toEqual([]);
     expect(report.uncharged).toEqual([]);
@@ -89,7 +92,10 @@ describe("embedded database faults", { timeout: 600_000 }, () => {
     expect(answers.filter((a) => a.delivery.verdict === "signed")).toHaveLength(20);
     const damages: Record<string, { damage: (pgdata: string) => void; refusal: string }> = {
       "PG_VERSION deleted": { damage: (pgdata) => rmSync(path.join(pgdata, "PG_VERSION")), refusal: "is missing: its pgdata has no PG_VERSION" },
-      "pgdata emptied": { damage: (pgdata) => readdirSync(pgdata).forEach((f) => rmSync(path.join(pgdata, f), { recursive: true })), refusal: "is missing: its pgdata has no PG_VERSION" },
+      "pgdata emptied": {
+        damage: (pgdata) => readdirSync(pgdata).forEach((f) => rmSync(path.join(pgdata, f), { recursive: true })),
+        refusal: "is missing: its pgdata has no PG_VERSION",
+      },
       "PG_VERSION deleted, in a directory made before the marker": {
         damage: (pgdata) => [path.join(pgdata, "PG_VERSION"), path.join(pgdata, "..", STORE_MARKER)].forEach((f) => rmSync(f)),
         refusal: "holds files but no PG_VERSION",
@@ -138,7 +144,9 @@ describe("embedded database faults", { timeout: 600_000 }, () => {
     }
     await stop(service);
     const report = await inspect(dataDir, [...before, ...again]);
-    console.log(`[faults] embedded, SIGKILL mid-load and restart: before ${JSON.stringify(countByStatus(before))}, redelivered ${JSON.stringify(countByStatus(again))}, ${report.problems.length} problems`);
+    console.log(
+      `[faults] embedded, SIGKILL mid-load and restart: before ${JSON.stringify(countByStatus(before))}, redelivered ${JSON.stringify(countByStatus(again))}, ${report.problems.length} problems`,
+    );
     expect(report.problems).toEqual([]);
     expect(report.uncharged).toEqual([]);
     expect(again.every((a) => a.delivery.status === 200 && typeof (a.delivery.body as { replayOf?: string }).replayOf === "string")).toBe(true);

@@ -60,21 +60,26 @@ describe("idle connections from one address do not lock others out of the review
     keyFile?.remove();
   });
 
-
   it("answers a reviewer's sign-in and a signed event from another address while 64 of each are held from one", async () => {
     const signatureShaped = randomBytes(512).toString("base64"); // as long as an RSA-4096 signature, by no key
     const logins: Counted[] = [];
     const events: Counted[] = [];
     try {
       for (let i = 0; i < MAX_FORM_READS; i++) logins.push(await holdIdle(port, "POST /review/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded", ANNOUNCED.form));
-      for (let i = 0; i < DEFAULT_MAX_EVENT_READS; i++) events.push(await holdIdle(port, `POST /v1/events HTTP/1.1\r\nContent-Type: application/json\r\nx-service-signature: ${signatureShaped}`, ANNOUNCED.event));
+      for (let i = 0; i < DEFAULT_MAX_EVENT_READS; i++)
+        events.push(await holdIdle(port, `POST /v1/events HTTP/1.1\r\nContent-Type: application/json\r\nx-service-signature: ${signatureShaped}`, ANNOUNCED.event));
       // Once the flooding address is refused, its connections hold every read it may have.
       const probe = (path: string, headers: Record<string, string>) =>
         vi.waitFor(async () => expect((await postFrom(ATTACKER, `${w.service.url}${path}`, headers, "token=ab")).status).toBe(503), { timeout: 10_000, interval: 50 });
       await probe("/review/login", { "content-type": "application/x-www-form-urlencoded" });
       await probe("/v1/events", { "content-type": "application/json", "x-service-signature": signatureShaped });
 
-      const signIn = await postFrom(OTHER_CLIENT, `${w.service.url}/review/login`, { "content-type": "application/x-www-form-urlencoded", origin: w.service.url }, `token=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}`);
+      const signIn = await postFrom(
+        OTHER_CLIENT,
+        `${w.service.url}/review/login`,
+        { "content-type": "application/x-www-form-urlencoded", origin: w.service.url },
+        `token=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}`,
+      );
       const delivery = await signedDelivery({ id: eventId(), type: "TEST" });
       const event = await postFrom(OTHER_CLIENT, `${w.service.url}/v1/events`, { "content-type": "application/json", "x-service-signature": delivery.signature! }, delivery.body);
 
@@ -82,9 +87,19 @@ describe("idle connections from one address do not lock others out of the review
       const oversizedSignIn = await holdIdle(port, "POST /review/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded", 100_000);
       const oversizedAnswer = await oversizedSignIn.answer;
       oversizedSignIn.socket.destroy();
-      const approveWithoutSession = await postFrom(ATTACKER, `${w.service.url}/review/vaults/v1/transactions/t1/approve`, { "content-type": "application/x-www-form-urlencoded" }, "csrf=x");
+      const approveWithoutSession = await postFrom(
+        ATTACKER,
+        `${w.service.url}/review/vaults/v1/transactions/t1/approve`,
+        { "content-type": "application/x-www-form-urlencoded" },
+        "csrf=x",
+      );
       const shortSignature = await postFrom(ATTACKER, `${w.service.url}/v1/events`, { "content-type": "application/json", "x-service-signature": "AAAA" }, delivery.body);
-      const signedFromAttacker = await postFrom(ATTACKER, `${w.service.url}/v1/events`, { "content-type": "application/json", "x-service-signature": delivery.signature! }, delivery.body);
+      const signedFromAttacker = await postFrom(
+        ATTACKER,
+        `${w.service.url}/v1/events`,
+        { "content-type": "application/json", "x-service-signature": delivery.signature! },
+        delivery.body,
+      );
 
       console.log(
         `[faults] ${logins.length} idle sign-ins and ${events.length} idle events (Content-Length ${ANNOUNCED.form} and ${ANNOUNCED.event}, 8 bytes sent) from ${ATTACKER}: ` +
@@ -134,14 +149,23 @@ describe("behind a proxy named in COUNTERSIGN_TRUST_PROXY, the client it forward
     const forwarded = "X-Forwarded-For: 198.51.100.2, 203.0.113.7";
     const logins: Counted[] = [];
     try {
-      for (let i = 0; i < MAX_FORM_READS; i++) logins.push(await holdIdle(port, `POST /review/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n${forwarded}`, ANNOUNCED.form));
+      for (let i = 0; i < MAX_FORM_READS; i++)
+        logins.push(await holdIdle(port, `POST /review/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n${forwarded}`, ANNOUNCED.form));
       const form = { "content-type": "application/x-www-form-urlencoded", origin: w.service.url };
-      await vi.waitFor(async () => expect((await postFrom(ATTACKER, `${w.service.url}/review/login`, { ...form, "x-forwarded-for": "198.51.100.2, 203.0.113.7" }, "token=ab")).status).toBe(503), {
-        timeout: 10_000,
-        interval: 50,
-      });
+      await vi.waitFor(
+        async () => expect((await postFrom(ATTACKER, `${w.service.url}/review/login`, { ...form, "x-forwarded-for": "198.51.100.2, 203.0.113.7" }, "token=ab")).status).toBe(503),
+        {
+          timeout: 10_000,
+          interval: 50,
+        },
+      );
 
-      const signIn = await postFrom(ATTACKER, `${w.service.url}/review/login`, { ...form, "x-forwarded-for": "198.51.100.2" }, `token=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}`);
+      const signIn = await postFrom(
+        ATTACKER,
+        `${w.service.url}/review/login`,
+        { ...form, "x-forwarded-for": "198.51.100.2" },
+        `token=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}`,
+      );
       console.log(`[faults] ${logins.length} idle sign-ins through a trusted proxy for 203.0.113.7: a sign-in through it for 198.51.100.2 ${signIn.status}`);
       expect(signIn.status).toBe(303);
       await vi.waitFor(() => expect(logins.filter((h) => h.status !== 0)).toHaveLength(MAX_FORM_READS - MAX_FORM_READS_PER_CLIENT), { timeout: 10_000, interval: 50 });

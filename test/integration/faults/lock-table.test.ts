@@ -131,10 +131,13 @@ describe("the cluster's lock table under batch transfers that share transactions
       await holder.query("begin");
       for (const b of blocked) await holder.query("select pg_advisory_xact_lock(hashtextextended('decision:' || $1::text, 0))", [b.name]);
       const waitingOnNames = (n: number) =>
-        vi.waitFor(async () => {
-          const { rows } = await holder.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted");
-          expect(rows[0]!.n).toBe(n);
-        }, { timeout: 30_000, interval: 50 });
+        vi.waitFor(
+          async () => {
+            const { rows } = await holder.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted");
+            expect(rows[0]!.n).toBe(n);
+          },
+          { timeout: 30_000, interval: 50 },
+        );
       const blockers = [post(service.url, blocked[0]!)];
       await waitingOnNames(1);
       blockers.push(...blocked.slice(1).map((b) => post(service.url, b)));

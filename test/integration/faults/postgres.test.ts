@@ -14,7 +14,6 @@ import { assetTransfer, VAULT } from "../../support/bodies.js";
 import { CosignerSimulator } from "../../support/cosigner.js";
 import { checkInvariants, countByStatus, pausePostgres, POLICY, startLoad, startServiceProcess, untilAnswered, untilAnswering, type ServiceProcess } from "../../support/faults.js";
 
-
 describe("Postgres faults under load", () => {
   let cluster: LocalCluster;
   const policiesDir = writeBundle(POLICY);
@@ -64,7 +63,9 @@ describe("Postgres faults under load", () => {
     const answers = await load.stop();
     await untilAnswering(() => service.url);
     const report = await checkInvariants(await database(url), answers);
-    console.log(`[faults] postgres restart: ${answers.length} deliveries ${JSON.stringify(countByStatus(answers))}, ${report.answered200} answers of 200 over ${report.names} names checked, window groups ${JSON.stringify(report.groups)}, answering again`);
+    console.log(
+      `[faults] postgres restart: ${answers.length} deliveries ${JSON.stringify(countByStatus(answers))}, ${report.answered200} answers of 200 over ${report.names} names checked, window groups ${JSON.stringify(report.groups)}, answering again`,
+    );
     expect(report.problems).toEqual([]);
     expect(report.answered200).toBeGreaterThan(0);
   });
@@ -96,11 +97,21 @@ describe("Postgres faults under load", () => {
 
     const db = await database(url);
     // Their transactions were rolled back when the server resumed, not committed.
-    const late = await db.selectFrom("decisions").select("transaction_name").where("transaction_name", "in", probes.map((b) => b.name)).execute();
+    const late = await db
+      .selectFrom("decisions")
+      .select("transaction_name")
+      .where(
+        "transaction_name",
+        "in",
+        probes.map((b) => b.name),
+      )
+      .execute();
     expect(late).toEqual([]);
 
     const report = await checkInvariants(db, answers);
-    console.log(`[faults] postgres paused with a 1s deadline: ${answers.length} deliveries ${JSON.stringify(countByStatus(answers))}, ${duringPause.length} begun while paused answered 503 before SIGCONT with no row committed, ${report.answered200} answers of 200 checked, answering again after SIGCONT`);
+    console.log(
+      `[faults] postgres paused with a 1s deadline: ${answers.length} deliveries ${JSON.stringify(countByStatus(answers))}, ${duringPause.length} begun while paused answered 503 before SIGCONT with no row committed, ${report.answered200} answers of 200 checked, answering again after SIGCONT`,
+    );
     expect(report.problems).toEqual([]);
   });
 });

@@ -11,7 +11,18 @@ import { assetTransfer, transactionName, VAULT } from "../../support/bodies.js";
 import { CosignerSimulator } from "../../support/cosigner.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { writeBundle } from "../../support/service.js";
-import { checkInvariants, countByStatus, POLICY, startLoad, startServiceProcess, untilAnswered, untilAnswering, WALLETS, type Answer, type ServiceProcess } from "../../support/faults.js";
+import {
+  checkInvariants,
+  countByStatus,
+  POLICY,
+  startLoad,
+  startServiceProcess,
+  untilAnswered,
+  untilAnswering,
+  WALLETS,
+  type Answer,
+  type ServiceProcess,
+} from "../../support/faults.js";
 
 /** Once `condition` holds: polled, never slept on. */
 const until = (condition: () => boolean | Promise<boolean>, timeout = 30_000) => vi.waitFor(async () => expect(await condition()).toBe(true), { timeout, interval: 20 });
@@ -42,8 +53,13 @@ describe("service-process faults", () => {
 
   const countersignSessions = async (tdb: TestDatabase) =>
     Number(
-      (await sql<{ n: string }>`select count(*)::text as n from pg_stat_activity where datname = current_database() and application_name = 'countersign' and pid <> pg_backend_pid()`.execute(tdb.handle.db))
-        .rows[0]!.n,
+      (
+        await sql<{
+          n: string;
+        }>`select count(*)::text as n from pg_stat_activity where datname = current_database() and application_name = 'countersign' and pid <> pg_backend_pid()`.execute(
+          tdb.handle.db,
+        )
+      ).rows[0]!.n,
     );
 
   it("SIGTERM: refuses new connections, finishes the decision in flight with its row committed, closes the pool, exits 0", async () => {
@@ -61,7 +77,13 @@ describe("service-process faults", () => {
     await until(async () => (await holder.query("select 1 from pg_locks where locktype = 'advisory' and not granted")).rowCount! > 0);
 
     service.child.kill("SIGTERM");
-    await until(async () => (await fetch(`${service.url}/healthz`).then(() => false, () => true)));
+    await until(
+      async () =>
+        await fetch(`${service.url}/healthz`).then(
+          () => false,
+          () => true,
+        ),
+    );
     expect(settled).toBe(false);
 
     await holder.query("select pg_advisory_unlock_all()");
@@ -99,7 +121,9 @@ describe("service-process faults", () => {
     const report = await checkInvariants(tdb.handle.db, answers);
     const replays = await tdb.handle.db.selectFrom("decisions").select("id").where("replayed", "=", true).execute();
     const signed = new Set(answers.filter((x) => x.delivery.verdict === "signed").map((x) => x.name)).size;
-    console.log(`[faults] duplicate storms: ${NAMES} names × ${COPIES} copies over 2 processes ${JSON.stringify(countByStatus(answers))}, ${signed} names signed, ${NAMES - signed} not, ${replays.length} replayed rows, window groups ${JSON.stringify(report.groups)}`);
+    console.log(
+      `[faults] duplicate storms: ${NAMES} names × ${COPIES} copies over 2 processes ${JSON.stringify(countByStatus(answers))}, ${signed} names signed, ${NAMES - signed} not, ${replays.length} replayed rows, window groups ${JSON.stringify(report.groups)}`,
+    );
     expect(report.problems).toEqual([]);
     expect(report.names).toBeGreaterThan(0);
     // Each wallet: 13 transfers of 3 fit in 40.
@@ -128,7 +152,9 @@ describe("service-process faults", () => {
     const after = await startLoad(() => a.url, { concurrency: 6, maxDeliveries: 60, wallets }).done;
     const answers = [...before, ...again, ...after];
     const report = await checkInvariants(tdb.handle.db, answers);
-    console.log(`[faults] service SIGKILLed mid-load and restarted: before ${JSON.stringify(countByStatus(before))}, every name redelivered ${JSON.stringify(countByStatus(again))}, ${report.answered200} answers of 200 over ${report.names} names checked, window groups ${JSON.stringify(report.groups)}, answering again after the restart`);
+    console.log(
+      `[faults] service SIGKILLed mid-load and restarted: before ${JSON.stringify(countByStatus(before))}, every name redelivered ${JSON.stringify(countByStatus(again))}, ${report.answered200} answers of 200 over ${report.names} names checked, window groups ${JSON.stringify(report.groups)}, answering again after the restart`,
+    );
     expect(report.problems).toEqual([]);
     expect(again.filter((x) => x.delivery.status !== 200)).toEqual([]);
   });

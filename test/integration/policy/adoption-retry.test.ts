@@ -24,7 +24,11 @@ function blipping(db: Db): { db: Db; blip: () => void } {
     get(target, property, receiver) {
       if (property === "transaction" && failNext) {
         failNext = false;
-        return () => ({ execute: async () => { throw new Error("connection terminated unexpectedly"); } });
+        return () => ({
+          execute: async () => {
+            throw new Error("connection terminated unexpectedly");
+          },
+        });
       }
       const value = Reflect.get(target, property, receiver);
       return typeof value === "function" ? value.bind(target) : value;

@@ -49,7 +49,8 @@ describe("replicas deciding by different policy bundles", () => {
     // The reload's own adoption runs unawaited: wait for it, as the other replicas' heartbeats do
     // (adopting here in its place tested no reload's).
     const digest = s.policy.current().digest;
-    const adopted = async () => (await sql<{ n: number }>`select count(*)::int as n from policy_adoptions where digest = ${digest} and adopted_at >= ${rows[0]!.now}`.execute(tdb.handle.db)).rows[0]!.n;
+    const adopted = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from policy_adoptions where digest = ${digest} and adopted_at >= ${rows[0]!.now}`.execute(tdb.handle.db)).rows[0]!.n;
     await vi.waitFor(async () => expect(await adopted()).toBe(1), { timeout: 30_000, interval: 20 });
   };
   const checkAll = () => Promise.all(started.map((s) => s.adoption.check()));
@@ -116,7 +117,11 @@ describe("the rows of processes that are gone", () => {
     try {
       const digest = "a".repeat(64);
       await tdb.handle.db.executeQuery(sql`insert into policy_adoptions (digest, version) values (${digest}, 'gone.1')`.compile(tdb.handle.db));
-      await tdb.handle.db.executeQuery(sql`insert into policy_holders (holder, digest, seen_at) values ('crashed:1:abc', ${digest}, now() - interval '25 hours'), ('recent:2:def', ${digest}, now() - interval '2 hours')`.compile(tdb.handle.db));
+      await tdb.handle.db.executeQuery(
+        sql`insert into policy_holders (holder, digest, seen_at) values ('crashed:1:abc', ${digest}, now() - interval '25 hours'), ('recent:2:def', ${digest}, now() - interval '2 hours')`.compile(
+          tdb.handle.db,
+        ),
+      );
       await newerInForce(tdb.handle.db, "this:3:ghi", { version: "live.1", digest: "b".repeat(64) });
       const { rows } = await tdb.handle.db.executeQuery<{ holder: string }>(sql`select holder from policy_holders order by holder`.compile(tdb.handle.db));
       expect(rows.map((r) => r.holder)).toEqual(["recent:2:def", "this:3:ghi"]);

@@ -88,7 +88,13 @@ describe("a bundle in dollars", () => {
   it("explain decides offline with --prices, and without them defers as the service would", async () => {
     const dir = writeBundle(POLICY);
     const body = path.join(dir, "body.json");
-    writeFileSync(body, JSON.stringify({ name: "vaults/v1/transactions/x", details: { assetTransfer: { asset: ETH, amount: "20", source: "vaults/v1/wallets/hot", destination: "vaults/v1/wallets/cold" } } }));
+    writeFileSync(
+      body,
+      JSON.stringify({
+        name: "vaults/v1/transactions/x",
+        details: { assetTransfer: { asset: ETH, amount: "20", source: "vaults/v1/wallets/hot", destination: "vaults/v1/wallets/cold" } },
+      }),
+    );
     const priced = await runCli(["explain", body, "--json", "--policies", dir, "--prices", JSON.stringify({ [ETH]: "3000.5" })]);
     expect(priced.code).toBe(0);
     const trace = JSON.parse(priced.stdout) as { decision: string; facts: { transfer: { usd: string }; velocity: { daily_usd: unknown } }[] };
@@ -97,7 +103,7 @@ describe("a bundle in dollars", () => {
     expect(trace.facts[0]!.velocity.daily_usd).toEqual({ usd: "0", count: 0, usdAfter: "60010", countAfter: 1 });
     const unpriced = await runCli(["explain", body, "--json", "--policies", dir]);
     expect(JSON.parse(unpriced.stdout)).toMatchObject({ decision: "defer", reasons: [`price unknown for ${ETH}`] });
-    const bad = await runCli(["explain", body, "--policies", dir, "--prices", "{\"assets/x\": 1}"]);
+    const bad = await runCli(["explain", body, "--policies", dir, "--prices", '{"assets/x": 1}']);
     expect(bad.code).toBe(2);
   });
 });

@@ -45,9 +45,7 @@ describe("countersign policy schema", () => {
     const { decision, ...rest } = doc.rules[0]!;
     doc.rules[0] = { ...rest, decison: decision };
     expect(policy(doc)).toBe(false);
-    expect(policy.errors).toContainEqual(
-      expect.objectContaining({ instancePath: "/rules/0", keyword: "additionalProperties", params: { additionalProperty: "decison" } }),
-    );
+    expect(policy.errors).toContainEqual(expect.objectContaining({ instancePath: "/rules/0", keyword: "additionalProperties", params: { additionalProperty: "decison" } }));
 
     const tests = validator(printed.tests!);
     const cases = yamlFile(EXAMPLE_POLICIES, "tests", "treasury.yaml") as { cases: Record<string, unknown>[] };

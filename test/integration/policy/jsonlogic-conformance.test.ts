@@ -105,7 +105,8 @@ describe("JsonLogic's official suite through the loader and evaluator", () => {
       const asCondition = run(rule, data, true);
       if (asCondition.kind === "refused") conditions.refused++;
       else if (asCondition.kind === "value" && asCondition.value === truthy(expected)) conditions.sameTruth++;
-      else if (!isInOverWrittenString(rule)) wrong.push(`${name} with ${JSON.stringify(data)} as a condition: JsonLogic reads ${truthy(expected)}, countersign ${JSON.stringify(asCondition)}`);
+      else if (!isInOverWrittenString(rule))
+        wrong.push(`${name} with ${JSON.stringify(data)} as a condition: JsonLogic reads ${truthy(expected)}, countersign ${JSON.stringify(asCondition)}`);
     }
     counts.refused = refused.length;
     console.log(

@@ -80,9 +80,17 @@ describe("shadow disagreements in the log, the metrics and explain --decision", 
     const agrees = await runCli(["explain", "--decision", await idOf("100"), "--policies", livePolicies], { env: { DATABASE_URL: tdb.url } });
     expect(agrees.stdout).toContain("shadow: allow (candidate strict.1; agrees with the live allow)");
     const json = await runCli(["explain", "--decision", await idOf("700"), "--policies", livePolicies, "--json"], { env: { DATABASE_URL: tdb.url } });
-    expect(JSON.parse(json.stdout)).toMatchObject({ decision: "allow", shadow: { policyVersion: "strict.1", decision: "deny", error: null, matchedRules: [
-        { rule: "single-limit", decision: "deny", transfer: 0 },
-        { rule: "internal", decision: "allow", transfer: 0 },
-      ] } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      decision: "allow",
+      shadow: {
+        policyVersion: "strict.1",
+        decision: "deny",
+        error: null,
+        matchedRules: [
+          { rule: "single-limit", decision: "deny", transfer: 0 },
+          { rule: "internal", decision: "allow", transfer: 0 },
+        ],
+      },
+    });
   });
 });

@@ -97,14 +97,26 @@ describe("shadow evaluation", () => {
       ...(shadow ? { shadow } : {}),
     });
     const outcomes = [];
-    for (const shadow of [undefined, { current: () => throwing }, { current: (): PolicyBundle => { throw new Error("no bundle"); } }]) {
+    for (const shadow of [
+      undefined,
+      { current: () => throwing },
+      {
+        current: (): PolicyBundle => {
+          throw new Error("no bundle");
+        },
+      },
+    ]) {
       const parsed = parseTransaction(assetTransfer({ amount: "700", asset: ETH, source: `vaults/5c3f1a2b9d7e/wallets/throwing${outcomes.length}` }));
       if (!parsed.ok) throw new Error("bad body");
       const result = await decide(deps(shadow), parsed.value, `req-${outcomes.length}`);
       expect(result.kind).toBe("decided");
       if (result.kind !== "decided") return;
       const row = await tdb.handle.db.selectFrom("decisions").selectAll().where("id", "=", result.decisionId).executeTakeFirstOrThrow();
-      outcomes.push({ answer: [result.decision, result.reasons], row: [row.decision, row.matched_rules, row.reasons], shadow: [row.shadow_policy_version, row.shadow_decision, row.shadow_error] });
+      outcomes.push({
+        answer: [result.decision, result.reasons],
+        row: [row.decision, row.matched_rules, row.reasons],
+        shadow: [row.shadow_policy_version, row.shadow_decision, row.shadow_error],
+      });
     }
     expect(outcomes[1]!.answer).toEqual(outcomes[0]!.answer);
     expect(outcomes[2]!.answer).toEqual(outcomes[0]!.answer);

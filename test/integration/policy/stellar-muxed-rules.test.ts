@@ -67,13 +67,35 @@ describe("a rule naming a muxed address", () => {
     const named = loadBundleSync(writeBundle(policy(`{"in": [{"var": "transfer.destination.address"}, ["${EXCHANGE}"]]}`)));
     expect(named.ok).toBe(false);
     if (named.ok) return;
-    expect(named.error.message).toMatch(/rule "exchange-deposit", at rules\[1\]\.when\.and\[2\]\.in\[1\]\[0\]: "in" compares transfer\.destination\.address with GDVEU3DD\S+, an account with sub-accounts .*compare transfer\.destination\.baseAccount/);
+    expect(named.error.message).toMatch(
+      /rule "exchange-deposit", at rules\[1\]\.when\.and\[2\]\.in\[1\]\[0\]: "in" compares transfer\.destination\.address with GDVEU3DD\S+, an account with sub-accounts .*compare transfer\.destination\.baseAccount/,
+    );
   });
 });
 
 describe.each([
-  ["the sub-account pinned by muxedId", BY_SUBACCOUNT, [[subaccount("991"), undefined]], [[EXCHANGE, "991"], [EXCHANGE, undefined], [subaccount("666"), "991"], [subaccount("666"), undefined]]],
-  ["the memo pinned, muxedId null", BY_MEMO, [[EXCHANGE, "991"]], [[subaccount("666"), "991"], [subaccount("991"), "991"], [EXCHANGE, "666"], [EXCHANGE, undefined]]],
+  [
+    "the sub-account pinned by muxedId",
+    BY_SUBACCOUNT,
+    [[subaccount("991"), undefined]],
+    [
+      [EXCHANGE, "991"],
+      [EXCHANGE, undefined],
+      [subaccount("666"), "991"],
+      [subaccount("666"), undefined],
+    ],
+  ],
+  [
+    "the memo pinned, muxedId null",
+    BY_MEMO,
+    [[EXCHANGE, "991"]],
+    [
+      [subaccount("666"), "991"],
+      [subaccount("991"), "991"],
+      [EXCHANGE, "666"],
+      [EXCHANGE, undefined],
+    ],
+  ],
 ] as const)("an exchange deposit rule with %s", (_name, bundle, signed, cancelled) => {
   let tdb: TestDatabase;
   let service: Awaited<ReturnType<typeof startTestService>>;

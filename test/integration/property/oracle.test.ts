@@ -38,7 +38,7 @@ describe("the property suite's oracle", () => {
     ["an evmMessage", (b) => (b.evmMessage = { type: "PERSONAL_SIGN", message: "hi" }), /evmMessage/],
     ["a Tron vote", (b) => (b.tronTransaction = { voteWitness: { votes: [] } }), /tronTransaction.voteWitness/],
     ["an unclassified field", (b) => (b.somethingNew = { kept: true }), /unclassified field somethingNew/],
-    ["rawAmount 23 orders of magnitude off", (b) => (((b.transfers as Record<string, unknown>[])[0]!).rawAmount = `1${"0".repeat(29)}`), /rawAmount/],
+    ["rawAmount 23 orders of magnitude off", (b) => ((b.transfers as Record<string, unknown>[])[0]!.rawAmount = `1${"0".repeat(29)}`), /rawAmount/],
     [
       "a source wallet that contradicts request.sourceWallet",
       (b) => {
@@ -48,7 +48,11 @@ describe("the property suite's oracle", () => {
       /contradicts/,
     ],
     ["a Stellar changeTrust", (b) => (b.stellarTransaction = { operations: [{ decodedBody: { changeTrust: { asset: w.STELLAR_USDC } } }] }), /changeTrust/],
-    ["a Stellar envelope", (b) => (b.stellarTransaction = { operations: [{ decodedBody: { changeTrust: { asset: w.STELLAR_USDC } } }], rawXdrEnvelope: "AAAA" }), /raw Stellar envelope/],
+    [
+      "a Stellar envelope",
+      (b) => (b.stellarTransaction = { operations: [{ decodedBody: { changeTrust: { asset: w.STELLAR_USDC } } }], rawXdrEnvelope: "AAAA" }),
+      /raw Stellar envelope/,
+    ],
   ];
   it.each(payloads)("does not call a small transfer signable with %s beside it", (_, change, why) => {
     const body = small(evmExample);

@@ -29,18 +29,26 @@ describe("bodies generated from the OpenAPI v2Transaction schema", { timeout: PR
   });
 
   it(counted("liveness: plain transfers of at most 100 are signed by the permissive policy", LIVENESS_RUNS), () => {
-    check(plainBody, (body) => {
-      expect(permissiveAllows(read(body, view))).toBeNull();
-      const result = decideInProcess(permissive, body, view);
-      expect(signed(result), JSON.stringify({ body, result })).toBe(true);
-    }, LIVENESS_RUNS);
+    check(
+      plainBody,
+      (body) => {
+        expect(permissiveAllows(read(body, view))).toBeNull();
+        const result = decideInProcess(permissive, body, view);
+        expect(signed(result), JSON.stringify({ body, result })).toBe(true);
+      },
+      LIVENESS_RUNS,
+    );
   });
 
   it(counted("liveness: plain listed transfers to trusted destinations are signed by the example policy", LIVENESS_RUNS), () => {
-    check(plainForExamplePolicy, (body) => {
-      expect(examplePolicyAllows(read(body, view), view)).toBeNull();
-      const result = decideInProcess(example, body, view);
-      expect(signed(result), JSON.stringify({ body, result })).toBe(true);
-    }, LIVENESS_RUNS);
+    check(
+      plainForExamplePolicy,
+      (body) => {
+        expect(examplePolicyAllows(read(body, view), view)).toBeNull();
+        const result = decideInProcess(example, body, view);
+        expect(signed(result), JSON.stringify({ body, result })).toBe(true);
+      },
+      LIVENESS_RUNS,
+    );
   });
 });

@@ -76,7 +76,12 @@ function stellarShapes(t: { raw: number; destination: string }): unknown[] {
     stellarTransaction: {
       sourceAccountAddress: { value: w.SPONSOR_STELLAR },
       // The API writes a decoded payment's amount in stroops, transfers[] in whole units.
-      operations: [{ sourceAccountAddress: { value: w.HOT_STELLAR }, decodedBody: { payment: { destinationAddress: { value: t.destination }, asset: w.STELLAR_USDC, amount: String(t.raw) } } }],
+      operations: [
+        {
+          sourceAccountAddress: { value: w.HOT_STELLAR },
+          decodedBody: { payment: { destinationAddress: { value: t.destination }, asset: w.STELLAR_USDC, amount: String(t.raw) } },
+        },
+      ],
     },
     transfers: [{ sourceAddress: { value: w.HOT_STELLAR }, destinationAddress: { value: t.destination }, amount, asset: w.STELLAR_USDC_ASSET }],
   };
@@ -100,7 +105,10 @@ function model(tx: Transaction): unknown {
 }
 
 function sameModel(bodies: unknown[]): void {
-  const models = bodies.map(parse).filter((p) => "tx" in p).map((p) => model(p.tx));
+  const models = bodies
+    .map(parse)
+    .filter((p) => "tx" in p)
+    .map((p) => model(p.tx));
   // Refusing a shape is safe; reading it as a different transaction is not.
   for (const m of models.slice(1)) expect(m, JSON.stringify(bodies)).toEqual(models[0]);
 }

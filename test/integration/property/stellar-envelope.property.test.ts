@@ -28,17 +28,39 @@ type Op =
   | { kind: "accountMerge"; to: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("payment" as const), stroops: fc.bigInt(1n, 10n ** 15n).map(String), to: fc.integer({ min: 0, max: 2 }), asset: fc.constantFrom<AssetKey>("usdc", "native", "otherIssuer") }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("payment" as const),
+      stroops: fc.bigInt(1n, 10n ** 15n).map(String),
+      to: fc.integer({ min: 0, max: 2 }),
+      asset: fc.constantFrom<AssetKey>("usdc", "native", "otherIssuer"),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: "changeTrust" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "setOptions" as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("accountMerge" as const), to: fc.integer({ min: 0, max: 2 }) }) },
 );
 
 /** The decoded list: the envelope's operations, or one change to them. */
-type Change = { what: "none" } | { what: "amount"; at: number; delta: string } | { what: "destination"; at: number } | { what: "asset"; at: number } | { what: "drop"; at: number } | { what: "add"; op: Op } | { what: "swap"; at: number };
+type Change =
+  | { what: "none" }
+  | { what: "amount"; at: number; delta: string }
+  | { what: "destination"; at: number }
+  | { what: "asset"; at: number }
+  | { what: "drop"; at: number }
+  | { what: "add"; op: Op }
+  | { what: "swap"; at: number };
 const change: fc.Arbitrary<Change> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ what: "none" as const }) },
-  fc.record({ what: fc.constant("amount" as const), at: fc.nat(), delta: fc.bigInt(-(10n ** 12n), 10n ** 12n).filter((d) => d !== 0n).map(String) }),
+  fc.record({
+    what: fc.constant("amount" as const),
+    at: fc.nat(),
+    delta: fc
+      .bigInt(-(10n ** 12n), 10n ** 12n)
+      .filter((d) => d !== 0n)
+      .map(String),
+  }),
   fc.record({ what: fc.constant("destination" as const), at: fc.nat() }),
   fc.record({ what: fc.constant("asset" as const), at: fc.nat() }),
   fc.record({ what: fc.constant("drop" as const), at: fc.nat() }),

@@ -45,9 +45,12 @@ default: deny
 windows:
   - {name: daily_out, duration: 24h, groupBy: [sourceWallet, asset], measure: amount}
   - {name: hourly_out, duration: 1h, groupBy: [asset, sourceWallet], measure: amount}
-${rulesWithLimit("1000", `  - id: hourly-limit
+${rulesWithLimit(
+  "1000",
+  `  - id: hourly-limit
     decision: deny
-    when: {">": [{"var": "velocity.hourly_out.amountAfter"}, "${HOURLY_CAP}"]}`)}`;
+    when: {">": [{"var": "velocity.hourly_out.amountAfter"}, "${HOURLY_CAP}"]}`,
+)}`;
 
 /** The live bundle with daily_out grouped per vault instead of per wallet: no group of it was ever charged. */
 const REGROUPED = LIVE.replace('"live.1"', '"regrouped.1"').replace("groupBy: [sourceWallet, asset]", "groupBy: [vault, asset]");
@@ -86,9 +89,7 @@ describe("policy replay on 1,000 recorded decisions", () => {
     const service = await startTestService({ database: tdb.handle, policiesDir: writeBundle(LIVE), clock });
     try {
       const cosigner = new CosignerSimulator({ webhookUrl: `${service.url}/v1/cosigner/webhook` });
-      const bodies = Array.from({ length: COUNT }, (_, i) =>
-        assetTransfer({ asset: ETH, amount: String(((i * 7) % 1200) + 1), source: `${VAULT}/wallets/w${i % WALLETS}` }),
-      );
+      const bodies = Array.from({ length: COUNT }, (_, i) => assetTransfer({ asset: ETH, amount: String(((i * 7) % 1200) + 1), source: `${VAULT}/wallets/w${i % WALLETS}` }));
       for (let i = 0; i < bodies.length; i += 20) {
         const batch = await Promise.all(bodies.slice(i, i + 20).map((b) => cosigner.deliver(b)));
         expect(batch.every((d) => d.status === 200)).toBe(true);
@@ -109,10 +110,12 @@ describe("policy replay on 1,000 recorded decisions", () => {
 
   /** Everything replay could have written to. */
   const footprint = async () =>
-    (await sql<{ n: string }>`
+    (
+      await sql<{ n: string }>`
       select (select count(*) from decisions)::text || '/' || (select coalesce(max(seq), 0) from decisions)::text || '/' ||
              (select count(*) from velocity_charges)::text || '/' || (select count(*) from velocity_buckets)::text || '/' ||
-             (select count(*) from velocity_groups)::text || '/' || (select coalesce(sum(count), 0) from velocity_buckets)::text as n`.execute(tdb.handle.db)).rows[0]!.n;
+             (select count(*) from velocity_groups)::text || '/' || (select coalesce(sum(count), 0) from velocity_buckets)::text as n`.execute(tdb.handle.db)
+    ).rows[0]!.n;
 
   it("a candidate that lowers a limit changes exactly the decisions between the two limits, writes nothing, and --fail-on-change exits 1", async () => {
     const between = recorded.filter((r) => r.amount > 500 && r.amount <= 1000);
@@ -203,8 +206,12 @@ describe("policy replay on 1,000 recorded decisions", () => {
       { window: "daily_out", groupBy: ["asset", "vault"], unchargedUntil: new Date(lastAllow).toISOString(), completeFrom: new Date(lastAllow + 86_400_000).toISOString() },
     ]);
     const { formatReport } = await import("../../../src/replay/format.js");
-    expect(formatReport(soon, "markdown")).toContain("**Velocity windows that would start from zero:**\n\n- window daily_out (grouped by [asset, vault]) starts without the spending already done");
-    expect(formatReport(soon, "table")).toMatch(/^WARNING: window daily_out \(grouped by \[asset, vault\]\) starts without the spending already done: .* each group would allow its whole limit again until /m);
+    expect(formatReport(soon, "markdown")).toContain(
+      "**Velocity windows that would start from zero:**\n\n- window daily_out (grouped by [asset, vault]) starts without the spending already done",
+    );
+    expect(formatReport(soon, "table")).toMatch(
+      /^WARNING: window daily_out \(grouped by \[asset, vault\]\) starts without the spending already done: .* each group would allow its whole limit again until /m,
+    );
 
     // The hourly window added beside: its reach is an hour, past the last uncharged transfer after one.
     const added = await replay(tdb.handle.db, await bundleOf(ADDS_UNCHARGED_WINDOW), range, { now: new Date(lastAllow + 30 * 60_000) });

@@ -31,7 +31,10 @@ describe("the repository reads nothing outside itself", () => {
     expect(at("test/x.ts", `import api from "../../shared/api.json";`)).toEqual(["../../shared/api.json"]);
     expect(at("test/x.ts", `readFileSync("/work/shared/examples/transactions/a.json");`)).toEqual(["/work/shared/examples/transactions/a.json"]);
     expect(at("test/x.ts", `readFileSync(\`${path.dirname(ROOT)}/shared/a.json\`);`)).toEqual([`${path.dirname(ROOT)}/shared/a.json`]);
-    expect(at("test/x.ts", `const dir = process.env.COUNTERSIGN_SHARED_DIR ?? process.env["COUNTERSIGN_SHARED_DIR"];`)).toEqual(["COUNTERSIGN_SHARED_DIR", "COUNTERSIGN_SHARED_DIR"]);
+    expect(at("test/x.ts", `const dir = process.env.COUNTERSIGN_SHARED_DIR ?? process.env["COUNTERSIGN_SHARED_DIR"];`)).toEqual([
+      "COUNTERSIGN_SHARED_DIR",
+      "COUNTERSIGN_SHARED_DIR",
+    ]);
     expect(at(".ci/run", `cp ../shared/reference/api.json test/\nls "$COUNTERSIGN_SHARED_DIR"`)).toEqual(["../shared/reference/api.json", "COUNTERSIGN_SHARED_DIR"]);
   });
 

@@ -38,7 +38,10 @@ const review: StoredReview = {
   openedBy: "00000000-0000-0000-0000-000000000000",
   initiator: null,
   requirements: [{ rule: "eth-review-threshold", group: "treasury-approvers", quorum: 2, expiresAfter: "24h" }],
-  explanation: { transfers: [{ amount: "10", asset: ETH, destination: "0xabc", destinationName: "Exchange" }], deferredBy: [{ rule: "eth-review-threshold", reason: "ETH above 5 waits" }] },
+  explanation: {
+    transfers: [{ amount: "10", asset: ETH, destination: "0xabc", destinationName: "Exchange" }],
+    deferredBy: [{ rule: "eth-review-threshold", reason: "ETH above 5 waits" }],
+  },
 };
 
 /** The example policy's group: alice and carol without a declared user, bob users/2d2e40r3. */

@@ -9,7 +9,14 @@ import { ReviewerAuth } from "../../../src/review/auth.js";
 import { groupsOf } from "../../../src/core/review/requirement.js";
 import { startTestIssuer, type TestIssuer } from "../../support/oidc.js";
 
-const bundle = { reviewers: { ops: [{ identity: "kim@treasury.example", user: null }, { identity: "åsa@treasury.example", user: null }] } };
+const bundle = {
+  reviewers: {
+    ops: [
+      { identity: "kim@treasury.example", user: null },
+      { identity: "åsa@treasury.example", user: null },
+    ],
+  },
+};
 
 describe("an ID token's identity", () => {
   let issuer: TestIssuer;

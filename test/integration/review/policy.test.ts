@@ -74,11 +74,18 @@ describe("review fields in the bundle", () => {
     ["a missing group", policy(GROUP, "review: {quorum: 1, expiresAfter: 1h}"), "required"],
     ["an empty group", policy("reviewers:\n  ops: []", "review: {group: ops, quorum: 1, expiresAfter: 1h}"), "needs at least one member"],
     ["a member listed twice (case-insensitively)", policy("reviewers:\n  ops: [a@x.io, A@X.io]", "review: {group: ops, quorum: 1, expiresAfter: 1h}"), "a@x.io is listed twice"],
-    ["a member with a bad user", policy("reviewers:\n  ops: [{identity: a@x.io, user: alice}]", "review: {group: ops, quorum: 1, expiresAfter: 1h}"), "user is a platform user name"],
+    [
+      "a member with a bad user",
+      policy("reviewers:\n  ops: [{identity: a@x.io, user: alice}]", "review: {group: ops, quorum: 1, expiresAfter: 1h}"),
+      "user is a platform user name",
+    ],
     ["a review without any reviewers", policy("", "review: {group: ops, quorum: 1, expiresAfter: 1h}"), 'no reviewer group "ops"'],
   ])("refuses %s, naming the path", (_what, text, message) => {
     const found = problems(text);
-    expect(found.some((p) => p.includes(message)), found.join("\n")).toBe(true);
+    expect(
+      found.some((p) => p.includes(message)),
+      found.join("\n"),
+    ).toBe(true);
   });
 });
 
@@ -103,7 +110,17 @@ describe("evaluation with a review", () => {
   });
 
   it("a met requirement counts as not matched: the other rules decide", () => {
-    const outcome = decide(reviewFacts(bundle, "open", [{ identity: "alice@example.com", group: "ops" }, { identity: "carol@example.com", group: "ops" }], tx.initiator));
+    const outcome = decide(
+      reviewFacts(
+        bundle,
+        "open",
+        [
+          { identity: "alice@example.com", group: "ops" },
+          { identity: "carol@example.com", group: "ops" },
+        ],
+        tx.initiator,
+      ),
+    );
     expect(outcome.decision).toBe("allow");
     expect(outcome.matched.map((m) => m.rule)).toEqual(["internal"]);
     expect(outcome.facts[0]!.review).toEqual({ state: "open", approvals: 2, approvers: ["alice@example.com", "carol@example.com"] });
@@ -116,7 +133,10 @@ describe("evaluation with a review", () => {
   });
 
   it("a rejected or expired review's approvals never lift the rule", () => {
-    const approvals = [{ identity: "alice@example.com", group: "ops" }, { identity: "carol@example.com", group: "ops" }];
+    const approvals = [
+      { identity: "alice@example.com", group: "ops" },
+      { identity: "carol@example.com", group: "ops" },
+    ];
     expect(decide(reviewFacts(bundle, "rejected", approvals, null)).decision).toBe("defer");
     expect(decide(reviewFacts(bundle, "expired", approvals, null)).decision).toBe("defer");
   });

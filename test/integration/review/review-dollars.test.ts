@@ -35,10 +35,16 @@ describe("a review of a transfer deferred in dollars", () => {
   afterAll(async () => w?.stop());
 
   it("shows each transfer's dollars and the price, and the dollar window in dollars", async () => {
-    const body = { name: transactionName("usd"), state: "AWAITING_SIGNATURE", details: { assetTransfer: { asset: USDC, amount: "60000", source: HOT_WALLET, destination: "0x52908400098527886E0F7030069857D2E4169EE7" } } };
+    const body = {
+      name: transactionName("usd"),
+      state: "AWAITING_SIGNATURE",
+      details: { assetTransfer: { asset: USDC, amount: "60000", source: HOT_WALLET, destination: "0x52908400098527886E0F7030069857D2E4169EE7" } },
+    };
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
-    const view = await api(w.service, "GET", reviewPath(body.name), w.reviewers.tokens[ALICE]!);
-    expect((view.body.explanation as { transfers: unknown[] }).transfers).toEqual([expect.objectContaining({ usd: "59988", usdPrice: "0.9998", velocity: { daily_usd: { usd: "0", count: 0, usdAfter: "59988", countAfter: 1 } } })]);
+    const view = await api(w.service, "GET", reviewPath(body.name), w.reviewers.tokens[ALICE]);
+    expect((view.body.explanation as { transfers: unknown[] }).transfers).toEqual([
+      expect.objectContaining({ usd: "59988", usdPrice: "0.9998", velocity: { daily_usd: { usd: "0", count: 0, usdAfter: "59988", countAfter: 1 } } }),
+    ]);
     const page = await fetch(`${w.service.url}/review/${body.name}`, { headers: { cookie: `countersign_review=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}` } });
     const html = await page.text();
     expect(html).toContain(`<div class="muted" data-testid="usd">$59988 at $0.9998</div>`);

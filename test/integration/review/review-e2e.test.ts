@@ -8,7 +8,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPending } from "../../../src/audit/sealer.js";
 import { verifyChain } from "../../../src/audit/verify.js";
 import { assetTransfer, COLD_WALLET, ETH, HOT_WALLET } from "../../support/bodies.js";
-import { ADMIN_TOKEN, ALICE, AUDIENCE, api, approve, BOB, CAROL, INITIATED_BY_BOB, MALLORY, reject, reviewPath, startReviewWorld, WEBHOOK_TOKEN, type ReviewWorld } from "../../support/review.js";
+import {
+  ADMIN_TOKEN,
+  ALICE,
+  AUDIENCE,
+  api,
+  approve,
+  BOB,
+  CAROL,
+  INITIATED_BY_BOB,
+  MALLORY,
+  reject,
+  reviewPath,
+  startReviewWorld,
+  WEBHOOK_TOKEN,
+  type ReviewWorld,
+} from "../../support/review.js";
 
 /**
  * 10 ETH between two wallets of the vault: the example policy's eth-review-threshold defers it.
@@ -62,8 +77,23 @@ describe("human review of a deferred transfer, over HTTP", () => {
     });
     expect(opened.body.explanation).toMatchObject({
       kind: "assetTransfer",
-      transfers: [{ index: 0, asset: ETH, amount: "10", destination: "vaults/5c3f1a2b9d7e/wallets/cold0001", destinationInternal: true, velocity: { daily_out: { amount: "0", amountAfter: "10" } } }],
-      deferredBy: [{ rule: "eth-review-threshold", reason: "ETH transfers above 5 wait for review by two treasury approvers", review: { group: "treasury-approvers", quorum: 2, expiresAfter: "24h" } }],
+      transfers: [
+        {
+          index: 0,
+          asset: ETH,
+          amount: "10",
+          destination: "vaults/5c3f1a2b9d7e/wallets/cold0001",
+          destinationInternal: true,
+          velocity: { daily_out: { amount: "0", amountAfter: "10" } },
+        },
+      ],
+      deferredBy: [
+        {
+          rule: "eth-review-threshold",
+          reason: "ETH transfers above 5 wait for review by two treasury approvers",
+          review: { group: "treasury-approvers", quorum: 2, expiresAfter: "24h" },
+        },
+      ],
     });
 
     const one = await approve(w, body.name, alice, "expected payout");
@@ -81,13 +111,22 @@ describe("human review of a deferred transfer, over HTTP", () => {
     expect((await w.cosigner.deliver(body)).verdict).toBe("signed"); // final, repeated
 
     const rows = await decisions(body.name);
-    expect(rows.map((r) => [r.decision, r.replayed])).toEqual([["defer", false], ["defer", false], ["allow", false], ["allow", true]]);
+    expect(rows.map((r) => [r.decision, r.replayed])).toEqual([
+      ["defer", false],
+      ["defer", false],
+      ["allow", false],
+      ["allow", true],
+    ]);
     expect((await actions(body.name)).map((a) => [a.action, a.identity, a.group, a.comment])).toEqual([
       ["opened", null, "treasury-approvers", "eth-review-threshold: 2 of treasury-approvers"],
       ["approved", ALICE, "treasury-approvers", "expected payout"],
       ["approved", CAROL, "treasury-approvers", null],
     ]);
-    const facts = await w.tdb.handle.db.selectFrom("decisions").select("facts").where("id", "=", (signed.body as { decisionId: string }).decisionId).executeTakeFirstOrThrow();
+    const facts = await w.tdb.handle.db
+      .selectFrom("decisions")
+      .select("facts")
+      .where("id", "=", (signed.body as { decisionId: string }).decisionId)
+      .executeTakeFirstOrThrow();
     expect((facts.facts as { review: unknown }[])[0]!.review).toEqual({ state: "approved", approvals: 2, approvers: [ALICE, CAROL] });
     // Windows are charged when it is signed, by the signing decision: one charge per window group.
     const charges = await w.tdb.handle.db.selectFrom("velocity_charges").select(["amount", "decision_id"]).where("transaction_name", "=", body.name).execute();
@@ -267,7 +306,10 @@ describe("human review of a deferred transfer, over HTTP", () => {
     await deferred(body);
     const answers = await Promise.all([alice, carol, alice, carol, alice, carol].map((t) => approve(w, body.name, t)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
-    const approvals = (await actions(body.name)).filter((a) => a.action === "approved").map((a) => a.identity).sort();
+    const approvals = (await actions(body.name))
+      .filter((a) => a.action === "approved")
+      .map((a) => a.identity)
+      .sort();
     expect(approvals).toEqual([ALICE, CAROL]);
     expect((await api(w.service, "GET", reviewPath(body.name), alice)).body.state).toBe("approved");
     expect((await w.cosigner.deliver(body)).verdict).toBe("signed");
@@ -322,13 +364,31 @@ describe("the review API in /openapi.json", () => {
   it("documents the endpoints of docs/interface.md section 9 and the Review object", async () => {
     const w = await startReviewWorld();
     try {
-      const doc = (await (await fetch(`${w.service.url}/openapi.json`)).json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, { properties?: object }> } };
-      for (const path of ["/v1/reviews", "/v1/vaults/{vault}/transactions/{transaction}/review", "/v1/vaults/{vault}/transactions/{transaction}/review:approve", "/v1/vaults/{vault}/transactions/{transaction}/review:reject", "/review"]) {
+      const doc = (await (await fetch(`${w.service.url}/openapi.json`)).json()) as {
+        paths: Record<string, unknown>;
+        components: { schemas: Record<string, { properties?: object }> };
+      };
+      for (const path of [
+        "/v1/reviews",
+        "/v1/vaults/{vault}/transactions/{transaction}/review",
+        "/v1/vaults/{vault}/transactions/{transaction}/review:approve",
+        "/v1/vaults/{vault}/transactions/{transaction}/review:reject",
+        "/review",
+      ]) {
         expect(doc.paths, path).toHaveProperty([path]);
       }
-      expect(Object.keys(doc.components.schemas.Review!.properties ?? {}).sort()).toEqual(
-        ["contentDigest", "expiresAt", "explanation", "openedAt", "openedBy", "rejection", "requirements", "state", "transactionName", "vault"],
-      );
+      expect(Object.keys(doc.components.schemas.Review!.properties ?? {}).sort()).toEqual([
+        "contentDigest",
+        "expiresAt",
+        "explanation",
+        "openedAt",
+        "openedBy",
+        "rejection",
+        "requirements",
+        "state",
+        "transactionName",
+        "vault",
+      ]);
     } finally {
       await w.stop();
     }
@@ -342,7 +402,13 @@ describe("the review page behind a TLS-terminating proxy", () => {
     fetch(`${w.service.url}/review/login`, {
       method: "POST",
       redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-proto": "https", "x-forwarded-host": "policy.internal", origin: "https://policy.internal", ...headers },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "policy.internal",
+        origin: "https://policy.internal",
+        ...headers,
+      },
       body: `token=${encodeURIComponent(w.reviewers.tokens[ALICE]!)}`,
     });
 

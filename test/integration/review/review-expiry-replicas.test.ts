@@ -85,7 +85,7 @@ describe("a review opened by a pod on a bundle with a longer expiry than the one
     const body = assetTransfer({ amount: "10", asset: ETH });
     expect((await cosigner(newPod.url).deliver(body)).status).toBe(503);
     clock.now += 2 * 3600_000;
-    expect((await act(oldPod.url, body.name, ALICE))).toMatchObject({ status: 409, body: { error: { code: "REVIEW_CLOSED" } } });
+    expect(await act(oldPod.url, body.name, ALICE)).toMatchObject({ status: 409, body: { error: { code: "REVIEW_CLOSED" } } });
     expect((await cosigner(oldPod.url).deliver(body)).body).toMatchObject({ reasons: ["review expired"] });
   });
 });

@@ -55,7 +55,10 @@ describe("review page: forms held by unfinished senders are bounded", () => {
       expect(answer).toMatch(/\r\nContent-Security-Policy: default-src 'none'/i);
 
       // Signing out and an approval without a session need no form: answered, not refused as busy.
-      for (const [path, status] of [["/review/logout", 303], ["/review/vaults/v1/transactions/t1/approve", 403]] as const) {
+      for (const [path, status] of [
+        ["/review/logout", 303],
+        ["/review/vaults/v1/transactions/t1/approve", 403],
+      ] as const) {
         const unread = await holdForm(path, client(CLIENTS));
         held.push(unread);
         expect(await within(unread.answer, 3_000)).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
@@ -66,13 +69,16 @@ describe("review page: forms held by unfinished senders are bounded", () => {
 
     // The slots come back as their senders go away: a sign-in form is read (and its token refused:
     // 403, as this service has no reviewer credentials configured).
-    await vi.waitFor(async () => {
-      const answer = await fetch(`${service.url}/review/login`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: "token=not-a-reviewer-token",
-      });
-      expect(answer.status).toBe(403);
-    }, { timeout: 10_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const answer = await fetch(`${service.url}/review/login`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "token=not-a-reviewer-token",
+        });
+        expect(answer.status).toBe(403);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   }, 30_000);
 });

@@ -114,7 +114,9 @@ describe("a review of a transfer with a memo or a network fee", () => {
   it("puts no markup of the body's in the notification", async () => {
     const body = {
       ...deposit(),
-      details: { assetTransfer: { ...deposit().details.assetTransfer, stellarOptions: { memo: { type: "TEXT", data: "<!channel> <https://evil.example/a|approved by security>" } } } },
+      details: {
+        assetTransfer: { ...deposit().details.assetTransfer, stellarOptions: { memo: { type: "TEXT", data: "<!channel> <https://evil.example/a|approved by security>" } } },
+      },
       "<https://evil.example/b|checked> & \u202e": 1,
     };
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");

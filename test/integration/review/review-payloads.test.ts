@@ -36,7 +36,10 @@ describe("a review of a transaction that carries a payload", () => {
   let body: { name: string };
 
   beforeAll(async () => {
-    w = await startReviewWorld({ COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48": 6 }) }, { policiesDir: writeBundle(POLICY) });
+    w = await startReviewWorld(
+      { COUNTERSIGN_ASSET_DECIMALS: JSON.stringify({ "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48": 6 }) },
+      { policiesDir: writeBundle(POLICY) },
+    );
     body = { ...withAllowance(), name: `vaults/5c3f1a2b9d7e/transactions/payload${Date.now()}` };
     const first = await w.cosigner.deliver(body);
     expect(first.status, JSON.stringify(first.body)).toBe(503);

@@ -60,12 +60,17 @@ describe("reading reviews needs a reviewer group", () => {
 
   const refused = (answer: { status: number; body: Record<string, unknown> }, identity: string) => {
     expect(answer.status).toBe(403);
-    expect(answer.body).toEqual({ error: { code: "NOT_A_REVIEWER", message: expect.stringMatching(new RegExp(`^${identity} is in no reviewer group`)), requestId: expect.any(String) } });
+    expect(answer.body).toEqual({
+      error: { code: "NOT_A_REVIEWER", message: expect.stringMatching(new RegExp(`^${identity} is in no reviewer group`)), requestId: expect.any(String) },
+    });
     expect(JSON.stringify(answer.body)).not.toContain(NOTE);
   };
 
   it("someone in no group gets 403 NOT_A_REVIEWER from the list and every review, even one that does not exist", async () => {
-    for (const [token, identity] of [[mallory, MALLORY], [eve, EVE]] as const) {
+    for (const [token, identity] of [
+      [mallory, MALLORY],
+      [eve, EVE],
+    ] as const) {
       refused(await api(w.service, "GET", "/v1/reviews", token), identity);
       refused(await api(w.service, "GET", "/v1/reviews?state=open", token), identity);
       refused(await api(w.service, "GET", reviewPath(eth.name), token), identity);
@@ -76,7 +81,10 @@ describe("reading reviews needs a reviewer group", () => {
   });
 
   it("someone in no group gets 403 NOT_A_REVIEWER from approve and reject of a name with no review too, not 404", async () => {
-    for (const [token, identity] of [[mallory, MALLORY], [eve, EVE]] as const) {
+    for (const [token, identity] of [
+      [mallory, MALLORY],
+      [eve, EVE],
+    ] as const) {
       for (const name of [eth.name, "vaults/5c3f1a2b9d7e/transactions/nothing"]) {
         refused(await approve(w, name, token), identity);
         refused(await reject(w, name, token, "no"), identity);
@@ -90,7 +98,8 @@ describe("reading reviews needs a reviewer group", () => {
   });
 
   it("a member lists only the reviews that ask a group of theirs, and reads those", async () => {
-    const names = async (token: string, query = "") => ((await api(w.service, "GET", `/v1/reviews${query}`, token)).body.reviews as { transactionName: string }[]).map((r) => r.transactionName);
+    const names = async (token: string, query = "") =>
+      ((await api(w.service, "GET", `/v1/reviews${query}`, token)).body.reviews as { transactionName: string }[]).map((r) => r.transactionName);
     expect(await names(alice)).toContain(eth.name);
     expect(await names(alice)).not.toContain(usdc.name);
     expect(await names(dave)).toEqual([usdc.name]);

@@ -28,7 +28,10 @@ const example = readFileSync(path.join(EXAMPLE_POLICIES, "policy.yaml"), "utf8")
 const withReviewers = (version: string, frank: string) =>
   example
     .replace(/^version: .*$/m, `version: "${version}"`)
-    .replace(/reviewers:\n {2}treasury-approvers:\n( {4}- .*\n)+/, `reviewers:\n  treasury-approvers:\n    - {identity: ${ERIN}, user: users/ops-desk}\n    - ${frank}\n    - ${GINA}\n    - ${HENRY}\n`);
+    .replace(
+      /reviewers:\n {2}treasury-approvers:\n( {4}- .*\n)+/,
+      `reviewers:\n  treasury-approvers:\n    - {identity: ${ERIN}, user: users/ops-desk}\n    - ${frank}\n    - ${GINA}\n    - ${HENRY}\n`,
+    );
 /** Erin and Frank share the ops desk's platform user; then Frank gets an account of his own. */
 const SHARED = (version: string) => withReviewers(version, `{identity: ${FRANK}, user: users/ops-desk}`);
 const SPLIT = (version: string) => withReviewers(version, FRANK);
@@ -128,7 +131,9 @@ describe("a review closed by a rejection or an expiry, then a bundle that counts
       /- id: eth-review-threshold\n(.*\n.*\n) {4}review: \{group: treasury-approvers, quorum: 2,/,
       "- id: eth-review-above-5\n$1    review: {group: treasury-approvers, quorum: 3,",
     );
-    expect(renamed).toContain("- id: eth-review-above-5\n    decision: defer\n    reason: ETH transfers above 5 wait for review by two treasury approvers\n    review: {group: treasury-approvers, quorum: 3,");
+    expect(renamed).toContain(
+      "- id: eth-review-above-5\n    decision: defer\n    reason: ETH transfers above 5 wait for review by two treasury approvers\n    review: {group: treasury-approvers, quorum: 3,",
+    );
     await load(renamed);
     const still = await cosigner.deliver(body);
     expect(still.status, JSON.stringify(still.body)).toBe(503);

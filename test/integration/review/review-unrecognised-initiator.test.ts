@@ -65,13 +65,17 @@ describe("a body naming an initiator no member is recognised as, over HTTP", () 
     expect(own.body).toMatchObject({ state: "open", requirements: [{ rule: "eth-review", quorum: 2 }] });
     expect((await w.cosigner.deliver(body)).verdict).toBe("pending");
     const page = await fetch(`${w.service.url}/review/${body.name}`, { headers: { cookie: `countersign_review=${encodeURIComponent(alice)}` } });
-    expect(await page.text()).toContain("treasury-approvers: 1 of 2 <span class=\"muted\" data-testid=\"initiator-note\">(the initiator users/9f3k2 is no member&#39;s user");
+    expect(await page.text()).toContain('treasury-approvers: 1 of 2 <span class="muted" data-testid="initiator-note">(the initiator users/9f3k2 is no member&#39;s user');
 
     const second = await approve(w, body.name, carol);
     expect(second.body).toMatchObject({ state: "approved", requirements: [{ quorum: 2 }] });
     const signed = await w.cosigner.deliver(body);
     expect(signed.verdict).toBe("signed");
-    const facts = await w.tdb.handle.db.selectFrom("decisions").select("facts").where("id", "=", (signed.body as { decisionId: string }).decisionId).executeTakeFirstOrThrow();
+    const facts = await w.tdb.handle.db
+      .selectFrom("decisions")
+      .select("facts")
+      .where("id", "=", (signed.body as { decisionId: string }).decisionId)
+      .executeTakeFirstOrThrow();
     // Both listed, one counted: which of them is the initiator, if either, is not known.
     expect((facts.facts as { review: unknown }[])[0]!.review).toEqual({ state: "approved", approvals: 1, approvers: [ALICE, CAROL] });
   });

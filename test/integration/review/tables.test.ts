@@ -11,7 +11,15 @@ const NAME = "vaults/v1/transactions/t1";
 const NOW = new Date("2026-11-22T09:00:00Z");
 
 const action = (over: Partial<ReviewAction>): ReviewAction => ({
-  id: randomUUID(), at: NOW, transactionName: NAME, contentDigest: "d1", identity: "alice@x.io", action: "approved", group: "ops", comment: null, ...over,
+  id: randomUUID(),
+  at: NOW,
+  transactionName: NAME,
+  contentDigest: "d1",
+  identity: "alice@x.io",
+  action: "approved",
+  group: "ops",
+  comment: null,
+  ...over,
 });
 
 describe.each(backends)("review tables on $name", (backend) => {
@@ -22,8 +30,16 @@ describe.each(backends)("review tables on $name", (backend) => {
     const decision = decisionRow({ decision: "defer", sign_transaction: null, http_status: 503, transaction_name: NAME, content_digest: "d1" });
     await db.insertInto("decisions").values(decision).execute();
     await insertReview(db, {
-      id: randomUUID(), transactionName: NAME, vault: "vaults/v1", contentDigest: "d1", openedAt: NOW, expiresAt: new Date(NOW.getTime() + 3600_000),
-      openedBy: decision.id, initiator: null, requirements: [{ rule: "r", group: "ops", quorum: 1, expiresAfter: "1h" }], explanation: {},
+      id: randomUUID(),
+      transactionName: NAME,
+      vault: "vaults/v1",
+      contentDigest: "d1",
+      openedAt: NOW,
+      expiresAt: new Date(NOW.getTime() + 3600_000),
+      openedBy: decision.id,
+      initiator: null,
+      requirements: [{ rule: "r", group: "ops", quorum: 1, expiresAfter: "1h" }],
+      explanation: {},
     });
     await insertActions(db, [action({ action: "opened", identity: null }), action({})]);
   });

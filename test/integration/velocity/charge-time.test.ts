@@ -21,7 +21,10 @@ describe("the time a charge counts from", () => {
 
   it("is when the decision was written: one that waited for its wallet's lock still counts 24 h from its signature", async () => {
     const source = "vaults/5c3f1a2b9d7e/wallets/waited01";
-    const key = JSON.stringify([["sourceWallet", ["wallet", source]], ["asset", structuredIdentity(ETH)]]);
+    const key = JSON.stringify([
+      ["sourceWallet", ["wallet", source]],
+      ["asset", structuredIdentity(ETH)],
+    ]);
     // Another decision on the same wallet holds its group lock.
     const holder = new pg.Client({ connectionString: suite.tdb.url });
     await holder.connect();
@@ -49,8 +52,11 @@ describe("the time a charge counts from", () => {
 
 /** Until some session waits for an advisory lock. */
 async function waitForLockWaiter(client: pg.Client): Promise<void> {
-  await vi.waitFor(async () => {
-    const { rows } = await client.query<{ n: string }>("select count(*)::text as n from pg_locks where locktype = 'advisory' and not granted");
-    expect(rows[0]!.n, "a delivery waiting for the wallet's lock").not.toBe("0");
-  }, { timeout: 30_000, interval: 25 });
+  await vi.waitFor(
+    async () => {
+      const { rows } = await client.query<{ n: string }>("select count(*)::text as n from pg_locks where locktype = 'advisory' and not granted");
+      expect(rows[0]!.n, "a delivery waiting for the wallet's lock").not.toBe("0");
+    },
+    { timeout: 30_000, interval: 25 },
+  );
 }

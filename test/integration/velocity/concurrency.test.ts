@@ -5,20 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle, type Db } from "../../../src/database.js";
-import {
-  lockWindowGroups,
-  readWindowTotals,
-  recordCharges,
-  voidCharges,
-  windowTotalId,
-} from "../../../src/velocity/ledger.js";
+import { lockWindowGroups, readWindowTotals, recordCharges, voidCharges, windowTotalId } from "../../../src/velocity/ledger.js";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import Big from "big.js";
 import { insertAllowDecision } from "../../support/velocity.js";
 
 const NOW = new Date("2026-11-21T12:00:30.500Z");
 const LIMIT = new Big("1000");
-const KEY = JSON.stringify([["sourceWallet", ["wallet", "vaults/v1/wallets/hot"]], ["asset", "assets/native.ethereum-mainnet"]]);
+const KEY = JSON.stringify([
+  ["sourceWallet", ["wallet", "vaults/v1/wallets/hot"]],
+  ["asset", "assets/native.ethereum-mainnet"],
+]);
 const QUERY = { window: "daily", key: KEY, durationSeconds: 86_400 };
 
 async function tryCharge(db: Db, i: number): Promise<boolean> {
@@ -53,7 +50,10 @@ describe("velocity charging from two service processes", () => {
     expect(results.filter(Boolean)).toHaveLength(100);
     const total = (await readWindowTotals(tdb.handle.db, [QUERY], NOW)).get(windowTotalId(QUERY.window, KEY));
     expect(total).toEqual({ amount: "1000", count: 100, usd: "0" });
-    const rows = await tdb.handle.db.selectFrom("velocity_charges").select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
+    const rows = await tdb.handle.db
+      .selectFrom("velocity_charges")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBe(100);
   });
 
@@ -88,7 +88,10 @@ describe("velocity charging from two service processes", () => {
           await lockWindowGroups(trx, order.slice(0, 2 + (i % 3)));
           const name = `vaults/v1/transactions/order-${i}`;
           const decisionId = await insertAllowDecision(trx, name, NOW);
-          await recordCharges(trx, order.slice(0, 2 + (i % 3)).map((key) => ({ decisionId, transactionName: name, vault: "vaults/v1", transferIndex: 0, key, amount: "1", chargedAt: NOW })));
+          await recordCharges(
+            trx,
+            order.slice(0, 2 + (i % 3)).map((key) => ({ decisionId, transactionName: name, vault: "vaults/v1", transferIndex: 0, key, amount: "1", chargedAt: NOW })),
+          );
         }),
       ),
     );

@@ -2,20 +2,15 @@ import Big from "big.js";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../src/database.js";
-import {
-  lockWindowGroups,
-  readWindowTotals,
-  recordCharges,
-  voidCharges,
-  countChargesAgain,
-  windowTotalId,
-  type WindowTotal,
-} from "../../../src/velocity/ledger.js";
+import { lockWindowGroups, readWindowTotals, recordCharges, voidCharges, countChargesAgain, windowTotalId, type WindowTotal } from "../../../src/velocity/ledger.js";
 import { backends, chargeTransaction, secondsBefore } from "../../support/velocity.js";
 
 // Deliberately not on a second, minute or hour: every edge cuts through buckets.
 const NOW = new Date("2026-11-21T12:34:56.789Z");
-const LONG_KEY = JSON.stringify([["sourceWallet", ["wallet", `vaults/v1/wallets/${"w".repeat(5000)}`]], ["asset", "assets/native.ethereum-mainnet"]]);
+const LONG_KEY = JSON.stringify([
+  ["sourceWallet", ["wallet", `vaults/v1/wallets/${"w".repeat(5000)}`]],
+  ["asset", "assets/native.ethereum-mainnet"],
+]);
 
 let keySeq = 0;
 function freshKey(label: string): string {
@@ -79,7 +74,7 @@ describe.each(backends)("velocity ledger on $name", (backend) => {
       const key = freshKey("random");
       const charges: { at: number; amount: string }[] = [];
       let seed = 42;
-      const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
       for (let i = 0; i < 150; i++) {
         const at = NOW.getTime() - Math.floor(random() * 2.2 * 86_400_000);
         charges.push({ at, amount: `${Math.floor(random() * 1000)}.${String(Math.floor(random() * 1e9)).padStart(9, "0")}` });

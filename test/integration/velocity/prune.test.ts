@@ -130,8 +130,13 @@ describe("the background pruner", () => {
       await chargeTransaction(db, [{ key, amount: "1", at: secondsBefore(now, 60) }]);
       const reported: number[] = [];
       const pruner = startLedgerPruner({
-        db, logger: createLogger({ write: () => undefined }), clock: () => new Date(), longestWindowSeconds: () => DAY,
-        retentionSeconds: 40 * DAY, intervalMs: 20, onPruned: (rows) => reported.push(rows),
+        db,
+        logger: createLogger({ write: () => undefined }),
+        clock: () => new Date(),
+        longestWindowSeconds: () => DAY,
+        retentionSeconds: 40 * DAY,
+        intervalMs: 20,
+        onPruned: (rows) => reported.push(rows),
       });
       await vi.waitFor(() => expect(reported.length).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
       await pruner.stop();

@@ -13,14 +13,23 @@ import { createTestDatabase } from "../../support/postgres.js";
 import { chargeTransaction, secondsBefore } from "../../support/velocity.js";
 
 const NOW = new Date("2026-11-21T08:15:42.321Z");
-const KEY = JSON.stringify([["sourceWallet", ["wallet", "vaults/v1/wallets/hot"]], ["asset", "assets/native.ethereum-mainnet"]]);
+const KEY = JSON.stringify([
+  ["sourceWallet", ["wallet", "vaults/v1/wallets/hot"]],
+  ["asset", "assets/native.ethereum-mainnet"],
+]);
 const QUERIES: WindowQuery[] = [
   { window: "hourly", key: KEY, durationSeconds: 3600 },
   { window: "daily", key: KEY, durationSeconds: 86_400 },
 ];
 
 async function seed(db: Db): Promise<void> {
-  for (const [seconds, amount] of [[5, "1.5"], [59, "2.000000000000000001"], [3599, "3"], [3601, "4"], [86_000, null]] as const) {
+  for (const [seconds, amount] of [
+    [5, "1.5"],
+    [59, "2.000000000000000001"],
+    [3599, "3"],
+    [3601, "4"],
+    [86_000, null],
+  ] as const) {
     await chargeTransaction(db, [{ key: KEY, amount, at: secondsBefore(NOW, seconds) }]);
   }
   const voided = await chargeTransaction(db, [{ key: KEY, amount: "1000", at: secondsBefore(NOW, 30) }]);

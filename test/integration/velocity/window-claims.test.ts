@@ -160,8 +160,12 @@ describe("a service with a 900 d window and an operator's prune with the default
   it("the background pruner of a replica with a 1 d window and 400 d retention keeps them too, and logs why", async () => {
     const lines: string[] = [];
     const pruner = startLedgerPruner({
-      db: tdb.handle.db, logger: createLogger({ write: (line) => lines.push(line) }), clock: () => new Date(),
-      longestWindowSeconds: () => DAY, retentionSeconds: 400 * DAY, intervalMs: 20,
+      db: tdb.handle.db,
+      logger: createLogger({ write: (line) => lines.push(line) }),
+      clock: () => new Date(),
+      longestWindowSeconds: () => DAY,
+      retentionSeconds: 400 * DAY,
+      intervalMs: 20,
     });
     await vi.waitFor(() => expect(lines.join("\n")).toContain("velocity ledger pruning kept charges a window in force reads"), { timeout: 20_000, interval: 20 });
     await pruner.stop();

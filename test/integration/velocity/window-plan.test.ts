@@ -4,27 +4,22 @@ import { BUCKET_WIDTHS, FINE_BUCKETS_KEPT_SECONDS, planWindow } from "../../../s
 const NOW = new Date("2026-11-21T12:34:56.789Z");
 
 describe("planWindow", () => {
-  it.each([1, 59, 60, 61, 90, 3599, 3600, 3661, 86_399, 86_400, 7 * 86_400])(
-    "cuts (now − %i s, ∞) into contiguous aligned pieces",
-    (duration) => {
-      const plan = planWindow(NOW, duration);
-      expect(plan.edgeAfter.getTime()).toBe(NOW.getTime() - duration * 1000);
-      expect(plan.edgeUntil.getTime() - plan.edgeAfter.getTime()).toBeGreaterThan(0);
-      expect(plan.edgeUntil.getTime() - plan.edgeAfter.getTime()).toBeLessThanOrEqual(BUCKET_WIDTHS[0] * 1000);
-      let from = plan.edgeUntil.getTime();
-      plan.buckets.forEach((range, i) => {
-        expect(range.widthSeconds).toBe(BUCKET_WIDTHS[i]);
-        expect(range.from.getTime()).toBe(from);
-        expect(range.from.getTime() % (range.widthSeconds * 1000)).toBe(0);
-        if (range.until === null) return;
-        expect((range.until.getTime() - range.from.getTime()) / (range.widthSeconds * 1000)).toBeLessThan(
-          (BUCKET_WIDTHS[i + 1] ?? Infinity) / range.widthSeconds,
-        );
-        from = range.until.getTime();
-      });
-      expect(plan.buckets.at(-1)?.until).toBeNull();
-    },
-  );
+  it.each([1, 59, 60, 61, 90, 3599, 3600, 3661, 86_399, 86_400, 7 * 86_400])("cuts (now − %i s, ∞) into contiguous aligned pieces", (duration) => {
+    const plan = planWindow(NOW, duration);
+    expect(plan.edgeAfter.getTime()).toBe(NOW.getTime() - duration * 1000);
+    expect(plan.edgeUntil.getTime() - plan.edgeAfter.getTime()).toBeGreaterThan(0);
+    expect(plan.edgeUntil.getTime() - plan.edgeAfter.getTime()).toBeLessThanOrEqual(BUCKET_WIDTHS[0] * 1000);
+    let from = plan.edgeUntil.getTime();
+    plan.buckets.forEach((range, i) => {
+      expect(range.widthSeconds).toBe(BUCKET_WIDTHS[i]);
+      expect(range.from.getTime()).toBe(from);
+      expect(range.from.getTime() % (range.widthSeconds * 1000)).toBe(0);
+      if (range.until === null) return;
+      expect((range.until.getTime() - range.from.getTime()) / (range.widthSeconds * 1000)).toBeLessThan((BUCKET_WIDTHS[i + 1] ?? Infinity) / range.widthSeconds);
+      from = range.until.getTime();
+    });
+    expect(plan.buckets.at(-1)?.until).toBeNull();
+  });
 
   it("leaves a start exactly on a minute out of the exact edge and out of the first bucket", () => {
     const plan = planWindow(new Date("2026-11-21T12:00:00.000Z"), 60);

@@ -45,19 +45,21 @@ rules:
 const VOIDING = ["CANCELED", "FAILED", "DECLINED", "DECLINED_BY_AML_POLICY"] as const;
 const FAILED = [...VOIDING, "DROPPED", "EXPIRED", "REPLACED"] as const;
 
-type Step =
-  | { kind: "tick"; ms: number }
-  | { kind: "new"; amounts: string[] }
-  | { kind: "again"; pick: number }
-  | { kind: "event"; pick: number; state: string };
+type Step = { kind: "tick"; ms: number } | { kind: "new"; amounts: string[] } | { kind: "again"; pick: number } | { kind: "event"; pick: number; state: string };
 
 const amount = fc.constantFrom("0.001", "0.5", "1", "2.5", "3", "4.999", "5", "7.25", "9.999", "10");
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("tick" as const), ms: fc.oneof(
-    // Onto a window's edge, a millisecond either side of it, and anywhere.
-    fc.constantFrom(1, 999, MINUTE - 1, MINUTE, HOUR - 1, HOUR, HOUR + 1, 24 * HOUR - 1, 24 * HOUR, 24 * HOUR + 1, 23 * HOUR, -5 * MINUTE),
-    fc.integer({ min: 1, max: 3 * HOUR }),
-  ) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("tick" as const),
+      ms: fc.oneof(
+        // Onto a window's edge, a millisecond either side of it, and anywhere.
+        fc.constantFrom(1, 999, MINUTE - 1, MINUTE, HOUR - 1, HOUR, HOUR + 1, 24 * HOUR - 1, 24 * HOUR, 24 * HOUR + 1, 23 * HOUR, -5 * MINUTE),
+        fc.integer({ min: 1, max: 3 * HOUR }),
+      ),
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("new" as const), amounts: fc.array(amount, { minLength: 1, maxLength: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("again" as const), pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("event" as const), pick: fc.nat(), state: fc.constantFrom(...FAILED, "CONFIRMED", "CONFIRMED") }) },
@@ -118,13 +120,24 @@ describe("velocity windows, property: never more than a window's limit signed in
           } else {
             const k: Known | undefined = s.kind === "again" ? known[s.pick % Math.max(1, known.length)] : undefined;
             if (s.kind === "again" && !k) continue;
-            const target: Known = k ?? (() => {
-              const name = transactionName("prop");
-              const amounts = (s as { amounts: string[] }).amounts;
-              const fresh: Known = { name, body: batch(name, source, amounts), sum: amounts.reduce((a, b) => a.plus(b), new Big(0)), transfers: amounts.length, final: null, failedReported: false, confirmed: false, voided: false };
-              known.push(fresh);
-              return fresh;
-            })();
+            const target: Known =
+              k ??
+              (() => {
+                const name = transactionName("prop");
+                const amounts = (s as { amounts: string[] }).amounts;
+                const fresh: Known = {
+                  name,
+                  body: batch(name, source, amounts),
+                  sum: amounts.reduce((a, b) => a.plus(b), new Big(0)),
+                  transfers: amounts.length,
+                  final: null,
+                  failedReported: false,
+                  confirmed: false,
+                  voided: false,
+                };
+                known.push(fresh);
+                return fresh;
+              })();
             const expected = modelAnswer(target, live(), clockMs);
             const delivery = await suite.cosigner.deliver(target.body);
             const signed = delivery.verdict === "signed";
@@ -145,7 +158,10 @@ function modelAnswer(k: Known, live: Known[], now: number): boolean {
   if (k.failedReported) return false;
   // No upper edge: a charge stamped after now counts (the clock may have stepped back).
   const inWindow = (ms: number) => live.filter((c) => c.final!.at > now - ms);
-  const amountAfter = (ms: number) => inWindow(ms).reduce((a, c) => a.plus(c.sum), new Big(0)).plus(k.sum);
+  const amountAfter = (ms: number) =>
+    inWindow(ms)
+      .reduce((a, c) => a.plus(c.sum), new Big(0))
+      .plus(k.sum);
   if (amountAfter(SHORT.ms).gt(SHORT.limit) || amountAfter(LONG.ms).gt(LONG.limit)) return false;
   return inWindow(COUNT.ms).reduce((n, c) => n + c.transfers, 0) + k.transfers <= COUNT.limit;
 }

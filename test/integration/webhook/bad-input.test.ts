@@ -71,7 +71,12 @@ describe("co-signer webhook: bad input gets a clear 4xx, never 200", () => {
     // JSON that two readers could read differently: the last amount wins in JSON.parse, the first elsewhere.
     ["an amount given twice", () => withTransfer({ amount: "1" }).replace('"amount":"1"', '"amount":"99999","amount":"1"'), 400, "BAD_JSON"],
     ["a key given twice, once escaped", () => withTransfer({ amount: "1" }).replace('"amount":"1"', '"amount":"99999","am\\u006funt":"1"'), 400, "BAD_JSON"],
-    ["a number past a double (1e400 reads as Infinity, is written as null)", () => JSON.stringify({ ...assetTransfer(), evmMessage: null }).replace('"evmMessage":null', '"evmMessage":1e400'), 400, "BAD_JSON"],
+    [
+      "a number past a double (1e400 reads as Infinity, is written as null)",
+      () => JSON.stringify({ ...assetTransfer(), evmMessage: null }).replace('"evmMessage":null', '"evmMessage":1e400'),
+      400,
+      "BAD_JSON",
+    ],
     ["an integer past 2^53", () => JSON.stringify({ ...assetTransfer(), extra: 1 }).replace('"extra":1', '"extra":123456789012345678901'), 400, "BAD_JSON"],
   ];
 
@@ -140,7 +145,15 @@ describe("co-signer webhook: bad input gets a clear 4xx, never 200", () => {
     }
     // Forms a proxy or another router might read as the webhook's path: none reaches a decision.
     const before = await countRows();
-    for (const path of ["/v1/cosigner/webhooks", "/v1/cosigner/webhook//", "/v1/cosigner", "//v1/cosigner/webhook", "/v1%2Fcosigner%2Fwebhook", "/v1/cosigner/webhook;x", "/v1/cosigner/webhook%00"]) {
+    for (const path of [
+      "/v1/cosigner/webhooks",
+      "/v1/cosigner/webhook//",
+      "/v1/cosigner",
+      "//v1/cosigner/webhook",
+      "/v1%2Fcosigner%2Fwebhook",
+      "/v1/cosigner/webhook;x",
+      "/v1/cosigner/webhook%00",
+    ]) {
       const response = await post(JSON.stringify(assetTransfer()), {}, `${service.url}${path}`);
       expect(response.status, path).toBe(404);
     }
@@ -170,7 +183,10 @@ describe("co-signer webhook: bad input gets a clear 4xx, never 200", () => {
   });
 
   async function countRows(): Promise<number> {
-    const row = await tdb.handle.db.selectFrom("decisions").select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
+    const row = await tdb.handle.db
+      .selectFrom("decisions")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 });

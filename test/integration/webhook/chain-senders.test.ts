@@ -62,7 +62,10 @@ describe("Sui and Aptos senders and fees, over HTTP", () => {
   });
 
   it("a redelivery changing only the sender, or only the gas budget, is a conflicting snapshot", async () => {
-    for (const suiTransaction of [{ sender: { value: OTHER_SUI }, gasBudget: "5000000" }, { sender: { value: HOT_SUI }, gasBudget: "50000000" }]) {
+    for (const suiTransaction of [
+      { sender: { value: OTHER_SUI }, gasBudget: "5000000" },
+      { sender: { value: HOT_SUI }, gasBudget: "50000000" },
+    ]) {
       const name = transactionName("sui-one-change");
       expect((await suite.cosigner.deliver(suiBody(name, { sender: { value: HOT_SUI }, gasBudget: "5000000" }))).verdict).toBe("signed");
       expect((await suite.cosigner.deliver(suiBody(name, suiTransaction))).body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
@@ -102,7 +105,10 @@ describe("a source named by wallet beside a Sui or TON sender, with address-book
   const HOT_TON_RAW = "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8";
   const COLD_TON = "Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF";
   const walletOf = (wallet: string, sui: string, ton: string) =>
-    fakeData.wallet(VAULT_ID, wallet.split("/").at(-1)!, [{ id: "a0", address: sui, network: "networks/sui-mainnet" }, { id: "a1", address: ton, network: TON_NET }]);
+    fakeData.wallet(VAULT_ID, wallet.split("/").at(-1)!, [
+      { id: "a0", address: sui, network: "networks/sui-mainnet" },
+      { id: "a1", address: ton, network: TON_NET },
+    ]);
   const synced = serviceWithSyncedWallets(POLICY, VAULT_ID, [walletOf(HOT_WALLET, HOT_SUI, HOT_TON_RAW), walletOf(COLD_WALLET, COLD_SUI, COLD_TON)]);
 
   it("a Sui sender the copy gives to another wallet, even written short (0xc), is refused (400); the hot wallet's own is signed", async () => {

@@ -21,7 +21,13 @@ describe("reading recorded decisions through the service", () => {
 
   const get = (path: string, token: string | null = ADMIN_TOKEN) => fetch(`${service.url}${path}`, { headers: token === null ? {} : { authorization: `Bearer ${token}` } });
   const deliver = async () =>
-    (await fetch(`${service.url}/v1/cosigner/webhook`, { method: "POST", body: JSON.stringify(body), headers: { authorization: `Bearer ${WEBHOOK_TOKEN}`, "content-type": "application/json" } })).json();
+    (
+      await fetch(`${service.url}/v1/cosigner/webhook`, {
+        method: "POST",
+        body: JSON.stringify(body),
+        headers: { authorization: `Bearer ${WEBHOOK_TOKEN}`, "content-type": "application/json" },
+      })
+    ).json();
 
   beforeAll(async () => {
     tdb = await createTestDatabase();

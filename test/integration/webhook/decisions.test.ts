@@ -19,8 +19,7 @@ describe("co-signer webhook: the three outcomes on a Postgres server", () => {
     await tdb?.drop();
   });
 
-  const rowsFor = (name: string) =>
-    tdb.handle.db.selectFrom("decisions").selectAll().where("transaction_name", "=", name).orderBy("seq").execute();
+  const rowsFor = (name: string) => tdb.handle.db.selectFrom("decisions").selectAll().where("transaction_name", "=", name).orderBy("seq").execute();
 
   it("allows, and the committed row holds the answer, the snapshot and the facts", async () => {
     // Delivery metadata is kept in the snapshot and changes nothing (an unclassified field would be a payload).

@@ -49,9 +49,7 @@ describe("EVM account delegations: the delegated contract is a fact", () => {
     const body = apiDelegation(PLATFORM, "1");
     expect((await suite.cosigner.deliver(body)).verdict).toBe("signed");
     const row = await suite.tdb.handle.db.selectFrom("decisions").select("facts").where("transaction_name", "=", body.name).executeTakeFirstOrThrow();
-    expect((row.facts as { tx: { authorizations: unknown[] } }[])[0]!.tx.authorizations).toEqual([
-      { signer: HOT_ETH, contractAddress: PLATFORM, chainId: "1", nonce: "4" },
-    ]);
+    expect((row.facts as { tx: { authorizations: unknown[] } }[])[0]!.tx.authorizations).toEqual([{ signer: HOT_ETH, contractAddress: PLATFORM, chainId: "1", nonce: "4" }]);
   });
 
   it.each([

@@ -91,7 +91,9 @@ describe("stopping with keep-alive connections open", () => {
     const body = JSON.stringify(assetTransfer({ amount: "1" }));
     const half = Math.floor(body.length / 2);
     const handling = new Promise((resolve) => service.server.once("request", resolve));
-    socket.write(`POST /v1/cosigner/webhook HTTP/1.1\r\nHost: countersign\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`);
+    socket.write(
+      `POST /v1/cosigner/webhook HTTP/1.1\r\nHost: countersign\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+    );
     await handling;
     return body.slice(half);
   }

@@ -141,7 +141,10 @@ describe("network fees: tx.fee, over HTTP with a synced address book", () => {
   it("BTC: a transfer with change back to the wallet and a small fee is signed", async () => {
     const body = btcBody("btcfee-ok", {
       inputs: [{ address: { value: HOT_BTC }, amount: "0.01" }],
-      outputs: [{ address: { value: EXCHANGE_BTC }, amount: "0.001" }, { address: { value: HOT_BTC }, amount: "0.0089", change: true }],
+      outputs: [
+        { address: { value: EXCHANGE_BTC }, amount: "0.001" },
+        { address: { value: HOT_BTC }, amount: "0.0089", change: true },
+      ],
       fee: "0.0001",
     });
     expect((await cosigner.deliver(body)).verdict).toBe("signed");
@@ -183,16 +186,27 @@ describe("network fees: tx.fee, over HTTP with a synced address book", () => {
   it("BTC: an input or a change output whose amount is not stated, or inputs without outputs, are not signed at the fee the body states (or at none)", async () => {
     const hiddenInput = btcBody("btcfee-hidden-input", {
       inputs: [{ address: { value: HOT_BTC }, amount: "0.01" }, { address: { value: HOT_BTC } }],
-      outputs: [{ address: { value: EXCHANGE_BTC }, amount: "0.001" }, { address: { value: HOT_BTC }, amount: "0.0089", change: true }],
+      outputs: [
+        { address: { value: EXCHANGE_BTC }, amount: "0.001" },
+        { address: { value: HOT_BTC }, amount: "0.0089", change: true },
+      ],
       fee: "0.0001",
     });
     const hiddenChange = btcBody("btcfee-hidden-change", {
       inputs: [{ address: { value: HOT_BTC }, amount: "3" }],
-      outputs: [{ address: { value: EXCHANGE_BTC }, amount: "0.001" }, { address: { value: HOT_BTC }, change: true }],
+      outputs: [
+        { address: { value: EXCHANGE_BTC }, amount: "0.001" },
+        { address: { value: HOT_BTC }, change: true },
+      ],
     });
     const hiddenChangeStatedFee = btcBody("btcfee-hidden-change-fee", { ...hiddenChange.btcTransaction, fee: "0.0001" });
     const noOutputs = btcBody("btcfee-no-outputs", { inputs: [{ address: { value: HOT_BTC }, amount: "3" }], outputs: [] });
-    for (const [body, payload] of [[hiddenInput, "btcInputs"], [hiddenChange, "btcOutputs"], [hiddenChangeStatedFee, "btcOutputs"], [noOutputs, "btcOutputs"]] as const) {
+    for (const [body, payload] of [
+      [hiddenInput, "btcInputs"],
+      [hiddenChange, "btcOutputs"],
+      [hiddenChangeStatedFee, "btcOutputs"],
+      [noOutputs, "btcOutputs"],
+    ] as const) {
       const delivery = await cosigner.deliver(body);
       expect(delivery.body).toMatchObject({ signTransaction: false });
       expect(delivery.verdict).toBe("canceled");
@@ -219,7 +233,10 @@ describe("network fees: tx.fee, over HTTP with a synced address book", () => {
     expect(raised.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
     const btc = btcBody("btcfee-raised", {
       inputs: [{ address: { value: HOT_BTC }, amount: "0.01" }],
-      outputs: [{ address: { value: EXCHANGE_BTC }, amount: "0.001" }, { address: { value: HOT_BTC }, amount: "0.0089", change: true }],
+      outputs: [
+        { address: { value: EXCHANGE_BTC }, amount: "0.001" },
+        { address: { value: HOT_BTC }, amount: "0.0089", change: true },
+      ],
       fee: "0.0001",
     });
     expect((await cosigner.deliver(btc)).verdict).toBe("signed");

@@ -19,8 +19,7 @@ describe("co-signer webhook: idempotent by transaction name", () => {
     await tdb?.drop();
   });
 
-  const rowsFor = (name: string) =>
-    tdb.handle.db.selectFrom("decisions").selectAll().where("transaction_name", "=", name).orderBy("seq").execute();
+  const rowsFor = (name: string) => tdb.handle.db.selectFrom("decisions").selectAll().where("transaction_name", "=", name).orderBy("seq").execute();
 
   it.each([
     ["an allow", assetTransfer(), true],
@@ -71,7 +70,10 @@ describe("co-signer webhook: idempotent by transaction name", () => {
     const denied = (first.body as { reasons: string[] }).reasons;
     expect(first.body).toMatchObject({ signTransaction: false });
     expect(denied).toContain("Only asset transfers and Stellar payments are signed automatically");
-    const reordered = { ...delegation("0x1111111111111111111111111111111111111111"), evmAccountDelegation: { chainId: "1", contractAddress: { value: "0x1111111111111111111111111111111111111111" } } };
+    const reordered = {
+      ...delegation("0x1111111111111111111111111111111111111111"),
+      evmAccountDelegation: { chainId: "1", contractAddress: { value: "0x1111111111111111111111111111111111111111" } },
+    };
     expect((await cosigner.deliver(reordered)).body).toMatchObject({ signTransaction: false, replayOf: expect.any(String), reasons: denied });
     const changed = await cosigner.deliver(delegation("0x2222222222222222222222222222222222222222"));
     expect(changed.body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });

@@ -73,7 +73,10 @@ describe("the OpenAPI document describes every answer the service gives", () => 
     expect(listed, `${method.toUpperCase()} ${path} answers ${response.status}, which the document does not list`).toBeDefined();
     const headers = Object.keys(listed!.headers ?? {});
     expect(headers, `${method.toUpperCase()} ${path} ${response.status} declares no X-Request-Id`).toContain("X-Request-Id");
-    expect(headers.filter((h) => response.headers.get(h) === null), `headers declared for ${method.toUpperCase()} ${path} ${response.status} but not answered`).toEqual([]);
+    expect(
+      headers.filter((h) => response.headers.get(h) === null),
+      `headers declared for ${method.toUpperCase()} ${path} ${response.status} but not answered`,
+    ).toEqual([]);
     const schema = listed!.content?.["application/json"]?.schema;
     expect(schema, `${method.toUpperCase()} ${path} ${response.status} has no JSON schema`).toBeDefined();
     expect(undeclared(await response.json(), schema!)).toEqual([]);

@@ -118,10 +118,22 @@ describe("co-signer webhook: payloads fail closed", () => {
   });
 
   it.each([
-    ["tokenAllowances beside a TOKEN_TRANSFER", { tokenAllowances: [{ spenderAddress: { value: "0x000000000000000000000000000000000000dEaD" }, asset: USDC, amount: "1000000" }] }, ["tokenAllowances"]],
+    [
+      "tokenAllowances beside a TOKEN_TRANSFER",
+      { tokenAllowances: [{ spenderAddress: { value: "0x000000000000000000000000000000000000dEaD" }, asset: USDC, amount: "1000000" }] },
+      ["tokenAllowances"],
+    ],
     ["type MESSAGE", { type: "MESSAGE" }, ["type:MESSAGE"]],
-    ["approve calldata", { evmTransaction: { toAddress: { value: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48" }, data: `0x095ea7b3${"0".repeat(24)}${"d".repeat(40)}${"f".repeat(64)}` } }, ["evmCalldata"]],
-    ["an EIP-7702 authorization list", { evmTransaction: { authorizationDetails: { authorizationList: [{ contractAddress: { value: DEST }, chainId: "1" }] } } }, ["evmAuthorizations"]],
+    [
+      "approve calldata",
+      { evmTransaction: { toAddress: { value: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48" }, data: `0x095ea7b3${"0".repeat(24)}${"d".repeat(40)}${"f".repeat(64)}` } },
+      ["evmCalldata"],
+    ],
+    [
+      "an EIP-7702 authorization list",
+      { evmTransaction: { authorizationDetails: { authorizationList: [{ contractAddress: { value: DEST }, chainId: "1" }] } } },
+      ["evmAuthorizations"],
+    ],
     ["an evmMessage", { evmMessage: { message: "permit" } }, ["evmMessage"]],
     ["a field nobody classified", { somethingNew: { kept: true } }, ["somethingNew"]],
   ])("%s is denied as unknown, naming the payload", async (_what, top, payloads) => {
@@ -136,7 +148,10 @@ describe("co-signer webhook: payloads fail closed", () => {
     const withApproval = stellarPayment("api", "10000000", [approval]);
     expect((await cosigner.deliver(withApproval)).verdict).toBe("canceled");
     expect(await factsOf(withApproval.name)).toMatchObject({ kind: "unknown", payloads: ["stellar:sep41TokenApproval"] });
-    const understated = { ...stellarPayment("api", "200000000000"), transfers: [{ sourceAddress: { value: SENDER }, destinationAddress: { value: "GDESTA" }, amount: "1", asset: STELLAR_USDC }] };
+    const understated = {
+      ...stellarPayment("api", "200000000000"),
+      transfers: [{ sourceAddress: { value: SENDER }, destinationAddress: { value: "GDESTA" }, amount: "1", asset: STELLAR_USDC }],
+    };
     const refused = await cosigner.deliver(understated);
     expect(refused).toMatchObject({ verdict: "pending", status: 400 });
   });
@@ -158,11 +173,16 @@ describe("co-signer webhook: payloads fail closed", () => {
       expect((await cosigner.deliver(changed)).body).toMatchObject({ signTransaction: false, reasons: ["conflicting snapshot"] });
     }
     // Delivery metadata is not content: a later state is a repeat of the signature.
-    expect((await cosigner.deliver({ ...original, state: "SIGNED", createTime: "2026-11-21T09:00:00Z" })).body).toMatchObject({ signTransaction: true, replayOf: expect.any(String) });
+    expect((await cosigner.deliver({ ...original, state: "SIGNED", createTime: "2026-11-21T09:00:00Z" })).body).toMatchObject({
+      signTransaction: true,
+      replayOf: expect.any(String),
+    });
   });
 
   it("an empty asset id is refused, never signed", async () => {
-    expect(await cosigner.deliver(usdcTransfer("1", { transfers: [{ sourceAddress: { value: DEST }, destinationAddress: { value: DEST }, amount: "1", asset: "assets/" }] }))).toMatchObject({
+    expect(
+      await cosigner.deliver(usdcTransfer("1", { transfers: [{ sourceAddress: { value: DEST }, destinationAddress: { value: DEST }, amount: "1", asset: "assets/" }] })),
+    ).toMatchObject({
       verdict: "pending",
       status: 400,
     });

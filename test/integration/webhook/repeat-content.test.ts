@@ -118,7 +118,10 @@ describe("Bitcoin: what the inputs are worth", () => {
   const s = serviceWithSyncedWallets(BTC_POLICY, VAULT.slice("vaults/".length), [
     fakeData.wallet(VAULT.slice("vaults/".length), HOT_WALLET.split("/").at(-1)!, [{ id: "a0", address: HOT_BTC, network: "networks/bitcoin-mainnet" }]),
   ]);
-  const stated = [{ address: { value: HOT_BTC }, amount: "0.0006" }, { address: { value: HOT_BTC }, amount: "0.0005" }];
+  const stated = [
+    { address: { value: HOT_BTC }, amount: "0.0006" },
+    { address: { value: HOT_BTC }, amount: "0.0005" },
+  ];
 
   it("an input that states no amount is not signed when first delivered (its worth beyond the outputs goes to the miner)", async () => {
     const delivery = await s.cosigner.deliver(btcTransfer(transactionName("btc"), [stated[0]!, { address: { value: HOT_BTC } }]));

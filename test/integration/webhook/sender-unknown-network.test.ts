@@ -54,7 +54,10 @@ describe("a chain object's sender beside a transfer whose network is unknown, wi
   const walletOf = (wallet: string, address: string) => fakeData.wallet(VAULT_ID, wallet.split("/").at(-1)!, [{ id: "a0", address, network: "networks/ethereum-mainnet" }]);
   const suite = serviceWithSyncedWallets(POLICY, VAULT_ID, [walletOf(HOT_WALLET, HOT), walletOf(COLD_WALLET, COLD)]);
 
-  it.each([["shape 1", reference], ["shape 2 without network", api]])("%s: the cold wallet's sender is refused (400), never signed", async (_shape, make) => {
+  it.each([
+    ["shape 1", reference],
+    ["shape 2 without network", api],
+  ])("%s: the cold wallet's sender is refused (400), never signed", async (_shape, make) => {
     const cold = await suite.cosigner.deliver(make(`cold-${_shape.length}`, COLD));
     expect(cold).toMatchObject({ verdict: "pending", status: 400 });
     expect(JSON.stringify(cold.body)).toContain("evmTransaction.fromAddress belongs to another wallet of the vault");
@@ -71,7 +74,10 @@ describe("a chain object's sender beside a transfer whose network is unknown, wi
     expect(JSON.stringify(cold.body)).toContain("the source address belongs to another wallet of the vault than request.sourceWallet");
   });
 
-  it.each([["shape 1", reference], ["shape 2 without network", api]])("%s: the hot wallet's own sender is still signed", async (_shape, make) => {
+  it.each([
+    ["shape 1", reference],
+    ["shape 2 without network", api],
+  ])("%s: the hot wallet's own sender is still signed", async (_shape, make) => {
     expect((await suite.cosigner.deliver(make(`hot-${_shape.length}`, HOT))).verdict).toBe("signed");
   });
 });

@@ -32,7 +32,12 @@ const word = (hex: string) => hex.replace(/^0x/, "").toLowerCase().padStart(64, 
 const usdcPaidFrom = (sender: string) => ({
   ...assetTransfer({ amount: "1", asset: USDC, source: HOT_WALLET, destination: BOOK }),
   network: ETH_NETWORK,
-  evmTransaction: { fromAddress: { value: sender }, toAddress: { value: "0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48" }, value: "0", data: `0xa9059cbb${word(BOOK)}${word("f4240")}` },
+  evmTransaction: {
+    fromAddress: { value: sender },
+    toAddress: { value: "0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48" },
+    value: "0",
+    data: `0xa9059cbb${word(BOOK)}${word("f4240")}`,
+  },
 });
 
 const G_HOT = "GHOTWALLETXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
@@ -110,10 +115,17 @@ describe("a source spelt as a raw address, with address-book sync", () => {
     custody.api.setWallets(VAULT_ID, [walletOf(HOT_WALLET, HOT_ADDRESS), walletOf(COLD_WALLET, COLD_ADDRESS), walletOf(`${VAULT}/wallets/new01`, NEW_ADDRESS)]);
     await sync();
     expect((await cosigner.deliver(body)).verdict).toBe("signed");
-    const charged = await tdb.handle.db.selectFrom("velocity_charges").innerJoin("velocity_groups", "velocity_groups.group_hash", "velocity_charges.group_hash")
-      .select("velocity_groups.group_key").where("transaction_name", "=", body.name).execute();
+    const charged = await tdb.handle.db
+      .selectFrom("velocity_charges")
+      .innerJoin("velocity_groups", "velocity_groups.group_hash", "velocity_charges.group_hash")
+      .select("velocity_groups.group_key")
+      .where("transaction_name", "=", body.name)
+      .execute();
     expect(charged.map((c) => c.group_key).sort()).toEqual([
-      JSON.stringify([["sourceWallet", ["wallet", `${VAULT}/wallets/new01`]], ["asset", ETH]]),
+      JSON.stringify([
+        ["sourceWallet", ["wallet", `${VAULT}/wallets/new01`]],
+        ["asset", ETH],
+      ]),
       JSON.stringify([["sourceWallet", ["wallet", `${VAULT}/wallets/new01`]]]),
     ]);
   });
@@ -144,7 +156,11 @@ describe("a source spelt as a raw address, without address-book sync", () => {
   });
 
   it("is answered the same by POST /v1/evaluate, with what the policy alone would say", async () => {
-    const response = await fetch(`${service.url}/v1/evaluate`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify(eth("1", HOT_ADDRESS)) });
+    const response = await fetch(`${service.url}/v1/evaluate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: JSON.stringify(eth("1", HOT_ADDRESS)),
+    });
     expect(await response.json()).toMatchObject({ decision: "deny", reasons: [expect.stringContaining(`source ${HOT_ADDRESS} is a raw address`)], policyOutcome: "allow" });
   });
 
@@ -163,7 +179,10 @@ describe("a source spelt as a raw address, without address-book sync", () => {
     const G_COLD = "GCOLDACCOUNTXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
     const body = stellarPayment(G_HOT, HOT_WALLET);
     body.stellarTransaction.operations[0]!.sourceAccountAddress = { value: G_COLD };
-    const withTrustline = { ...body, stellarTransaction: { ...body.stellarTransaction, operations: [...body.stellarTransaction.operations, { decodedBody: { changeTrust: { asset: USDC_XLM } } }] } };
+    const withTrustline = {
+      ...body,
+      stellarTransaction: { ...body.stellarTransaction, operations: [...body.stellarTransaction.operations, { decodedBody: { changeTrust: { asset: USDC_XLM } } }] },
+    };
     expect((await cosigner.deliver(withTrustline)).body).toMatchObject({ reasons: [expect.stringContaining(`source ${G_COLD} is a raw address`)] });
   });
 

@@ -70,7 +70,11 @@ describe("co-signer webhook: the Stellar envelope is the truth", () => {
     const body = apiEnvelopeBody(null, envelope([payment("10000000"), Operation.changeTrust({ source: SENDER, asset: USDC })]), [listedTransfer("1")], name());
     const delivery = await suite.cosigner.deliver(body);
     expect(delivery.verdict).toBe("canceled");
-    const row = await suite.tdb.handle.db.selectFrom("decisions").select(["facts"]).where("transaction_name", "=", body.name as string).executeTakeFirstOrThrow();
+    const row = await suite.tdb.handle.db
+      .selectFrom("decisions")
+      .select(["facts"])
+      .where("transaction_name", "=", body.name as string)
+      .executeTakeFirstOrThrow();
     expect((row.facts as { tx: unknown }[])[0]!.tx).toMatchObject({ kind: "unknown", payloads: ["stellar:changeTrust"] });
   });
 

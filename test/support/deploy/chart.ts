@@ -12,7 +12,9 @@ import { obtainHelm } from "../../../scripts/helm.js";
 import { scratchDir } from "../scratch.js";
 
 export const CHART = path.resolve(import.meta.dirname, "../../../helm/countersign");
-export const EXAMPLES = readdirSync(path.join(CHART, "examples")).filter((f) => f.endsWith(".yaml")).sort();
+export const EXAMPLES = readdirSync(path.join(CHART, "examples"))
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
 
 function findHelm(): { helm?: string; why?: string } {
   try {
@@ -63,8 +65,7 @@ export const one = (objects: K8sObject[], kind: string) => {
   expect(found.map((o) => o.kind)).toEqual([kind]);
   return found[0]!;
 };
-export const container = (deployment: K8sObject, name: string) =>
-  (deployment.spec.template.spec.containers as K8sObject[]).find((c) => c.name === name);
+export const container = (deployment: K8sObject, name: string) => (deployment.spec.template.spec.containers as K8sObject[]).find((c) => c.name === name);
 export const envOf = (c: K8sObject) => Object.fromEntries((c.env as K8sObject[]).map((e) => [e.name, e.value ?? e.valueFrom]));
 
 /** A made-up valid value of each variable the chart takes from a Secret. */

@@ -14,11 +14,10 @@ type Body = Record<string, unknown>;
 
 const hex = (length: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: length, maxLength: length });
 const validName = fc.string({ unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789"), minLength: 6, maxLength: 16 }).map((id) => `${w.VAULT}/transactions/${id}`);
-export const txName = fc
-  .oneof(
-    { weight: 20, arbitrary: validName },
-    { weight: 1, arbitrary: fc.constantFrom(`${w.VAULT}/transactions/`, `${w.VAULT}/transactions/a/b`, "vaults//transactions/x", `${w.OTHER_VAULT}/transactions/x1`, "") },
-  );
+export const txName = fc.oneof(
+  { weight: 20, arbitrary: validName },
+  { weight: 1, arbitrary: fc.constantFrom(`${w.VAULT}/transactions/`, `${w.VAULT}/transactions/a/b`, "vaults//transactions/x", `${w.OTHER_VAULT}/transactions/x1`, "") },
+);
 
 /** Whole units with at most 6 decimals, at most 100: what the liveness bodies move. */
 const micro = fc.integer({ min: 1, max: 100_000_000 });
@@ -26,13 +25,18 @@ const micro = fc.integer({ min: 1, max: 100_000_000 });
 const ethMicro = (m: number): number => (m % 1_666_000) + 1;
 export const microToAmount = (m: number): string => {
   const whole = Math.floor(m / 1e6);
-  const frac = String(m % 1e6).padStart(6, "0").replace(/0+$/, "");
+  const frac = String(m % 1e6)
+    .padStart(6, "0")
+    .replace(/0+$/, "");
   return frac === "" ? `${whole}` : `${whole}.${frac}`;
 };
 
 export const amount = fc.oneof(
   { weight: 8, arbitrary: micro.map(microToAmount) },
-  { weight: 2, arbitrary: fc.constantFrom("0", "100", "100.0000001", "101", "20000", "5000000", "115792089237316195423570985008687907853269984665640564039457584007913129.639935") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom("0", "100", "100.0000001", "101", "20000", "5000000", "115792089237316195423570985008687907853269984665640564039457584007913129.639935"),
+  },
   { weight: 1, arbitrary: fc.constantFrom<unknown>("1e3", "-1", " 1", "0x10", "NaN", "１", "", "1.", ".5", 5, null, "1e309") },
 );
 
@@ -42,20 +46,38 @@ const evmAddress = fc.oneof(
 );
 const stellarAddress = fc.constantFrom(w.HOT_STELLAR, w.SPONSOR_STELLAR, w.BOOK_STELLAR, w.OUTSIDER_STELLAR);
 const walletName = fc.constantFrom(
-  w.HOT, w.COLD, w.EXTERNAL_WALLET, w.UNKNOWN_WALLET, `${w.COLD}/addresses/eth0`, `${w.OTHER_VAULT}/wallets/w1`,
-  "wallets/cold0001", `${w.VAULT}/wallets/`, `${w.VAULT}/wallets/cold0001/`,
+  w.HOT,
+  w.COLD,
+  w.EXTERNAL_WALLET,
+  w.UNKNOWN_WALLET,
+  `${w.COLD}/addresses/eth0`,
+  `${w.OTHER_VAULT}/wallets/w1`,
+  "wallets/cold0001",
+  `${w.VAULT}/wallets/`,
+  `${w.VAULT}/wallets/cold0001/`,
 );
 export const address = fc.oneof({ weight: 4, arbitrary: evmAddress }, { weight: 1, arbitrary: stellarAddress }, { weight: 2, arbitrary: walletName });
 
 export const asset = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(w.USDC_ETH, w.ETH, w.OTHER_TOKEN, w.USDC_POLYGON, w.BTC, w.STELLAR_USDC_ASSET, w.STELLAR_SEP41_ASSET) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(w.USDC_ETH.toUpperCase().replace("ASSETS/ERC20.ETHEREUM-MAINNET", "assets/erc20.ethereum-mainnet"), "assets/", "assets/.", "assets/erc20..0x1", "", "ETH", 7, "assets/e72ff35a5b15") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      w.USDC_ETH.toUpperCase().replace("ASSETS/ERC20.ETHEREUM-MAINNET", "assets/erc20.ethereum-mainnet"),
+      "assets/",
+      "assets/.",
+      "assets/erc20..0x1",
+      "",
+      "ETH",
+      7,
+      "assets/e72ff35a5b15",
+    ),
+  },
 );
 
 const sourceWallet = fc.constantFrom<unknown>(w.HOT, w.HOT, w.HOT, "wallets/7a8b9c0d1e2f", w.COLD, `${w.OTHER_VAULT}/wallets/w1`, "wallets/", "");
 
-const calldata = (selector: string, addr: string, raw: bigint): string =>
-  `0x${selector}${addr.slice(2).toLowerCase().padStart(64, "0")}${raw.toString(16).padStart(64, "0")}`;
+const calldata = (selector: string, addr: string, raw: bigint): string => `0x${selector}${addr.slice(2).toLowerCase().padStart(64, "0")}${raw.toString(16).padStart(64, "0")}`;
 
 // ---- the OpenAPI schema, with domain overrides ----
 
@@ -126,7 +148,15 @@ const request = fc.record(
 
 /** API shape, EVM: USDC or ETH to trusted destinations, with the matching `evmTransaction` when there is one transfer. */
 export const plainApiEvm: fc.Arbitrary<Body> = fc
-  .record({ name: validName, token: fc.boolean(), legs: fc.array(fc.record({ m: micro, to: trustedEvm }), { minLength: 1, maxLength: 3 }), evm: fc.boolean(), meta: metadata, req: request, withSource: fc.boolean() })
+  .record({
+    name: validName,
+    token: fc.boolean(),
+    legs: fc.array(fc.record({ m: micro, to: trustedEvm }), { minLength: 1, maxLength: 3 }),
+    evm: fc.boolean(),
+    meta: metadata,
+    req: request,
+    withSource: fc.boolean(),
+  })
   .map(({ name, token, legs: given, evm, meta, req, withSource }) => {
     const legs = given.map((l) => ({ ...l, m: token ? l.m : ethMicro(l.m) }));
     const body: Body = {
@@ -169,9 +199,8 @@ export const plainReference: fc.Arbitrary<Body> = fc
   });
 
 /** Shape 1 Stellar: classic USDC payments (7 decimals) and SEP-41 payments, to the address-book anchor. */
-const stellarDetails = (sep41: fc.Arbitrary<boolean>): fc.Arbitrary<Body> => fc
-  .record({ name: validName, ops: fc.array(fc.record({ raw: fc.integer({ min: 1, max: 1_000_000_000 }), sep41 }), { minLength: 1, maxLength: 3 }) })
-  .map(({ name, ops }) => ({
+const stellarDetails = (sep41: fc.Arbitrary<boolean>): fc.Arbitrary<Body> =>
+  fc.record({ name: validName, ops: fc.array(fc.record({ raw: fc.integer({ min: 1, max: 1_000_000_000 }), sep41 }), { minLength: 1, maxLength: 3 }) }).map(({ name, ops }) => ({
     name,
     details: {
       stellarTransaction: {
@@ -190,33 +219,34 @@ const stellarDetails = (sep41: fc.Arbitrary<boolean>): fc.Arbitrary<Body> => fc
 export const plainStellarDetails = stellarDetails(fc.boolean());
 
 /** API shape Stellar: decoded payment operations and the `transfers[]` the platform lists for them. */
-const stellarApi = (subTypes: readonly string[]): fc.Arbitrary<Body> => fc
-  .record({
-    name: validName,
-    ms: fc.array(micro, { minLength: 1, maxLength: 3 }),
-    listed: fc.boolean(),
-    subType: fc.constantFrom(...subTypes),
-  })
-  .map(({ name, ms, listed, subType }) => ({
-    name,
-    type: "TRANSACTION",
-    subType,
-    network: "networks/stellar-mainnet",
-    request: { sourceWallet: w.HOT },
-    stellarTransaction: {
-      sourceAccountAddress: { value: w.SPONSOR_STELLAR },
-      sequenceNumber: "123",
-      fee: "100",
-      operations: ms.map((m) => ({
-        sourceAccountAddress: { value: w.HOT_STELLAR },
-        // The decoded payment's amount is in stroops (7 decimals); transfers[] lists whole units.
-        decodedBody: { payment: { destinationAddress: { value: w.BOOK_STELLAR }, asset: w.STELLAR_USDC, assetRef: w.STELLAR_USDC_ASSET, amount: String(m * 10) } },
-      })),
-    },
-    transfers: listed
-      ? ms.map((m) => ({ sourceAddress: { value: w.HOT_STELLAR }, destinationAddress: { value: w.BOOK_STELLAR }, amount: microToAmount(m), asset: w.STELLAR_USDC_ASSET }))
-      : [],
-  }));
+const stellarApi = (subTypes: readonly string[]): fc.Arbitrary<Body> =>
+  fc
+    .record({
+      name: validName,
+      ms: fc.array(micro, { minLength: 1, maxLength: 3 }),
+      listed: fc.boolean(),
+      subType: fc.constantFrom(...subTypes),
+    })
+    .map(({ name, ms, listed, subType }) => ({
+      name,
+      type: "TRANSACTION",
+      subType,
+      network: "networks/stellar-mainnet",
+      request: { sourceWallet: w.HOT },
+      stellarTransaction: {
+        sourceAccountAddress: { value: w.SPONSOR_STELLAR },
+        sequenceNumber: "123",
+        fee: "100",
+        operations: ms.map((m) => ({
+          sourceAccountAddress: { value: w.HOT_STELLAR },
+          // The decoded payment's amount is in stroops (7 decimals); transfers[] lists whole units.
+          decodedBody: { payment: { destinationAddress: { value: w.BOOK_STELLAR }, asset: w.STELLAR_USDC, assetRef: w.STELLAR_USDC_ASSET, amount: String(m * 10) } },
+        })),
+      },
+      transfers: listed
+        ? ms.map((m) => ({ sourceAddress: { value: w.HOT_STELLAR }, destinationAddress: { value: w.BOOK_STELLAR }, amount: microToAmount(m), asset: w.STELLAR_USDC_ASSET }))
+        : [],
+    }));
 
 /** Also under GENERIC_TRANSACTION, a subType the service may refuse to read as a payment (the oracle allows it). */
 export const plainStellarApi = stellarApi(["TOKEN_TRANSFER", "NATIVE_TRANSFER", "GENERIC_TRANSACTION"]);
@@ -261,14 +291,31 @@ const evmTransactionPayload: fc.Arbitrary<Body> = fc
 const stellarWithEveryOperation: fc.Arbitrary<Body> = fc
   .record({
     ops: fc.array(
-      fc.record({ sourceAccountAddress: fc.record({ value: stellarAddress }), decodedBody: api.named("StellarTransactionDecodedOperationBody"), rawBody: api.property("StellarTransactionStellarOperation", "rawBody") }, { requiredKeys: [] }),
+      fc.record(
+        {
+          sourceAccountAddress: fc.record({ value: stellarAddress }),
+          decodedBody: api.named("StellarTransactionDecodedOperationBody"),
+          rawBody: api.property("StellarTransactionStellarOperation", "rawBody"),
+        },
+        { requiredKeys: [] },
+      ),
       { minLength: 0, maxLength: 3 },
     ),
     source: stellarAddress,
   })
   .map(({ ops, source }) => ({ sourceAccountAddress: { value: source }, sequenceNumber: "1", fee: "100", operations: ops }));
 
-const CHAIN_OBJECTS = ["tronTransaction", "aptosTransaction", "suiTransaction", "xrplTransaction", "substrateTransaction", "tonTransaction", "solanaTransaction", "thetaTransaction", "aleoTransaction"];
+const CHAIN_OBJECTS = [
+  "tronTransaction",
+  "aptosTransaction",
+  "suiTransaction",
+  "xrplTransaction",
+  "substrateTransaction",
+  "tonTransaction",
+  "solanaTransaction",
+  "thetaTransaction",
+  "aleoTransaction",
+];
 const AUTHORITY_OBJECTS = ["evmMessage", "evmAccountDelegation", "btcPsbt", "suiSignPersonalMessage", "tonSignData", "tonProof", "solanaSignMessage"];
 
 /** One field to set on a body: [key, value]. */
@@ -305,10 +352,5 @@ export const maybeWrapped = (arb: fc.Arbitrary<Body>): fc.Arbitrary<unknown> =>
   fc.tuple(arb, fc.nat(9)).map(([body, n]) => (n === 0 ? { transaction: body, deliveredAt: "2026-11-22T08:00:00Z" } : body));
 
 export const generatedBody = maybeWrapped(
-  fc.oneof(
-    { weight: 3, arbitrary: plainBody },
-    { weight: 1, arbitrary: plainStellarApi },
-    { weight: 4, arbitrary: plainWithPayloads },
-    { weight: 2, arbitrary: schemaBody },
-  ),
+  fc.oneof({ weight: 3, arbitrary: plainBody }, { weight: 1, arbitrary: plainStellarApi }, { weight: 4, arbitrary: plainWithPayloads }, { weight: 2, arbitrary: schemaBody }),
 );

@@ -17,10 +17,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** Every path to a value inside `value` (the root excluded). */
 export function pathsOf(value: Json, prefix: Path = [], out: Path[] = []): Path[] {
   if (Array.isArray(value)) value.forEach((v, i) => (out.push([...prefix, i]), pathsOf(v, [...prefix, i], out)));
-  else if (isRecord(value)) for (const [k, v] of Object.entries(value)) {
-    out.push([...prefix, k]);
-    pathsOf(v, [...prefix, k], out);
-  }
+  else if (isRecord(value))
+    for (const [k, v] of Object.entries(value)) {
+      out.push([...prefix, k]);
+      pathsOf(v, [...prefix, k], out);
+    }
   return out;
 }
 
@@ -48,15 +49,22 @@ function deleteAt(root: Json, path: Path): void {
 const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length === 0 ? undefined : list[n % list.length]);
 
 /** The transaction object inside a body (unwrapped), for mutations that address its fields. */
-const txOf = (body: Json): Record<string, unknown> | null =>
-  isRecord(body) ? (isRecord(body.transaction) && !("name" in body) ? body.transaction : body) : null;
+const txOf = (body: Json): Record<string, unknown> | null => (isRecord(body) ? (isRecord(body.transaction) && !("name" in body) ? body.transaction : body) : null);
 
 const AMOUNT_KEYS = new Set(["amount", "rawAmount", "value", "startingBalance", "limit", "callValue", "voteCount", "sentAmount"]);
 
 const FIELD_NAMES = [
   ...api.properties("v2Transaction"),
   ...api.properties("TransactionTransfer"),
-  "details", "assetTransfer", "assetBatchTransfer", "rawAmount", "sourceWallet", "sponsor", "operations", "authorizationList", "spenderAddress",
+  "details",
+  "assetTransfer",
+  "assetBatchTransfer",
+  "rawAmount",
+  "sourceWallet",
+  "sponsor",
+  "operations",
+  "authorizationList",
+  "spenderAddress",
 ];
 
 const anyValue: fc.Arbitrary<Json> = fc.oneof(
@@ -134,14 +142,16 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     return body;
   }),
   // Contradict or reshape the source.
-  fc.tuple(fc.constantFrom<Json>(w.COLD, "wallets/cold0001", "wallets/7a8b9c0d1e2f", `${w.OTHER_VAULT}/wallets/w1`, w.COLD_EVM, w.OUTSIDER_EVM, ""), fc.nat(2)).map(([source, n]): Mutation => (body) => {
-    const tx = txOf(body);
-    if (!tx) return body;
-    if (n === 0) tx.request = { ...(isRecord(tx.request) ? tx.request : {}), sourceWallet: source };
-    else if (n === 1 && Array.isArray(tx.transfers) && isRecord(tx.transfers[0])) tx.transfers[0].sourceAddress = { value: source };
-    else if (isRecord(tx.details) && isRecord(tx.details.assetTransfer)) tx.details.assetTransfer.source = source;
-    return body;
-  }),
+  fc
+    .tuple(fc.constantFrom<Json>(w.COLD, "wallets/cold0001", "wallets/7a8b9c0d1e2f", `${w.OTHER_VAULT}/wallets/w1`, w.COLD_EVM, w.OUTSIDER_EVM, ""), fc.nat(2))
+    .map(([source, n]): Mutation => (body) => {
+      const tx = txOf(body);
+      if (!tx) return body;
+      if (n === 0) tx.request = { ...(isRecord(tx.request) ? tx.request : {}), sourceWallet: source };
+      else if (n === 1 && Array.isArray(tx.transfers) && isRecord(tx.transfers[0])) tx.transfers[0].sourceAddress = { value: source };
+      else if (isRecord(tx.details) && isRecord(tx.details.assetTransfer)) tx.details.assetTransfer.source = source;
+      return body;
+    }),
   // Duplicate a transfer or an operation.
   fc.nat().map((n): Mutation => (body) => {
     const lists = pathsOf(body).filter((p) => ["transfers", "operations", "destinations"].includes(String(p[p.length - 1])));

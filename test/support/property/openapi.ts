@@ -141,9 +141,7 @@ export class OpenApiArbitraries {
 function stringFor(format: string | undefined): fc.Arbitrary<string> {
   switch (format) {
     case "date-time":
-      return fc
-        .date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-01-01T00:00:00Z"), noInvalidDate: true })
-        .map((d) => d.toISOString());
+      return fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString());
     case "byte":
       return fc.uint8Array({ maxLength: 24 }).map((bytes) => Buffer.from(bytes).toString("base64"));
     case "int64":
@@ -165,5 +163,4 @@ function* refsIn(value: unknown): Generator<string> {
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

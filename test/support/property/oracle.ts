@@ -53,14 +53,29 @@ const STELLAR_CLASSIC = /^[A-Za-z0-9]{1,12}-G[A-Z2-7]{55}$/;
 
 /** Delivery metadata and labels: cannot move value or grant authority. */
 const METADATA = new Set([
-  "name", "state", "direction", "note", "hash", "blockNumber", "signingSession", "amlDetails", "gasStationOrder",
-  "designatedSigners", "createTime", "mineTime", "confirmTime", "expireTime", "spam", "replacementTransaction",
-  "externalId", "requestId", "network", "request",
+  "name",
+  "state",
+  "direction",
+  "note",
+  "hash",
+  "blockNumber",
+  "signingSession",
+  "amlDetails",
+  "gasStationOrder",
+  "designatedSigners",
+  "createTime",
+  "mineTime",
+  "confirmTime",
+  "expireTime",
+  "spam",
+  "replacementTransaction",
+  "externalId",
+  "requestId",
+  "network",
+  "request",
 ]);
 /** Objects that, holding anything at all, are a message, a delegation or a PSBT to sign: never a plain transfer. */
-const AUTHORITY_OBJECTS = new Set([
-  "evmMessage", "evmAccountDelegation", "btcPsbt", "suiSignPersonalMessage", "tonSignData", "tonProof", "solanaSignMessage",
-]);
+const AUTHORITY_OBJECTS = new Set(["evmMessage", "evmAccountDelegation", "btcPsbt", "suiSignPersonalMessage", "tonSignData", "tonProof", "solanaSignMessage"]);
 /** Chain objects: the listed keys are fees, nonces and signatures; any other present key is a call or a payload. */
 const CHAIN_OBJECT_METADATA: Record<string, ReadonlySet<string>> = {
   tronTransaction: new Set(["fee", "signature"]),
@@ -207,8 +222,7 @@ function referenceShape(tx: Record<string, unknown>, ctx: Context): OracleTransf
 }
 
 /** A key beside the allowed ones that holds something: an unclassified field. */
-const only = (r: Record<string, unknown>, allowed: readonly string[]): string | undefined =>
-  Object.keys(r).find((k) => !allowed.includes(k) && carries(r[k]));
+const only = (r: Record<string, unknown>, allowed: readonly string[]): string | undefined => Object.keys(r).find((k) => !allowed.includes(k) && carries(r[k]));
 
 function assetTransfers(value: unknown, ctx: Context, batch: boolean): OracleTransfer[] | Reading {
   if (!isRecord(value)) return no("the transfer is not an object");

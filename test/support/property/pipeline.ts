@@ -25,7 +25,6 @@ export function evaluateParsed(bundle: PolicyBundle, parsed: Parsed, view: Addre
   return { tx: parsed.tx, outcome: assess(bundle, situation, totalsByWindow(plan.queries, new Map())) };
 }
 
-export const decideInProcess = (bundle: PolicyBundle, body: unknown, view: AddressBookView): InProcess =>
-  evaluateParsed(bundle, parse(body), view);
+export const decideInProcess = (bundle: PolicyBundle, body: unknown, view: AddressBookView): InProcess => evaluateParsed(bundle, parse(body), view);
 
 export const signed = (result: InProcess): boolean => "outcome" in result && result.outcome.decision === "allow";

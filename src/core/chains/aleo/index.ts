@@ -19,10 +19,12 @@ import { inWholeUnits } from "../fee-units.js";
 /** Microcredits per credit. */
 const ALEO_DECIMALS = 6;
 
-const aleoFee = z.object({
-  feeMicrocredits: rawAmount.nullish(),
-  feeOperation: z.object({ amountMicrocredits: rawAmount.nullish(), priorityFeeMicrocredits: rawAmount.nullish() }).passthrough().nullish(),
-}).passthrough();
+const aleoFee = z
+  .object({
+    feeMicrocredits: rawAmount.nullish(),
+    feeOperation: z.object({ amountMicrocredits: rawAmount.nullish(), priorityFeeMicrocredits: rawAmount.nullish() }).passthrough().nullish(),
+  })
+  .passthrough();
 
 function aleoPaidFee(snapshot: Record<string, unknown>, network: string | null, path: string): Result<Fee | null, AppError> {
   if (!isRecord(snapshot.aleoTransaction)) return ok(null);

@@ -18,12 +18,14 @@ import { nativeAsset } from "../networks.js";
 const Dec = Big();
 Dec.strict = true;
 
-const btcAmounts = z.object({
-  fee: decimalAmount.nullish(),
-  inputs: z.array(z.object({ amount: decimalAmount.nullish() }).passthrough()).nullish(),
-  outputs: z.array(z.object({ amount: decimalAmount.nullish() }).passthrough()).nullish(),
-  asset: z.unknown().optional(),
-}).passthrough();
+const btcAmounts = z
+  .object({
+    fee: decimalAmount.nullish(),
+    inputs: z.array(z.object({ amount: decimalAmount.nullish() }).passthrough()).nullish(),
+    outputs: z.array(z.object({ amount: decimalAmount.nullish() }).passthrough()).nullish(),
+    asset: z.unknown().optional(),
+  })
+  .passthrough();
 
 function btcFee(snapshot: Record<string, unknown>, network: string | null, txPath: string): Result<Fee | null, AppError> {
   const btc = snapshot.btcTransaction;

@@ -64,8 +64,7 @@ function btcOutputPayloads(outputs: readonly BtcOutput[], transfers: readonly Tr
     }
     const amount = output.amount ?? null;
     const paid = [...unpaid].find(
-      (t) => address !== null && amount !== null && t.destination.address !== null && t.amount !== null &&
-        t.destination.address === address && sameDecimal(t.amount, amount),
+      (t) => address !== null && amount !== null && t.destination.address !== null && t.amount !== null && t.destination.address === address && sameDecimal(t.amount, amount),
     );
     if (paid === undefined) return unlisted;
     unpaid.delete(paid);

@@ -41,9 +41,7 @@ const EVM_CHAIN_IDS: ReadonlyMap<string, bigint> = new Map([
   ["scroll-mainnet", 534352n],
   ["scroll-sepolia", 534351n],
 ]);
-const EVM_MAINNET_IDS: ReadonlyMap<bigint, string> = new Map(
-  [...EVM_CHAIN_IDS].filter(([network]) => network.endsWith("-mainnet")).map(([network, id]) => [id, network]),
-);
+const EVM_MAINNET_IDS: ReadonlyMap<bigint, string> = new Map([...EVM_CHAIN_IDS].filter(([network]) => network.endsWith("-mainnet")).map(([network, id]) => [id, network]));
 /** Test networks of the EVM family named by their own name rather than a net word. */
 const EVM_TEST_WORDS = ["sepolia", "holesky", "hoodi", "goerli", "amoy", "mumbai", "fuji"];
 /**

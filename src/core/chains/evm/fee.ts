@@ -18,12 +18,14 @@ import { EVM_DECIMALS } from "./networks.js";
 /** A 256-bit quantity as the API writes gas prices: `0x` and up to 64 hex digits. */
 const hexQuantity = z.string({ error: "must be a string" }).regex(/^0x[0-9a-fA-F]{1,64}$/, "must be 0x and hex digits");
 
-const evmFee = z.object({
-  gasLimit: rawAmount.nullish(),
-  maxFeePerGas: hexQuantity.nullish(),
-  maxPriorityFeePerGas: hexQuantity.nullish(),
-  gasPrice: hexQuantity.nullish(),
-}).passthrough();
+const evmFee = z
+  .object({
+    gasLimit: rawAmount.nullish(),
+    maxFeePerGas: hexQuantity.nullish(),
+    maxPriorityFeePerGas: hexQuantity.nullish(),
+    gasPrice: hexQuantity.nullish(),
+  })
+  .passthrough();
 
 /** The gas of a plain transfer, the least an EVM transaction uses. */
 const MIN_EVM_GAS = "21000";

@@ -34,7 +34,8 @@ export function aptosChainId(tx: Record<string, unknown>, networks: readonly str
 function aptosContradiction(chainId: bigint, network: string): string | null {
   // Only Aptos's own mainnet must be 1: another chain of the Aptos family (Movement's mainnet is
   // 126) carries an aptosTransaction with its own id.
-  if (network.startsWith("aptos-") && network.includes("mainnet") && chainId !== APTOS_MAINNET) return "is not Aptos mainnet's chain id (1), and the transaction's network is Aptos mainnet";
+  if (network.startsWith("aptos-") && network.includes("mainnet") && chainId !== APTOS_MAINNET)
+    return "is not Aptos mainnet's chain id (1), and the transaction's network is Aptos mainnet";
   if (isTestNetwork(network) && chainId === APTOS_MAINNET) return "is Aptos mainnet's chain id (1), and the transaction's network is a test network";
   if (network === "aptos-testnet" && chainId !== APTOS_TESTNET) return "is not Aptos testnet's chain id (2), and the transaction's network is Aptos testnet";
   return null;

@@ -54,8 +54,7 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
     }
     decoded.push(operation.value);
   }
-  const operations =
-    envelope === null ? ok(decoded) : agreedOperations(envelope.value, decoded, stellarNetwork, at(path, "rawXdrEnvelope"), at(path, "operations"));
+  const operations = envelope === null ? ok(decoded) : agreedOperations(envelope.value, decoded, stellarNetwork, at(path, "rawXdrEnvelope"), at(path, "operations"));
   if (!operations.ok) return operations;
   const moves = stellarMoves(operations.value, stellarNetwork, sponsor);
   const agreed = reconcile(listed, moves.transfers, accountsCreated(operations.value, ctx.network), network, path);
@@ -68,14 +67,7 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
  * An operation's raw XDR says what its decoded body says: the bytes are what gets signed, and a
  * decoded payment beside an account merge in `rawBody` would otherwise be signed as the payment.
  */
-function rawAgrees(
-  raw: string,
-  decoded: StellarOperation,
-  source: string | null,
-  network: string | null,
-  path: string,
-  ctx: ShapeContext,
-): Result<void, AppError> {
+function rawAgrees(raw: string, decoded: StellarOperation, source: string | null, network: string | null, path: string, ctx: ShapeContext): Result<void, AppError> {
   const readings = operationReadings(raw, source, path, ctx);
   if (!readings.ok) return readings;
   if (readings.value.length === 0) return err(invalidAt(path, "must be a base64 XDR Stellar operation"));
@@ -140,13 +132,7 @@ function accountsCreated(operations: readonly StellarOperation[], network: strin
 }
 
 /** Each listed transfer pairs with one decoded one; every decoded payment must be listed (unless nothing is). */
-function reconcile(
-  listed: readonly Transfer[],
-  decoded: readonly Transfer[],
-  created: readonly Transfer[],
-  network: string | null,
-  path: string,
-): Result<void, AppError> {
+function reconcile(listed: readonly Transfer[], decoded: readonly Transfer[], created: readonly Transfer[], network: string | null, path: string): Result<void, AppError> {
   if (listed.length === 0) return ok(undefined);
   const unmatchedPayments = new Set(decoded);
   const unmatchedCreated = new Set(created);

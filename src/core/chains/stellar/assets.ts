@@ -55,7 +55,5 @@ export function stellarAssetAt(value: string, path: string): Result<string, AppE
 export function classicAssetAt(value: string, path: string): Result<string, AppError> {
   const asset = stellarAssetAt(value, path);
   if (!asset.ok) return asset;
-  return LOOSE_CONTRACT.test(value.slice(value.lastIndexOf(".") + 1))
-    ? err(invalidAt(path, "must be a classic asset (native or CODE-ISSUER), not a contract"))
-    : asset;
+  return LOOSE_CONTRACT.test(value.slice(value.lastIndexOf(".") + 1)) ? err(invalidAt(path, "must be a classic asset (native or CODE-ISSUER), not a contract")) : asset;
 }

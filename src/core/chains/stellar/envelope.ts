@@ -83,8 +83,7 @@ export function operationDifference(decoded: StellarOperation, signed: StellarOp
     return sameRaw(created.rawAmount, signedCreated.rawAmount) ? null : "amount";
   }
   if (!sameEndpoint(decoded.destination, signed.destination)) return "destination";
-  const asset = (op: typeof decoded) =>
-    op.kind === "payment" ? assetIdentity(op.asset, "stellarClassic", network) : assetIdentity(op.contract, "sep41", network);
+  const asset = (op: typeof decoded) => (op.kind === "payment" ? assetIdentity(op.asset, "stellarClassic", network) : assetIdentity(op.contract, "sep41", network));
   if (asset(decoded) !== asset(signed)) return "asset";
   return sameRaw(decoded.rawAmount, signed.rawAmount) ? null : "amount";
 }

@@ -44,7 +44,11 @@ export function envelopeTransaction(base64: string, path: string, ctx: ShapeCont
   if (tx === null) return err(invalidAt(path, "must be a Stellar transaction envelope (v0, v1 or fee bump)"));
   // The network rejects a transaction without operations; read as one, it would move nothing the policy sees.
   if (tx.operations.length === 0) return err(invalidAt(path, "must hold at least one operation"));
-  const operations = readAll(tx.operations.map((op) => [op.body(), operationSource(op, tx.source)]), path, ctx);
+  const operations = readAll(
+    tx.operations.map((op) => [op.body(), operationSource(op, tx.source)]),
+    path,
+    ctx,
+  );
   if (!operations.ok) return operations;
   const memo = memoOf(tx.memo);
   if (memo === undefined) return err(invalidAt(path, "its memo is text that is not UTF-8 without NUL, which the policy could not be shown and the audit row could not hold"));
@@ -66,8 +70,7 @@ export function operationReadings(base64: string, source: string | null, path: s
 }
 
 /** An operation's own source account, else the transaction's (`fallback`). */
-const operationSource = (op: xdr.Operation, fallback: string | null): string | null =>
-  op.sourceAccount() ? accountAddress(op.sourceAccount() as xdr.MuxedAccount) : fallback;
+const operationSource = (op: xdr.Operation, fallback: string | null): string | null => (op.sourceAccount() ? accountAddress(op.sourceAccount() as xdr.MuxedAccount) : fallback);
 
 /** Operation bodies, each with the account it acts for, read into the operation model; the first refusal stops. */
 function readAll(bodies: [xdr.OperationBody, string | null][], path: string, ctx: ShapeContext): Result<StellarOperation[], AppError> {
@@ -92,8 +95,7 @@ function decodeBase64Xdr<T>(base64: string, decode: (base64: string) => T): T | 
   }
 }
 
-const decodeEnvelope = (base64: string): xdr.TransactionEnvelope | null =>
-  decodeBase64Xdr(base64, (b) => xdr.TransactionEnvelope.fromXDR(b, "base64"));
+const decodeEnvelope = (base64: string): xdr.TransactionEnvelope | null => decodeBase64Xdr(base64, (b) => xdr.TransactionEnvelope.fromXDR(b, "base64"));
 
 function innerTransaction(envelope: xdr.TransactionEnvelope): Inner | null {
   switch (envelope.switch()) {

@@ -45,7 +45,8 @@ export function substrateGenesis(tx: Record<string, unknown>, networks: readonly
       return err(invalidAt(fieldPath, `is ${chain.label}'s genesis hash, and the transaction's network names another chain`));
     }
     if (!chain.test && isTestNetwork(network)) return err(invalidAt(fieldPath, `is ${chain.label}'s genesis hash, and the transaction's network is a test network`));
-    if (chain.test && network.includes("mainnet")) return err(invalidAt(fieldPath, `is ${chain.label}'s genesis hash, a test network's, and the transaction's network is a mainnet`));
+    if (chain.test && network.includes("mainnet"))
+      return err(invalidAt(fieldPath, `is ${chain.label}'s genesis hash, a test network's, and the transaction's network is a mainnet`));
   }
   return ok(undefined);
 }

@@ -41,4 +41,8 @@ function genericAccount(publicKey: Uint8Array): string {
 }
 
 /** SS58's checksum: the first two bytes of BLAKE2b-512 over "SS58PRE" and the data. */
-const checksum = (data: Uint8Array): Buffer => createHash("blake2b512").update(Buffer.concat([Buffer.from("SS58PRE"), data])).digest().subarray(0, 2);
+const checksum = (data: Uint8Array): Buffer =>
+  createHash("blake2b512")
+    .update(Buffer.concat([Buffer.from("SS58PRE"), data]))
+    .digest()
+    .subarray(0, 2);

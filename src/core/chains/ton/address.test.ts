@@ -3,11 +3,7 @@ import { describe, expect, it } from "vitest";
 import { tonAccount, tonBounceable } from "./address.js";
 
 /** Raw addresses: the TON documentation's example, a masterchain account, one whose base64 holds `+` and `/`. */
-const ACCOUNTS = [
-  "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8",
-  `-1:${"3".repeat(64)}`,
-  `0:${"fbff".repeat(16)}`,
-];
+const ACCOUNTS = ["0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8", `-1:${"3".repeat(64)}`, `0:${"fbff".repeat(16)}`];
 
 /** Every user-friendly spelling @ton/core writes: bounceable or not, test-only or not, base64url or base64. */
 const FLAGS = [true, false].flatMap((bounceable) => [true, false].flatMap((testOnly) => [true, false].map((urlSafe) => ({ bounceable, testOnly, urlSafe }))));
@@ -17,7 +13,10 @@ const spellings: [string, string][] = ACCOUNTS.flatMap((raw) => {
   return [
     [`${raw} raw`, raw],
     [`${raw} raw, hex in capitals`, raw.toUpperCase()],
-    ...FLAGS.map(({ bounceable, testOnly, urlSafe }): [string, string] => [`${raw} ${JSON.stringify({ bounceable, testOnly, urlSafe })}`, address.toString({ bounceable, testOnly, urlSafe })]),
+    ...FLAGS.map(({ bounceable, testOnly, urlSafe }): [string, string] => [
+      `${raw} ${JSON.stringify({ bounceable, testOnly, urlSafe })}`,
+      address.toString({ bounceable, testOnly, urlSafe }),
+    ]),
   ];
 });
 

@@ -22,12 +22,14 @@ const Dec = Big();
 Dec.strict = true;
 
 const tronBurned = z.object({ burned: decimalAmount.nullish() }).passthrough().nullish();
-const tronFee = z.object({
-  usedSun: rawAmount.nullish(),
-  bandwidth: tronBurned,
-  energy: tronBurned,
-  accountActivationFee: z.object({ fee: rawAmount.nullish() }).passthrough().nullish(),
-}).passthrough();
+const tronFee = z
+  .object({
+    usedSun: rawAmount.nullish(),
+    bandwidth: tronBurned,
+    energy: tronBurned,
+    accountActivationFee: z.object({ fee: rawAmount.nullish() }).passthrough().nullish(),
+  })
+  .passthrough();
 
 function tronUsedFee(snapshot: Record<string, unknown>, network: string | null, path: string): Result<Fee | null, AppError> {
   const value = isRecord(snapshot.tronTransaction) ? snapshot.tronTransaction.fee : undefined;
