@@ -71,7 +71,11 @@ const testCase = z
     message: "exactly one of transaction or transactionFile is required",
   });
 
-export const testFileSchema = z.strictObject({ cases: z.array(testCase).min(1) });
+export const testFileSchema = z.strictObject({
+  /** USD prices for every case of the file; a case's own `prices` add to them and win per asset. */
+  prices: statedPricesSchema.optional(),
+  cases: z.array(testCase).min(1),
+});
 
 export type PolicyTestCase = z.infer<typeof testCase>;
 
@@ -121,7 +125,8 @@ export async function runTestFile(bundle: PolicyBundle, file: string): Promise<C
     return [{ file: relative, name: "(file is not a valid policy test file)", passed: false, failures: problems }];
   }
   const results: CaseResult[] = [];
-  for (const c of parsed.data.cases) results.push(await runCase(bundle, file, relative, c));
+  const filePrices = parsed.data.prices;
+  for (const c of parsed.data.cases) results.push(await runCase(bundle, file, relative, filePrices ? { ...c, prices: { ...filePrices, ...c.prices } } : c));
   return results;
 }
 

@@ -78,6 +78,28 @@ describe("a bundle in dollars", () => {
     expect(results[3]!.outcome!.reasons).toEqual([`price unknown for ${ETH}`]);
   });
 
+  it("prices at the top of a test file hold for every case, and a case's own win asset by asset", async () => {
+    const file = `prices: {"${ETH}": "3000"}
+cases:
+  - name: the file's price puts 3 ETH past the day's dollars
+    velocity: {daily_usd: {usd: "241000.01", count: 3}}
+    transaction: ${transfer(ETH, "3")}
+    expect: deny
+  - name: the case's own price keeps the same ETH within them
+    prices: {"${ETH}": "2000"}
+    velocity: {daily_usd: {usd: "241000.01", count: 3}}
+    transaction: ${transfer(ETH, "3")}
+    expect: allow
+`;
+    const loaded = await loadBundle(writeBundle(POLICY, { "file-prices.yaml": file }));
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const results = await runPolicyTests(loaded.value);
+    expect(results.map((r) => [r.name, r.passed, r.failures])).toEqual([
+      ["the file's price puts 3 ETH past the day's dollars", true, []],
+      ["the case's own price keeps the same ETH within them", true, []],
+    ]);
+  });
+
   it("policy check refuses a price that is not a positive decimal string", async () => {
     const dir = writeBundle(POLICY, { "bad.yaml": CASES.replace('"3000", "', '"0", "') });
     const result = await runCli(["policy", "check", dir]);
