@@ -5,22 +5,12 @@
  * and evaluation can be reproduced from it.
  */
 import type { ReviewFacts } from "../review/types.js";
-import type { AssetStandard, Authorization, EndpointForm, Fee, Memo, TokenAllowance, TransactionKind } from "../transaction/types.js";
+import type { AssetStandard, Authorization, EndpointForm, Fee, Memo, TokenAllowance, Transaction } from "../transaction/types.js";
 
-export interface TxFacts {
-  name: string;
-  vault: string;
-  id: string;
-  kind: TransactionKind;
-  type: string | null;
-  subType: string | null;
-  state: string | null;
-  network: string | null;
-  note: string | null;
-  externalId: string | null;
-  requestId: string | null;
-  initiator: string | null;
-  designatedSigners: string[];
+/** The transaction's own fields a rule reads as they are in the model; the rest are facts of their own. */
+type TransactionFields = "name" | "vault" | "id" | "kind" | "type" | "subType" | "state" | "network" | "note" | "externalId" | "requestId" | "initiator" | "designatedSigners";
+
+export interface TxFacts extends Pick<Transaction, TransactionFields> {
   transferCount: number;
   /** What the transaction carries beside its transfers that can move value or grant authority, sorted. */
   payloads: string[];
