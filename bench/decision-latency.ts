@@ -4,11 +4,6 @@
  * two velocity windows). No HTTP: this is the cost the service adds per decision.
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { parseEnv } from "node:util";
-import { parsePricePins } from "../src/assets/price-pins.js";
-import { createAssetPrices } from "../src/assets/prices.js";
 import { notConfiguredView } from "../src/core/addressbook/types.js";
 import type { Db } from "../src/database.js";
 import { decide } from "../src/decision/decide.js";
@@ -46,11 +41,6 @@ export function benchTransactionNamed(name: string) {
 }
 
 /** What decide() needs to decide in this process: the bundle at `policies`, no address book. */
-/** What `npm start` adds for the example bundle (examples/quickstart/quickstart.env): the prices its dollar window needs. */
-export function exampleEnv(): Record<string, string> {
-  return parseEnv(readFileSync(path.resolve(import.meta.dirname, "../examples/quickstart/quickstart.env"), "utf8")) as Record<string, string>;
-}
-
 export function benchDecisionDeps(db: Db, policies: string): DecisionDeps {
   const loaded = loadBundleSync(policies);
   if (!loaded.ok) throw loaded.error;
@@ -61,7 +51,6 @@ export function benchDecisionDeps(db: Db, policies: string): DecisionDeps {
     addressBook: { viewFor: async (v) => notConfiguredView(v), staleReason: () => null },
     clock: () => new Date(),
     logger: silentLogger,
-    assetPrices: createAssetPrices({ pins: parsePricePins(exampleEnv().COUNTERSIGN_ASSET_PRICES).pins, maxAgeMs: 60_000 }),
   };
 }
 

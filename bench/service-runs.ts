@@ -3,7 +3,6 @@
  * baseline commit's in a temporary git worktree) on a fresh database or on PGlite, and the bare
  * express ceiling; the load client is a third process (bench/load-client.ts).
  */
-import { exampleEnv } from "./decision-latency.js";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -42,9 +41,7 @@ function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     if (k === "DATABASE_URL" || k.startsWith("COUNTERSIGN_") || k.startsWith("OTEL_")) continue;
     env[k] = v;
   }
-  // The prices the example bundle's dollar window needs, as `npm start` passes them; a build that
-  // predates the window ignores them.
-  return { ...env, ...exampleEnv(), ...extra };
+  return { ...env, ...extra };
 }
 
 export async function bareExpressCeiling(root: string, seconds: number, connections: number): Promise<LoadResult> {

@@ -4,7 +4,6 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseEnv } from "node:util";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { DatabaseHandle } from "../../src/database.js";
 import { silentLogger, type Logger } from "../../src/log.js";
@@ -16,8 +15,6 @@ import { scratchDir } from "./scratch.js";
 
 export const EXAMPLE_POLICIES = path.resolve(import.meta.dirname, "../../policies");
 export const EXAMPLES = path.resolve(import.meta.dirname, "../../policies/tests/transactions");
-/** What `npm start` adds for the example bundle (examples/quickstart/quickstart.env): the prices its dollar window needs. */
-export const EXAMPLE_ENV = parseEnv(readFileSync(path.resolve(import.meta.dirname, "../../examples/quickstart/quickstart.env"), "utf8")) as Record<string, string>;
 
 export interface TestServiceOptions {
   database?: DatabaseHandle;
@@ -39,7 +36,6 @@ export async function startTestService(options: TestServiceOptions): Promise<Ser
     // time, so the tests' default scales. Suites that test the deadline set their own.
     COUNTERSIGN_DECISION_TIMEOUT: "30s",
     COUNTERSIGN_POLICIES: options.policiesDir ?? EXAMPLE_POLICIES,
-    ...((options.policiesDir ?? EXAMPLE_POLICIES) === EXAMPLE_POLICIES ? EXAMPLE_ENV : {}),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   });
