@@ -135,7 +135,10 @@ describe("reload runs the bundle's own tests", () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    await serve.start({ DATABASE_URL: tdb.url, COUNTERSIGN_POLICIES: dir, COUNTERSIGN_DECISION_TIMEOUT: "60s" });
+    // Only SIGHUP reloads here. publish() writes policy.yaml and tests/ one after the other, and on a
+    // loaded machine the file poll (5 s) could read the bundle between the two: a third bundle,
+    // neither the old nor the new, which a deployment never sees (its swap is one symlink).
+    await serve.start({ DATABASE_URL: tdb.url, COUNTERSIGN_POLICIES: dir, COUNTERSIGN_DECISION_TIMEOUT: "60s", COUNTERSIGN_POLICY_RELOAD_INTERVAL: "24d" });
   }, 90_000);
   afterAll(async () => {
     await serve.stop();
