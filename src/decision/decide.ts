@@ -102,9 +102,11 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
   try {
     const result = await withinDeadline(deps.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, startedAt, async (deadline): Promise<DecisionResult> => {
       // Before any lock: with the platform check on, only the platform's copy is decided on.
-      const checked = deps.deliveries ? await deps.deliveries.check(tx, contentDigest(tx), requestId, checkHorizon(deadline)) : null;
+      // One digest for both: a confirmed platform copy has the delivery's digest by definition.
+      const digest = contentDigest(tx);
+      const checked = deps.deliveries ? await deps.deliveries.check(tx, digest, requestId, checkHorizon(deadline)) : null;
       if (checked !== null && checked.kind !== "confirmed") return checked;
-      return decideOn(deps, checked?.tx ?? tx, requestId, startedAt, deadline, opened);
+      return decideOn(deps, checked?.tx ?? tx, digest, requestId, startedAt, deadline, opened);
     });
     if (result.done) {
       for (const { review, bundle } of opened) deps.reviews?.opened(review, bundle); // committed; never awaited
@@ -119,7 +121,15 @@ export async function decide(deps: DecisionDeps, tx: Transaction, requestId: str
 }
 
 /** The decision on `tx` (the platform's copy when the check is on), within `deadline`. */
-async function decideOn(deps: DecisionDeps, tx: Transaction, requestId: string, startedAt: number, deadline: Deadline, opened: OpenedReview[]): Promise<DecisionResult> {
+async function decideOn(
+  deps: DecisionDeps,
+  tx: Transaction,
+  digest: string,
+  requestId: string,
+  startedAt: number,
+  deadline: Deadline,
+  opened: OpenedReview[],
+): Promise<DecisionResult> {
   const bundle = deps.policy.current();
   const now = deps.clock();
   const addressBook = await traced("countersign.facts.address_book", () => deps.addressBook.viewFor(tx.vault));
@@ -152,7 +162,7 @@ async function decideOn(deps: DecisionDeps, tx: Transaction, requestId: string, 
     queries,
     requestId,
     startedAt,
-    digest: contentDigest(tx),
+    digest,
     shadow,
     maxGroups,
     review: null,
