@@ -7,6 +7,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "../database.js";
 import type { DecisionsTable } from "./tables.js";
 import type { Decision, RuleMatch } from "../core/policy/types.js";
+import type { DecisionRow } from "./decision-rows.js";
 import type { PriceQuote } from "../core/facts/usd-price.js";
 export const DECISION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,25 +23,11 @@ export interface ShadowView {
   error: string | null;
 }
 
-export interface DecisionView {
-  id: string;
+/** The row as written (decision-rows.ts), its time as ISO text, with what only a reader is shown. */
+export interface DecisionView extends Omit<DecisionRow, "decidedAt" | "facts" | "evidence"> {
   decidedAt: string;
-  transactionName: string;
-  vault: string;
-  decision: Decision;
   signTransaction: boolean | null;
-  httpStatus: number;
-  replayed: boolean;
-  replayOf: string | null;
-  policyVersion: string;
-  policyDigest: string;
-  matchedRules: RuleMatch[];
-  reasons: string[];
   facts: unknown[];
-  transaction: unknown;
-  contentDigest: string;
-  requestId: string;
-  durationMs: number;
   /** Null on rows recorded before traces were kept. */
   trace: unknown[] | null;
   shadow: ShadowView | null;
