@@ -16,38 +16,6 @@ const IO_PACKAGES = ["^node_modules/(pg|pg-[^/]+|kysely|@electric-sql/pglite|exp
 /** The top-level wiring: the only modules that may import the HTTP server. */
 const WIRING = "^src/(service|main|cli|background)\\.ts$|^src/(cli|commands)/";
 
-/**
- * The one cycle left, within the core: a family's chain object checks an amount against a native
- * coin's decimals (src/core/transaction/amounts.ts knownDecimals), which only the registry of all
- * families knows, and the registry imports each family. Breaking it means a table of native
- * decimals below the families; until then it is listed here, and any other cycle fails.
- */
-const cycle = (from, to, ...through) => ({
-  type: "cycle",
-  from,
-  to,
-  rule: { severity: "error", name: "no-circular" },
-  cycle: through.map((name) => ({ name, dependencyTypes: ["local", "import"] })),
-});
-const KNOWN_VIOLATIONS = [
-  cycle(
-    "src/core/chains/bitcoin/index.ts",
-    "src/core/chains/bitcoin/outputs.ts",
-    "src/core/chains/bitcoin/outputs.ts",
-    "src/core/transaction/amounts.ts",
-    "src/core/chains/registry.ts",
-    "src/core/chains/bitcoin/index.ts",
-  ),
-  cycle(
-    "src/core/chains/evm/calldata.ts",
-    "src/core/transaction/amounts.ts",
-    "src/core/transaction/amounts.ts",
-    "src/core/chains/registry.ts",
-    "src/core/chains/evm/index.ts",
-    "src/core/chains/evm/calldata.ts",
-  ),
-];
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -135,6 +103,5 @@ module.exports = {
       mainFields: ["module", "main", "types", "typings"],
     },
     skipAnalysisNotInRules: true,
-    knownViolations: KNOWN_VIOLATIONS,
   },
 };

@@ -6,8 +6,8 @@
  */
 import { ok, type AppError, type Result } from "../errors.js";
 import type { ChainSender, ChangeOutput, Transfer } from "../transaction/types.js";
-import type { ObjectReading } from "./family.js";
-import { FAMILIES } from "./registry.js";
+import type { ObjectReading, OtherFamilies } from "./family.js";
+import { FAMILIES, nativeDecimalsOf } from "./registry.js";
 import { chainSender } from "./senders.js";
 
 export interface ChainObjects {
@@ -20,10 +20,12 @@ export interface ChainObjects {
   btcInputs: ChangeOutput[];
 }
 
+const OTHER_FAMILIES: OtherFamilies = { nativeDecimalsOf };
+
 export function chainObjectPayloads(tx: Record<string, unknown>, transfers: readonly Transfer[], network: string | null, path: string): Result<ChainObjects, AppError> {
   const objects: ChainObjects = { payloads: [], changeOutputs: [], sender: null, btcInputs: [] };
   for (const family of FAMILIES) {
-    const read: Result<ObjectReading, AppError> = family.classifyObjects?.(tx, transfers, network, path) ?? ok({ payloads: [] });
+    const read: Result<ObjectReading, AppError> = family.classifyObjects?.(tx, transfers, network, path, OTHER_FAMILIES) ?? ok({ payloads: [] });
     if (!read.ok) return read;
     objects.payloads.push(...read.value.payloads);
     objects.changeOutputs.push(...(read.value.changeOutputs ?? []));

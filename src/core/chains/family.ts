@@ -5,6 +5,7 @@
  * knows one chain's spellings. Adding a chain is one folder and one line in the registry.
  */
 import type { AppError, Result } from "../errors.js";
+import type { NativeDecimals } from "../transaction/amounts.js";
 import type { ChangeOutput, Fee, Transfer } from "../transaction/types.js";
 
 /** An account read as its family writes it, or refused with the reason it cannot be compared. */
@@ -35,6 +36,11 @@ export interface ObjectReading {
   inputs?: ChangeOutput[];
 }
 
+/** What a family's checks may ask of the other families: handed in by the caller, since the registry imports every family. */
+export interface OtherFamilies {
+  nativeDecimalsOf: NativeDecimals;
+}
+
 export interface ChainFamily {
   /** `evm`, `bitcoin`, `stellar`, ... */
   readonly name: string;
@@ -51,7 +57,7 @@ export interface ChainFamily {
   /** Refuses a chain id or genesis hash in the body that contradicts any of `networks` (ids without `networks/`). */
   checkChainIds?(tx: Record<string, unknown>, networks: readonly string[], path: string): Result<void, AppError>;
   /** The family's chain objects, classified against the transfers into what they describe and payloads. */
-  classifyObjects?(tx: Record<string, unknown>, transfers: readonly Transfer[], network: string | null, path: string): Result<ObjectReading, AppError>;
+  classifyObjects?(tx: Record<string, unknown>, transfers: readonly Transfer[], network: string | null, path: string, others: OtherFamilies): Result<ObjectReading, AppError>;
 }
 
 export const accepted = (account: string): AccountReading => ({ ok: true, account });

@@ -1,11 +1,10 @@
 /**
  * Whole units against smallest units. A body states decimals only for a few assets (a Stellar
- * classic asset has 7; native coins have their family's, src/core/chains/registry.ts); for any other token, an amount and a raw
+ * classic asset has 7; native coins have their family's, which the caller looks up in src/core/chains/registry.ts); for any other token, an amount and a raw
  * amount agree only when the raw amount is the amount at some decimals from 0 to 18, the range
  * token contracts use. A pair further apart (`1` and `10^23`) is a contradiction.
  */
 import Big from "big.js";
-import { nativeDecimalsOf } from "../chains/registry.js";
 import type { Transfer } from "./types.js";
 
 /** Exact decimals with a private configuration: never touch big.js's global settings. */
@@ -14,8 +13,14 @@ Dec.strict = true;
 
 export const MAX_TOKEN_DECIMALS = 18;
 
+/**
+ * The decimals of a network's native coin where its family fixes them (registry.ts `nativeDecimalsOf`),
+ * handed in so that a family's own checks can ask it without importing the registry of all families.
+ */
+export type NativeDecimals = (network: string) => number | null;
+
 /** The decimals the asset is known to have, or null when the body does not say. */
-export function knownDecimals(t: Pick<Transfer, "assetStandard" | "network">): number | null {
+export function knownDecimals(t: Pick<Transfer, "assetStandard" | "network">, nativeDecimalsOf: NativeDecimals): number | null {
   if (t.assetStandard === "stellarClassic") return 7;
   if (t.assetStandard !== "native" || t.network === null) return null;
   return nativeDecimalsOf(t.network);
@@ -35,7 +40,7 @@ export function amountsAgree(amount: string, rawAmount: string, decimals: number
 export const sameDecimal = (a: string, b: string): boolean => new Dec(a).eq(new Dec(b));
 
 /** Whether a transfer's raw amount is `rawAmount`, by its own raw amount or else its amount. */
-export function transferMovesRaw(t: Transfer, rawAmount: string): boolean {
+export function transferMovesRaw(t: Transfer, rawAmount: string, nativeDecimalsOf: NativeDecimals): boolean {
   if (t.rawAmount !== null) return sameDecimal(t.rawAmount, rawAmount);
-  return t.amount !== null && amountsAgree(t.amount, rawAmount, knownDecimals(t));
+  return t.amount !== null && amountsAgree(t.amount, rawAmount, knownDecimals(t, nativeDecimalsOf));
 }

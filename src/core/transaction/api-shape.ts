@@ -7,7 +7,7 @@
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { amountsAgree, knownDecimals } from "./amounts.js";
 import { assetAt } from "../chains/assets.js";
-import { accountFamily } from "../chains/registry.js";
+import { accountFamily, nativeDecimalsOf } from "../chains/registry.js";
 import { endpointAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { apiTransfer } from "./schemas.js";
@@ -53,7 +53,7 @@ function fromApiTransfer(index: number, input: unknown, ctx: ShapeContext): Resu
     fallbackNetwork: ctx.network,
   });
   // Two statements of one amount that disagree: countersign never picks the milder one.
-  if (transfer.amount !== null && transfer.rawAmount !== null && !amountsAgree(transfer.amount, transfer.rawAmount, knownDecimals(transfer))) {
+  if (transfer.amount !== null && transfer.rawAmount !== null && !amountsAgree(transfer.amount, transfer.rawAmount, knownDecimals(transfer, nativeDecimalsOf))) {
     return err(invalidAt(at(path, "rawAmount"), "disagrees with amount"));
   }
   return ok(transfer);

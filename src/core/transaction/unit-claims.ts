@@ -8,6 +8,7 @@
  */
 import { erc20TransferRaw } from "../chains/evm/calldata.js";
 import { knownDecimals } from "./amounts.js";
+import { nativeDecimalsOf } from "../chains/registry.js";
 import { isRecord } from "./transfer.js";
 import type { Transaction, Transfer } from "./types.js";
 
@@ -29,7 +30,7 @@ export function unitClaims(tx: Transaction): UnitClaim[] {
   const calldataRaw = tx.payloads.includes("evmCalldata") ? null : calldataAmount(tx.snapshot);
   const wei = tx.payloads.includes("evmValue") || tx.payloads.includes("evmCalldata") ? null : nativeValue(tx.snapshot);
   for (const t of tx.transfers) {
-    if (t.amount === null || knownDecimals(t) !== null) continue;
+    if (t.amount === null || knownDecimals(t, nativeDecimalsOf) !== null) continue;
     if (t.rawAmount !== null) claims.push(claim(t, t.amount, t.rawAmount, "rawAmount"));
     // The calldata was matched to the one transfer by the parser (else it is an evmCalldata payload).
     else if (calldataRaw !== null && tx.transfers.length === 1) claims.push(claim(t, t.amount, calldataRaw, "evmCalldata"));

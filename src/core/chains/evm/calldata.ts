@@ -10,7 +10,7 @@ import { evmTransaction } from "../../transaction/schemas.js";
 import { at, isRecord } from "../../transaction/transfer.js";
 import type { Transfer } from "../../transaction/types.js";
 import { sameAddress } from "../accounts.js";
-import type { ObjectReading } from "../family.js";
+import type { ObjectReading, OtherFamilies } from "../family.js";
 import { EVM_DECIMALS } from "./networks.js";
 
 /** `transfer(address,uint256)` */
@@ -19,13 +19,19 @@ const WORD = 64;
 const ADDRESS_WORD = /^0{24}([0-9a-f]{40})$/;
 const EVM_CONTRACT = /^assets\/erc20\.[A-Za-z0-9_-]+\.(0x[0-9a-fA-F]{40})$/;
 
-export function evmObjects(tx: Record<string, unknown>, transfers: readonly Transfer[], _network: string | null, path: string): Result<ObjectReading, AppError> {
+export function evmObjects(
+  tx: Record<string, unknown>,
+  transfers: readonly Transfer[],
+  _network: string | null,
+  path: string,
+  others: OtherFamilies,
+): Result<ObjectReading, AppError> {
   if (tx.evmTransaction == null) return ok({ payloads: [] });
-  const payloads = evmPayloads(tx.evmTransaction, transfers, at(path, "evmTransaction"));
+  const payloads = evmPayloads(tx.evmTransaction, transfers, at(path, "evmTransaction"), others);
   return payloads.ok ? ok({ payloads: payloads.value }) : payloads;
 }
 
-function evmPayloads(input: unknown, transfers: readonly Transfer[], path: string): Result<string[], AppError> {
+function evmPayloads(input: unknown, transfers: readonly Transfer[], path: string, others: OtherFamilies): Result<string[], AppError> {
   if (!isRecord(input)) return err(invalidAt(path, "must be an object"));
   const parsed = check(evmTransaction, input, path);
   if (!parsed.ok) return parsed;
@@ -34,9 +40,9 @@ function evmPayloads(input: unknown, transfers: readonly Transfer[], path: strin
   const value = evm.value ?? null;
   const to = evm.toAddress?.value ?? null;
   const moved = value !== null && !sameDecimal(value, "0");
-  if (data === "") return ok(moved ? (nativeTransfer(transfers, to, value) ? [] : ["evmValue"]) : emptyCall(transfers, to));
+  if (data === "") return ok(moved ? (nativeTransfer(transfers, to, value, others) ? [] : ["evmValue"]) : emptyCall(transfers, to, others));
   const payloads: string[] = [];
-  if (!tokenTransfer(transfers, to, data)) payloads.push("evmCalldata");
+  if (!tokenTransfer(transfers, to, data, others)) payloads.push("evmCalldata");
   if (moved) payloads.push("evmValue");
   return ok(payloads);
 }
@@ -46,31 +52,31 @@ function evmPayloads(input: unknown, transfers: readonly Transfer[], path: strin
  * (a native transfer of 0); otherwise a call to `to` the transfers do not describe, which runs that
  * contract's code from the vault's wallet.
  */
-function emptyCall(transfers: readonly Transfer[], to: string | null): string[] {
-  return to === null || nativeTransfer(transfers, to, "0") ? [] : ["evmCalldata"];
+function emptyCall(transfers: readonly Transfer[], to: string | null, others: OtherFamilies): string[] {
+  return to === null || nativeTransfer(transfers, to, "0", others) ? [] : ["evmCalldata"];
 }
 
 /** The one transfer is this native coin transfer: to `to`, of `wei`. */
-function nativeTransfer(transfers: readonly Transfer[], to: string | null, wei: string): boolean {
+function nativeTransfer(transfers: readonly Transfer[], to: string | null, wei: string, others: OtherFamilies): boolean {
   const t = transfers.length === 1 ? transfers[0] : undefined;
   if (t === undefined || t.assetStandard !== "native" || to === null || t.destination.address === null) return false;
   if (!sameAddress(t.destination.address, to)) return false;
   // A coin known to have other decimals (a lumen, a bitcoin, a lamport's SOL) is not what an EVM
   // value moves: matched at 18, 100 ether would be judged as 100 lumens. A native coin of unknown
   // decimals is matched at 18 here and checked at its own when decided (unit-claims.ts, `evmValue`).
-  const decimals = knownDecimals(t);
+  const decimals = knownDecimals(t, others.nativeDecimalsOf);
   if (decimals !== null && decimals !== EVM_DECIMALS) return false;
   return t.rawAmount !== null ? sameDecimal(t.rawAmount, wei) : t.amount !== null && amountsAgree(t.amount, wei, EVM_DECIMALS);
 }
 
 /** The calldata is exactly `transfer(destination, raw amount)` of the one transfer, sent to its token contract. */
-function tokenTransfer(transfers: readonly Transfer[], to: string | null, data: string): boolean {
+function tokenTransfer(transfers: readonly Transfer[], to: string | null, data: string, others: OtherFamilies): boolean {
   const t = transfers.length === 1 ? transfers[0] : undefined;
   const contract = t === undefined ? undefined : EVM_CONTRACT.exec(t.asset)?.[1];
   if (t === undefined || contract === undefined || to === null || !sameAddress(contract, to)) return false;
   const call = erc20Transfer(data);
   if (call === null || t.destination.address === null || !sameAddress(call.recipient, t.destination.address)) return false;
-  return transferMovesRaw(t, call.raw);
+  return transferMovesRaw(t, call.raw, others.nativeDecimalsOf);
 }
 
 /** `transfer(recipient, raw)` decoded from calldata (hex, `0x` optional), or null when the calldata is anything else. */

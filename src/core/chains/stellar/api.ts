@@ -9,6 +9,7 @@
  */
 import { err, ok, type AppError, type Result } from "../../errors.js";
 import { transferMovesRaw } from "../../transaction/amounts.js";
+import { nativeDecimalsOf } from "../registry.js";
 import { assetIdentity, networkId } from "../assets.js";
 import { endpointAt } from "../../transaction/endpoint-at.js";
 import { classicAssetAt, stellarAssetAt } from "./assets.js";
@@ -159,5 +160,5 @@ function same(listed: Transfer, decoded: Transfer, network: string | null): bool
   if (identity(listed) !== identity(decoded)) return false;
   if (!sameEndpoint(listed.destination, decoded.destination)) return false;
   if (listed.source.kind === "address" && !sameEndpoint(listed.source, decoded.source)) return false;
-  return decoded.rawAmount !== null && transferMovesRaw({ ...listed, assetStandard: decoded.assetStandard }, decoded.rawAmount);
+  return decoded.rawAmount !== null && transferMovesRaw({ ...listed, assetStandard: decoded.assetStandard }, decoded.rawAmount, nativeDecimalsOf);
 }
