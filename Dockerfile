@@ -49,7 +49,9 @@ COPY --from=dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
-COPY policies ./policies
+# No policy bundle: a deployment mounts its own at COUNTERSIGN_POLICIES (/app/policies), and without
+# one `serve` refuses to start. The example bundle is not a default to sign by: its limits are an
+# example's, and its dollar window needs prices only a custody API (or example pins) can give.
 # The `node` user of the base image (uid 1000) owns only the data directory: the embedded PGlite
 # database lives there when DATABASE_URL is unset. Everything else stays root-owned and read-only.
 # No package manager at run time: the dependencies come installed from the dependencies stage,

@@ -1,7 +1,7 @@
 /**
  * In-process decision latency: `decide()` — facts, locks, evaluation, decision row and charges,
- * committed — for distinct transactions, one after another, with the example policy (which has
- * two velocity windows). No HTTP: this is the cost the service adds per decision.
+ * committed — for distinct transactions, one after another, with the example policy (its three
+ * velocity windows, one of them in dollars). No HTTP: this is the cost the service adds per decision.
  */
 import { randomUUID } from "node:crypto";
 import { notConfiguredView } from "../src/core/addressbook/types.js";
@@ -11,6 +11,7 @@ import type { DecisionDeps } from "../src/decision/deps.js";
 import { silentLogger } from "../src/log.js";
 import { loadBundleSync } from "../src/policy/load.js";
 import { parseTransaction } from "../src/core/transaction/parse.js";
+import { exampleAssets } from "../test/support/example-bundle.js";
 import type { BenchDatabase } from "./databases.js";
 import { summarize, type Summary } from "./stats.js";
 
@@ -40,7 +41,10 @@ export function benchTransactionNamed(name: string) {
   };
 }
 
-/** What decide() needs to decide in this process: the bundle at `policies`, no address book. */
+/**
+ * What decide() needs to decide in this process: the bundle at `policies` (the example or a variant
+ * of it), no address book, and the example's prices and decimals as `npm start` gives them.
+ */
 export function benchDecisionDeps(db: Db, policies: string): DecisionDeps {
   const loaded = loadBundleSync(policies);
   if (!loaded.ok) throw loaded.error;
@@ -51,6 +55,7 @@ export function benchDecisionDeps(db: Db, policies: string): DecisionDeps {
     addressBook: { viewFor: async (v) => notConfiguredView(v), staleReason: () => null },
     clock: () => new Date(),
     logger: silentLogger,
+    ...exampleAssets(),
   };
 }
 

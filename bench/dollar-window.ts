@@ -1,7 +1,7 @@
 /**
  * What a dollar window costs a decision: decide() in-process — prices, facts, locks, evaluation,
- * decision row and charges, committed — with the example bundle and with the same bundle plus a
- * `measure: usd` window and a rule reading it, on one database in one run. The two sides take
+ * decision row and charges, committed — with the example bundle (its `measure: usd` window and the
+ * rule reading it) and with the same bundle without them, on one database in one run. The two sides take
  * turns in blocks, so that whatever else the machine does falls on both; each runs for about
  * `seconds`. Prices come from pins: a platform price is kept up to a minute, so a decision reads
  * the same in-memory cache either way, and the figure is what the dollars add, not a network call.
@@ -9,7 +9,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import { createAssetPrices } from "../src/assets/prices.js";
 import { decide } from "../src/decision/decide.js";
 import type { DecisionDeps } from "../src/decision/deps.js";
 import { parseTransaction } from "../src/core/transaction/parse.js";
@@ -20,12 +19,14 @@ import { writeBundle } from "./webhook-throughput.js";
 
 const BLOCK = 200;
 
-/** The example bundle with a daily dollar window per source wallet and a rule reading it (out of reach). */
-export function bundleWithDollarWindow(policies: string): string {
-  const doc = parse(readFileSync(path.join(policies, "policy.yaml"), "utf8")) as { windows?: unknown[]; rules: unknown[]; version: string };
-  doc.windows = [...(doc.windows ?? []), { name: "daily_usd", duration: "24h", groupBy: ["sourceWallet"], measure: "usd" }];
-  doc.rules = [{ id: "daily-dollar-limit", decision: "deny", when: { ">": [{ var: "velocity.daily_usd.usdAfter" }, "1000000000000"] } }, ...doc.rules];
-  doc.version = `${doc.version}-dollar-window`;
+/** The example bundle without its dollar windows and the rules that read them. */
+export function bundleWithoutDollarWindows(policies: string): string {
+  type Window = { name: string; measure?: string };
+  const doc = parse(readFileSync(path.join(policies, "policy.yaml"), "utf8")) as { windows?: Window[]; rules: { when: unknown }[]; version: string };
+  const dollars = (doc.windows ?? []).filter((w) => w.measure === "usd").map((w) => w.name);
+  doc.windows = (doc.windows ?? []).filter((w) => !dollars.includes(w.name));
+  doc.rules = doc.rules.filter((r) => !dollars.some((name) => JSON.stringify(r.when).includes(`"velocity.${name}.`)));
+  doc.version = `${doc.version}-no-dollar-window`;
   return writeBundle(doc);
 }
 
@@ -35,9 +36,8 @@ export interface DollarFigures {
 }
 
 export async function benchDollarWindow(db: BenchDatabase, options: { policies: string; seconds: number }): Promise<DollarFigures> {
-  const prices = createAssetPrices({ pins: new Map([["assets/native.ethereum-mainnet", "3012.4567"]]), maxAgeMs: 60_000 });
-  const sides: { deps: DecisionDeps; samples: number[]; spentMs: number }[] = [options.policies, bundleWithDollarWindow(options.policies)].map((p) => ({
-    deps: { ...benchDecisionDeps(db.handle.db, p), assetPrices: prices },
+  const sides: { deps: DecisionDeps; samples: number[]; spentMs: number }[] = [bundleWithoutDollarWindows(options.policies), options.policies].map((p) => ({
+    deps: benchDecisionDeps(db.handle.db, p),
     samples: [],
     spentMs: 0,
   }));

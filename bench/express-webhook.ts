@@ -10,14 +10,18 @@
  */
 import path from "node:path";
 import { serverTicks } from "./cpu-split.js";
+import { bundleWithoutDollarWindows } from "./dollar-window.js";
 import { openDurableServer } from "./durable-server.js";
 import { cleanUpAll, cleanUpOnSignals } from "./processes.js";
 import { buildCheckout, countersignRun, prepareBaseline, type ServiceFigure } from "./service-runs.js";
 import { WARMUP_SECONDS } from "./webhook-throughput.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-/** Both sides decide with this checkout's example policy, so only the HTTP layer differs. */
-const POLICIES = path.join(ROOT, "policies");
+/**
+ * Both sides decide with this checkout's example policy, so only the HTTP layer differs; without
+ * its dollar window, which the node:http build (before dollar windows) cannot load.
+ */
+const EXAMPLE = path.join(ROOT, "policies");
 /** The last commit whose webhook bypassed express. */
 const NODE_HTTP_REF = process.env.BENCH_NODE_HTTP_REF ?? "f2aadad";
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
       const nodeHttp = await prepareBaseline(ROOT, NODE_HTTP_REF);
       if (!nodeHttp.ok) throw new Error(nodeHttp.reason);
       await buildCheckout(ROOT);
+      const policies = bundleWithoutDollarWindows(EXAMPLE);
       const sides: Side[] = [
         { label: `node:http (${nodeHttp.commit.slice(0, 7)})`, root: nodeHttp.root, runs: [] },
         { label: "express (this checkout)", root: ROOT, runs: [] },
@@ -51,7 +56,7 @@ async function main(): Promise<void> {
           root: side.root,
           server: server.url,
           serverCpu,
-          policies: POLICIES,
+          policies,
           seconds: SECONDS,
           connections: CONNECTIONS,
           wallets: WALLETS,

@@ -32,10 +32,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The example bundle with the example prices its dollar window needs, as `npm start` passes them.
 DATABASE_URL="$SERVER_URL/$DB" COUNTERSIGN_POLICIES=policies COUNTERSIGN_PORT=$PORT COUNTERSIGN_HOST=127.0.0.1 \
   COUNTERSIGN_DECISION_TIMEOUT=60s \
   valgrind --tool=callgrind --separate-threads=yes --instr-atstart=no \
-  --callgrind-out-file="$OUT/callgrind.out.%p" node "$DIST/src/cli.js" serve >"$OUT/service.log" 2>&1 &
+  --callgrind-out-file="$OUT/callgrind.out.%p" node --env-file=examples/quickstart/quickstart.env "$DIST/src/cli.js" serve >"$OUT/service.log" 2>&1 &
 SERVICE=$!
 for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.5; done
 curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null || { cat "$OUT/service.log" >&2; exit 1; }

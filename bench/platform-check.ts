@@ -13,6 +13,7 @@ import { loadConfig } from "../src/config.js";
 import type { DatabaseHandle } from "../src/database.js";
 import { silentLogger } from "../src/log.js";
 import { startService } from "../src/service.js";
+import { exampleEnvFor } from "../test/support/example-bundle.js";
 import { startHttpProcess } from "./processes.js";
 import { runLoad, type ThroughputResult } from "./webhook-throughput.js";
 
@@ -56,6 +57,7 @@ async function runCase(database: DatabaseHandle, policies: string, seconds: numb
       COUNTERSIGN_HOST: "127.0.0.1",
       COUNTERSIGN_PORT: "0",
       COUNTERSIGN_POLICIES: policies,
+      ...exampleEnvFor(policies),
       COUNTERSIGN_MIGRATE: "false",
       COUNTERSIGN_API_URL: api.url,
       COUNTERSIGN_SERVICE_ACCOUNT_EMAIL: "bench@countersign.test",

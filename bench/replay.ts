@@ -17,6 +17,7 @@ import { loadBundle } from "../src/policy/load.js";
 import type { PolicyBundle } from "../src/core/policy/types.js";
 import { replay } from "../src/replay/replay.js";
 import { parseTransaction } from "../src/core/transaction/parse.js";
+import { examplePricesFor } from "../test/support/example-bundle.js";
 
 export interface ReplayFigures {
   rows: number;
@@ -50,7 +51,8 @@ function sampleFacts(live: PolicyBundle, now: Date): Facts[] {
     details: { assetTransfer: { asset: "assets/native.ethereum-mainnet", amount: "1", source: "vaults/bench/wallets/hot", destination: "vaults/bench/wallets/cold" } },
   });
   if (!parsed.ok) throw new Error("bench: sample transaction refused");
-  return factsFor(live, situationOf(parsed.value, now, notConfiguredView(parsed.value.vault)), new Map());
+  // Priced as the example's dollar window needs, as a decision under `npm start` would record it.
+  return factsFor(live, situationOf(parsed.value, now, notConfiguredView(parsed.value.vault), examplePricesFor(live)), new Map());
 }
 
 async function seed(db: Db, live: PolicyBundle, rows: number, start: Date, template: Facts[]): Promise<void> {

@@ -118,13 +118,13 @@ async function latencyFigures(): Promise<void> {
 
 async function dollarFigures(): Promise<void> {
   console.log(
-    `\na dollar window's cost: decide() in-process, the example bundle without and with a measure: usd window, taking turns, about ${DOLLAR_SECONDS} s each (BENCH_DOLLAR_SECONDS)`,
+    `\na dollar window's cost: decide() in-process, the example bundle without and with its measure: usd window, taking turns, about ${DOLLAR_SECONDS} s each (BENCH_DOLLAR_SECONDS)`,
   );
   await withDatabase(postgresBenchDatabase, async (db) => {
     const f = await benchDollarWindow(db, { policies: POLICIES, seconds: DOLLAR_SECONDS });
     const line = (label: string, s: typeof f.with) => `  ${label.padEnd(34)} median ${fmt(s.medianMs).padStart(9)}   p99 ${fmt(s.p99Ms).padStart(9)}   (n=${s.n})`;
-    console.log(line("example bundle (2 windows)", f.without));
-    console.log(line("+ a usd window and its rule", f.with));
+    console.log(line("without its dollar window", f.without));
+    console.log(line("the example, dollar window included", f.with));
     console.log(`  ratio of medians with/without: ${(f.with.medianMs / f.without.medianMs).toFixed(2)}`);
   });
 }
@@ -146,7 +146,7 @@ async function webhookFigures(): Promise<void> {
   );
   await withDatabase(postgresBenchDatabase, async (db) => {
     const baseline = await benchThroughput(db.handle, bundleWithoutWindows(POLICIES), "example policy without windows", LOAD_SECONDS);
-    const windows = await benchThroughput(db.handle, POLICIES, "example policy (2 windows)", LOAD_SECONDS);
+    const windows = await benchThroughput(db.handle, POLICIES, "example policy (3 windows)", LOAD_SECONDS);
     for (const r of [baseline, windows]) {
       console.log(`  ${r.label.padEnd(34)} ${r.perSecond.toFixed(0).padStart(6)} decisions/s   p50 ${r.latencyP50} ms   p99 ${r.latencyP99} ms   non-2xx ${r.non2xx}`);
     }

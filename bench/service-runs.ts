@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { exampleEnvFor } from "../test/support/example-bundle.js";
 import { processTicks, type TicksReader } from "./cpu-split.js";
 import { checkpoint, connectClient, freshDatabase } from "./durable-server.js";
 import { onCleanup, startHttpProcess } from "./processes.js";
@@ -76,7 +77,7 @@ export async function countersignRun(r: ServiceRun): Promise<ServiceFigure> {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
   try {
-    const env = serviceEnv({ COUNTERSIGN_POLICIES: r.policies, ...(store ? { DATABASE_URL: store.url } : { COUNTERSIGN_DATA_DIR: dataDir! }) });
+    const env = serviceEnv({ COUNTERSIGN_POLICIES: r.policies, ...exampleEnvFor(r.policies), ...(store ? { DATABASE_URL: store.url } : { COUNTERSIGN_DATA_DIR: dataDir! }) });
     if (r.server) await checkpoint(r.server);
     const service = await startHttpProcess([path.join(r.root, "dist/src/cli.js"), "serve"], { env, cwd: r.root, readyPath: "/readyz", label: `countersign (${r.label})` });
     let load: LoadResult;

@@ -61,7 +61,7 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
   printCpu("request", http.requests, http.cpu?.processMs);
 
   console.log(
-    `\ncountersign, full webhook path (built JS, own process), example policy (2 windows), distinct transactions over ${WALLETS.toLocaleString("en")} wallets, ${o.seconds} s each`,
+    `\ncountersign, full webhook path (built JS, own process), example policy (3 windows), distinct transactions over ${WALLETS.toLocaleString("en")} wallets, ${o.seconds} s each`,
   );
   const at16 = await serviceAt16(server.url, serverCpu, o.seconds);
   const at64 = await countersignRun({

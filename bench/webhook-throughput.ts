@@ -13,6 +13,7 @@ import { loadConfig } from "../src/config.js";
 import type { DatabaseHandle } from "../src/database.js";
 import { silentLogger } from "../src/log.js";
 import { startService } from "../src/service.js";
+import { exampleEnvFor } from "../test/support/example-bundle.js";
 import { withCpuSplit, type CpuSplit, type TicksReader } from "./cpu-split.js";
 
 const run = promisify(execFile);
@@ -103,7 +104,14 @@ export function writeBundle(doc: unknown): string {
 }
 
 export async function benchThroughput(database: DatabaseHandle, policies: string, label: string, seconds: number, env: Record<string, string> = {}): Promise<ThroughputResult> {
-  const config = loadConfig({ COUNTERSIGN_HOST: "127.0.0.1", COUNTERSIGN_PORT: "0", COUNTERSIGN_POLICIES: policies, COUNTERSIGN_MIGRATE: "false", ...env });
+  const config = loadConfig({
+    COUNTERSIGN_HOST: "127.0.0.1",
+    COUNTERSIGN_PORT: "0",
+    COUNTERSIGN_POLICIES: policies,
+    COUNTERSIGN_MIGRATE: "false",
+    ...exampleEnvFor(policies),
+    ...env,
+  });
   const service = await startService({ config, logger: silentLogger, database });
   try {
     return { label, ...(await runLoad(`${service.url}/v1/cosigner/webhook`, { seconds, connections: 16, warmup: false })) };

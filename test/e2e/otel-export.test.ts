@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assetTransfer } from "../support/bodies.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { EXAMPLE_POLICIES } from "../support/service.js";
+import { EXAMPLE_POLICIES, exampleEnvFor } from "../support/example-bundle.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TOKEN = "otel-export-webhook-token-4f1c";
@@ -77,6 +77,7 @@ describe("OTLP export from `countersign serve`", () => {
         COUNTERSIGN_HOST: "127.0.0.1",
         COUNTERSIGN_PORT: "0",
         COUNTERSIGN_POLICIES: EXAMPLE_POLICIES,
+        ...exampleEnvFor(EXAMPLE_POLICIES),
         COUNTERSIGN_WEBHOOK_TOKEN: TOKEN,
         OTEL_SERVICE_NAME: "countersign-test",
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,

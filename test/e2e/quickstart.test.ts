@@ -38,6 +38,12 @@ function newcomerEnv(dataDir: string): NodeJS.ProcessEnv {
   return { ...inherited, COUNTERSIGN_DATA_DIR: dataDir };
 }
 
+/** The words of package.json's `start` script: `node`, then its arguments. */
+function npmStartCommand(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
+  return manifest.scripts.start.split(" ");
+}
+
 describe("the first hour: npm start and the documented bodies", () => {
   const dataDir = path.join(scratchDir("quickstart"), "data");
   const rows = tableRows();
@@ -46,8 +52,11 @@ describe("the first hour: npm start and the documented bodies", () => {
   let output = "";
 
   beforeAll(async () => {
-    // As `npm start`, with a free port, and the admin token the read-through below needs.
-    child = spawn(process.execPath, [BIN, "serve"], {
+    // `npm start`'s own command (its env file of example prices included), with a free port, and
+    // the admin token the read-through below needs.
+    const [node, ...args] = npmStartCommand();
+    expect(node).toBe("node");
+    child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { ...newcomerEnv(dataDir), COUNTERSIGN_PORT: "0", COUNTERSIGN_ADMIN_TOKEN: ADMIN_TOKEN },
       stdio: ["ignore", "pipe", "pipe"],

@@ -111,7 +111,7 @@ describe("telemetry: spans and metrics of the running service", () => {
       childrenOf(decision!)
         .map((s) => s.name)
         .sort(),
-    ).toEqual(["countersign.audit.write", "countersign.evaluate", "countersign.facts.address_book", "countersign.facts.velocity"]);
+    ).toEqual(["countersign.audit.write", "countersign.evaluate", "countersign.facts.address_book", "countersign.facts.prices", "countersign.facts.velocity"]);
     for (const child of childrenOf(decision!)) expect(child.spanContext().traceId).toBe(decision!.spanContext().traceId);
   });
 

@@ -200,7 +200,8 @@ describe("token decimals from the custody API", () => {
 
   it("asks GetVaultAsset for an asset the platform serves only through the vault", async () => {
     const imported = "assets/erc20.ethereum-mainnet.0x1111111111111111111111111111111111111111";
-    h.api.setAsset({ name: imported, decimals: 2 }, VAULT_ID);
+    // Priced there too: the example's dollar window charges every transfer it decides.
+    h.api.setAsset({ name: imported, decimals: 2, convertedValue: { amount: "1.50", currencyCode: "USD" } }, VAULT_ID);
     const body = usdcTransfer("3", "300");
     (body.transfers as Record<string, unknown>[])[0]!.asset = imported;
     const delivery = await h.cosigner.deliver(body);
@@ -236,10 +237,12 @@ describe("token decimals unknown or in doubt: the decision defers", () => {
     h.api.failNext(10, 503);
     const { status, answer } = await evaluate(h, usdcTransfer("5", "5000000"));
     expect(status).toBe(200);
+    // With the API down the example's dollar window has no price either: its deny rule cannot be
+    // evaluated, which counts as matched, so the policy alone would not sign it.
     expect(answer).toMatchObject({
       decision: "defer",
       reasons: [expect.stringMatching(/the decimals of assets\/erc20\.ethereum-mainnet\.0xa0b8.* are unknown \(custody API: unavailable\)/)],
-      policyOutcome: "allow",
+      policyOutcome: "deny",
     });
   });
 

@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../../src/database.js";
 import { assetTransfer, VAULT } from "./bodies.js";
 import { BIN } from "./cli.js";
+import { exampleEnvFor } from "./example-bundle.js";
 import { CosignerSimulator, type Delivery } from "./cosigner.js";
 
 export const LIMIT = 40;
@@ -62,7 +63,15 @@ afterAll(async () => {
  */
 export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [BIN, "serve"], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", COUNTERSIGN_HOST: "127.0.0.1", COUNTERSIGN_PORT: "0", COUNTERSIGN_LOG_LEVEL: "info", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      COUNTERSIGN_HOST: "127.0.0.1",
+      COUNTERSIGN_PORT: "0",
+      COUNTERSIGN_LOG_LEVEL: "info",
+      ...(env.COUNTERSIGN_POLICIES ? exampleEnvFor(env.COUNTERSIGN_POLICIES) : {}),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.add(child);

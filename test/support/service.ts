@@ -10,11 +10,11 @@ import { silentLogger, type Logger } from "../../src/log.js";
 import { startService, type Service } from "../../src/service.js";
 import { afterAll, beforeAll } from "vitest";
 import { CosignerSimulator } from "./cosigner.js";
+import { EXAMPLE_POLICIES, EXAMPLES, exampleEnvFor } from "./example-bundle.js";
 import { createTestDatabase, type TestDatabase } from "./postgres.js";
 import { scratchDir } from "./scratch.js";
 
-export const EXAMPLE_POLICIES = path.resolve(import.meta.dirname, "../../policies");
-export const EXAMPLES = path.resolve(import.meta.dirname, "../../policies/tests/transactions");
+export { EXAMPLE_POLICIES, EXAMPLES } from "./example-bundle.js";
 
 export interface TestServiceOptions {
   database?: DatabaseHandle;
@@ -36,6 +36,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Ser
     // time, so the tests' default scales. Suites that test the deadline set their own.
     COUNTERSIGN_DECISION_TIMEOUT: "30s",
     COUNTERSIGN_POLICIES: options.policiesDir ?? EXAMPLE_POLICIES,
+    ...exampleEnvFor(options.policiesDir ?? EXAMPLE_POLICIES),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { explain } from "../../../src/commands/explain.js";
 import { runCli } from "../../support/cli.js";
+import { EXAMPLE_ENV } from "../../support/example-bundle.js";
 import { EXAMPLE_POLICIES, EXAMPLES, writeBundle } from "../../support/service.js";
 
 const INVALID = `
@@ -149,7 +150,8 @@ describe("countersign explain", () => {
 
   it("reads standard input and prints JSON with --json", async () => {
     const input = readFileSync(path.join(EXAMPLES, "api-shape-token-transfer.json"), "utf8");
-    const result = await runCli(["explain", "-", "--json", "--policies", EXAMPLE_POLICIES], { input });
+    // Offline, the example's dollar window prices the transfer only with the prices stated.
+    const result = await runCli(["explain", "-", "--json", "--policies", EXAMPLE_POLICIES, "--prices", EXAMPLE_ENV.COUNTERSIGN_ASSET_PRICES!], { input });
     expect(result.code).toBe(0);
     const trace = JSON.parse(result.stdout) as { decision: string; facts: { transfer: { amount: string } }[] };
     expect(trace.decision).toBe("deny");

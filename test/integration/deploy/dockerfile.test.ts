@@ -78,9 +78,15 @@ describe("Dockerfile", () => {
     for (const image of bases) expect(image).toMatch(/^[a-z0-9./-]+:[\w.-]+@sha256:[0-9a-f]{64}$/);
   });
 
-  it("ships only compiled code, production dependencies, the bin and the example policy in the runtime stage", () => {
+  it("ships only compiled code, production dependencies and the bin in the runtime stage: no example policy to sign by", () => {
     const copies = inRuntime("COPY").map((i) => `${copyFrom(i) ?? "context"}:${args(i).slice(0, -1).join(" ")}`);
-    expect(copies.sort()).toEqual(["build:/app/dist", "context:bin", "context:package.json", "context:policies", "dependencies:/app/node_modules"]);
+    expect(copies.sort()).toEqual(["build:/app/dist", "context:bin", "context:package.json", "dependencies:/app/node_modules"]);
+    // The deployment's own bundle is mounted where the service looks for it.
+    expect(
+      inRuntime("ENV")
+        .map((i) => i.getArgumentsContent())
+        .join(" "),
+    ).toMatch(/COUNTERSIGN_POLICIES=\/app\/policies/);
   });
 
   it("runs as a non-root numeric user with an exec-form `countersign serve` and a health check", () => {

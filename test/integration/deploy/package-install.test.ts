@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { startInstalledService } from "../../support/deploy/installed-service.js";
+import { exampleEnvFor } from "../../support/example-bundle.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const run = promisify(execFile);
@@ -90,6 +91,7 @@ describe(`the package ${manifest.name}, packed and installed`, () => {
         COUNTERSIGN_HOST: "127.0.0.1",
         COUNTERSIGN_PORT: "0",
         COUNTERSIGN_POLICIES: policies,
+        ...exampleEnvFor(policies),
         COUNTERSIGN_DATA_DIR: path.join(work, "unused-data"),
         COUNTERSIGN_WEBHOOK_TOKEN: TOKEN,
       },

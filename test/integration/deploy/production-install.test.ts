@@ -14,6 +14,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../support/postgres.js";
 import { startInstalledService, type InstalledService } from "../../support/deploy/installed-service.js";
+import { exampleEnvFor } from "../../support/example-bundle.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const run = promisify(execFile);
@@ -58,6 +59,7 @@ beforeAll(async () => {
       COUNTERSIGN_HOST: "127.0.0.1",
       COUNTERSIGN_PORT: "0",
       COUNTERSIGN_POLICIES: policies,
+      ...exampleEnvFor(policies),
       COUNTERSIGN_DATA_DIR: path.join(work, "unused-data"),
       COUNTERSIGN_WEBHOOK_TOKEN: TOKEN,
       NODE_ENV: "production",

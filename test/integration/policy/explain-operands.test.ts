@@ -70,7 +70,7 @@ describe("explain with operand values", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`decision ${row.id}: ${body.name}`);
-    expect(result.stdout).toContain("decision: deny (policy 2026-11-25.1)");
+    expect(result.stdout).toContain(`decision: deny (policy ${service.policy.current().version})`);
     expect(result.stdout).toMatch(/^ {2}matched deny usdc-transfer-limit\n {6}transfer\.amount = 60000 > 50000 → true$/m);
     expect(result.stdout).toMatch(/^ {2}not matched deny usdc-daily-limit\n {6}velocity\.daily_out\.amountAfter = 60000 > 100000 → false$/m);
 

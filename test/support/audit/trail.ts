@@ -12,7 +12,8 @@ import { tx, view } from "../../../src/core/facts/test-views.js";
 import { silentLogger } from "../../../src/log.js";
 import { ActivePolicy } from "../../../src/policy/active-policy.js";
 import { voidCharges } from "../../../src/velocity/ledger.js";
-import { EXAMPLE_POLICIES, writeBundle } from "../service.js";
+import { EXAMPLE_POLICIES, EXAMPLE_VERSION, exampleAssets } from "../example-bundle.js";
+import { writeBundle } from "../service.js";
 
 export const VAULT = "vaults/5c3f1a2b9d7e";
 export const HOT = `${VAULT}/wallets/7a8b9c0d1e2f`;
@@ -23,8 +24,9 @@ const USDC = "assets/erc20.ethereum-mainnet.0xa0b86991c6218b36c1d19d4a2e9eb0ce36
 const ETH = "assets/native.ethereum-mainnet";
 
 export const name = (id: string) => `${VAULT}/transactions/${id}`;
-export const V1 = "2026-11-25.1";
-export const V2 = "2026-11-26.1";
+export const V1 = EXAMPLE_VERSION;
+/** The same policy under a later version. */
+export const V2 = `${V1}.next`;
 
 function transfer(id: string, asset: string, amount: string, destination: string) {
   return { name: name(id), state: "AWAITING_SIGNATURE", details: { assetTransfer: { asset, amount, source: HOT, destination } } };
@@ -35,6 +37,7 @@ export async function seedTrail(db: Db): Promise<void> {
   const text = readFileSync(path.join(EXAMPLE_POLICIES, "policy.yaml"), "utf8").replace(`version: "${V1}"`, `version: "${V2}"`);
   const v2 = await ActivePolicy.load(writeBundle(text), silentLogger);
   const book = view({ vault: VAULT, entries: [{ address: OTC_DESK, network: "ethereum-mainnet", displayName: "Acme OTC desk" }] });
+  const assets = exampleAssets();
   let stale = false;
   const deliver = async (policy: ActivePolicy, at: string, body: unknown) => {
     const now = new Date(at);
@@ -43,6 +46,7 @@ export async function seedTrail(db: Db): Promise<void> {
         db,
         policy,
         addressBook: { viewFor: async () => ({ ...book, syncedAt: new Date(now.getTime() - 30_000) }), staleReason: () => (stale ? "address book is 20 minutes old" : null) },
+        ...assets,
         clock: () => now,
         logger: silentLogger,
       },
