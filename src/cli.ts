@@ -5,6 +5,13 @@
 import { countersignCommandLine } from "./cli/commands.js";
 import { shutdownTelemetry } from "./telemetry/lifecycle.js";
 
+// A reader that stops early (`countersign explain FILE | head`) closes the pipe: what is left unread
+// is not an error of the command's, so it ends quietly instead of crashing on EPIPE.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 const out = (line: string) => process.stdout.write(line + "\n");
 const fail = (line: string) => process.stderr.write(line + "\n");
 
