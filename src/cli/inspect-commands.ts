@@ -4,6 +4,7 @@ import { explain } from "../commands/explain.js";
 import { REVIEW_STATES, reviewCommand, type ReviewRequest, type ReviewState } from "../commands/review.js";
 import { NO_PRICES, type PriceBook } from "../core/facts/dollars.js";
 import { statedPrices, statedPricesSchema } from "../policy/stated-prices.js";
+import { parsePricePins } from "../assets/price-pins.js";
 import { defaultPolicies, type Cli } from "./program.js";
 import { withDatabase } from "../commands/with-database.js";
 
@@ -24,7 +25,10 @@ export function explainCommand(program: Command, cli: Cli): void {
     .option("--policies <dir>", "the bundle (default: COUNTERSIGN_POLICIES, else ./policies)")
     .option("--json", "print the trace as JSON")
     .option("--decision <id>", "print the trace of this recorded decision (every rule, operand values)")
-    .option("--prices <json>", 'USD prices to decide with, as a policy test case states them: {"assets/native.ethereum-mainnet": "3000.25"}')
+    .option(
+      "--prices <json>",
+      'USD prices to decide with, as a policy test case states them: {"assets/native.ethereum-mainnet": "3000.25"} (each wins over COUNTERSIGN_ASSET_PRICES)',
+    )
     .action(cli.exits((file: string, options: ExplainOptions) => runExplain(file, options, cli)));
 }
 
@@ -46,11 +50,19 @@ async function runExplain(file: string, options: ExplainOptions, cli: Cli): Prom
     cli.fail("countersign: --now must be an RFC 3339 time");
     return 2;
   }
-  const prices = statedPricesOption(options.prices);
-  if (typeof prices === "string") {
-    cli.fail(`countersign: --prices ${prices}`);
+  const pins = parsePricePins(process.env.COUNTERSIGN_ASSET_PRICES);
+  if (pins.problems.length > 0) {
+    cli.fail(`countersign: ${pins.problems.join("; ")}`);
     return 2;
   }
+  const stated = statedPricesOption(options.prices);
+  if (typeof stated === "string") {
+    cli.fail(`countersign: --prices ${stated}`);
+    return 2;
+  }
+  // Offline there is no platform to ask: the operator's pins stand in, as they do for assets the
+  // platform does not price, and a price stated on the command line wins for its asset.
+  const prices: PriceBook = new Map([...pins.pins, ...stated]);
   return explain({ file, policies, now, json, readStdin, prices }, cli.out);
 }
 

@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { explain } from "../../../src/commands/explain.js";
-import { runCli } from "../../support/cli.js";
+import { BIN, runCli } from "../../support/cli.js";
 import { EXAMPLE_ENV } from "../../support/example-bundle.js";
 import { EXAMPLE_POLICIES, EXAMPLES, writeBundle } from "../../support/service.js";
 
@@ -156,6 +158,33 @@ describe("countersign explain", () => {
     const trace = JSON.parse(result.stdout) as { decision: string; facts: { transfer: { amount: string } }[] };
     expect(trace.decision).toBe("deny");
     expect(trace.facts[0]!.transfer.amount).toBe("120.5");
+  });
+
+  it("prices offline with the COUNTERSIGN_ASSET_PRICES pins of its environment, a --prices price winning for its asset", async () => {
+    const body = path.join(EXAMPLES, "api-shape-token-transfer.json");
+    const withoutPins = await runCli(["explain", body, "--policies", EXAMPLE_POLICIES]);
+    expect(withoutPins.stdout).toMatch(/decision: defer .*\n  reason: price unknown for assets\//);
+    const pinned = await runCli(["explain", body, "--json", "--policies", EXAMPLE_POLICIES], { env: { ...EXAMPLE_ENV } });
+    const pinnedTrace = JSON.parse(pinned.stdout) as { decision: string; facts: { transfer: { usdPrice: string | null } }[] };
+    expect(pinnedTrace.decision).toBe("deny");
+    expect(pinnedTrace.facts[0]!.transfer.usdPrice).toBe("1");
+    const asset = Object.keys(JSON.parse(EXAMPLE_ENV.COUNTERSIGN_ASSET_PRICES!) as object).find((a) => a.startsWith("assets/erc20."))!;
+    const stated = await runCli(["explain", body, "--json", "--policies", EXAMPLE_POLICIES, "--prices", JSON.stringify({ [asset]: "0.99" })], { env: { ...EXAMPLE_ENV } });
+    expect((JSON.parse(stated.stdout) as { facts: { transfer: { usdPrice: string } }[] }).facts[0]!.transfer.usdPrice).toBe("0.99");
+    const broken = await runCli(["explain", body, "--policies", EXAMPLE_POLICIES], { env: { COUNTERSIGN_ASSET_PRICES: '{"assets/native.ethereum-mainnet": 3000}' } });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/COUNTERSIGN_ASSET_PRICES: assets\/native\.ethereum-mainnet: a price is a positive decimal/);
+  });
+
+  it("ends quietly with its own exit code when the reader has closed the pipe (explain FILE | head -1)", async () => {
+    const child = spawn(process.execPath, [BIN, "explain", path.join(EXAMPLES, "evm-delegation.json"), "--policies", EXAMPLE_POLICIES], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    // As `head -1` does once it has its line: the read end is closed before the trace is written.
+    child.stdout.destroy();
+    const [code] = (await once(child, "close")) as [number | null];
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
   });
 
   it("names the token amounts only the running service can check (the token's decimals), in text and JSON", async () => {
