@@ -163,7 +163,7 @@ describe("countersign explain", () => {
   it("prices offline with the COUNTERSIGN_ASSET_PRICES pins of its environment, a --prices price winning for its asset", async () => {
     const body = path.join(EXAMPLES, "api-shape-token-transfer.json");
     const withoutPins = await runCli(["explain", body, "--policies", EXAMPLE_POLICIES]);
-    expect(withoutPins.stdout).toMatch(/decision: defer .*\n  reason: price unknown for assets\//);
+    expect(withoutPins.stdout).toMatch(/decision: defer .*\n {2}reason: price unknown for assets\//);
     const pinned = await runCli(["explain", body, "--json", "--policies", EXAMPLE_POLICIES], { env: { ...EXAMPLE_ENV } });
     const pinnedTrace = JSON.parse(pinned.stdout) as { decision: string; facts: { transfer: { usdPrice: string | null } }[] };
     expect(pinnedTrace.decision).toBe("deny");
