@@ -126,7 +126,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       ...(deliveries ? { deliveries } : {}),
     };
     const review = { desk: new ReviewDesk({ db: database.db, policy, clock }), auth: new ReviewerAuth(config.review, [config.webhookToken, config.adminToken]) };
-    const app = createApp({
+    const http = createApp({
       decision,
       webhook: { webhookToken: config.webhookToken, metrics },
       status: {
@@ -147,7 +147,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       ...(background.eventsHandler ? { eventsHandler: background.eventsHandler } : {}),
       review,
     });
-    const server = await listen(createHttpServer(app), config.host, config.port);
+    const server = await listen(createHttpServer(http), config.host, config.port);
     listening = true;
     await adopted.check();
     // Polling, not fs.watch: swaps through symbolic links (ConfigMap, git-sync) are not reliably

@@ -2,9 +2,11 @@
  * The express application: routes in the order a request meets them, the 404 and the one error
  * envelope. Built from its dependencies so tests run it on port 0 with their own.
  */
-import express, { type RequestHandler } from "express";
+import express, { Router, type RequestHandler } from "express";
 import type { DecisionDeps } from "../decision/deps.js";
-import { errorHandler, sendError } from "./envelope.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorHandler, notFound } from "./envelope.js";
+import { chainOf } from "./front.js";
 import { openApiDocument } from "./openapi.js";
 import { requestContext } from "./request-context.js";
 import { auditRouter } from "./routes/audit.js";
@@ -17,7 +19,7 @@ import { reviewPageRouter } from "./routes/review-page.js";
 import type { ReviewerAuth } from "../review/auth.js";
 import type { ReviewDesk } from "../review/desk.js";
 import { statusRouter, type StatusOptions } from "./routes/status.js";
-import { webhookRouter, type WebhookOptions } from "./routes/webhook.js";
+import { WEBHOOK_PATH, webhookRoute, type WebhookOptions } from "./routes/webhook.js";
 import type { TrustProxy } from "../trust-proxy.js";
 
 export interface AppOptions {
@@ -37,7 +39,13 @@ export interface AppOptions {
   review?: { desk: ReviewDesk; auth: ReviewerAuth };
 }
 
-export function createApp(options: AppOptions): express.Express {
+/** The express application, and the webhook's route as the front serves it (front.ts). */
+export interface HttpApp {
+  app: express.Express;
+  webhook: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+export function createApp(options: AppOptions): HttpApp {
   const app = express();
   app.disable("x-powered-by");
   // No ETag: every answer here is fresh (a decision, a status); computing one hashed each co-signer
@@ -45,9 +53,12 @@ export function createApp(options: AppOptions): express.Express {
   app.set("etag", false);
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
+  const webhook = webhookRoute(options.decision, { ...options.webhook, bodyLimitBytes: options.bodyLimitBytes });
+  const onError = errorHandler(options.decision.logger);
   app.use(requestContext);
   // First, so a co-signer delivery (nearly every request) meets no other route's matcher.
-  app.use(webhookRouter(options.decision, { ...options.webhook, bodyLimitBytes: options.bodyLimitBytes }));
+  // In a router of its own, which answers OPTIONS on the path with the methods it serves.
+  app.use(Router().post(WEBHOOK_PATH, ...webhook));
   app.use(evaluateRouter(options.decision, { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes }));
   app.use(decisionsRouter(options.decision.db, options.adminToken));
   const adminReads = { adminToken: options.adminToken, bodyLimitBytes: options.bodyLimitBytes, logger: options.decision.logger };
@@ -59,9 +70,8 @@ export function createApp(options: AppOptions): express.Express {
   app.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument());
   });
-  app.use((req, res) => {
-    sendError(res, "NOT_FOUND", `no route for ${req.method} ${req.path}`);
-  });
-  app.use(errorHandler(options.decision.logger));
-  return app;
+  app.use(notFound);
+  app.use(onError);
+  // The same handlers in the order express meets them on this route, the application's last included.
+  return { app, webhook: chainOf([requestContext, ...webhook, notFound, onError]) };
 }

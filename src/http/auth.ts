@@ -6,6 +6,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
+import type { Handler } from "./front.js";
 import { sendError } from "./envelope.js";
 
 const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
@@ -52,12 +53,14 @@ export function webhookTokenOffered(offered: readonly string[], expected: string
  * The webhook's token, in any of its forms (webhookCredentials). Without a configured token every
  * request passes (loadConfig allows that on loopback only). A refused request's body is not read.
  */
-export function requireWebhookToken(expected: string | undefined): RequestHandler {
+export function requireWebhookToken(expected: string | undefined): Handler {
   return (req, res, next) => {
     if (expected === undefined) return next();
-    // Read from the URL as sent, not from express's query parser, so a token given twice is none.
-    const search = req.originalUrl.indexOf("?");
-    const offered = webhookCredentials(req.headers.authorization, new URLSearchParams(search < 0 ? "" : req.originalUrl.slice(search + 1)));
+    // Read from the URL as sent (the route is the application's own, so express leaves it whole),
+    // not from express's query parser, so a token given twice is none.
+    const url = req.url ?? "";
+    const search = url.indexOf("?");
+    const offered = webhookCredentials(req.headers.authorization, new URLSearchParams(search < 0 ? "" : url.slice(search + 1)));
     if (webhookTokenOffered(offered, expected)) return next();
     res.setHeader("WWW-Authenticate", WEBHOOK_CHALLENGE);
     sendError(res, "UNAUTHORIZED", offered.length === 0 ? "webhook token required" : "webhook token is not valid");

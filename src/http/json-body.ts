@@ -7,8 +7,8 @@
  * is written back as null; `123456789012345678901` as another number), which would let two
  * different bodies share one content digest and one recorded snapshot.
  */
-import type { RequestHandler } from "express";
 import { AppError } from "../core/errors.js";
+import type { Handler } from "./front.js";
 import { readRequestBody, RequestBodyError, type BodyFailure } from "./request-body.js";
 
 export const MAX_JSON_DEPTH = 64;
@@ -27,7 +27,7 @@ export function bodyReadError(error: unknown): unknown {
 }
 
 /** Sets `req.body` to the body's bytes (any content type, decoded, at most `limitBytes`). */
-export function rawBody(limitBytes: number): RequestHandler {
+export function rawBody(limitBytes: number): Handler {
   return (req, _res, next) => {
     readRequestBody(req, limitBytes).then(
       (body) => {

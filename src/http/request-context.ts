@@ -1,6 +1,6 @@
 /** Gives every request an id (a caller's X-Request-Id when it is sane) used in logs and answers. */
 import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { Handler } from "./front.js";
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -9,7 +9,7 @@ export function requestIdFrom(given: string | string[] | undefined): string {
   return typeof given === "string" && SANE_ID.test(given) ? given : randomUUID();
 }
 
-export const requestContext: RequestHandler = (req, res, next) => {
+export const requestContext: Handler = (req, res, next) => {
   const requestId = requestIdFrom(req.headers["x-request-id"]);
   res.locals.requestId = requestId;
   res.locals.startedAt = performance.now();

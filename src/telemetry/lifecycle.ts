@@ -13,6 +13,11 @@ export function onTelemetryShutdown(shutdown: () => Promise<void>): void {
   (globalThis as Holder)[HOOK] = shutdown;
 }
 
+/** Whether the `--import` file started an SDK in this process (its instrumentations are in place). */
+export function telemetryStarted(): boolean {
+  return (globalThis as Holder)[HOOK] !== undefined;
+}
+
 /** Flushes and stops the SDK when one was started; a no-op otherwise. Never rejects. */
 export async function shutdownTelemetry(): Promise<void> {
   const holder = globalThis as Holder;
