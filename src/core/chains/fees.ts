@@ -10,7 +10,7 @@
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
 import type { Fee } from "../transaction/types.js";
-import { FAMILIES } from "./registry.js";
+import { FEE_READERS } from "./registry.js";
 import { envelopeFee } from "./stellar/index.js";
 import { invalidAt } from "../transaction/issues.js";
 
@@ -21,7 +21,7 @@ import { invalidAt } from "../transaction/issues.js";
  */
 export function statedFee(snapshot: Record<string, unknown>, network: string | null, path: string, envelopeStroops?: string): Result<Fee | null, AppError> {
   const found: Fee[] = envelopeStroops === undefined ? [] : [envelopeFee(envelopeStroops, network)];
-  for (const reader of FAMILIES.flatMap((f) => f.fees ?? [])) {
+  for (const reader of FEE_READERS) {
     if (reader.object === "stellarTransaction" && envelopeStroops !== undefined) continue;
     const fee = reader.read(snapshot, network, path);
     if (!fee.ok) return fee;

@@ -7,7 +7,7 @@ import { aleo } from "./aleo/index.js";
 import { assetStandardOf, networkFromAsset } from "./assets.js";
 import { bitcoin } from "./bitcoin/index.js";
 import { evm } from "./evm/index.js";
-import type { ChainFamily } from "./family.js";
+import type { ChainFamily, FeeReader, SenderField } from "./family.js";
 import { hedera } from "./hedera/index.js";
 import { move } from "./move/index.js";
 import { near } from "./near/index.js";
@@ -21,6 +21,10 @@ import { xrpl } from "./xrpl/index.js";
 
 /** Every family, in the order their chain objects are read (which decides the first of two refusals). */
 export const FAMILIES: readonly ChainFamily[] = [evm, ton, move, substrate, bitcoin, tron, aleo, solana, stellar, hedera, near, xrpl];
+
+/** Every family's fields that name a paying account, and every family's fee readers: read on every delivery, listed once. */
+export const SENDER_FIELDS: readonly SenderField[] = FAMILIES.flatMap((f) => f.senders ?? []);
+export const FEE_READERS: readonly FeeReader[] = FAMILIES.flatMap((f) => f.fees ?? []);
 
 /** The family of a network id (`ethereum-mainnet`, without `networks/`), or null. */
 export function familyOfNetwork(network: string): ChainFamily | null {

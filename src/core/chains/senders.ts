@@ -14,12 +14,12 @@ import { optionalApiAddress } from "../transaction/schemas.js";
 import { at, isRecord } from "../transaction/transfer.js";
 import type { ChainSender, Transfer } from "../transaction/types.js";
 import { sameAddress } from "./accounts.js";
-import { FAMILIES } from "./registry.js";
+import { SENDER_FIELDS } from "./registry.js";
 
 /** The one sender the body's chain objects name, checked against the transfers' raw sources; null when none names one. */
 export function chainSender(tx: Record<string, unknown>, transfers: readonly Transfer[], path: string): Result<ChainSender | null, AppError> {
   const found: ChainSender[] = [];
-  for (const spec of FAMILIES.flatMap((f) => f.senders ?? [])) {
+  for (const spec of SENDER_FIELDS) {
     const holder = tx[spec.object];
     if (!isRecord(holder) || holder[spec.field] == null) continue;
     const fieldPath = at(at(path, spec.object), spec.field);
