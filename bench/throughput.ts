@@ -17,6 +17,7 @@ import { replay, type ReplayResult } from "./pgbench.js";
 import { sharedTransactionScript } from "./replay-script.js";
 import { bareExpressCeiling, buildCheckout, countersignRun, prepareBaseline, type PreparedBaseline, type ServiceFigure } from "./service-runs.js";
 import { bundleWithLimitsOutOfReach } from "./webhook-throughput.js";
+import { bundleWithoutDollarWindows } from "./dollar-window.js";
 import { ratioLines, type GoalInputs } from "./goals.js";
 import { WARMUP_SECONDS } from "./webhook-throughput.js";
 
@@ -85,9 +86,10 @@ export async function throughputFigures(o: ThroughputOptions): Promise<void> {
   printService(pglite);
 
   const baseline = await openBaseline(o);
+  const samePolicy = baseline ? await samePolicyRun(server.url, serverCpu, o.seconds) : null;
   const baselineFigure = baseline ? await baselineRun(baseline, server.url, serverCpu, o.seconds) : null;
-  const rounds: GoalInputs[] = [{ at16, floor, ceiling, hot, baseline: baselineFigure, baselineRef: baseline?.ref ?? null }];
-  const measured = [floor, ceiling, http, at16, at64, hot, pglite, baselineFigure];
+  const rounds: GoalInputs[] = [{ at16, floor, ceiling, hot, baseline: baselineFigure, baselineRef: baseline?.ref ?? null, samePolicy }];
+  const measured = [floor, ceiling, http, at16, at64, hot, pglite, samePolicy, baselineFigure];
   for (let r = 2; r <= o.rounds; r++) {
     console.log(`\nround ${r} of ${o.rounds} (BENCH_ROUNDS): the figures the ratios use, measured again`);
     const round = await ratioRound(server.url, sql, serverCpu, hotPolicies, baseline, o.seconds);
@@ -111,14 +113,37 @@ async function ratioRound(serverUrl: string, sql: DecisionSql, serverCpu: TicksR
   const { floor, ceiling } = await sqlFigures(serverUrl, sql, seconds, serverCpu);
   const at16 = await serviceAt16(serverUrl, serverCpu, seconds);
   const hot = await hotWallet(serverUrl, serverCpu, hotPolicies, seconds);
+  const samePolicy = baseline ? await samePolicyRun(serverUrl, serverCpu, seconds) : null;
   const base = baseline ? await baselineRun(baseline, serverUrl, serverCpu, seconds) : null;
-  return { inputs: { at16, floor, ceiling, hot, baseline: base, baselineRef: baseline?.ref ?? null }, figures: [floor, ceiling, at16, hot, base] };
+  return { inputs: { at16, floor, ceiling, hot, baseline: base, baselineRef: baseline?.ref ?? null, samePolicy }, figures: [floor, ceiling, at16, hot, samePolicy, base] };
 }
 
 async function serviceAt16(serverUrl: string, serverCpu: TicksReader | null, seconds: number): Promise<ServiceFigure> {
   const at16 = await countersignRun({ root: ROOT, server: serverUrl, serverCpu, policies: POLICIES, seconds, connections: 16, wallets: WALLETS, label: "16 connections" });
   printService(at16);
   return at16;
+}
+
+/**
+ * This checkout on the example without its dollar window: the two windows the baseline's example
+ * has, so that the ratio to the baseline compares the same work (the dollar window's own cost is
+ * the dollars group's figure).
+ */
+async function samePolicyRun(serverUrl: string, serverCpu: TicksReader | null, seconds: number): Promise<ServiceFigure> {
+  const policies = bundleWithoutDollarWindows(POLICIES);
+  onCleanup(async () => rmSync(policies, { recursive: true, force: true }));
+  const figure = await countersignRun({
+    root: ROOT,
+    server: serverUrl,
+    serverCpu,
+    policies,
+    seconds,
+    connections: 16,
+    wallets: WALLETS,
+    label: "16 conns, without its dollar window",
+  });
+  printService(figure);
+  return figure;
 }
 
 async function hotWallet(serverUrl: string, serverCpu: TicksReader | null, hotPolicies: string, seconds: number): Promise<ServiceFigure> {

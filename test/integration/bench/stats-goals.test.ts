@@ -44,6 +44,13 @@ describe("the ratios against the goals", () => {
     ]);
   });
 
+  it("judges this checkout on the baseline's own policy against the baseline as no slower (at least 1)", () => {
+    const same = goals({ ...inputs, samePolicy: { perSecond: 252 } }).at(-1)!;
+    expect([same.what, same.value, met(same)]).toEqual(["same policy as baseline / baseline 32c2789", 1.05, true]);
+    expect(met(goals({ ...inputs, samePolicy: { perSecond: 230 } }).at(-1)!)).toBe(false);
+    expect(goals({ ...inputs, baseline: null, samePolicy: { perSecond: 252 } }).map((g) => g.what)).not.toContain("same policy as baseline / baseline 32c2789");
+  });
+
   it("says plainly when no baseline was measured", () => {
     const lines = ratioLines([{ ...inputs, baseline: null, baselineRef: null }]);
     expect(lines).toHaveLength(5);
