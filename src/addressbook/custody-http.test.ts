@@ -13,27 +13,57 @@ const target = (until?: number) => ({
 });
 
 describe("a custody API read bounded by a deadline (until)", () => {
-  it("makes no retry whose back-off would end past the deadline, and gives up with the last failure", async () => {
+  /** A clock the test moves: a back-off's pause moves it by the pause, plus `late` ms, as a busy machine wakes a timer late. */
+  const clockAndSleep = (late = 0) => {
+    let clock = 1_000;
     const pauses: { ms: number; endsBy: number }[] = [];
     const sleep = async (ms: number) => {
-      pauses.push({ ms, endsBy: performance.now() + ms });
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      pauses.push({ ms, endsBy: clock + ms });
+      clock += ms + late;
+    };
+    return { now: () => clock, sleep, pauses };
+  };
+  const retrying = (time: ReturnType<typeof clockAndSleep>) =>
+    createCustodyGet({
+      baseUrl: "http://127.0.0.1:1",
+      tokens,
+      fetch: unavailable,
+      sleep: time.sleep,
+      now: time.now,
+      random: () => 0,
+      retry: { maxAttempts: 20, baseDelayMs: 40, maxDelayMs: 400 },
+    });
+
+  it("makes no retry whose back-off would end past the deadline, and gives up with the last failure", async () => {
+    const time = clockAndSleep();
+    const until = time.now() + 200;
+    const answer = await retrying(time)(target(until));
+    expect(answer).toMatchObject({ ok: false, error: { code: "UNAVAILABLE" } });
+    if (answer.ok) return;
+    expect(answer.error.attempts).toBeLessThan(20);
+    expect(answer.error.attempts).toBe(time.pauses.length + 1);
+    for (const pause of time.pauses) expect(pause.endsBy).toBeLessThan(until);
+  });
+
+  it("gives up with the last failure, starting no attempt, when a back-off ends past the deadline (a timer woken late)", async () => {
+    let calls = 0;
+    const time = clockAndSleep(500);
+    const counted: typeof fetch = async (...args) => {
+      calls++;
+      return unavailable(...args);
     };
     const get = createCustodyGet({
       baseUrl: "http://127.0.0.1:1",
       tokens,
-      fetch: unavailable,
-      sleep,
+      fetch: counted,
+      sleep: time.sleep,
+      now: time.now,
       random: () => 0,
-      retry: { maxAttempts: 20, baseDelayMs: 40, maxDelayMs: 400 },
+      retry: { maxAttempts: 20, baseDelayMs: 40 },
     });
-    const until = performance.now() + 200;
-    const answer = await get(target(until));
-    expect(answer).toMatchObject({ ok: false, error: { code: "UNAVAILABLE" } });
-    if (answer.ok) return;
-    expect(answer.error.attempts).toBeLessThan(20);
-    expect(answer.error.attempts).toBe(pauses.length + 1);
-    for (const pause of pauses) expect(pause.endsBy).toBeLessThan(until);
+    const answer = await get(target(time.now() + 200));
+    expect(answer).toMatchObject({ ok: false, error: { code: "UNAVAILABLE", attempts: 1 } });
+    expect(calls).toBe(1);
   });
 
   it("does not start an attempt once the deadline has passed", async () => {

@@ -27,6 +27,8 @@ export interface CustodyHttpOptions {
   sleep?: (ms: number) => Promise<void>;
   /** [0, 1), for jitter. */
   random?: () => number;
+  /** The clock `until` is read on (performance.now()). */
+  now?: () => number;
   /** The largest answer read, in bytes (DEFAULT_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
 }
@@ -65,8 +67,10 @@ export function createCustodyGet(options: CustodyHttpOptions): CustodyGet {
   const fetchFn = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const now = options.now ?? (() => performance.now());
 
   return async (target) => {
+    let lastFailure: CustodyApiError | null = null;
     for (let attempt = 1; ; attempt++) {
       let token: string;
       try {
@@ -75,16 +79,18 @@ export function createCustodyGet(options: CustodyHttpOptions): CustodyGet {
         return err(asCredentialsError(cause, target));
       }
       const url = `${options.baseUrl}${target.path}?${target.query.toString()}`;
-      const left = target.until === undefined ? timeoutMs : Math.floor(target.until - performance.now());
+      const left = target.until === undefined ? timeoutMs : Math.floor(target.until - now());
+      // A back-off that ended late (a busy machine wakes a timer late) makes no attempt past the
+      // deadline, and the read fails with what the API last said rather than with the clock.
+      if (left <= 0 && lastFailure !== null) return err(lastFailure);
       const outcome = left <= 0 ? noTimeLeft() : await attemptOnce(fetchFn, url, token, { timeoutMs: Math.min(timeoutMs, left), maxBytes, budget: target.budget });
       if (outcome.ok) return ok(outcome.body);
       if (outcome.status === 401) options.tokens.invalidate();
       const pause = backoffMs(attempt, retry, random, outcome.retryAfterMs);
-      const pastDeadline = target.until !== undefined && performance.now() + pause >= target.until;
-      if (!outcome.retryable || attempt >= retry.maxAttempts || pastDeadline) {
-        const detail = `${redact(outcome.detail, [token])} (after ${attempt} attempt${attempt === 1 ? "" : "s"})`;
-        return err(new CustodyApiError(outcome.code, target.operation, target.vault, detail, outcome.status, attempt));
-      }
+      const pastDeadline = target.until !== undefined && now() + pause >= target.until;
+      const detail = `${redact(outcome.detail, [token])} (after ${attempt} attempt${attempt === 1 ? "" : "s"})`;
+      lastFailure = new CustodyApiError(outcome.code, target.operation, target.vault, detail, outcome.status, attempt);
+      if (!outcome.retryable || attempt >= retry.maxAttempts || pastDeadline) return err(lastFailure);
       await sleep(pause);
     }
   };
