@@ -4,7 +4,7 @@
  *
  * express's per-request work (the application's and router's dispatch, the request and response
  * given express's prototypes, each layer's match) cost this path about a fifth of the service's
- * CPU per decision (docs/performance.md, "The webhook's front"). The handlers here are written
+ * CPU per decision (docs/performance.md, "The webhook's handlers without express's dispatch"). The handlers here are written
  * against node's request and response, with the two additions they read, `res.locals` and
  * `req.body`, so one function serves both; the request id, the token check, the body reader and
  * the error envelope exist once.
