@@ -7,6 +7,7 @@
  */
 import { type Document, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { isNumericLike, toDecimal } from "../core/policy/decimal.js";
+import { withCompactStrings } from "./compact-strings.js";
 import type { PathSegment } from "../core/policy/json-path.js";
 
 export interface DocumentProblem {
@@ -70,8 +71,8 @@ function syntaxProblems(doc: Document): DocumentProblem[] {
 }
 
 function toValue(doc: Document, text: string, isJson: boolean): unknown {
-  if (isJson) return JSON.parse(text) as unknown; // JSON's own number and string semantics
-  return doc.toJS() as unknown;
+  // JSON's own number and string semantics
+  return withCompactStrings(isJson ? JSON.parse(text) : doc.toJS());
 }
 
 export function parsePolicyDocument(fileName: string, bytes: Buffer): ParsedDocument {
