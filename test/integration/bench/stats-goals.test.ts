@@ -51,6 +51,13 @@ describe("the ratios against the goals", () => {
     expect(goals({ ...inputs, baseline: null, samePolicy: { perSecond: 252 } }).map((g) => g.what)).not.toContain("same policy as baseline / baseline 32c2789");
   });
 
+  it("judges the ratio to the baseline against its goal of 3 only for the baseline that goal was set against", () => {
+    const other = goals({ ...inputs, baselineRef: "9f363c2", baseline: { perSecond: 100 } }).at(-1)!;
+    expect([other.what, other.value, other.bound, met(other)]).toEqual(["countersign(16) / baseline 9f363c2", 6, "none", false]);
+    expect(ratioLines([{ ...inputs, baselineRef: "9f363c2" }])[4]).toMatch(/baseline 9f363c2 +2\.50 +no goal \(the goal of 3 is against 32c2789\)$/);
+    expect(ratioLines([inputs])[4]).toMatch(/baseline 32c2789 +2\.50 +goal >= 3 +NOT met$/);
+  });
+
   it("says plainly when no baseline was measured", () => {
     const lines = ratioLines([{ ...inputs, baseline: null, baselineRef: null }]);
     expect(lines).toHaveLength(5);
