@@ -6,8 +6,8 @@
  */
 import { ok, type AppError, type Result } from "../errors.js";
 import type { ChainSender, ChangeOutput, Transfer } from "../transaction/types.js";
-import type { ObjectReading, OtherFamilies } from "./family.js";
-import { FAMILIES, nativeDecimalsOf } from "./registry.js";
+import type { ObjectReading } from "./family.js";
+import { FAMILIES, OTHER_FAMILIES } from "./registry.js";
 import { chainSender } from "./senders.js";
 
 export interface ChainObjects {
@@ -19,8 +19,6 @@ export interface ChainObjects {
   /** Addresses the transaction spends from, for the facts to check against the source wallet's own addresses. */
   btcInputs: ChangeOutput[];
 }
-
-const OTHER_FAMILIES: OtherFamilies = { nativeDecimalsOf };
 
 export function chainObjectPayloads(tx: Record<string, unknown>, transfers: readonly Transfer[], network: string | null, path: string): Result<ChainObjects, AppError> {
   const objects: ChainObjects = { payloads: [], changeOutputs: [], sender: null, btcInputs: [] };

@@ -6,6 +6,7 @@
  */
 import type { AppError, Result } from "../errors.js";
 import type { NativeDecimals } from "../transaction/amounts.js";
+import type { ShapeContext, ShapeResult } from "../transaction/shape.js";
 import type { ChangeOutput, Fee, Transfer } from "../transaction/types.js";
 
 /** An account read as its family writes it, or refused with the reason it cannot be compared. */
@@ -41,6 +42,28 @@ export interface OtherFamilies {
   nativeDecimalsOf: NativeDecimals;
 }
 
+/**
+ * A transaction object of the family's own that states the transfers (Stellar's
+ * `stellarTransaction`): where a body carries one, the transfers are read from it.
+ */
+export interface TransferObject {
+  /** Its key: a top-level field of the API shape, a kind of the reference shape's `details`. */
+  readonly key: string;
+  /** The API shape: the object's transfers, reconciled with those `transfers[]` lists. */
+  fromApi(object: unknown, listed: readonly Transfer[], ctx: ShapeContext, others: OtherFamilies): Result<ShapeResult, AppError>;
+  /** The reference shape: `details.<key>`, at `path`. */
+  fromDetails(object: unknown, path: string, ctx: ShapeContext): Result<ShapeResult, AppError>;
+}
+
+/** A smallest-unit amount a family's chain object states for a body's one transfer, beside its whole amount. */
+export interface StatedSmallestUnits {
+  raw: string;
+  /** Where it is stated, as a unit claim records it (src/core/transaction/unit-claims.ts). */
+  statedBy: "evmCalldata" | "evmValue";
+  /** Stated only for the native coin (a value sent), never for a token. */
+  nativeOnly: boolean;
+}
+
 export interface ChainFamily {
   /** `evm`, `bitcoin`, `stellar`, ... */
   readonly name: string;
@@ -58,6 +81,10 @@ export interface ChainFamily {
   checkChainIds?(tx: Record<string, unknown>, networks: readonly string[], path: string): Result<void, AppError>;
   /** The family's chain objects, classified against the transfers into what they describe and payloads. */
   classifyObjects?(tx: Record<string, unknown>, transfers: readonly Transfer[], network: string | null, path: string, others: OtherFamilies): Result<ObjectReading, AppError>;
+  /** The family's own transaction object that states the transfers, if it has one. */
+  readonly transferObject?: TransferObject;
+  /** The smallest-unit amounts the family's chain objects in `snapshot` state, unless the parser made them `payloads`. */
+  statedSmallestUnits?(snapshot: Record<string, unknown>, payloads: readonly string[]): StatedSmallestUnits[];
 }
 
 export const accepted = (account: string): AccountReading => ({ ok: true, account });

@@ -7,7 +7,7 @@ import { aleo } from "./aleo/index.js";
 import { assetStandardOf, networkFromAsset } from "./assets.js";
 import { bitcoin } from "./bitcoin/index.js";
 import { evm } from "./evm/index.js";
-import type { ChainFamily, FeeReader, SenderField } from "./family.js";
+import type { ChainFamily, FeeReader, OtherFamilies, SenderField, StatedSmallestUnits } from "./family.js";
 import { hedera } from "./hedera/index.js";
 import { move } from "./move/index.js";
 import { near } from "./near/index.js";
@@ -53,3 +53,10 @@ export const DELEGATION_FAMILY: ChainFamily = evm;
 
 /** The decimals of `network`'s native coin, where its family fixes them. */
 export const nativeDecimalsOf = (network: string): number | null => familyOfNetwork(network)?.nativeDecimals ?? null;
+
+/** What a family's reading may ask of the others (family.ts, OtherFamilies). */
+export const OTHER_FAMILIES: OtherFamilies = { nativeDecimalsOf };
+
+/** Every smallest-unit amount the families' chain objects in `snapshot` state (src/core/transaction/unit-claims.ts). */
+export const statedSmallestUnits = (snapshot: Record<string, unknown>, payloads: readonly string[]): StatedSmallestUnits[] =>
+  FAMILIES.flatMap((f) => f.statedSmallestUnits?.(snapshot, payloads) ?? []);

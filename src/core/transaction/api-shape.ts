@@ -1,20 +1,20 @@
 /**
  * Shape 2: the transaction as the custody API returns it from GetTransaction. The transfers come
- * from `transfers[]`, except for a Stellar transaction, whose transfers come from its decoded
- * operations and are reconciled with `transfers[]` (stellar-api.ts). Hints such as `infoRef` and
+ * from `transfers[]`, except where a family's own transaction object states them (a Stellar
+ * transaction's decoded operations), reconciled with `transfers[]` (chains/transfer-objects.ts). Hints such as `infoRef` and
  * `referencedAddressesInfo` are never read (docs/interface.md section 1).
  */
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { amountsAgree, knownDecimals } from "./amounts.js";
 import { assetAt } from "../chains/assets.js";
 import { accountFamily, nativeDecimalsOf } from "../chains/registry.js";
+import { apiObjectTransfers } from "../chains/transfer-objects.js";
 import { endpointAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { apiTransfer } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
 import { sourceAt } from "./sources.js";
-import { fromApiStellar } from "../chains/stellar/api.js";
-import { at, isRecord, makeTransfer } from "./transfer.js";
+import { at, makeTransfer } from "./transfer.js";
 import type { TransactionKind, Transfer } from "./types.js";
 
 export function fromApi(tx: Record<string, unknown>, kind: TransactionKind, transfersIn: readonly unknown[], ctx: ShapeContext): Result<ShapeResult, AppError> {
@@ -24,7 +24,8 @@ export function fromApi(tx: Record<string, unknown>, kind: TransactionKind, tran
     if (!transfer.ok) return transfer;
     listed.push(transfer.value);
   }
-  if (isRecord(tx.stellarTransaction)) return fromApiStellar(tx.stellarTransaction, listed, ctx);
+  const fromObject = apiObjectTransfers(tx, listed, ctx);
+  if (fromObject !== null) return fromObject;
   // A delegation moves no value. One that lists transfers is not what it claims: its transfers
   // are kept and it is evaluated as `unknown`, never signed as a bare delegation.
   const finalKind = kind === "evmAccountDelegation" && listed.length > 0 ? "unknown" : kind;

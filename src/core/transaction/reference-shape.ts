@@ -7,11 +7,11 @@
 import { err, ok, type AppError, type Result } from "../errors.js";
 import { assetAt } from "../chains/assets.js";
 import { accountFamily } from "../chains/registry.js";
+import { detailsObjectTransfers } from "../chains/transfer-objects.js";
 import { endpointAt } from "./endpoint-at.js";
 import { check, invalidAt } from "./issues.js";
 import { assetBatchTransfer, assetTransfer } from "./schemas.js";
 import type { ShapeContext, ShapeResult } from "./shape.js";
-import { fromStellarDetails } from "../chains/stellar/details.js";
 import { sourceAt, sponsorAt } from "./sources.js";
 import { at, makeTransfer, presentKeys } from "./transfer.js";
 import type { Transfer } from "./types.js";
@@ -27,13 +27,13 @@ export function detailsKind(details: Record<string, unknown>, path: string): Res
 
 export function fromDetails(details: Record<string, unknown>, key: string | null, ctx: ShapeContext): Result<ShapeResult, AppError> {
   const path = at(ctx.path, "details");
+  const fromObject = key === null ? null : detailsObjectTransfers(key, details[key], at(path, key), ctx);
+  if (fromObject !== null) return fromObject;
   switch (key) {
     case "assetTransfer":
       return fromAssetTransfer(details[key], at(path, key), ctx);
     case "assetBatchTransfer":
       return fromBatchTransfer(details[key], at(path, key), ctx);
-    case "stellarTransaction":
-      return fromStellarDetails(details[key], at(path, key), ctx);
     case "evmAccountDelegation":
       return ok({ kind: "evmAccountDelegation", transfers: [], payloads: [], network: null });
     default:

@@ -10,7 +10,7 @@ import { evmTransaction } from "../../transaction/schemas.js";
 import { at, isRecord } from "../../transaction/transfer.js";
 import type { Transfer } from "../../transaction/types.js";
 import { sameAddress } from "../accounts.js";
-import type { ObjectReading, OtherFamilies } from "../family.js";
+import type { ObjectReading, OtherFamilies, StatedSmallestUnits } from "../family.js";
 import { EVM_DECIMALS } from "./networks.js";
 
 /** `transfer(address,uint256)` */
@@ -91,4 +91,25 @@ function erc20Transfer(calldata: string): { recipient: string; raw: string } | n
 /** The smallest-unit amount of an ERC-20 `transfer` calldata, or null when it is not one. */
 export function erc20TransferRaw(calldata: string): string | null {
   return erc20Transfer(calldata)?.raw ?? null;
+}
+
+/**
+ * The smallest units an `evmTransaction` states for the body's one transfer: the amount word of its
+ * ERC-20 `transfer` calldata, else the wei it sends without calldata; none from what the parser
+ * made a payload (`evmCalldata`, `evmValue`).
+ */
+export function evmStatedSmallestUnits(snapshot: Record<string, unknown>, payloads: readonly string[]): StatedSmallestUnits[] {
+  const evm = snapshot.evmTransaction;
+  if (!isRecord(evm) || payloads.includes("evmCalldata")) return [];
+  const calldataRaw = typeof evm.data === "string" ? erc20TransferRaw(evm.data) : null;
+  if (calldataRaw !== null) return [{ raw: calldataRaw, statedBy: "evmCalldata", nativeOnly: false }];
+  const wei = payloads.includes("evmValue") ? null : weiWithoutCalldata(evm);
+  return wei === null ? [] : [{ raw: wei, statedBy: "evmValue", nativeOnly: true }];
+}
+
+/** The wei an `evmTransaction` without calldata sends, or null when it sends none or carries calldata. */
+function weiWithoutCalldata(evm: Record<string, unknown>): string | null {
+  if (typeof evm.value !== "string" || !/^[0-9]+$/.test(evm.value) || /^0+$/.test(evm.value)) return null;
+  const data = typeof evm.data === "string" ? evm.data.replace(/^0x/, "") : "";
+  return data === "" ? evm.value : null;
 }

@@ -6,7 +6,7 @@
  * and each would open a per-destination window group of its own. Refused, never resolved.
  */
 import { accepted, refused, type ChainFamily } from "../family.js";
-import { evmObjects } from "./calldata.js";
+import { evmObjects, evmStatedSmallestUnits } from "./calldata.js";
 import { evmChainIds } from "./chain-ids.js";
 import { EVM_FEES } from "./fee.js";
 import { EVM_DECIMALS, EVM_NETWORK, isEvmAddress } from "./networks.js";
@@ -25,4 +25,5 @@ export const evm: ChainFamily = {
   fees: EVM_FEES,
   checkChainIds: evmChainIds,
   classifyObjects: evmObjects,
+  statedSmallestUnits: evmStatedSmallestUnits,
 };

@@ -9,7 +9,6 @@
  */
 import { err, ok, type AppError, type Result } from "../../errors.js";
 import { transferMovesRaw } from "../../transaction/amounts.js";
-import { nativeDecimalsOf } from "../registry.js";
 import { assetIdentity, networkId } from "../assets.js";
 import { endpointAt } from "../../transaction/endpoint-at.js";
 import { classicAssetAt, stellarAssetAt } from "./assets.js";
@@ -22,8 +21,9 @@ import { sameEndpoint, stellarMoves, type StellarOperation } from "./operations.
 import { operationReadings } from "./xdr.js";
 import { at, presentKeys } from "../../transaction/transfer.js";
 import type { Endpoint, Transfer } from "../../transaction/types.js";
+import type { OtherFamilies } from "../family.js";
 
-export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx: ShapeContext): Result<ShapeResult, AppError> {
+export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx: ShapeContext, others: OtherFamilies): Result<ShapeResult, AppError> {
   const path = at(ctx.path, "stellarTransaction");
   const parsed = check(apiStellarTransaction, input, path);
   if (!parsed.ok) return parsed;
@@ -58,7 +58,7 @@ export function fromApiStellar(input: unknown, listed: readonly Transfer[], ctx:
   const operations = envelope === null ? ok(decoded) : agreedOperations(envelope.value, decoded, stellarNetwork, at(path, "rawXdrEnvelope"), at(path, "operations"));
   if (!operations.ok) return operations;
   const moves = stellarMoves(operations.value, stellarNetwork, sponsor);
-  const agreed = reconcile(listed, moves.transfers, accountsCreated(operations.value, ctx.network), network, path);
+  const agreed = reconcile(listed, moves.transfers, accountsCreated(operations.value, ctx.network), network, path, others);
   if (!agreed.ok) return agreed;
   const envelopeMemo = envelope === null ? {} : { envelopeMemo: envelope.value.memo, envelopeFee: envelope.value.fee };
   return ok({ kind: "stellarTransaction", transfers: moves.transfers, payloads: moves.payloads, network: null, ...envelopeMemo });
@@ -133,17 +133,24 @@ function accountsCreated(operations: readonly StellarOperation[], network: strin
 }
 
 /** Each listed transfer pairs with one decoded one; every decoded payment must be listed (unless nothing is). */
-function reconcile(listed: readonly Transfer[], decoded: readonly Transfer[], created: readonly Transfer[], network: string | null, path: string): Result<void, AppError> {
+function reconcile(
+  listed: readonly Transfer[],
+  decoded: readonly Transfer[],
+  created: readonly Transfer[],
+  network: string | null,
+  path: string,
+  others: OtherFamilies,
+): Result<void, AppError> {
   if (listed.length === 0) return ok(undefined);
   const unmatchedPayments = new Set(decoded);
   const unmatchedCreated = new Set(created);
   for (const t of listed) {
-    const payment = [...unmatchedPayments].find((d) => same(t, d, network));
+    const payment = [...unmatchedPayments].find((d) => same(t, d, network, others));
     if (payment) {
       unmatchedPayments.delete(payment);
       continue;
     }
-    const account = [...unmatchedCreated].find((d) => same(t, d, network));
+    const account = [...unmatchedCreated].find((d) => same(t, d, network, others));
     if (account) {
       unmatchedCreated.delete(account);
       continue;
@@ -155,10 +162,10 @@ function reconcile(listed: readonly Transfer[], decoded: readonly Transfer[], cr
 }
 
 /** The same movement: destination, asset identity, amount, and the source when the listing names an address. */
-function same(listed: Transfer, decoded: Transfer, network: string | null): boolean {
+function same(listed: Transfer, decoded: Transfer, network: string | null, others: OtherFamilies): boolean {
   const identity = (t: Transfer) => assetIdentity(t.asset, t.assetStandard === "other" ? decoded.assetStandard : t.assetStandard, t.network ?? network);
   if (identity(listed) !== identity(decoded)) return false;
   if (!sameEndpoint(listed.destination, decoded.destination)) return false;
   if (listed.source.kind === "address" && !sameEndpoint(listed.source, decoded.source)) return false;
-  return decoded.rawAmount !== null && transferMovesRaw({ ...listed, assetStandard: decoded.assetStandard }, decoded.rawAmount, nativeDecimalsOf);
+  return decoded.rawAmount !== null && transferMovesRaw({ ...listed, assetStandard: decoded.assetStandard }, decoded.rawAmount, others.nativeDecimalsOf);
 }

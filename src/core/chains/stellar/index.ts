@@ -7,13 +7,16 @@ import type { Fee } from "../../transaction/types.js";
 import type { ChainFamily } from "../family.js";
 import { inWholeUnits } from "../fee-units.js";
 import { smallestUnitFee } from "../smallest-unit-fee.js";
+import { fromApiStellar } from "./api.js";
 import { STELLAR_DECIMALS, STELLAR_NETWORK } from "./assets.js";
+import { fromStellarDetails } from "./details.js";
 
 export const stellar: ChainFamily = {
   name: "stellar",
   networks: STELLAR_NETWORK,
   nativeDecimals: STELLAR_DECIMALS,
   fees: [smallestUnitFee("stellarTransaction", "fee", STELLAR_DECIMALS)],
+  transferObject: { key: "stellarTransaction", fromApi: fromApiStellar, fromDetails: fromStellarDetails },
 };
 
 /** The fee of a signed envelope, in stroops, in lumens. */
