@@ -13,6 +13,9 @@ const PURE_NODE_MODULES = "^(node:)?(crypto|buffer|util)$";
 /** Packages that reach a database, a socket, a log or a telemetry exporter. */
 const IO_PACKAGES = ["^node_modules/(pg|pg-[^/]+|kysely|@electric-sql/pglite|express|pino|pino-[^/]+|commander|@opentelemetry/[^/]+)/"];
 
+/** The audited codecs the chain families build their address spellings on. */
+const CHAIN_CODEC_PACKAGES = "(^|/)node_modules/(@scure/base|ripple-address-codec|@stellar/stellar-base)/";
+
 /** The top-level wiring: the only modules that may import the HTTP server. */
 const WIRING = "^src/(service|main|cli|background)\\.ts$|^src/(cli|commands)/";
 
@@ -68,6 +71,20 @@ module.exports = {
       comment: "src/db/ is connections, migrations and pipelining: the Database type is composed above it (src/database.ts).",
       from: { path: "^src/db/" },
       to: { path: "^src/[^/]+/", pathNot: "^src/(db|core)/" },
+    },
+    {
+      name: "chains-own-their-codecs",
+      severity: "error",
+      comment: "A chain's address codecs are its family's knowledge: only src/core/chains/ reads them; everything else takes the canonical forms it emits.",
+      from: { pathNot: "^src/core/chains/" },
+      to: { path: CHAIN_CODEC_PACKAGES },
+    },
+    {
+      name: "chain-families-through-the-registry",
+      severity: "error",
+      comment: "Outside src/core/chains/, a chain family is reached through the registry and its interface (src/core/chains/*.ts), never by its own folder.",
+      from: { pathNot: "^src/core/chains/" },
+      to: { path: "^src/core/chains/[^/]+/" },
     },
     {
       name: "no-orphans",

@@ -39,6 +39,8 @@ describe("the layers of src/", () => {
     expect(named(violations, "db-knows-no-feature")).toEqual(["src/db/rows.ts -> src/velocity/limit.ts"]);
     expect(named(violations, "no-circular")).toEqual(["src/velocity/count.ts -> src/velocity/limit.ts"]);
     expect(named(violations, "no-circular-folders").sort()).toEqual(["src/audit -> src/review", "src/review -> src/audit"]);
+    expect(named(violations, "chains-own-their-codecs")).toEqual([expect.stringMatching(/^src\/review\/account\.ts -> .*node_modules\/@scure\/base\//)]);
+    expect(named(violations, "chain-families-through-the-registry")).toEqual(["src/review/account.ts -> src/core/chains/xrpl/account.ts"]);
     expect(named(violations, "no-orphans")).toEqual(["src/audit/unused.ts -> src/audit/unused.ts"]);
     expect(named(violations, "no-dev-dependencies")).toEqual([expect.stringMatching(/^src\/http\/route\.ts -> .*node_modules\/vitest\//)]);
   }, 120_000);
