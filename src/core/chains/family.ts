@@ -84,7 +84,7 @@ export interface ChainFamily {
   /** The family's own transaction object that states the transfers, if it has one. */
   readonly transferObject?: TransferObject;
   /** The smallest-unit amounts the family's chain objects in `snapshot` state, unless the parser made them `payloads`. */
-  statedSmallestUnits?(snapshot: Record<string, unknown>, payloads: readonly string[]): StatedSmallestUnits[];
+  readonly statedSmallestUnits?: (snapshot: Record<string, unknown>, payloads: readonly string[]) => StatedSmallestUnits[];
 }
 
 export const accepted = (account: string): AccountReading => ({ ok: true, account });

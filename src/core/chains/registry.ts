@@ -57,6 +57,8 @@ export const nativeDecimalsOf = (network: string): number | null => familyOfNetw
 /** What a family's reading may ask of the others (family.ts, OtherFamilies). */
 export const OTHER_FAMILIES: OtherFamilies = { nativeDecimalsOf };
 
+const SMALLEST_UNIT_READERS = FAMILIES.flatMap((f) => (f.statedSmallestUnits ? [f.statedSmallestUnits] : []));
+
 /** Every smallest-unit amount the families' chain objects in `snapshot` state (src/core/transaction/unit-claims.ts). */
 export const statedSmallestUnits = (snapshot: Record<string, unknown>, payloads: readonly string[]): StatedSmallestUnits[] =>
-  FAMILIES.flatMap((f) => f.statedSmallestUnits?.(snapshot, payloads) ?? []);
+  SMALLEST_UNIT_READERS.flatMap((read) => read(snapshot, payloads));
