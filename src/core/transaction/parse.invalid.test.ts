@@ -149,6 +149,8 @@ describe("malformed transfers (INVALID_TRANSACTION)", () => {
     { what: "API: too many transfers", body: apiBody(Array(1001).fill(apiTransfer())), path: "transfers" },
     { what: "API: sourceWallet not a wallet", body: apiBody([apiTransfer()], { request: { sourceWallet: "0xabc" } }), path: "request.sourceWallet" },
     { what: "API: stellarTransaction not an object", body: apiBody([apiTransfer()], { stellarTransaction: "x" }), path: "stellarTransaction" },
+    // The family's own object is read wherever it appears: an EVM transfer cannot carry a Stellar transaction along unread.
+    { what: "API: an EVM transfer beside a Stellar transaction object", body: apiBody([apiTransfer()], { stellarTransaction: {} }), path: "(body)" },
     {
       what: "API: Stellar source account not a string",
       body: apiStellarBody([], [], { stellarTransaction: { sourceAccountAddress: { value: 3 } } }),
